@@ -1,0 +1,13 @@
+#pragma once
+// Each subcommand lives in its own cmd_<name>.cpp and adds itself to the app. A command's callback
+// stores its exit code in `exit_code`; errors are thrown (InputError → 2, InfraError → 3) and
+// mapped in main.cpp, so every command follows the contract in docs/DESIGN.md.
+namespace CLI {
+class App;
+}
+
+namespace fabricgate::cli {
+
+void add_fingerprint_command(CLI::App& app, int& exit_code);
+
+}  // namespace fabricgate::cli

@@ -1,0 +1,37 @@
+// fabricgate: the harness CLI. Exit codes: 0 pass, 1 gate failure, 2 usage/input error,
+// 3 infrastructure failure (docs/DESIGN.md).
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "harness/cli/commands.hpp"
+#include "harness/model/errors.hpp"
+
+int main(int argc, char** argv) {
+  using fabricgate::ExitCode;
+  CLI::App app{
+      "fabricgate: catches GPU and cluster fabric performance regressions in CI.\n"
+      "Exit codes: 0 pass, 1 gate failure, 2 usage or input error, 3 infrastructure failure."};
+  app.set_version_flag("--version", std::string("fabricgate ") + FABRICGATE_VERSION);
+  app.require_subcommand(1);
+  int exit_code = 0;
+  fabricgate::cli::add_fingerprint_command(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help / --version
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return static_cast<int>(ExitCode::input_error);
+  } catch (const fabricgate::InputError& e) {
+    std::cerr << "fabricgate: error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::input_error);
+  } catch (const fabricgate::InfraError& e) {
+    std::cerr << "fabricgate: infrastructure failure: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::infra_failure);
+  } catch (const std::exception& e) {
+    std::cerr << "fabricgate: internal error: " << e.what() << "\n";
+    return static_cast<int>(ExitCode::infra_failure);
+  }
+  return exit_code;
+}

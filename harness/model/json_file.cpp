@@ -1,0 +1,224 @@
+#include "harness/model/json_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "harness/model/errors.hpp"
+
+namespace fabricgate {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+// Writes all of `text` to fd, retrying short writes.
+bool write_all(int fd, std::string_view text) {
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+void fsync_directory(const fs::path& dir) {
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+}  // namespace
+
+json parse_json_text(std::string_view text, const std::string& origin,
+                     std::string_view expected_schema) {
+  // Duplicate keys are legal JSON but ambiguous for a baseline: reject them. One key set per
+  // open object, maintained through the parser's callback.
+  std::vector<std::set<std::string>> open_objects;
+  std::string duplicate;
+  auto detect_duplicates = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: open_objects.emplace_back(); break;
+      case json::parse_event_t::object_end:
+        if (!open_objects.empty()) open_objects.pop_back();
+        break;
+      case json::parse_event_t::key:
+        if (!open_objects.empty() && parsed.is_string() &&
+            !open_objects.back().insert(parsed.get<std::string>()).second && duplicate.empty()) {
+          duplicate = parsed.get<std::string>();
+        }
+        break;
+      default: break;
+    }
+    return true;
+  };
+  json doc;
+  try {
+    doc = json::parse(text.begin(), text.end(), detect_duplicates);
+  } catch (const json::parse_error& e) {
+    std::string what = e.what();
+    // nlohmann prefixes "[json.exception.parse_error.101] "; keep the human part.
+    if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
+    throw InputError(origin, "", "not valid JSON (" + what + ")");
+  }
+  if (!duplicate.empty()) {
+    throw InputError(origin, "", "duplicate object key \"" + duplicate +
+                                     "\" (each key must appear once)");
+  }
+  if (!expected_schema.empty()) {
+    if (!doc.is_object()) throw InputError(origin, "/", "a JSON object");
+    auto it = doc.find("schema");
+    if (it == doc.end() || !it->is_string()) {
+      throw InputError(origin, "/schema", "a string \"" + std::string(expected_schema) + "\"");
+    }
+    const std::string schema = it->get<std::string>();
+    if (schema != expected_schema) {
+      throw InputError(origin, "/schema",
+                       "\"" + std::string(expected_schema) + "\", found \"" + schema + "\"");
+    }
+  }
+  return doc;
+}
+
+json load_json_file(const fs::path& path, std::string_view expected_schema) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path.string(), "", "cannot open file (" + errno_text() + ")");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) throw InputError(path.string(), "", "read error");
+  return parse_json_text(buf.str(), path.string(), expected_schema);
+}
+
+void write_file_atomically(const fs::path& path, std::string_view text) {
+  const fs::path dir = path.parent_path();
+  if (!dir.empty()) fs::create_directories(dir);
+  std::string tmpl = (dir / ("." + path.filename().string() + ".tmpXXXXXX")).string();
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) throw InfraError("cannot create temporary file next to " + path.string() + ": " + errno_text());
+  const bool ok = write_all(fd, text) && ::fsync(fd) == 0;
+  const int saved = errno;
+  ::close(fd);
+  if (!ok) {
+    ::unlink(name.data());
+    throw InfraError("cannot write " + path.string() + ": " + std::strerror(saved));
+  }
+  if (::rename(name.data(), path.c_str()) != 0) {
+    const std::string why = errno_text();
+    ::unlink(name.data());
+    throw InfraError("cannot rename temporary file to " + path.string() + ": " + why);
+  }
+  fsync_directory(dir);
+}
+
+void write_json_atomically(const fs::path& path, const json& doc) {
+  write_file_atomically(path, doc.dump(2) + "\n");
+}
+
+void append_json_line(const fs::path& path, const json& record) {
+  if (!path.parent_path().empty()) fs::create_directories(path.parent_path());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw InfraError("cannot open " + path.string() + " for appending: " + errno_text());
+  // One write() of the whole line: O_APPEND keeps concurrent appenders from interleaving.
+  const bool ok = write_all(fd, record.dump() + "\n") && ::fdatasync(fd) == 0;
+  const int saved = errno;
+  ::close(fd);
+  if (!ok) throw InfraError("cannot append to " + path.string() + ": " + std::strerror(saved));
+}
+
+const json* JsonReader::find(const std::string& pointer) const {
+  const json::json_pointer ptr(pointer);
+  return doc_.contains(ptr) ? &doc_.at(ptr) : nullptr;
+}
+
+const json& JsonReader::at(const std::string& pointer) const {
+  const json* v = find(pointer);
+  if (v == nullptr) fail(pointer, "present (it is missing)");
+  return *v;
+}
+
+std::string JsonReader::string_at(const std::string& pointer) const {
+  const json& v = at(pointer);
+  if (!v.is_string()) fail(pointer, "a string, found " + std::string(v.type_name()));
+  return v.get<std::string>();
+}
+
+double JsonReader::number_at(const std::string& pointer) const {
+  const json& v = at(pointer);
+  if (!v.is_number()) fail(pointer, "a number, found " + std::string(v.type_name()));
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) fail(pointer, "a finite number");
+  return d;
+}
+
+double JsonReader::non_negative_at(const std::string& pointer) const {
+  const double d = number_at(pointer);
+  if (d < 0) fail(pointer, "a number >= 0, found " + std::to_string(d));
+  return d;
+}
+
+long long JsonReader::integer_at(const std::string& pointer) const {
+  const json& v = at(pointer);
+  if (!v.is_number_integer()) fail(pointer, "an integer, found " + v.dump());
+  return v.get<long long>();
+}
+
+bool JsonReader::bool_at(const std::string& pointer) const {
+  const json& v = at(pointer);
+  if (!v.is_boolean()) fail(pointer, "true or false, found " + std::string(v.type_name()));
+  return v.get<bool>();
+}
+
+const json& JsonReader::array_at(const std::string& pointer) const {
+  const json& v = at(pointer);
+  if (!v.is_array()) fail(pointer, "an array, found " + std::string(v.type_name()));
+  return v;
+}
+
+const json& JsonReader::object_at(const std::string& pointer) const {
+  const json& v = at(pointer);
+  if (!v.is_object()) fail(pointer, "an object, found " + std::string(v.type_name()));
+  return v;
+}
+
+void JsonReader::fail(const std::string& pointer, const std::string& expectation) const {
+  throw InputError(file_, pointer, "expected " + expectation);
+}
+
+bool is_safe_name(std::string_view name) {
+  if (name.empty() || name.size() > 128 || name.front() == '.') return false;
+  for (const char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+void require_safe_name(std::string_view name, const std::string& file, const std::string& field) {
+  if (!is_safe_name(name)) {
+    throw InputError(file, field,
+                     "a name of letters, digits, '.', '_' or '-' (not starting with '.', at most "
+                     "128 characters), found \"" + std::string(name) + "\"");
+  }
+}
+
+}  // namespace fabricgate

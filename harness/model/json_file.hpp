@@ -1,0 +1,61 @@
+#pragma once
+// Reading and writing the JSON files fabricgate owns (runs, baselines, suites, fingerprints).
+// Reads give InputError with the file name; writes are atomic (temp file, fsync, rename), so an
+// interrupted write never leaves a half file where a good one was.
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace fabricgate {
+
+using json = nlohmann::json;
+
+// Parses a whole file. Throws InputError for a missing/unreadable file, invalid UTF-8, malformed
+// or truncated JSON, duplicate object keys, and (when expected_schema is not empty) a missing or
+// different "schema" field. expected_schema is like "fabricgate.run/1".
+json load_json_file(const std::filesystem::path& path, std::string_view expected_schema = {});
+
+// Same checks on text already in memory; `origin` names it in error messages.
+json parse_json_text(std::string_view text, const std::string& origin,
+                     std::string_view expected_schema = {});
+
+// Writes `text` to `path` atomically (same-directory temp file, fsync, rename, fsync directory).
+void write_file_atomically(const std::filesystem::path& path, std::string_view text);
+
+// Pretty-prints (2 spaces, trailing newline) and writes atomically.
+void write_json_atomically(const std::filesystem::path& path, const json& doc);
+
+// Appends one compact JSON line and flushes it to disk before returning (records.jsonl).
+void append_json_line(const std::filesystem::path& path, const json& record);
+
+// Field accessors that throw InputError naming file + JSON pointer + expectation.
+class JsonReader {
+ public:
+  JsonReader(const json& doc, std::string file) : doc_(doc), file_(std::move(file)) {}
+
+  const json& at(const std::string& pointer) const;  // must exist
+  const json* find(const std::string& pointer) const;  // nullptr when absent
+  std::string string_at(const std::string& pointer) const;
+  double number_at(const std::string& pointer) const;  // finite
+  double non_negative_at(const std::string& pointer) const;  // finite and >= 0
+  long long integer_at(const std::string& pointer) const;
+  bool bool_at(const std::string& pointer) const;
+  const json& array_at(const std::string& pointer) const;
+  const json& object_at(const std::string& pointer) const;
+  [[noreturn]] void fail(const std::string& pointer, const std::string& expectation) const;
+
+  const std::string& file() const { return file_; }
+
+ private:
+  const json& doc_;
+  std::string file_;
+};
+
+// A name used as a path component (platform key, run id, suite name): letters, digits, '.', '_',
+// '-', not starting with '.', at most 128 characters. Rejects "../", "/", spaces, shell syntax.
+bool is_safe_name(std::string_view name);
+void require_safe_name(std::string_view name, const std::string& file, const std::string& field);
+
+}  // namespace fabricgate

@@ -9,5 +9,9 @@ class App;
 namespace fabricgate::cli {
 
 void add_fingerprint_command(CLI::App& app, int& exit_code);
+void add_run_command(CLI::App& app, int& exit_code);
+void add_compare_command(CLI::App& app, int& exit_code);
+void add_baseline_command(CLI::App& app, int& exit_code);
+void add_report_command(CLI::App& app, int& exit_code);
 
 }  // namespace fabricgate::cli

@@ -16,6 +16,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exit_code = 0;
   fabricgate::cli::add_fingerprint_command(app, exit_code);
+  fabricgate::cli::add_run_command(app, exit_code);
+  fabricgate::cli::add_compare_command(app, exit_code);
+  fabricgate::cli::add_baseline_command(app, exit_code);
+  fabricgate::cli::add_report_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -1,0 +1,155 @@
+#include "bench/backends/mpi/mpi_collectives.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <new>
+#include <vector>
+
+namespace fabricgate::bench {
+
+namespace {
+
+MPI_Datatype mpi_type(DataType t) {
+  switch (t) {
+    case DataType::int8: return MPI_INT8_T;
+    case DataType::uint8: return MPI_UINT8_T;
+    case DataType::int32: return MPI_INT32_T;
+    case DataType::uint32: return MPI_UINT32_T;
+    case DataType::int64: return MPI_INT64_T;
+    case DataType::uint64: return MPI_UINT64_T;
+    case DataType::float32: return MPI_FLOAT;
+    case DataType::float64: return MPI_DOUBLE;
+    default: return MPI_DATATYPE_NULL;  // no standard MPI type for half/bfloat16/fp8
+  }
+}
+
+MPI_Op mpi_op(RedOp op) {
+  switch (op) {
+    case RedOp::sum: return MPI_SUM;
+    case RedOp::prod: return MPI_PROD;
+    case RedOp::min: return MPI_MIN;
+    case RedOp::max: return MPI_MAX;
+    case RedOp::avg: return MPI_OP_NULL;  // MPI has no average
+  }
+  return MPI_OP_NULL;
+}
+
+class MpiCollectiveOp final : public MeasuredOp {
+ public:
+  MpiCollectiveOp(MpiCommunicator& comm, const CollectiveCall& call)
+      : comm_(comm),
+        call_(call),
+        type_(mpi_type(call.dtype)),
+        op_(mpi_op(call.redop)),
+        elem_(size_of(call.dtype)),
+        send_(call.counts.send_count * elem_),
+        recv_(call.counts.recv_count * elem_) {}
+
+  void prepare_data() override {
+    fill_send_buffer(call_, comm_.rank(), comm_.size(), send_.data());
+    std::memset(recv_.data(), 0, recv_.size());  // 0 is never an expected value of the pattern
+    // MPI_Bcast has one buffer. Out of place, the root broadcasts from its send buffer and its own
+    // receive buffer gets the copy here, outside the timed loop.
+    const bool bcast_root = call_.def->kind == CollectiveKind::broadcast && comm_.rank() == call_.root;
+    if (!call_.in_place && bcast_root) std::memcpy(recv_.data(), send_.data(), send_.size());
+    if (!call_.in_place) return;
+    const std::size_t offset = call_.def->kind == CollectiveKind::all_gather
+                                   ? static_cast<std::size_t>(comm_.rank()) * send_.size()
+                                   : 0;
+    const bool copy = call_.def->kind != CollectiveKind::broadcast || comm_.rank() == call_.root;
+    if (copy) std::memcpy(recv_.data() + offset, send_.data(), send_.size());
+  }
+
+  double run_batch(int count) override {
+    MPI_Barrier(comm_.world());  // start together: the slowest rank's clock then measures the op
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < count && error_.empty(); ++i) issue();
+    const auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(t1 - t0).count();
+  }
+
+  std::int64_t count_wrong() override {
+    return count_wrong_elements(call_, comm_.rank(), comm_.size(), recv_.data());
+  }
+
+  std::string failure() const override { return error_; }
+
+ private:
+  void check(int rc, const char* what) {
+    if (rc == MPI_SUCCESS || !error_.empty()) return;
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    error_ = std::string(what) + ": " + std::string(text, static_cast<std::size_t>(len));
+  }
+
+  void issue() {
+    const auto count = static_cast<int>(call_.counts.call_count);
+    const MPI_Comm w = comm_.world();
+    void* in = call_.in_place ? MPI_IN_PLACE : send_.data();
+    switch (call_.def->kind) {
+      case CollectiveKind::all_reduce: check(MPI_Allreduce(in, recv_.data(), count, type_, op_, w), "MPI_Allreduce"); break;
+      case CollectiveKind::all_gather: check(MPI_Allgather(in, count, type_, recv_.data(), count, type_, w), "MPI_Allgather"); break;
+      case CollectiveKind::reduce_scatter:
+        check(MPI_Reduce_scatter_block(send_.data(), recv_.data(), count, type_, op_, w), "MPI_Reduce_scatter_block");
+        break;
+      case CollectiveKind::broadcast: {
+        const bool from_send = !call_.in_place && comm_.rank() == call_.root;
+        check(MPI_Bcast(from_send ? send_.data() : recv_.data(), count, type_, call_.root, w), "MPI_Bcast");
+        break;
+      }
+      case CollectiveKind::reduce: {
+        const bool root = comm_.rank() == call_.root;
+        void* src = call_.in_place ? (root ? MPI_IN_PLACE : recv_.data()) : send_.data();
+        check(MPI_Reduce(src, recv_.data(), count, type_, op_, call_.root, w), "MPI_Reduce");
+        break;
+      }
+      case CollectiveKind::alltoall: check(MPI_Alltoall(send_.data(), count, type_, recv_.data(), count, type_, w), "MPI_Alltoall"); break;
+      case CollectiveKind::sendrecv: {
+        const int n = comm_.size();
+        const int to = (comm_.rank() + 1) % n;
+        const int from = (comm_.rank() + n - 1) % n;
+        check(MPI_Sendrecv(send_.data(), count, type_, to, 0, recv_.data(), count, type_, from, 0, w, MPI_STATUS_IGNORE),
+              "MPI_Sendrecv");
+        break;
+      }
+    }
+  }
+
+  MpiCommunicator& comm_;
+  CollectiveCall call_;
+  MPI_Datatype type_;
+  MPI_Op op_;
+  std::size_t elem_;
+  std::vector<char> send_;
+  std::vector<char> recv_;
+  std::string error_;
+};
+
+}  // namespace
+
+std::string MpiCollectiveBackend::unsupported_reason(const CollectiveCall& call) const {
+  if (mpi_type(call.dtype) == MPI_DATATYPE_NULL) {
+    return "MPI has no standard type for " + std::string(to_string(call.dtype));
+  }
+  if (call.def->reduces && mpi_op(call.redop) == MPI_OP_NULL) {
+    return "MPI has no " + std::string(to_string(call.redop)) + " reduction";
+  }
+  const auto kind = call.def->kind;
+  if (call.in_place && (kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::alltoall ||
+                        kind == CollectiveKind::sendrecv)) {
+    return "MPI's in-place form of " + call.def->name + " differs from NCCL's; measured out of place only";
+  }
+  return {};
+}
+
+std::unique_ptr<MeasuredOp> MpiCollectiveBackend::create(const CollectiveCall& call, std::string& skip_reason) {
+  try {
+    return std::make_unique<MpiCollectiveOp>(comm_, call);
+  } catch (const std::bad_alloc&) {
+    skip_reason = "does not fit in host memory (" + std::to_string(call.counts.bytes) + " bytes)";
+    return nullptr;
+  }
+}
+
+}  // namespace fabricgate::bench

@@ -1,0 +1,48 @@
+#include "bench/engine/collective.hpp"
+
+#include <algorithm>
+
+namespace fabricgate::bench {
+
+CollectiveRegistry& CollectiveRegistry::instance() {
+  static CollectiveRegistry registry;  // filled during static initialisation, read-only after
+  return registry;
+}
+
+void CollectiveRegistry::add(CollectiveDef def) { defs_.push_back(std::move(def)); }
+
+const CollectiveDef* CollectiveRegistry::find(std::string_view name) const {
+  auto it = std::find_if(defs_.begin(), defs_.end(), [&](const CollectiveDef& d) { return d.name == name; });
+  return it == defs_.end() ? nullptr : &*it;
+}
+
+double reduce_inputs(int nranks, std::size_t index, const std::function<double(int, std::size_t)>& input,
+                     RedOp op) {
+  double acc = input(0, index);
+  for (int r = 1; r < nranks; ++r) {
+    const double v = input(r, index);
+    switch (op) {
+      case RedOp::sum:
+      case RedOp::avg: acc += v; break;
+      case RedOp::prod: acc *= v; break;
+      case RedOp::min: acc = std::min(acc, v); break;
+      case RedOp::max: acc = std::max(acc, v); break;
+    }
+  }
+  return op == RedOp::avg ? acc / nranks : acc;
+}
+
+double pattern_value(int rank, int nranks, std::size_t index, RedOp op) {
+  switch (op) {
+    case RedOp::prod: return (index % static_cast<std::size_t>(nranks)) == static_cast<std::size_t>(rank) ? 2.0 : 1.0;
+    case RedOp::avg: {
+      const double base = 2.0 + static_cast<double>(index % 5);
+      if (nranks >= 2 && rank == 0) return base + 1.0;
+      if (nranks >= 2 && rank == 1) return base - 1.0;
+      return base;
+    }
+    default: return 1.0 + static_cast<double>((index + 3 * static_cast<std::size_t>(rank)) % 7);
+  }
+}
+
+}  // namespace fabricgate::bench

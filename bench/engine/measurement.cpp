@@ -1,0 +1,191 @@
+#include "bench/engine/measurement.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+
+namespace fabricgate::bench {
+
+namespace {
+
+struct MeasurementState {
+  RecordTemplate tmpl;
+  MeasurePlan plan;
+  OpFactory factory;
+  int calls = 0;
+  int index = 0;  // position among registered benchmarks (progress)
+  bool finished = false;
+  std::unique_ptr<MeasuredOp> op;
+  int ops_per_sample = 0;
+  BenchmarkRecord rec;
+  std::chrono::steady_clock::time_point started;
+};
+
+// First non-empty message among the ranks, prefixed with the rank that said it.
+std::string first_reason(Communicator& comm, const std::string& mine) {
+  const auto all = comm.all_gather(mine);
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (!all[r].empty()) return comm.size() > 1 ? "rank " + std::to_string(r) + ": " + all[r] : all[r];
+  }
+  return {};
+}
+
+void progress_line(const BenchEnv& env, const MeasurementState& s, const char* what) {
+  if (!env.progress || env.comm.rank() != 0) return;
+  std::fprintf(stderr, "fabricgate-bench: [%d/%d] %s %s\n", s.index, env.total_benchmarks, s.rec.key.c_str(), what);
+}
+
+// Ends a benchmark that will not produce samples (skip, error, wrong data), on all ranks alike.
+void finish_without_samples(BenchEnv& env, MeasurementState& s, benchmark::State& state,
+                            const std::string& status, const std::string& message) {
+  s.rec.status = status;
+  s.rec.message = message;
+  s.finished = true;
+  s.op.reset();
+  if (status == "skipped") {
+    skip_benchmark(state, message);
+  } else {
+    state.SkipWithError(message.c_str());
+  }
+  env.writer.write(s.rec);
+  progress_line(env, s, status.c_str());
+}
+
+// Repetition 0's preamble. Returns false when the benchmark ended here.
+bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
+  Communicator& comm = env.comm;
+  s.rec = s.tmpl.record;
+  s.rec.repetitions = s.plan.repetitions;
+  s.rec.busbw_factor = s.tmpl.busbw_factor;
+  s.started = std::chrono::steady_clock::now();
+  std::string reason;
+  std::string error;
+  try {
+    s.op = s.factory(reason);
+    if (!s.op && reason.empty()) reason = "not supported here";
+  } catch (const std::exception& e) {
+    error = e.what();
+    s.op.reset();
+  }
+  const std::string any_error = first_reason(comm, error);
+  if (!any_error.empty()) {
+    finish_without_samples(env, s, state, "error", any_error);
+    return false;
+  }
+  if (!comm.all_agree(s.op != nullptr)) {
+    finish_without_samples(env, s, state, "skipped", first_reason(comm, s.op ? "" : reason));
+    return false;
+  }
+  // Correctness: fresh data, exactly one operation, then check, outside any timed loop.
+  s.op->prepare_data();
+  const double first = s.op->run_batch(1);
+  const std::int64_t wrong = comm.sum(s.op->failure().empty() ? s.op->count_wrong() : 0);
+  const std::string failure = first_reason(comm, s.op->failure());
+  if (!failure.empty()) {
+    finish_without_samples(env, s, state, "error", failure);
+    return false;
+  }
+  if (wrong > 0) {
+    s.rec.wrong_elements = wrong;
+    finish_without_samples(env, s, state, "wrong", "wrong results: " + std::to_string(wrong) + " elements differ from the expected pattern");
+    return false;
+  }
+  // Warm-up, timed apart from the samples (P09).
+  const int more = std::max(0, s.plan.warmup_ops - 1);
+  const double warm = more > 0 ? s.op->run_batch(more) : 0.0;
+  s.rec.warmup_us = comm.max((first + warm) / (1 + more)) * 1e6;
+  const double per_op = comm.max(more > 0 ? warm / more : first);
+  int ops = s.plan.fixed_ops_per_sample;
+  if (ops <= 0) {
+    const double want = per_op > 0 ? std::ceil(s.plan.target_sample_seconds / per_op) : s.plan.max_ops_per_sample;
+    ops = static_cast<int>(std::clamp(want, static_cast<double>(s.plan.min_ops_per_sample),
+                                      static_cast<double>(s.plan.max_ops_per_sample)));
+  }
+  // Every rank must issue the same number of operations: take the largest proposal.
+  s.ops_per_sample = static_cast<int>(comm.max(static_cast<double>(ops)));
+  s.rec.iterations = s.ops_per_sample;
+  return true;
+}
+
+void add_notes(MeasurementState& s) {
+  const double med = median(s.rec.time_us);
+  if (med > 0 && s.rec.warmup_us > s.plan.warmup_slow_factor * med) {
+    char text[160];
+    std::snprintf(text, sizeof text, "warm-up %.1f us/op is %.1fx the timed median %.2f us (first-use setup, P09)",
+                  s.rec.warmup_us, s.rec.warmup_us / med, med);
+    s.rec.notes.push_back({"P09", "note", text});
+  }
+}
+
+void run_repetition(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
+  const int rep = s.calls++;
+  if (s.finished) {  // an earlier repetition ended it; keep all ranks in step and say why again
+    skip_benchmark(state, s.rec.message.empty() ? "ended earlier" : s.rec.message);
+    return;
+  }
+  if (rep == 0 && !set_up(env, s, state)) return;
+
+  double seconds = 0;
+  for (auto _ : state) {
+    seconds = env.comm.max(s.op->run_batch(s.ops_per_sample));
+    state.SetIterationTime(seconds / s.ops_per_sample);
+  }
+  const std::string failure = first_reason(env.comm, s.op->failure());
+  if (!failure.empty()) {
+    finish_without_samples(env, s, state, "error", failure);
+    return;
+  }
+  const double per_op = seconds / s.ops_per_sample;
+  s.rec.time_us.push_back(per_op * 1e6);
+  state.counters["time_us"] = per_op * 1e6;
+  state.counters["bytes"] = static_cast<double>(s.rec.bytes);
+  state.counters["nranks"] = s.rec.nranks;
+  state.counters["gpus_per_process"] = s.rec.gpus_per_process;
+  state.counters["ops_per_sample"] = s.ops_per_sample;
+  if (s.tmpl.bytes_for_rate > 0 && per_op > 0) {
+    const double algbw = s.tmpl.bytes_for_rate / per_op / 1e9;  // decimal GB/s (P08)
+    s.rec.algbw_GBps.push_back(algbw);
+    state.counters["algbw_GBps"] = algbw;
+    if (s.tmpl.busbw_factor > 0) {
+      s.rec.busbw_GBps.push_back(algbw * s.tmpl.busbw_factor);
+      state.counters["busbw_GBps"] = algbw * s.tmpl.busbw_factor;
+    }
+  }
+  if (rep + 1 == s.plan.repetitions) {
+    s.op.reset();  // release buffers before the next benchmark allocates its own
+    if (s.tmpl.finish) s.tmpl.finish(s.rec);
+    add_notes(s);
+    s.finished = true;
+    env.writer.write(s.rec);
+    progress_line(env, s, "done");
+  }
+}
+
+}  // namespace
+
+void skip_benchmark(benchmark::State& state, const std::string& reason) {
+#if defined(FABRICGATE_GBENCH_HAS_SKIP_MESSAGE)
+  state.SkipWithMessage(reason.c_str());
+#else
+  state.SkipWithError(("skipped: " + reason).c_str());
+#endif
+}
+
+void register_measurement(BenchEnv& env, RecordTemplate tmpl, MeasurePlan plan, OpFactory factory) {
+  auto s = std::make_shared<MeasurementState>();
+  s->tmpl = std::move(tmpl);
+  s->plan = plan;
+  s->factory = std::move(factory);
+  s->index = ++env.total_benchmarks;
+  s->rec = s->tmpl.record;
+  const std::string name = s->tmpl.record.key;
+  benchmark::RegisterBenchmark(name.c_str(), [&env, s](benchmark::State& state) { run_repetition(env, *s, state); })
+      ->Iterations(1)
+      ->Repetitions(plan.repetitions)
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace fabricgate::bench

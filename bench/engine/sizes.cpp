@@ -1,0 +1,67 @@
+#include "bench/engine/sizes.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+namespace fabricgate::bench {
+
+std::optional<std::uint64_t> parse_size(std::string_view text) {
+  std::size_t i = 0;
+  std::uint64_t value = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
+    const std::uint64_t digit = static_cast<std::uint64_t>(text[i] - '0');
+    if (value > (UINT64_MAX - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+    ++i;
+  }
+  if (i == 0) return std::nullopt;
+  std::string suffix(text.substr(i));
+  for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  int shift = 0;
+  if (suffix.empty() || suffix == "B") shift = 0;
+  else if (suffix == "K" || suffix == "KB" || suffix == "KIB") shift = 10;
+  else if (suffix == "M" || suffix == "MB" || suffix == "MIB") shift = 20;
+  else if (suffix == "G" || suffix == "GB" || suffix == "GIB") shift = 30;
+  else if (suffix == "T" || suffix == "TB" || suffix == "TIB") shift = 40;
+  else return std::nullopt;
+  if (shift > 0 && value > (UINT64_MAX >> shift)) return std::nullopt;
+  return value << shift;
+}
+
+std::vector<std::uint64_t> expand(const SizeSweep& sweep) {
+  if (!sweep.list.empty()) return sweep.list;
+  std::vector<std::uint64_t> sizes;
+  // Bounded: at most 4096 sizes whatever the parameters.
+  for (double size = static_cast<double>(sweep.min_bytes);
+       size <= static_cast<double>(sweep.max_bytes) && sizes.size() < 4096;) {
+    sizes.push_back(static_cast<std::uint64_t>(size));
+    if (sweep.increment > 0) {
+      size += static_cast<double>(sweep.increment);
+    } else if (sweep.factor > 1.0) {
+      size *= sweep.factor;
+    } else {
+      break;
+    }
+  }
+  return sizes;
+}
+
+std::string format_size(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = static_cast<double>(bytes);
+  int unit = 0;
+  while (v >= 1024.0 && unit < 4) {
+    v /= 1024.0;
+    ++unit;
+  }
+  char buf[32];
+  if (unit == 0 || v == static_cast<double>(static_cast<std::uint64_t>(v))) {
+    std::snprintf(buf, sizeof buf, "%.0f %s", v, kUnits[unit]);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, kUnits[unit]);
+  }
+  return buf;
+}
+
+}  // namespace fabricgate::bench

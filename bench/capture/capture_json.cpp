@@ -1,0 +1,93 @@
+#include "bench/capture/capture_json.hpp"
+
+#include <string>
+
+namespace fabricgate::capture {
+namespace {
+
+json counts_to_json(const CountMap& counts) {
+  json out = json::object();
+  for (const auto& [key, n] : counts) out[key] = n;
+  return out;
+}
+
+json optional_int(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
+
+json channels_to_json(const ChannelCountsFact& c) {
+  auto field = [](int v) { return v < 0 ? json(nullptr) : json(v); };
+  return json{{"coll", field(c.coll)},      {"collnet", field(c.collnet)},
+              {"nvls", field(c.nvls)},      {"p2p", field(c.p2p)},
+              {"p2p_per_peer", field(c.p2p_per_peer)}};
+}
+
+}  // namespace
+
+json capture_to_json(const CaptureSummary& s, std::string_view path) {
+  json out;
+  out["path"] = path.empty() ? (s.lines_recognised > 0 ? "log" : "none") : std::string(path);
+  out["nccl_version"] = s.nccl_version;
+  out["network"] = s.network();
+  out["transports"] = json(std::vector<std::string>(s.transports.begin(), s.transports.end()));
+  out["gdrdma"] = s.gdrdma;
+  out["env_overrides"] = json(s.env_overrides);
+
+  out["nccl_versions_full"] =
+      json(std::vector<std::string>(s.nccl_versions_full.begin(), s.nccl_versions_full.end()));
+  out["networks"] = json(std::vector<std::string>(s.networks.begin(), s.networks.end()));
+  out["net_provider"] = s.net_provider;
+  out["transport_connections"] = json(s.transport_connections);
+  out["nvls_available"] = s.nvls_available ? json(*s.nvls_available) : json(nullptr);
+  json channels = json::array();
+  for (const auto& c : s.channels) channels.push_back(channels_to_json(c));
+  out["channels"] = std::move(channels);
+  out["rings_connected"] = s.rings_connected;
+  out["trees_connected"] = s.trees_connected;
+  out["nvls_tree_connected"] = s.nvls_tree_connected;
+  out["collnet_connected"] = s.collnet_connected;
+  out["ring_pxn"] = optional_int(s.ring_pxn);
+  out["ring_gdr"] = optional_int(s.ring_gdr);
+  out["profiler_plugin"] = s.profiler_plugin;
+  json ranks = json::array();
+  for (const auto& r : s.ranks) {
+    ranks.push_back(json{{"rank", r.rank}, {"nranks", r.nranks}, {"cuda_dev", r.cuda_dev},
+                         {"nvml_dev", r.nvml_dev}, {"bus_id", r.bus_id}, {"host", r.host},
+                         {"pid", r.pid}, {"init_complete", r.init_complete}});
+  }
+  out["ranks"] = std::move(ranks);
+  json tuning = json::array();
+  for (const auto& t : s.tuning) {
+    json row{{"func", t.func},   {"bytes", t.bytes}, {"algo", t.algo},
+             {"proto", t.proto}, {"channels", t.channels < 0 ? json(nullptr) : json(t.channels)},
+             {"count", t.count}};
+    if (!t.kernel.empty()) row["kernel"] = t.kernel;
+    tuning.push_back(std::move(row));
+  }
+  out["tuning"] = std::move(tuning);
+  out["lines_recognised"] = s.lines_recognised;
+  return out;
+}
+
+json choice_to_json(const ChoiceSummary& c) {
+  return json{{"events", c.events},
+              {"algo", counts_to_json(c.algo)},
+              {"proto", counts_to_json(c.proto)},
+              {"channels", counts_to_json(c.channels)},
+              {"warps", counts_to_json(c.warps)},
+              {"funcs", counts_to_json(c.funcs)}};
+}
+
+ChoiceSummary choice_from_tuning(const CaptureSummary& s, std::string_view func,
+                                 std::uint64_t bytes) {
+  ChoiceSummary out;
+  for (const auto& t : s.tuning) {
+    if (t.bytes != bytes || (!t.func.empty() && t.func != func)) continue;
+    out.events += t.count;
+    out.algo[t.kernel.empty() ? t.algo : t.algo + "/" + t.kernel] += t.count;
+    if (!t.proto.empty()) out.proto[t.proto] += t.count;
+    if (t.channels >= 0) out.channels[std::to_string(t.channels)] += t.count;
+    out.funcs[t.func.empty() ? std::string(func) : t.func] += t.count;
+  }
+  return out;
+}
+
+}  // namespace fabricgate::capture

@@ -1,0 +1,26 @@
+#pragma once
+// JSON for the run record: the "capture" object and a benchmark's "choice" (docs/DESIGN.md).
+#include <string_view>
+
+#include "bench/capture/capture_summary.hpp"
+#include "bench/capture/choice_summary.hpp"
+#include "harness/model/json_file.hpp"
+
+namespace fabricgate::capture {
+
+// `path` is "profiler", "log" or "none"; empty derives "log"/"none" from what the logs held.
+// Carries the DESIGN fields (path, nccl_version, network, transports, gdrdma, env_overrides)
+// plus the extras (networks, net_provider, transport_connections, nvls_available, channels,
+// rings/trees connected, ranks, tuning, profiler_plugin).
+json capture_to_json(const CaptureSummary& summary, std::string_view path = {});
+
+// {"algo": {...}, "proto": {...}, "channels": {...}, "warps": {...}, "funcs": {...}, "events": n}
+json choice_to_json(const ChoiceSummary& choice);
+
+// Folds the TUNING lines of one collective and size into a ChoiceSummary (the log fallback for
+// NCCL versions without a usable profiler, 2.20-2.26). `func` is NCCL's name ("AllReduce"); an
+// empty func in the log (2.20-2.22) matches any func.
+ChoiceSummary choice_from_tuning(const CaptureSummary& summary, std::string_view func,
+                                 std::uint64_t bytes);
+
+}  // namespace fabricgate::capture

@@ -1,5 +1,7 @@
 #include "bench/capture/choice_collector.hpp"
 
+#include "bench/capture/nccl_names.hpp"
+
 #include <charconv>
 #include <utility>
 
@@ -42,8 +44,8 @@ void ChoiceCollector::record(const CollectiveChoice& e) {
   ++s.events;
   bump(s.funcs, name_or_unknown(e.func));
   bump(s.datatypes, name_or_unknown(e.datatype));
-  bump(s.algo, name_or_unknown(e.algo));
-  bump(s.proto, name_or_unknown(e.proto));
+  bump(s.algo, canonical_algo(name_or_unknown(e.algo)));
+  bump(s.proto, canonical_proto(name_or_unknown(e.proto)));
   bump_number(s.channels, static_cast<unsigned long long>(e.channels < 0 ? 0 : e.channels));
   bump_number(s.warps, static_cast<unsigned long long>(e.warps < 0 ? 0 : e.warps));
   bump_number(s.counts, e.count);

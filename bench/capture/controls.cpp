@@ -1,23 +1,13 @@
 #include "bench/capture/controls.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cctype>
 
+#include "bench/capture/nccl_names.hpp"
 #include "harness/model/errors.hpp"
 
 namespace fabricgate::capture {
 namespace {
 
-constexpr std::array<std::string_view, 7> kAlgos = {"Ring", "Tree", "CollNetDirect", "CollNetChain",
-                                                    "NVLS", "NVLSTree", "PAT"};
-constexpr std::array<std::string_view, 3> kProtos = {"LL", "LL128", "Simple"};
-
-bool iequal(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 template <std::size_t N>
 std::string canonical_list(std::string_view list, const std::array<std::string_view, N>& known,
@@ -27,7 +17,7 @@ std::string canonical_list(std::string_view list, const std::array<std::string_v
     const std::size_t comma = list.find(',');
     const std::string_view item = list.substr(0, comma);
     const auto hit = std::find_if(known.begin(), known.end(),
-                                  [&](std::string_view k) { return iequal(k, item); });
+                                  [&](std::string_view k) { return iequals(k, item); });
     if (hit == known.end()) {
       std::string expected;
       for (auto k : known) expected += (expected.empty() ? "" : ", ") + std::string(k);
@@ -121,8 +111,8 @@ ControlScenario control_scenario(std::string_view name) {
     const std::string_view family = algo ? "algo:" : "proto:";
     if (!name.starts_with(family)) continue;
     const std::string_view list = name.substr(family.size());
-    const std::string canon = algo ? canonical_list(list, kAlgos, "algorithm", name)
-                                   : canonical_list(list, kProtos, "protocol", name);
+    const std::string canon = algo ? canonical_list(list, kNcclAlgos, "algorithm", name)
+                                   : canonical_list(list, kNcclProtos, "protocol", name);
     return {std::string(family) + canon,
             {{algo ? "NCCL_ALGO" : "NCCL_PROTO", canon}},
             std::string(algo ? "algorithm" : "protocol") + " forced to " + canon};

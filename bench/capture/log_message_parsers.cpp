@@ -1,27 +1,10 @@
 // Multi-field INFO messages: per-collective tuning choices, channel counts, communicator init.
-#include <array>
-
 #include "bench/capture/log_facts.hpp"
+#include "bench/capture/nccl_names.hpp"
 #include "bench/capture/text_scan.hpp"
 
 namespace fabricgate::capture::detail {
 namespace {
-
-// 2.20-2.23 print algorithm and protocol as numbers (NCCL_ALGO_* / NCCL_PROTO_* in device.h).
-std::string algo_name(std::string_view token) {
-  static constexpr std::array<std::string_view, 7> kAlgos = {
-      "Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT"};
-  if (all_digits(token) && token.size() == 1 && std::size_t(token[0] - '0') < kAlgos.size())
-    return std::string(kAlgos[std::size_t(token[0] - '0')]);
-  return std::string(token);
-}
-
-std::string proto_name(std::string_view token) {
-  static constexpr std::array<std::string_view, 3> kProtos = {"LL", "LL128", "Simple"};
-  if (all_digits(token) && token.size() == 1 && std::size_t(token[0] - '0') < kProtos.size())
-    return std::string(kProtos[std::size_t(token[0] - '0')]);
-  return std::string(token);
-}
 
 std::optional<int> bounded(std::optional<long long> v) {
   if (!v || *v < -1 || *v > 10'000'000) return std::nullopt;
@@ -49,9 +32,9 @@ std::optional<TuningFact> parse_tuning_message(std::string_view message) {
   fact.bytes = static_cast<std::uint64_t>(*bytes);
   if (!scan.literal(" Bytes -> ")) return std::nullopt;
   if (scan.literal("Algo ")) {
-    fact.algo = algo_name(scan.word());
+    fact.algo = std::string(canonical_algo(scan.word()));
     if (!scan.literal(" proto ")) return std::nullopt;
-    fact.proto = proto_name(scan.word());
+    fact.proto = std::string(canonical_proto(scan.word()));
     if (fact.algo.empty() || fact.proto.empty()) return std::nullopt;
     if (scan.literal(" channel{Lo..Hi}={")) {
       const auto lo = bounded(scan.integer());

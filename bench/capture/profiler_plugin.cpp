@@ -98,10 +98,10 @@ abi::Result finalize(void* context) {
 }  // namespace
 
 extern "C" {
-__attribute__((visibility("default"), used)) const abi::ProfilerV4 ncclProfiler_v4 = {
+__attribute__((used)) const abi::ProfilerV4 ncclProfiler_v4 = {
     "fabricgate", init_v4, start_v4, stop_event, record_event_state, finalize};
-__attribute__((visibility("default"), used)) const abi::ProfilerV5 ncclProfiler_v5 = {
+__attribute__((used)) const abi::ProfilerV5 ncclProfiler_v5 = {
     "fabricgate", init_v5, start_v5, stop_event, record_event_state, finalize};
-__attribute__((visibility("default"), used)) const abi::ProfilerV6 ncclProfiler_v6 = {
+__attribute__((used)) const abi::ProfilerV6 ncclProfiler_v6 = {
     "fabricgate", init_v6, start_v5, stop_event, record_event_state, finalize};
 }

@@ -28,9 +28,10 @@ bool enable_static_profiler_if_unset();
 
 }  // namespace fabricgate::capture
 
-// The symbols NCCL looks up (one table per ABI version NCCL may ask for).
+// The symbols NCCL looks up (one table per ABI version NCCL may ask for). Default visibility
+// even if the build hides symbols by default; the executable still needs ENABLE_EXPORTS.
 extern "C" {
-extern const fabricgate::capture::nccl_abi::ProfilerV4 ncclProfiler_v4;
-extern const fabricgate::capture::nccl_abi::ProfilerV5 ncclProfiler_v5;
-extern const fabricgate::capture::nccl_abi::ProfilerV6 ncclProfiler_v6;
+__attribute__((visibility("default"))) extern const fabricgate::capture::nccl_abi::ProfilerV4 ncclProfiler_v4;
+__attribute__((visibility("default"))) extern const fabricgate::capture::nccl_abi::ProfilerV5 ncclProfiler_v5;
+__attribute__((visibility("default"))) extern const fabricgate::capture::nccl_abi::ProfilerV6 ncclProfiler_v6;
 }

@@ -1,0 +1,127 @@
+#include "harness/launch/run_assembly.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+
+#include "harness/model/errors.hpp"
+
+namespace fabricgate::launch {
+
+RecordsFile read_records(const std::filesystem::path& file) {
+  RecordsFile out;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return out;  // nothing measured
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  // getline cannot tell whether the last line had its newline: check the file's last byte.
+  in.clear();
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::streamoff>(in.tellg());
+  bool ends_with_newline = true;
+  if (size > 0) {
+    in.seekg(size - 1);
+    ends_with_newline = in.get() == '\n';
+  }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].empty()) continue;
+    const bool last = i + 1 == lines.size();
+    json rec;
+    try {
+      rec = parse_json_text(lines[i], file.string() + ":" + std::to_string(i + 1));
+    } catch (const InputError&) {
+      if (last && !ends_with_newline) {
+        out.truncated_tail = true;
+        break;
+      }
+      throw;
+    }
+    const std::string type = rec.is_object() ? rec.value("type", "") : "";
+    if (type == "header") {
+      out.header = rec;
+    } else if (type == "benchmark") {
+      rec.erase("type");
+      out.benchmarks.push_back(std::move(rec));
+    } else if (type == "footer") {
+      out.complete = rec.value("complete", false);
+    } else {
+      throw InputError(file.string() + ":" + std::to_string(i + 1), "/type", "\"header\", \"benchmark\" or \"footer\"");
+    }
+  }
+  return out;
+}
+
+json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fingerprint, const json& capture) {
+  const json& h = records.header;
+  const bool have_header = h.is_object();
+  std::string reason = f.incomplete_reason;
+  if (reason.empty() && !records.complete) reason = "the bench ended without writing its final record";
+  json run = {
+      {"schema", "fabricgate.run/1"},
+      {"run_id", f.run_id},
+      {"suite", f.suite},
+      {"scenario", {{"name", f.scenario}, {"env", f.scenario_env}}},
+      {"platform", f.platform},
+      {"complete", reason.empty()},
+      {"incomplete_reason", reason},
+      {"started_at", f.started_at},
+      {"finished_at", f.finished_at},
+      {"metadata", f.metadata},
+      {"launch",
+       {{"launcher", f.launcher},
+        {"nranks", have_header ? h.value("nranks", 0) : 0},
+        {"nodes", have_header ? h.value("nodes", 0) : 0},
+        {"gpus_per_process", have_header ? h.value("gpus_per_process", 1) : 1},
+        {"mpi_version", have_header ? h.value("mpi_version", "") : ""}}},
+      {"ranks", have_header && h.contains("ranks") ? h["ranks"] : json::array()},
+      {"fingerprint", fingerprint},
+      {"capture", capture},
+      {"benchmarks", records.benchmarks},
+  };
+  return run;
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string utc_now_compact() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return buf;
+}
+
+json ci_metadata() {
+  const auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+  };
+  json m = json::object();
+  for (const char* name : {"GITHUB_SHA", "CI_COMMIT_SHA", "GIT_COMMIT"}) {
+    if (!env(name).empty()) {
+      m["git_commit"] = env(name);
+      break;
+    }
+  }
+  for (const char* name : {"GITHUB_RUN_ID", "CI_JOB_ID", "BUILD_ID", "SLURM_JOB_ID"}) {
+    if (!env(name).empty()) {
+      m["ci_run_id"] = env(name);
+      break;
+    }
+  }
+  if (!env("GITHUB_SERVER_URL").empty() && !env("GITHUB_REPOSITORY").empty() && !env("GITHUB_RUN_ID").empty()) {
+    m["ci_run_url"] = env("GITHUB_SERVER_URL") + "/" + env("GITHUB_REPOSITORY") + "/actions/runs/" + env("GITHUB_RUN_ID");
+  }
+  return m;
+}
+
+}  // namespace fabricgate::launch

@@ -1,0 +1,48 @@
+// The "capture" object of run.json and the log fallback for per-benchmark choices.
+#include <gtest/gtest.h>
+
+#include "bench/capture/capture_json.hpp"
+#include "log_writer.hpp"
+
+namespace fabricgate::capture {
+namespace {
+
+TEST(captureJson, DesignFieldsArePresent) {
+  testing::LogWriter w("h", 1, 0);
+  w.info("%s", "NCCL version 2.28.3+cuda13.0");
+  w.info("Using network %s", "IB");
+  w.info("Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s%s", 0, 0, 0, 0, 1, 1, "IB", 0,
+         "/GDRDMA", "", "");
+  w.info("NCCL_ALGO set by environment to %s", "Ring");
+  const json doc = capture_to_json(parse_nccl_logs({w.text()}));
+  EXPECT_EQ(doc.at("path"), "log");
+  EXPECT_EQ(doc.at("nccl_version"), "2.28.3");
+  EXPECT_EQ(doc.at("network"), "IB");
+  EXPECT_EQ(doc.at("transports"), json::array({"NET/IB"}));
+  EXPECT_EQ(doc.at("gdrdma"), true);
+  EXPECT_EQ(doc.at("env_overrides").at("NCCL_ALGO"), "Ring");
+  EXPECT_TRUE(doc.at("nvls_available").is_null());
+  EXPECT_EQ(capture_to_json(CaptureSummary{}).at("path"), "none");
+  EXPECT_EQ(capture_to_json(CaptureSummary{}, "profiler").at("path"), "profiler");
+}
+
+TEST(captureJson, ChoiceFromTuningSelectsFuncAndSize) {
+  testing::LogWriter w("h", 1, 0);
+  for (int i = 0; i < 5; ++i)
+    w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 1024L, "Ring", "LL", 0, 1);
+  w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllGather", 1024L, "Ring", "Simple", 0, 3);
+  const CaptureSummary s = parse_nccl_logs({w.text()});
+  const ChoiceSummary c = choice_from_tuning(s, "AllReduce", 1024);
+  EXPECT_EQ(c.events, 5u);
+  EXPECT_EQ(c.algo.at("Ring"), 5u);
+  EXPECT_EQ(c.proto.at("LL"), 5u);
+  EXPECT_EQ(c.channels.at("2"), 5u);
+  EXPECT_TRUE(choice_from_tuning(s, "AllReduce", 2048).empty());
+  const json doc = choice_to_json(c);
+  EXPECT_EQ(doc.at("algo").at("Ring"), 5);
+  EXPECT_EQ(nccl_func_name("reduce_scatter"), "ReduceScatter");
+  EXPECT_EQ(nccl_func_name("hostcopy"), "");
+}
+
+}  // namespace
+}  // namespace fabricgate::capture

@@ -16,6 +16,7 @@ BenchOptions parse_bench_options(int argc, char** argv) {
   app.add_option("--suite", o.suite_file, "Suite file (suites/*.json)")->required();
   app.add_option("--records", o.records, "Append one JSON line per finished benchmark here (rank 0)");
   app.add_option("--gbench-json", o.gbench_json, "Write Google Benchmark JSON here (rank 0)");
+  app.add_option("--nccl-log-dir", o.nccl_log_dir, "Write NCCL's INFO log here, one file per rank (capture)");
   app.add_flag("--progress", o.progress, "Print progress lines on stderr");
   app.allow_extras();
   try {

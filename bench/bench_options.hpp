@@ -14,6 +14,7 @@ struct BenchOptions {
   std::string suite_name;
   std::string records;      // records.jsonl (rank 0 appends one line per finished benchmark)
   std::string gbench_json;  // Google Benchmark JSON (rank 0)
+  std::string nccl_log_dir;  // NCCL's INFO log per rank goes here (rank<N>.log), parsed after the run
   bool progress = false;
   Suite suite;
   bool has_collectives = false;

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -20,6 +22,7 @@
 #include "bench/backends/mpi/mpi_communicator.hpp"
 #include "bench/backends/nccl/nccl_backend.hpp"
 #include "bench/bench_options.hpp"
+#include "bench/capture/profiler_plugin.hpp"
 #include "bench/engine/family.hpp"
 #include "harness/model/errors.hpp"
 
@@ -69,6 +72,18 @@ std::string refuse_reason(const fb::BenchOptions& opts, const nlohmann::json& ra
   return {};
 }
 
+// NCCL's own log is where transport and network choices are read from (P05, P06). Each rank
+// writes its own file; a variable the user set is left alone. TUNING lines (one per operation) are
+// asked for only when NCCL is too old for the profiler plugin, since they cost time.
+void configure_nccl_logging(const std::string& dir, int rank) {
+  std::filesystem::create_directories(dir);
+  setenv("NCCL_DEBUG", "INFO", 0);
+  const std::string version = fb::nccl_runtime_version();
+  const bool old_nccl = !version.empty() && version < "2.27";
+  setenv("NCCL_DEBUG_SUBSYS", old_nccl ? "INIT,NET,GRAPH,ENV,TUNING" : "INIT,NET,GRAPH,ENV", 0);
+  setenv("NCCL_DEBUG_FILE", (dir + "/rank" + std::to_string(rank) + ".log").c_str(), 0);
+}
+
 int run(int argc, char** argv) {
   fb::MpiCommunicator comm(&argc, &argv);
   fb::BenchOptions opts = fb::parse_bench_options(argc, argv);  // throws InputError
@@ -84,7 +99,11 @@ int run(int argc, char** argv) {
   fb::MpiCollectiveBackend mpi_backend(comm);
   std::unique_ptr<fb::CollectiveBackend> nccl_backend;
   std::string nccl_why_not = "no NCCL benchmark in this suite";
+  bool profiler_ours = false;
   if (opts.has_gpu_collectives) {
+    // Before any NCCL call: NCCL reads its environment once.
+    profiler_ours = fabricgate::capture::enable_static_profiler_if_unset();
+    if (!opts.nccl_log_dir.empty()) configure_nccl_logging(opts.nccl_log_dir, comm.rank());
     if (gpu.device < 0) {
       nccl_why_not = "no GPU: " + gpu.reason;
     } else {
@@ -110,6 +129,10 @@ int run(int argc, char** argv) {
                        {"ranks", ranks},
                        {"mpi_version", fb::mpi_library_version()},
                        {"nccl_version", fb::nccl_runtime_version()},
+                       {"capture_path", !opts.has_gpu_collectives          ? "none"
+                                        : fabricgate::capture::profiler().active() ? "profiler"
+                                                                                   : "log"},
+                       {"profiler_set_by", profiler_ours ? "fabricgate" : "user-or-none"},
                        {"benchmarks", env.total_benchmarks}});
   for (const auto& r : ranks) {
     benchmark::AddCustomContext("fabricgate.rank." + std::to_string(r["rank"].get<int>()), r.dump());

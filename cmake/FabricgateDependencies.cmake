@@ -44,7 +44,8 @@ if(FABRICGATE_WITH_CUDA)
     set(CMAKE_CUDA_ARCHITECTURES 90)  # Hopper (H100/H200); override for other GPUs
   endif()
   enable_language(CUDA)
-  set(CMAKE_CUDA_STANDARD 20)
+  # CMake 3.25 does not know the C++20 flag for nvcc 13; device code needs no more than C++17.
+  set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
 endif()
 

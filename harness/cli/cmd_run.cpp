@@ -1,11 +1,154 @@
-// Placeholder: replaced by the run implementation.
+// fabricgate run --suite NAME: launch the bench (mpirun / srun / direct), write the run directory
+// under results/<platform>/<run_id>/, gate it against baselines/<platform>.json and report.
+// Exit: 0 pass (or no baseline yet), 1 gate failure, 2 bad input / refused configuration,
+// 3 infrastructure failure (launch failed, hang, crash: the results so far are kept).
+#include <unistd.h>
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.hpp"
+#include "harness/gate/compare.hpp"
+#include "harness/launch/run_orchestrator.hpp"
+#include "harness/model/errors.hpp"
+#include "harness/model/run_record.hpp"
+#include "harness/report/render.hpp"
+#include "harness/report/step_summary.hpp"
+
+#ifndef FABRICGATE_SOURCE_DIR
+#define FABRICGATE_SOURCE_DIR "."
+#endif
 
 namespace fabricgate::cli {
-void add_run_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("run", "Run a suite");
-  cmd->callback([&exit_code] { exit_code = 0; });
+
+namespace {
+
+struct RunArgs {
+  launch::RunOptions run;
+  std::string bench;
+  std::string suites_dir;
+  std::string baseline;
+  std::string baselines_dir = "baselines";
+  bool require_baseline = false;
+  bool force = false;
+  bool no_compare = false;
+  int timeout_s = 3600;
+  int lock_timeout_s = 600;
+  std::string lock_file = "/tmp/fabricgate-runner.lock";
+  std::string platform;
+  std::vector<std::string> reports{"markdown", "junit"};
+};
+
+// Non-default scenarios (controls) are expected to differ from the platform's normal baseline, so
+// they are gated only against a baseline of their own: <platform>--<scenario>.json.
+std::string scenario_baseline(const RunArgs& a, const RunRecord& run, const std::string& scenario) {
+  if (!a.baseline.empty() || scenario == "default") return a.baseline;
+  std::string slug = scenario;
+  std::replace(slug.begin(), slug.end(), ':', '-');
+  const auto file = std::filesystem::path(a.baselines_dir) / (run.platform + "--" + slug + ".json");
+  return std::filesystem::exists(file) ? file.string() : "";
 }
+
+int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
+  const RunRecord run = load_run(sr.dir);
+  const std::string explicit_baseline = scenario_baseline(a, run, sr.scenario);
+  std::optional<Baseline> baseline;
+  if (sr.scenario == "default" || !explicit_baseline.empty()) {
+    baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
+  }
+  const gate::Comparison comparison = gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force});
+  report::RenderOptions options;
+  options.color = ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
+  std::cout << report::render(comparison, report::ReportFormat::console, options) << std::flush;
+  options.color = false;
+  for (const auto& name : a.reports) {
+    const auto format = report::parse_report_format(name);
+    const char* file = format == report::ReportFormat::markdown ? "report.md"
+                       : format == report::ReportFormat::junit  ? "junit.xml"
+                       : format == report::ReportFormat::json   ? "comparison.json"
+                                                                : "annotations.txt";
+    write_file_atomically(sr.dir / file, report::render(comparison, format, options));
+  }
+  report::append_github_step_summary(comparison);
+  std::cerr << "fabricgate: results in " << sr.dir.string() << "\n";
+  if (!baseline && a.require_baseline) {
+    std::cerr << "fabricgate: error: no baseline for platform " << run.platform
+              << " and --require-baseline was given; create one with:\n  " << comparison.create_baseline_command << "\n";
+    return static_cast<int>(ExitCode::input_error);
+  }
+  return static_cast<int>(comparison.exit_code);
+}
+
+int run_command(RunArgs& a) {
+  a.run.bench = a.bench.empty() ? launch::default_bench_path() : std::filesystem::path(a.bench);
+  if (!a.suites_dir.empty()) a.run.suite_dirs.push_back(a.suites_dir);
+  a.run.suite_dirs.push_back("suites");
+  a.run.suite_dirs.push_back(std::filesystem::path(FABRICGATE_SOURCE_DIR) / "suites");
+  if (!a.platform.empty()) a.run.platform = a.platform;
+  a.run.timeout = std::chrono::seconds(a.timeout_s);
+  a.run.lock_timeout = std::chrono::seconds(a.lock_timeout_s);
+  a.run.lock_file = a.lock_file;
+  a.run.progress = true;
+  for (const auto& r : a.reports) report::parse_report_format(r);  // InputError before measuring
+
+  const auto runs = launch::run_suite(a.run);
+  bool gate_failed = false;
+  bool infra_failed = false;
+  for (const auto& sr : runs) {
+    if (sr.bench_refused) {
+      throw InputError("fabricgate-bench refused the suite (see its message above); the run directory " +
+                       sr.dir.string() + " keeps its launch details");
+    }
+    if (a.no_compare) {
+      infra_failed = infra_failed || !sr.complete;
+      std::cerr << "fabricgate: results in " << sr.dir.string() << (sr.complete ? "" : " (incomplete)") << "\n";
+      continue;
+    }
+    const int code = gate_run(a, sr);
+    if (code == static_cast<int>(ExitCode::input_error)) return code;
+    gate_failed = gate_failed || code == static_cast<int>(ExitCode::gate_failure);
+    infra_failed = infra_failed || code == static_cast<int>(ExitCode::infra_failure) || !sr.complete;
+  }
+  if (gate_failed) return static_cast<int>(ExitCode::gate_failure);
+  if (infra_failed) return static_cast<int>(ExitCode::infra_failure);
+  return static_cast<int>(ExitCode::pass);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand("run", "Run a suite through mpirun/srun, write results/, gate against the baseline");
+  cmd->add_option("--suite", a->run.suite, "Suite name (suites/<name>.json) or file")->required();
+  cmd->add_option("--scenario", a->run.scenarios,
+                  "Scenario(s) to run instead of the suite's: default, nvlink-off, nic-path, socket-only, algo:<A>, proto:<P>");
+  cmd->add_option("--ranks", a->run.ranks, "Processes to launch (default: the suite's; per-gpu = one per GPU)");
+  cmd->add_option("--launcher", a->run.launcher, "auto|mpirun|srun|direct")
+      ->check(CLI::IsMember({"auto", "mpirun", "srun", "direct"}))
+      ->capture_default_str();
+  cmd->add_option("--hostfile", a->run.hostfile, "mpirun hostfile for multi-node runs");
+  cmd->add_option("--results-dir", a->run.results_dir, "Where run directories go")->capture_default_str();
+  cmd->add_option("--platform", a->platform, "Platform key instead of the fingerprint's");
+  cmd->add_option("--baseline", a->baseline, "Baseline file (default: <baselines-dir>/<platform>.json)");
+  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines")->capture_default_str();
+  cmd->add_flag("--require-baseline", a->require_baseline, "Exit 2 when the platform has no baseline");
+  cmd->add_flag("--force", a->force, "Compare even when the fingerprint identity differs");
+  cmd->add_flag("--no-compare", a->no_compare, "Measure and write results only");
+  cmd->add_option("--report", a->reports, "Reports written into the run directory: markdown, junit, json")
+      ->capture_default_str();
+  cmd->add_option("--bench", a->bench, "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
+  cmd->add_option("--suites-dir", a->suites_dir, "Extra directory searched for suite files");
+  cmd->add_option("--timeout", a->timeout_s, "Seconds one scenario may take before it is killed (exit 3)")
+      ->check(CLI::Range(1, 7 * 24 * 3600))
+      ->capture_default_str();
+  cmd->add_option("--lock", a->lock_file, "Runner lock file: runs on one runner never overlap")->capture_default_str();
+  cmd->add_option("--lock-timeout", a->lock_timeout_s, "Seconds to wait for another run to finish")
+      ->check(CLI::Range(0, 7 * 24 * 3600))
+      ->capture_default_str();
+  cmd->callback([a, &exit_code] { exit_code = run_command(*a); });
+}
+
 }  // namespace fabricgate::cli

@@ -5,6 +5,8 @@
 
 #include "bench/backends/nccl/nccl_collective_op.hpp"
 #include "bench/backends/nccl/nccl_common.hpp"
+#include "bench/capture/capture_json.hpp"
+#include "bench/capture/profiler_plugin.hpp"
 
 namespace fabricgate::bench {
 
@@ -70,6 +72,15 @@ class NcclBackend final : public CollectiveBackend {
 
   std::unique_ptr<MeasuredOp> create(const CollectiveCall& call, std::string& skip_reason) override {
     return make_nccl_collective_op(comm_, nccl_, stream_, call, skip_reason);
+  }
+
+  // What NCCL chose for this benchmark's operations, from the profiler plugin compiled into the
+  // bench (NCCL >= 2.27). Without it (older NCCL, or the user's own profiler) the harness falls
+  // back to rank 0's TUNING log lines.
+  void begin_capture(const std::string& key) override { capture::profiler().set_label(key); }
+  nlohmann::json end_capture(const std::string& key) override {
+    if (!capture::profiler().active()) return nullptr;
+    return capture::choice_to_json(capture::profiler().take(key));
   }
 
  private:

@@ -1,0 +1,202 @@
+#include "harness/launch/run_orchestrator.hpp"
+
+#include <unistd.h>
+
+extern char** environ;
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "bench/capture/capture_json.hpp"
+#include "bench/capture/controls.hpp"
+#include "harness/fingerprint/fingerprint.hpp"
+#include "harness/launch/launch_plan.hpp"
+#include "harness/launch/process.hpp"
+#include "harness/launch/run_assembly.hpp"
+#include "harness/launch/run_lock.hpp"
+#include "harness/model/errors.hpp"
+#include "harness/model/suite.hpp"
+
+namespace fabricgate::launch {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Variables every rank must see as the user set them (NCCL_NVLS_ENABLE=0 above all).
+std::vector<std::string> names_to_forward() {
+  static constexpr const char* kPrefixes[] = {"NCCL_", "FI_", "UCX_", "CUDA_", "OMPI_MCA_", "TORCH_", "NVSHMEM_"};
+  std::vector<std::string> names;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry(*e);
+    const std::string name = entry.substr(0, entry.find('='));
+    for (const char* p : kPrefixes) {
+      if (name.rfind(p, 0) == 0 && is_safe_env_name(name)) names.push_back(name);
+    }
+  }
+  return names;
+}
+
+int ranks_for(const Suite& suite, const RunOptions& o, const json& fingerprint) {
+  int ranks = o.ranks > 0 ? o.ranks : suite.ranks;
+  if (ranks == 0) {  // one per GPU
+    ranks = fingerprint.value("/identity/gpu_count"_json_pointer, 0);
+    if (ranks < suite.min_ranks) ranks = suite.min_ranks;
+  }
+  if (ranks < suite.min_ranks) {
+    throw InputError("--ranks", "", "at least " + std::to_string(suite.min_ranks) + " ranks for suite " + suite.name +
+                                        " (P01: a collective needs ranks that meet), found " + std::to_string(ranks));
+  }
+  return ranks;
+}
+
+std::vector<std::string> read_logs(const fs::path& dir) {
+  std::vector<std::string> texts;
+  if (!fs::is_directory(dir)) return texts;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    texts.push_back(buf.str());
+  }
+  return texts;
+}
+
+// P13/P14/P19: did a control scenario really take the path it forces? For algo:/proto: the
+// per-benchmark choices say; for the transport controls, NCCL's log does.
+json check_control(const capture::ControlScenario& control, const capture::CaptureSummary& summary,
+                   const RecordsFile& records, bool nccl_ran) {
+  if (control.name == "default") return nullptr;
+  if (!nccl_ran) return {{"ok", false}, {"message", "no NCCL benchmark ran: the control could not be verified"}};
+  const bool algo = control.name.rfind("algo:", 0) == 0;
+  const bool proto = control.name.rfind("proto:", 0) == 0;
+  if (algo || proto) {
+    const std::string want = control.name.substr(control.name.find(':') + 1);
+    const char* field = algo ? "algo" : "proto";
+    std::string seen;
+    bool any = false;
+    for (const auto& b : records.benchmarks) {
+      if (!b.contains("choice") || !b["choice"].contains(field)) continue;
+      for (const auto& [name, count] : b["choice"][field].items()) {
+        any = true;
+        if (name != want && seen.find(name) == std::string::npos) seen += (seen.empty() ? "" : ", ") + name;
+      }
+    }
+    if (!any) return {{"ok", false}, {"message", std::string("no ") + field + " captured: cannot verify " + control.name}};
+    if (!seen.empty()) return {{"ok", false}, {"message", control.name + " forced but NCCL also used " + seen}};
+    return {{"ok", true}, {"message", "every captured operation used " + want}};
+  }
+  const auto check = capture::verify_control(control, summary);
+  return {{"ok", check.ok}, {"message", check.message}};
+}
+
+std::string scenario_slug(const std::string& scenario) {
+  std::string s = scenario;
+  for (auto& c : s) {
+    if (c == ':') c = '-';
+  }
+  return s;
+}
+
+}  // namespace
+
+fs::path default_bench_path() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (const fs::path& candidate : {self.parent_path() / "fabricgate-bench",
+                                      self.parent_path().parent_path().parent_path() / "bench" / "fabricgate-bench"}) {
+      if (fs::exists(candidate)) return candidate;
+    }
+  }
+  const std::string in_path = find_in_path("fabricgate-bench");
+  return in_path.empty() ? fs::path() : fs::path(in_path);
+}
+
+std::vector<ScenarioRun> run_suite(const RunOptions& o) {
+  const Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));
+  const std::vector<std::string> scenarios = o.scenarios.empty() ? suite.scenarios : o.scenarios;
+  std::vector<capture::ControlScenario> controls;
+  for (const auto& s : scenarios) controls.push_back(capture::control_scenario(s));  // InputError on bad names
+  if (o.bench.empty() || !fs::exists(o.bench)) {
+    throw InfraError("fabricgate-bench not found" + (o.bench.empty() ? std::string() : " at " + o.bench.string()) +
+                     " (build it, or pass --bench PATH)");
+  }
+
+  const RunLock lock(o.lock_file, o.lock_timeout);
+  fingerprint::CollectOptions fo;
+  fo.platform_override = o.platform;
+  const json fp = fingerprint::collect(fo);
+  const std::string platform = fp.at("platform_key").get<std::string>();
+  const int ranks = ranks_for(suite, o, fp);
+  const LaunchContext context = detect_launch_context();
+
+  std::vector<ScenarioRun> runs;
+  for (const auto& control : controls) {
+    ScenarioRun sr;
+    sr.scenario = control.name;
+    const std::string run_id = utc_now_compact() + "-" + suite.name + "-" + scenario_slug(control.name);
+    sr.dir = o.results_dir / platform / run_id;
+    fs::create_directories(sr.dir);
+
+    LaunchRequest req;
+    req.launcher = o.launcher;
+    req.ranks = ranks;
+    req.hostfile = o.hostfile;
+    req.env = suite.env;
+    std::map<std::string, std::string> scenario_env;
+    for (const auto& [k, v] : control.env) {
+      req.env[k] = v;
+      scenario_env[k] = v;
+    }
+    req.forward_env = names_to_forward();
+    req.bench_command = {o.bench.string(), "--suite", suite.file.string(), "--records", (sr.dir / "records.jsonl").string(),
+                         "--gbench-json", (sr.dir / "bench.json").string(), "--nccl-log-dir", (sr.dir / "nccl").string()};
+    // The console shows each benchmark's aggregates; every repetition is kept in records.jsonl.
+    req.bench_command.push_back("--benchmark_display_aggregates_only=true");
+    if (o.progress) req.bench_command.push_back("--progress");
+    const LaunchPlan plan = plan_launch(req, context);
+    write_json_atomically(sr.dir / "launch.json", {{"schema", "fabricgate.launch/1"}, {"argv", plan.argv}, {"env", plan.env}});
+
+    std::fprintf(stderr, "fabricgate: %s suite %s, scenario %s, %d ranks via %s -> %s\n", platform.c_str(),
+                 suite.name.c_str(), control.name.c_str(), ranks, plan.launcher.c_str(), sr.dir.c_str());
+    RunFacts facts;
+    facts.run_id = run_id;
+    facts.suite = suite.name;
+    facts.scenario = control.name;
+    facts.scenario_env = scenario_env;
+    facts.platform = platform;
+    facts.launcher = plan.launcher;
+    facts.metadata = ci_metadata();
+    facts.started_at = utc_now_iso8601();
+    ProcessSpec spec;
+    spec.argv = plan.argv;
+    spec.env_set = plan.env;
+    spec.timeout = o.timeout;
+    const ProcessResult result = run_process(spec);
+    facts.finished_at = utc_now_iso8601();
+    if (!result.ok()) {
+      facts.incomplete_reason = "fabricgate-bench " + result.describe();
+      if (result.timed_out) facts.incomplete_reason += " after " + std::to_string(o.timeout.count()) + " s (hang?)";
+    }
+    sr.bench_refused = !result.timed_out && result.signal == 0 && result.exit_code == 2;
+
+    const RecordsFile records = read_records(sr.dir / "records.jsonl");
+    const capture::CaptureSummary summary = capture::parse_nccl_logs(read_logs(sr.dir / "nccl"));
+    const std::string capture_path = records.header.is_object() ? records.header.value("capture_path", "none") : "none";
+    json cap = capture::capture_to_json(summary, capture_path);
+    bool nccl_ran = false;
+    for (const auto& b : records.benchmarks) nccl_ran = nccl_ran || (b.value("backend", "") == "nccl" && b.value("status", "") == "ok");
+    if (json check = check_control(control, summary, records, nccl_ran); !check.is_null()) cap["control"] = check;
+
+    const json run = assemble_run(facts, records, fp, cap);
+    write_json_atomically(sr.dir / "run.json", run);
+    sr.complete = run["complete"].get<bool>();
+    runs.push_back(sr);
+    if (result.interrupted) break;  // the user asked us to stop: keep what is finished
+  }
+  return runs;
+}
+
+}  // namespace fabricgate::launch

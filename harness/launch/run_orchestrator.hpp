@@ -1,0 +1,44 @@
+#pragma once
+// `fabricgate run`: lock the runner, fingerprint it, launch the bench once per scenario (a fresh
+// process each: NCCL reads its environment once), and leave a complete run directory behind for
+// every scenario — also when the bench crashed (the records so far, marked incomplete).
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/model/json_file.hpp"
+
+namespace fabricgate::launch {
+
+struct RunOptions {
+  std::string suite;                       // name (suites/<name>.json) or path
+  std::vector<std::filesystem::path> suite_dirs;
+  std::vector<std::string> scenarios;      // empty: the suite's own list
+  std::filesystem::path results_dir = "results";
+  std::optional<std::string> platform;     // overrides the fingerprint's key
+  int ranks = 0;                           // 0: the suite's choice
+  std::string launcher = "auto";
+  std::string hostfile;
+  std::filesystem::path bench;             // fabricgate-bench
+  std::chrono::seconds timeout{3600};      // whole launch of one scenario
+  std::filesystem::path lock_file;
+  std::chrono::seconds lock_timeout{600};
+  bool progress = false;
+};
+
+struct ScenarioRun {
+  std::string scenario;
+  std::filesystem::path dir;  // holds run.json
+  bool complete = false;
+  bool bench_refused = false;  // the bench exited 2 (bad suite, P01): an input error, not a run
+  std::string bench_message;
+};
+
+std::vector<ScenarioRun> run_suite(const RunOptions& options);
+
+// The bench next to this executable (build tree or install), else in PATH; empty when not found.
+std::filesystem::path default_bench_path();
+
+}  // namespace fabricgate::launch

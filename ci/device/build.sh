@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Builds fabricgate on the GPU machine (Ubuntu image: CUDA 13 + NCCL in system paths, no libfabric
+# headers, maybe no nlohmann/CLI11 headers: those travel as extracted Debian packages in .deps/).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export CUDAHOSTCXX=${CUDAHOSTCXX:-/opt/gcc/bin/g++}
+if ! command -v g++ >/dev/null && [[ -x /opt/gcc/bin/g++ ]]; then export CXX=/opt/gcc/bin/g++ CC=/opt/gcc/bin/gcc; fi
+prefix=()
+[[ -d .deps/root/usr ]] && prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr")
+cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release -DFABRICGATE_BUILD_TESTS=OFF \
+  -DCMAKE_CUDA_HOST_COMPILER="$CUDAHOSTCXX" "${prefix[@]}" 2>&1 | grep -E "fabricgate|  [A-Z]+=|NCCL headers|Error|error" || true
+cmake --build build/device -j "$(nproc)" --target fabricgate fabricgate-bench 2>&1 | tail -3

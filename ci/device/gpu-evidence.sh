@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Evidence on a GPU machine (2x H200): what fabricgate measures and how the gate decides there.
+#   ci/device/gpu-evidence.sh STAGE...   stages: fingerprint quick gate p2p
+# Everything lands in $OUT/ev (the caller tars it). NVLink multicast stays off in every process.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+OUT=${OUT:-/tmp/out}
+ev="$OUT/ev"
+mkdir -p "$ev"
+fg=build/device/harness/cli/fabricgate
+res="$ev/results"
+summary="$ev/summary.txt"
+say() { echo "$*" | tee -a "$summary"; }
+run() {  # run LABEL ARGS...: a fabricgate run whose exit code is recorded
+  local label=$1
+  shift
+  local t0=$SECONDS
+  NO_COLOR=1 "$fg" run --results-dir "$res" --lock /tmp/fg.lock "$@" >"$ev/$label.log" 2>&1
+  local rc=$?
+  say "$label: exit $rc in $((SECONDS - t0)) s ($*)"
+  grep -E "^(REGRESSION|ALGO-CHANGED|TRANSPORT-CHANGED|WRONG|INVALID|MISSING|AMBIGUOUS)" "$ev/$label.log" | head -12 | tee -a "$summary"
+  return 0
+}
+latest() { ls -td "$res"/*/*-"$1"-* 2>/dev/null | head -n "${2:-1}"; }
+
+for stage in "$@"; do
+  case $stage in
+    fingerprint)
+      "$fg" fingerprint --json >"$ev/fingerprint.json" 2>"$ev/fingerprint.err"
+      say "fingerprint: exit $? platform $(python3 -c "import json;print(json.load(open('$ev/fingerprint.json'))['platform_key'])" 2>/dev/null)"
+      nvidia-smi topo -m >"$ev/nvidia-smi-topo.txt" 2>&1
+      ;;
+    quick)
+      run quick-1 --suite quick --no-compare ;;
+    gate)
+      run quick-2 --suite quick --no-compare
+      run quick-3 --suite quick --no-compare
+      mapfile -t three < <(latest quick 3)
+      plat=$(basename "$(dirname "${three[0]}")")
+      "$fg" baseline create $(printf -- '--from %s ' "${three[@]}") --out "$ev/baseline-$plat.json" >"$ev/baseline-create.log" 2>&1
+      say "baseline create: exit $? -> baseline-$plat.json"
+      run aa --suite quick --baseline "$ev/baseline-$plat.json"
+      for inject in ${FG_INJECT:-NCCL_BUFFSIZE=524288}; do
+        (export "$inject"; run "inject-${inject%%=*}" --suite quick --baseline "$ev/baseline-$plat.json")
+      done
+      (export NCCL_PROTO=LL128; run proto-LL128 --suite quick --baseline "$ev/baseline-$plat.json")
+      (export NCCL_P2P_DISABLE=1; run p2p-disable --suite quick --baseline "$ev/baseline-$plat.json")
+      ;;
+    reference)
+      run fabricgate-reference --suite nccl-reference --no-compare ;;
+    p2p)
+      run p2p --suite p2p --no-compare --ranks 1 ;;
+    *) say "unknown stage $stage" ;;
+  esac
+done

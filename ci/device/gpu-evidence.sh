@@ -41,7 +41,7 @@ for stage in "$@"; do
       "$fg" baseline create $(printf -- '--from %s ' "${three[@]}") --out "$ev/baseline-$plat.json" >"$ev/baseline-create.log" 2>&1
       say "baseline create: exit $? -> baseline-$plat.json"
       run aa --suite quick --baseline "$ev/baseline-$plat.json"
-      for inject in ${FG_INJECT:-NCCL_BUFFSIZE=524288}; do
+      for inject in ${FG_INJECT:-NCCL_MAX_NCHANNELS=8}; do
         (export "$inject"; run "inject-${inject%%=*}" --suite quick --baseline "$ev/baseline-$plat.json")
       done
       (export NCCL_PROTO=LL128; run proto-LL128 --suite quick --baseline "$ev/baseline-$plat.json")

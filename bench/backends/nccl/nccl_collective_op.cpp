@@ -3,6 +3,7 @@
 // timed loop, for the pattern fill and the check.
 #include "bench/backends/nccl/nccl_collective_op.hpp"
 
+#include <memory>
 #include <vector>
 
 namespace fabricgate::bench {
@@ -45,13 +46,15 @@ class NcclCollectiveOp final : public MeasuredOp {
   }
 
   void prepare_data() override {
-    std::vector<char> host(call_.counts.send_count * elem_);
-    fill_send_buffer(call_, comm_.rank(), comm_.size(), host.data());
+    // Uninitialised host staging (GiB-sized; zero-filling it first would double the cost).
+    const std::size_t send_bytes = call_.counts.send_count * elem_;
+    std::unique_ptr<char[]> host(new char[send_bytes]);
+    fill_send_buffer(call_, comm_.rank(), comm_.size(), host.get());
     note(cudaMemset(recv_, 0, call_.counts.recv_count * elem_));  // 0 is never an expected value
     // Broadcast in place: only the root holds data; the others keep the poison so a broadcast that
     // did nothing is caught.
     const bool skip = call_.in_place && call_.def->kind == CollectiveKind::broadcast && comm_.rank() != call_.root;
-    if (!skip) note(cudaMemcpy(send_pointer(), host.data(), host.size(), cudaMemcpyHostToDevice));
+    if (!skip) note(cudaMemcpy(send_pointer(), host.get(), send_bytes, cudaMemcpyHostToDevice));
     note(cudaDeviceSynchronize());
   }
 
@@ -67,11 +70,12 @@ class NcclCollectiveOp final : public MeasuredOp {
   }
 
   std::int64_t count_wrong() override {
-    std::vector<char> host(call_.counts.recv_count * elem_);
+    const std::size_t recv_bytes = call_.counts.recv_count * elem_;
+    std::unique_ptr<char[]> host(new char[recv_bytes]);
     note(cudaStreamSynchronize(stream_));
-    note(cudaMemcpy(host.data(), recv_, host.size(), cudaMemcpyDeviceToHost));
+    note(cudaMemcpy(host.get(), recv_, recv_bytes, cudaMemcpyDeviceToHost));
     if (!error_.empty()) return 0;
-    return count_wrong_elements(call_, comm_.rank(), comm_.size(), host.data());
+    return count_wrong_elements(call_, comm_.rank(), comm_.size(), host.get());
   }
 
   std::string failure() const override { return error_; }

@@ -105,3 +105,31 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace fabricgate::bench
+
+namespace fabricgate::bench {
+namespace {
+
+// Beyond 16 Mi elements the check samples the head, the tail and a stride; the fill replicates the
+// pattern's period. Both must still accept correct data and catch an error at the edges.
+TEST(PatternCheckLarge, SampledCheckOfALargeAllReduce) {
+  const CollectiveDef* def = CollectiveRegistry::instance().find("all_reduce");
+  const int n = 2;
+  const std::size_t bytes = std::size_t{40} << 20;  // 40 Mi int8 elements
+  CollectiveCall call{def, DataType::int8, RedOp::sum, 0, false, def->counts(bytes, 1, n)};
+  std::vector<char> a(bytes), b(bytes), out(bytes);
+  fill_send_buffer(call, 0, n, a.data());
+  fill_send_buffer(call, 1, n, b.data());
+  // The replicated fill equals the pattern everywhere.
+  for (std::size_t i : {std::size_t{0}, std::size_t{12345}, bytes / 2 + 7, bytes - 1}) {
+    EXPECT_EQ(load_element(DataType::int8, a.data(), i), pattern_value(0, n, i, RedOp::sum)) << i;
+    EXPECT_EQ(load_element(DataType::int8, b.data(), i), pattern_value(1, n, i, RedOp::sum)) << i;
+  }
+  for (std::size_t i = 0; i < bytes; ++i) out[i] = static_cast<char>(a[i] + b[i]);
+  EXPECT_EQ(count_wrong_elements(call, 0, n, out.data()), 0);
+  out[bytes - 1] = 0;  // a truncated transfer shows at the tail
+  out[5] = 0;          // and a wrong offset at the head
+  EXPECT_EQ(count_wrong_elements(call, 0, n, out.data()), 2);
+}
+
+}  // namespace
+}  // namespace fabricgate::bench

@@ -1,11 +1,79 @@
-// Placeholder: replaced by the compare implementation.
+// fabricgate compare RUN: gate one run against its platform's baseline and render the result.
+// Exit: 0 pass, 1 gate failure, 2 bad input / platform mismatch / missing required baseline,
+// 3 incomplete run (compared as far as it got; 1 wins when the gate already failed).
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.hpp"
+#include "harness/gate/compare.hpp"
+#include "harness/model/errors.hpp"
+#include "harness/model/json_file.hpp"
+#include "harness/model/run_record.hpp"
+#include "harness/report/render.hpp"
+#include "harness/report/step_summary.hpp"
 
 namespace fabricgate::cli {
-void add_compare_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("compare", "Compare a run with its baseline");
-  cmd->callback([&exit_code] { exit_code = 0; });
+
+namespace {
+
+struct CompareArgs {
+  std::string run;
+  std::string baseline;
+  std::string baselines_dir = "baselines";
+  bool require_baseline = false;
+  bool force = false;
+  std::string format = "console";
+  std::string out;
+};
+
+int run_compare(const CompareArgs& a) {
+  const report::ReportFormat format = report::parse_report_format(a.format);
+  if (format == report::ReportFormat::annotations) {
+    throw InputError("compare --format annotations is not offered; use `fabricgate report`");
+  }
+  const RunRecord run = load_run(a.run);
+  const std::optional<Baseline> baseline = gate::find_baseline(run, a.baseline, a.baselines_dir);
+  const gate::Comparison comparison =
+      gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force});
+  report::RenderOptions options;
+  options.color = a.out.empty() && format == report::ReportFormat::console &&
+                  ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
+  const std::string text = report::render(comparison, format, options);
+  if (a.out.empty()) {
+    std::cout << text << std::flush;
+  } else {
+    write_file_atomically(a.out, text);
+  }
+  report::append_github_step_summary(comparison);
+  if (!baseline && a.require_baseline) {
+    std::cerr << "fabricgate: error: no baseline for platform " << run.platform
+              << " and --require-baseline was given; create one with:\n  "
+              << comparison.create_baseline_command << "\n";
+    return static_cast<int>(ExitCode::input_error);
+  }
+  return static_cast<int>(comparison.exit_code);
 }
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<CompareArgs>();
+  auto* cmd = app.add_subcommand("compare", "Compare a run with its platform's baseline (the gate)");
+  cmd->add_option("run", args->run, "Run directory (run.json or records.jsonl) or run.json file")->required();
+  cmd->add_option("--baseline", args->baseline, "Baseline file (default: <baselines-dir>/<platform>.json)");
+  cmd->add_option("--baselines-dir", args->baselines_dir, "Directory of baselines/<platform>.json")
+      ->capture_default_str();
+  cmd->add_flag("--require-baseline", args->require_baseline, "Exit 2 when the platform has no baseline");
+  cmd->add_flag("--force", args->force, "Compare even when the fingerprint identity differs");
+  cmd->add_option("--format", args->format, "console|markdown|junit|json")
+      ->check(CLI::IsMember({"console", "markdown", "junit", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--out", args->out, "Write the report to FILE (atomically) instead of stdout");
+  cmd->callback([args, &exit_code] { exit_code = run_compare(*args); });
+}
+
 }  // namespace fabricgate::cli

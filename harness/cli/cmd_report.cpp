@@ -1,11 +1,68 @@
-// Placeholder: replaced by the report implementation.
+// fabricgate report RUN: render the comparison of a run in one format (console, markdown for the
+// job summary, JUnit XML, GitHub annotations, JSON). It renders; gating is `compare`'s job, so it
+// exits 0 once the report is written (2 on bad input), even when the report shows failures.
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.hpp"
+#include "harness/gate/compare.hpp"
+#include "harness/model/errors.hpp"
+#include "harness/model/json_file.hpp"
+#include "harness/model/run_record.hpp"
+#include "harness/report/render.hpp"
+#include "harness/report/step_summary.hpp"
 
 namespace fabricgate::cli {
-void add_report_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("report", "Render a report");
-  cmd->callback([&exit_code] { exit_code = 0; });
+
+namespace {
+
+struct ReportArgs {
+  std::string run;
+  std::string baseline;
+  std::string baselines_dir = "baselines";
+  bool force = false;
+  std::string format = "console";
+  std::string out;
+};
+
+int run_report(const ReportArgs& a) {
+  const report::ReportFormat format = report::parse_report_format(a.format);
+  const RunRecord run = load_run(a.run);
+  const std::optional<Baseline> baseline = gate::find_baseline(run, a.baseline, a.baselines_dir);
+  const gate::Comparison comparison =
+      gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force});
+  report::RenderOptions options;
+  options.color = a.out.empty() && format == report::ReportFormat::console &&
+                  ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
+  const std::string text = report::render(comparison, format, options);
+  if (a.out.empty()) {
+    std::cout << text << std::flush;
+  } else {
+    write_file_atomically(a.out, text);
+  }
+  if (format == report::ReportFormat::markdown) report::append_github_step_summary(comparison);
+  return static_cast<int>(ExitCode::pass);
 }
+
+}  // namespace
+
+void add_report_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<ReportArgs>();
+  auto* cmd = app.add_subcommand("report", "Render a run's comparison with its baseline");
+  cmd->add_option("run", args->run, "Run directory or run.json file")->required();
+  cmd->add_option("--baseline", args->baseline, "Baseline file (default: <baselines-dir>/<platform>.json)");
+  cmd->add_option("--baselines-dir", args->baselines_dir, "Directory of baselines/<platform>.json")
+      ->capture_default_str();
+  cmd->add_flag("--force", args->force, "Compare even when the fingerprint identity differs");
+  cmd->add_option("--format", args->format, "console|markdown|junit|annotations|json")
+      ->check(CLI::IsMember({"console", "markdown", "junit", "annotations", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--out", args->out, "Write the report to FILE (atomically) instead of stdout");
+  cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
+}
+
 }  // namespace fabricgate::cli

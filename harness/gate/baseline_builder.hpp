@@ -1,0 +1,36 @@
+#pragma once
+// Making and refreshing baselines from runs. Baselines change through pull requests, so every
+// change comes with a reviewable diff (baseline_diff.hpp) and files are written atomically.
+#include <string>
+#include <vector>
+
+#include "harness/model/baseline.hpp"
+#include "harness/model/run_record.hpp"
+
+namespace fabricgate::gate {
+
+struct BaselineBuildOptions {
+  std::string platform;  // "" = the runs' platform
+  std::string now;       // ISO 8601 UTC timestamp recorded as the merge date
+  TolerancePolicy policy = TolerancePolicy::defaults();
+};
+
+struct BuiltBaseline {
+  Baseline baseline;
+  std::vector<std::string> left_out;  // "key: why" for keys that could not be baselined
+};
+
+// Needs >= policy.min_runs complete runs of one platform, one identity and one GPUs-per-process
+// mode. Per key: median of the run medians, pooled repetition samples, union of NCCL's choices;
+// runs that disagree on a key's transport are refused (one of them fell back, P05/P06).
+// Throws InputError naming the offending run.
+BuiltBaseline create_baseline(const std::vector<RunRecord>& runs, const BaselineBuildOptions& options);
+
+// Replaces the keys the runs measured (other keys stay), keeping the old policy and per-key
+// tolerance overrides. Same requirements as create, plus the old baseline's identity.
+BuiltBaseline update_baseline(const Baseline& old, const std::vector<RunRecord>& runs,
+                              const std::string& now);
+
+std::string utc_now_iso8601();
+
+}  // namespace fabricgate::gate

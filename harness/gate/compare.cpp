@@ -1,0 +1,269 @@
+#include "harness/gate/compare.hpp"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "harness/gate/fingerprint_guard.hpp"
+#include "harness/gate/metric_judge.hpp"
+#include "harness/gate/route_checks.hpp"
+#include "harness/gate/statistics.hpp"
+#include "harness/gate/units_text.hpp"
+#include "harness/model/errors.hpp"
+
+namespace fabricgate::gate {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string describe_changes(const std::string& prefix, const std::vector<Change>& changes) {
+  std::string out = prefix;
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    out += (i == 0 ? ": " : "; ") + changes[i].what + " " + changes[i].before + " -> " + changes[i].after;
+  }
+  return out;
+}
+
+KeyComparison start_key(const BenchmarkResult& r) {
+  KeyComparison k;
+  k.key = r.key;
+  k.family = r.family;
+  k.backend = r.backend;
+  k.op = r.op;
+  k.bytes = r.bytes;
+  k.nranks = r.nranks;
+  k.notes = r.notes;
+  k.time_us_now = r.time_us;
+  k.busbw_now = r.busbw_GBps;
+  k.algbw_now = r.algbw_GBps;
+  return k;
+}
+
+void fill_baseline_figures(KeyComparison& k, const BaselineEntry& e) {
+  k.time_us_baseline = e.time_us.median;
+  k.algbw_baseline = e.algbw_GBps.median;
+  if (e.busbw_GBps) k.busbw_baseline = e.busbw_GBps->median;
+}
+
+std::string first_error_note(const BenchmarkResult& r) {
+  for (const Note& n : r.notes) {
+    if (n.level == "error") return n.id + ": " + n.text;
+  }
+  return {};
+}
+
+// Verdicts that need no baseline, or that pre-empt the numbers. Returns true when decided.
+bool decide_without_numbers(const BenchmarkResult& r, KeyComparison& k) {
+  if (r.has_error_note()) {
+    k.verdict = Verdict::invalid;
+    k.reason = format_bytes(r.bytes) + ": invalid measurement (" + first_error_note(r) + ")";
+  } else if (r.status == ResultStatus::error) {
+    k.verdict = Verdict::invalid;
+    k.reason = format_bytes(r.bytes) + ": benchmark failed: " + (r.message.empty() ? "no message" : r.message);
+  } else if (r.status == ResultStatus::wrong) {
+    k.verdict = Verdict::wrong_results;
+    k.reason = format_bytes(r.bytes) + ": wrong results (" + std::to_string(r.wrong_elements) +
+               " elements differ)" + (r.message.empty() ? "" : ": " + r.message);
+  } else if (r.status == ResultStatus::skipped) {
+    k.verdict = Verdict::skipped;
+    k.reason = r.message.empty() ? "skipped" : "skipped: " + r.message;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// Route checks (P02 per key, P05/P06, P19). Returns true when a failing verdict was decided.
+bool decide_route(const RunRecord& run, const BenchmarkResult& r, const BaselineEntry& e,
+                  KeyComparison& k) {
+  if ((r.gpus_per_process > 1) != (e.gpus_per_process > 1)) {
+    k.verdict = Verdict::invalid;
+    k.reason = "GPUs per process " + std::to_string(e.gpus_per_process) + " -> " +
+               std::to_string(r.gpus_per_process) + ": not comparable (P02)";
+    return true;
+  }
+  std::string unknown_note;
+  const auto transport = transport_changes(e.transport, observed_transport(run, r), unknown_note);
+  if (!unknown_note.empty()) k.notes.push_back({"P05", "warn", unknown_note});
+  std::vector<Change> channels;
+  std::vector<Change> choice;
+  if (e.choice && r.choice) {
+    choice = choice_changes(*e.choice, observed_choice(*r.choice), channels);
+  } else if (e.choice && !r.choice) {
+    k.notes.push_back({"P19", "warn", "NCCL's algorithm choice not captured; P19 not checked"});
+  }
+  for (const Change& c : channels) {
+    k.notes.push_back({"P19", "warn", "channels " + c.before + " -> " + c.after});
+  }
+  k.changes = transport;
+  k.changes.insert(k.changes.end(), choice.begin(), choice.end());
+  if (!transport.empty()) {
+    k.verdict = Verdict::transport_changed;
+    k.reason = describe_changes(format_bytes(r.bytes) + ": transport changed (P05/P06)", transport);
+    if (!choice.empty()) k.reason += describe_changes("; NCCL choice changed too (P19)", choice);
+  } else if (!choice.empty()) {
+    k.verdict = Verdict::algo_changed;
+    k.reason = describe_changes(format_bytes(r.bytes) + ": NCCL choice changed (P19)", choice);
+  }
+  return !transport.empty() || !choice.empty();
+}
+
+void apply_guard(const RunRecord& run, const Baseline& baseline, const CompareOptions& options,
+                 Comparison& c) {
+  require_same_gpus_per_process(run, baseline);
+  if (!run.fingerprint.present || baseline.identity.empty()) {
+    c.warnings.push_back("fingerprint identity not checked: " +
+                         std::string(run.fingerprint.present ? "baseline" : "run") +
+                         " has no fingerprint identity");
+  } else {
+    c.identity_changes = identity_differences(baseline.identity, run.fingerprint.identity);
+  }
+  if (!c.identity_changes.empty()) {
+    if (!options.force) {
+      throw InputError(run.source, "/fingerprint/identity",
+                       describe_changes("the identity of baseline " + baseline.source +
+                                            " (a different machine; use --force to compare anyway)",
+                                        c.identity_changes));
+    }
+    c.identity_forced = true;
+    c.warnings.push_back(describe_changes("identity differs from the baseline (forced)", c.identity_changes));
+  }
+  c.version_changes = version_differences(baseline.provenance.versions, run_versions(run));
+}
+
+bool verdict_order(const KeyComparison& a, const KeyComparison& b) {
+  if (a.verdict != b.verdict) return a.verdict < b.verdict;
+  if (a.key != b.key) return a.key < b.key;
+  return false;
+}
+
+}  // namespace
+
+Comparison compare_run(const RunRecord& run, const Baseline* baseline, const CompareOptions& options) {
+  Comparison c;
+  c.run_id = run.run_id;
+  c.platform = run.platform;
+  c.run_source = run.source;
+  c.run_complete = run.complete;
+  c.incomplete_reason = run.incomplete_reason;
+  c.capture = run.capture;
+  c.has_baseline = baseline != nullptr;
+  const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
+  c.multiple_comparison = multiple_comparison_name(policy.correction);
+  c.alpha = policy.alpha;
+  if (baseline) {
+    c.baseline_source = baseline->source;
+    apply_guard(run, *baseline, options, c);
+  } else {
+    c.create_baseline_command = create_baseline_command(run, fs::path("baselines") / (run.platform + ".json"));
+  }
+  c.keys.reserve(run.benchmarks.size() + (baseline ? baseline->entries.size() : 0));
+  std::vector<std::size_t> judged;  // indices into c.keys awaiting the p-value adjustment
+  for (const BenchmarkResult& r : run.benchmarks) {
+    KeyComparison k = start_key(r);
+    const BaselineEntry* entry = nullptr;
+    if (baseline) {
+      auto it = baseline->entries.find(r.key);
+      if (it != baseline->entries.end()) entry = &it->second;
+    }
+    if (entry) fill_baseline_figures(k, *entry);
+    if (!decide_without_numbers(r, k)) {
+      if (!entry) {
+        k.verdict = Verdict::new_key;
+        k.reason = format_bytes(r.bytes) + ": not in the baseline";
+      } else if (!decide_route(run, r, *entry, k)) {
+        k.judgement = judge_metric(r, *entry, policy);
+        if (k.judgement->metric == Metric::time_us && r.nranks != entry->nranks) {
+          k.notes.push_back({"P04", "note", k.judgement->why_metric});
+        }
+        judged.push_back(c.keys.size());
+      }
+    }
+    c.keys.push_back(std::move(k));
+  }
+  // Multiple-comparison control over every key whose rank test ran.
+  std::vector<std::size_t> tested;
+  std::vector<double> p_values;
+  for (const std::size_t i : judged) {
+    if (c.keys[i].judgement->tested) {
+      tested.push_back(i);
+      p_values.push_back(c.keys[i].judgement->p_value);
+    }
+  }
+  const std::vector<double> adjusted = policy.correction == MultipleComparison::holm
+                                           ? holm_adjust(p_values)
+                                           : benjamini_hochberg_adjust(p_values);
+  for (std::size_t t = 0; t < tested.size(); ++t) c.keys[tested[t]].judgement->p_adjusted = adjusted[t];
+  for (const std::size_t i : judged) {
+    KeyComparison& k = c.keys[i];
+    k.verdict = verdict_from_judgement(*k.judgement, policy.alpha);
+    k.reason = describe_judgement(*k.judgement, k.bytes);
+    if (k.verdict == Verdict::ambiguous) {
+      k.reason += k.judgement->tested ? "; the rank test does not confirm it (noise)"
+                                      : "; too few repetitions for the rank test";
+    }
+  }
+  if (baseline) {
+    std::unordered_set<std::string_view> present;
+    present.reserve(run.benchmarks.size());
+    for (const BenchmarkResult& r : run.benchmarks) present.insert(r.key);
+    for (const auto& [key, e] : baseline->entries) {
+      if (present.count(key)) continue;
+      KeyComparison k;
+      k.key = key;
+      k.family = e.family;
+      k.backend = e.backend;
+      k.op = e.op;
+      k.bytes = e.bytes;
+      k.nranks = e.nranks;
+      k.verdict = Verdict::missing;
+      fill_baseline_figures(k, e);
+      k.missing_because_incomplete = !run.complete;
+      k.reason = format_bytes(e.bytes) + ": in the baseline but not in this run" +
+                 (run.complete ? "" : " (the run is incomplete)");
+      c.keys.push_back(std::move(k));
+    }
+  }
+  // Sort an index, then move each KeyComparison once: cheaper than swapping the large structs.
+  std::vector<std::size_t> order(c.keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return verdict_order(c.keys[a], c.keys[b]); });
+  std::vector<KeyComparison> sorted;
+  sorted.reserve(c.keys.size());
+  for (const std::size_t i : order) sorted.push_back(std::move(c.keys[i]));
+  c.keys = std::move(sorted);
+  if (c.failing_count() > 0) {
+    c.exit_code = ExitCode::gate_failure;
+  } else if (!run.complete) {
+    c.exit_code = ExitCode::infra_failure;
+  }
+  return c;
+}
+
+fs::path baseline_path_for(const RunRecord& run, const std::string& explicit_file,
+                           const fs::path& baselines_dir) {
+  if (!explicit_file.empty()) return explicit_file;
+  // run.platform passed require_safe_name, so it cannot climb out of baselines_dir.
+  return baselines_dir / (run.platform + ".json");
+}
+
+std::optional<Baseline> find_baseline(const RunRecord& run, const std::string& explicit_file,
+                                      const fs::path& baselines_dir) {
+  const fs::path path = baseline_path_for(run, explicit_file, baselines_dir);
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
+    if (!explicit_file.empty()) throw InputError(path.string(), "", "an existing baseline file");
+    return std::nullopt;
+  }
+  return load_baseline(path);
+}
+
+std::string create_baseline_command(const RunRecord& run, const fs::path& out) {
+  const std::string here = run.directory.empty() ? run.source : run.directory;
+  return "fabricgate baseline create --from " + here +
+         " --from <second run of " + run.platform + "> --from <third run of " + run.platform +
+         "> --out " + out.string();
+}
+
+}  // namespace fabricgate::gate

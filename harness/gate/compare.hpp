@@ -1,0 +1,36 @@
+#pragma once
+// Comparing a run with its platform's baseline: one verdict per key, the fingerprint guard, the
+// exit code. The CLI (`fabricgate compare`, `fabricgate report`, `fabricgate run`) calls this
+// and hands the Comparison to a renderer.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "harness/gate/comparison.hpp"
+#include "harness/model/baseline.hpp"
+#include "harness/model/run_record.hpp"
+
+namespace fabricgate::gate {
+
+struct CompareOptions {
+  bool force = false;  // compare despite a different fingerprint identity
+};
+
+// `baseline` may be null: every key is NEW and the result says how to create a baseline.
+// Throws InputError for a different identity (unless forced) and for P02 (GPUs per process).
+// Exit code: 1 when a failing verdict exists; else 3 for an incomplete run (whatever it did
+// measure was still compared); else 0.
+Comparison compare_run(const RunRecord& run, const Baseline* baseline, const CompareOptions& options);
+
+// Where a baseline lives: --baseline FILE if given, else <baselines_dir>/<platform>.json.
+std::filesystem::path baseline_path_for(const RunRecord& run, const std::string& explicit_file,
+                                        const std::filesystem::path& baselines_dir);
+
+// Loads the baseline if its file exists (an explicit --baseline must exist), else nullopt.
+std::optional<Baseline> find_baseline(const RunRecord& run, const std::string& explicit_file,
+                                      const std::filesystem::path& baselines_dir);
+
+// "fabricgate baseline create --from <run> --from <run2> --from <run3> --out baselines/x.json"
+std::string create_baseline_command(const RunRecord& run, const std::filesystem::path& out);
+
+}  // namespace fabricgate::gate

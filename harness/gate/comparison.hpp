@@ -1,0 +1,117 @@
+#pragma once
+// The result of comparing one run with its baseline: plain data that renderers only read
+// (console, markdown, JUnit, annotations, JSON all start from here).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/model/errors.hpp"
+#include "harness/model/run_record.hpp"
+
+namespace fabricgate::gate {
+
+// Ordered by how urgently a reader must look at it (renderers sort by this).
+enum class Verdict {
+  invalid,            // a PITFALLS error (e.g. P01) or a benchmark that errored
+  wrong_results,      // status "wrong"
+  transport_changed,  // P05/P06: network, transports, GDRDMA or libfabric provider differ
+  algo_changed,       // P19: NCCL's algorithm/protocol set differs
+  regression,
+  missing,            // in the baseline, not in the run
+  ambiguous,          // median crossed the threshold, the rank test did not agree
+  improvement,
+  new_key,            // in the run, not in the baseline
+  pass,
+  skipped,
+};
+
+const char* verdict_name(Verdict v);  // "PASS", "REGRESSION", "ALGO-CHANGED", ...
+bool verdict_fails_gate(Verdict v);
+
+enum class Metric { time_us, algbw_GBps, busbw_GBps };
+const char* metric_name(Metric m);        // "time_us" ...
+const char* metric_unit(Metric m);        // "us" | "GB/s"
+bool metric_higher_is_better(Metric m);
+
+// How the judged metric moved; filled for keys that had a baseline and comparable samples.
+struct MetricJudgement {
+  Metric metric = Metric::time_us;
+  std::string size_class;
+  std::string why_metric;    // e.g. "latency-bound size (P15)", "rank count differs (P04)"
+  double baseline_median = 0;
+  double current_median = 0;
+  double performance_ratio = 1;  // > 1 better, < 1 worse (bandwidth now/base, time base/now)
+  double tolerance = 0;          // fraction applied
+  double static_tolerance = 0;
+  double baseline_spread = 0;
+  bool tested = false;           // rank test run (needs samples on both sides)
+  bool exact_test = false;
+  double p_value = 1;            // one-sided, in the direction the median moved
+  double p_adjusted = 1;         // after Holm / Benjamini-Hochberg across the run's keys
+};
+
+struct Change {
+  std::string what;  // "network", "transports", "gdrdma", "provider", "algo", "proto", ...
+  std::string before;
+  std::string after;
+};
+
+struct KeyComparison {
+  std::string key;
+  std::string family;
+  std::string backend;
+  std::string op;
+  std::uint64_t bytes = 0;
+  int nranks = 0;
+  Verdict verdict = Verdict::pass;
+  std::string reason;  // one line: what happened, with numbers
+  std::optional<MetricJudgement> judgement;
+  std::vector<Change> changes;  // algorithm/transport before -> after
+  std::vector<Note> notes;      // PITFALLS notes from the run for this key, plus the gate's own
+  bool missing_because_incomplete = false;
+  // Figures for tables (0 / nullopt when absent).
+  double time_us_now = 0;
+  double time_us_baseline = 0;
+  std::optional<double> busbw_now;
+  std::optional<double> busbw_baseline;
+  double algbw_now = 0;
+  double algbw_baseline = 0;
+};
+
+struct VersionChange {
+  std::string component;  // nccl, driver, cuda_driver, cuda_runtime, mpi
+  std::string before;
+  std::string after;
+};
+
+struct VerdictCount {
+  Verdict verdict;
+  std::size_t count;
+};
+
+struct Comparison {
+  std::string run_id;
+  std::string platform;
+  std::string run_source;
+  std::string baseline_source;  // "" when there is no baseline
+  bool has_baseline = false;
+  std::string create_baseline_command;  // shown when there is no baseline
+  bool run_complete = true;
+  std::string incomplete_reason;
+  bool identity_forced = false;  // --force over a different identity
+  std::vector<Change> identity_changes;
+  std::vector<VersionChange> version_changes;
+  Capture capture;
+  std::vector<std::string> warnings;  // run-level, e.g. "transport not captured"
+  std::string multiple_comparison;    // "holm" | "benjamini-hochberg"
+  double alpha = 0;
+  std::vector<KeyComparison> keys;  // sorted by verdict urgency, then key
+  ExitCode exit_code = ExitCode::pass;
+
+  std::vector<VerdictCount> counts() const;  // non-zero counts, in urgency order
+  std::size_t failing_count() const;
+  std::string headline() const;  // e.g. "FAIL: 2 of 40 keys fail the gate (1 REGRESSION, ...)"
+};
+
+}  // namespace fabricgate::gate

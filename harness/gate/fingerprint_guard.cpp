@@ -1,0 +1,73 @@
+#include "harness/gate/fingerprint_guard.hpp"
+
+#include <set>
+
+#include "harness/model/errors.hpp"
+
+namespace fabricgate::gate {
+
+namespace {
+bool has_gpus(const nlohmann::json& identity) {
+  auto it = identity.find("gpu_count");
+  return it != identity.end() && it->is_number() && it->get<double>() > 0;
+}
+
+std::string shown(const nlohmann::json& v) {
+  if (v.is_null()) return "(absent)";
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+}  // namespace
+
+std::vector<Change> identity_differences(const nlohmann::json& before, const nlohmann::json& after) {
+  std::vector<Change> out;
+  std::set<std::string> fields;
+  for (const auto& [k, v] : before.items()) fields.insert(k);
+  for (const auto& [k, v] : after.items()) fields.insert(k);
+  // A GPU box is identified by its GPUs and their wiring; its CPU only matters without GPUs.
+  const bool gpu_machine = has_gpus(before) && has_gpus(after);
+  for (const std::string& f : fields) {
+    if (f == "cpu_model" && gpu_machine) continue;
+    const nlohmann::json b = before.contains(f) ? before.at(f) : nlohmann::json();
+    const nlohmann::json a = after.contains(f) ? after.at(f) : nlohmann::json();
+    if (b != a) out.push_back({f, shown(b), shown(a)});
+  }
+  return out;
+}
+
+std::map<std::string, std::string> run_versions(const RunRecord& run) {
+  std::map<std::string, std::string> v = run.fingerprint.versions;
+  if (!run.capture.nccl_version.empty() && v["nccl"].empty()) v["nccl"] = run.capture.nccl_version;
+  for (auto it = v.begin(); it != v.end();) it = it->second.empty() ? v.erase(it) : std::next(it);
+  return v;
+}
+
+std::vector<VersionChange> version_differences(const std::map<std::string, std::string>& before,
+                                               const std::map<std::string, std::string>& after) {
+  std::vector<VersionChange> out;
+  std::set<std::string> names;
+  for (const auto& [k, v] : before) names.insert(k);
+  for (const auto& [k, v] : after) names.insert(k);
+  for (const std::string& n : names) {
+    const auto b = before.find(n);
+    const auto a = after.find(n);
+    const std::string bv = b == before.end() ? "(absent)" : b->second;
+    const std::string av = a == after.end() ? "(absent)" : a->second;
+    if (bv != av) out.push_back({n, bv, av});
+  }
+  return out;
+}
+
+void require_same_gpus_per_process(const RunRecord& run, const Baseline& baseline) {
+  const bool run_multi = run.launch.gpus_per_process > 1;
+  const bool base_multi = baseline.gpus_per_process > 1;
+  if (run_multi != base_multi) {
+    throw InputError(run.source, "/launch/gpus_per_process",
+                     "the same GPUs-per-process mode as baseline " + baseline.source + " (" +
+                         std::to_string(baseline.gpus_per_process) + "), found " +
+                         std::to_string(run.launch.gpus_per_process) +
+                         ": P02 — one process driving several GPUs serialises launches, so the "
+                         "two are never compared");
+  }
+}
+
+}  // namespace fabricgate::gate

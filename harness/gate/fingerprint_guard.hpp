@@ -1,0 +1,30 @@
+#pragma once
+// Is this baseline about the same machine? identity (GPU model/count/topology, CPU model when
+// there is no GPU) must match unless forced; versions (NCCL, driver, CUDA, MPI) may differ — the
+// upgrade case — and are reported prominently. P02: one-GPU-per-process and multi-GPU-per-process
+// runs are never compared.
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/gate/comparison.hpp"
+#include "harness/model/baseline.hpp"
+#include "harness/model/run_record.hpp"
+
+namespace fabricgate::gate {
+
+// Field-by-field differences of two identity objects (cpu_model ignored when both have GPUs).
+std::vector<Change> identity_differences(const nlohmann::json& before, const nlohmann::json& after);
+
+// The run's component versions: the fingerprint's, with NCCL from the capture when absent there.
+std::map<std::string, std::string> run_versions(const RunRecord& run);
+
+std::vector<VersionChange> version_differences(const std::map<std::string, std::string>& before,
+                                               const std::map<std::string, std::string>& after);
+
+// Throws InputError (exit 2) when the run and baseline mix one- and multi-GPU-per-process (P02).
+void require_same_gpus_per_process(const RunRecord& run, const Baseline& baseline);
+
+}  // namespace fabricgate::gate

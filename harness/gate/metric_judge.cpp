@@ -1,0 +1,110 @@
+#include "harness/gate/metric_judge.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <span>
+
+#include "harness/gate/statistics.hpp"
+#include "harness/gate/tolerance.hpp"
+#include "harness/gate/units_text.hpp"
+
+namespace fabricgate::gate {
+
+namespace {
+
+std::span<const double> current_samples(const BenchmarkResult& r, Metric m) {
+  switch (m) {
+    case Metric::time_us: return r.samples.time_us;
+    case Metric::algbw_GBps: return r.samples.algbw_GBps;
+    case Metric::busbw_GBps: return r.samples.busbw_GBps;
+  }
+  return {};
+}
+
+double current_median(const BenchmarkResult& r, Metric m) {
+  const auto s = current_samples(r, m);
+  if (!s.empty()) return median(s);
+  switch (m) {
+    case Metric::time_us: return r.time_us;
+    case Metric::algbw_GBps: return r.algbw_GBps;
+    case Metric::busbw_GBps: return r.busbw_GBps.value_or(0);
+  }
+  return 0;
+}
+
+const MetricBaseline& baseline_metric(const BaselineEntry& e, Metric m) {
+  if (m == Metric::busbw_GBps && e.busbw_GBps) return *e.busbw_GBps;
+  if (m == Metric::algbw_GBps) return e.algbw_GBps;
+  return e.time_us;
+}
+
+bool usable(const BenchmarkResult& now, const BaselineEntry& base, Metric m) {
+  if (m == Metric::busbw_GBps && (!now.busbw_GBps || !base.busbw_GBps)) return false;
+  return current_median(now, m) > 0 && baseline_metric(base, m).median > 0;
+}
+
+}  // namespace
+
+MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,
+                             const TolerancePolicy& policy) {
+  MetricJudgement j;
+  const SizeClass& size_class = size_class_for(policy, base.bytes);
+  j.size_class = size_class.name;
+  j.metric = metric_from_name(base.metric);
+  j.why_metric = size_class.judged_on_latency ? "latency-bound size (P15)" : "baseline metric";
+  if (now.nranks != base.nranks && j.metric != Metric::time_us) {
+    // P04: busbw (and algbw per rank) scale with n; only elapsed time is comparable.
+    j.metric = Metric::time_us;
+    j.why_metric = "rank count " + std::to_string(base.nranks) + " -> " +
+                   std::to_string(now.nranks) + ": elapsed time, not busbw (P04)";
+  } else if (!usable(now, base, j.metric)) {
+    j.metric = Metric::time_us;
+    j.why_metric = "bandwidth not reported: elapsed time";
+  }
+  const MetricBaseline& reference = baseline_metric(base, j.metric);
+  const ToleranceDecision tol = tolerance_for(policy, base, reference);
+  j.static_tolerance = tol.static_tolerance;
+  j.baseline_spread = tol.spread;
+  j.tolerance = tol.tolerance;
+  j.baseline_median = reference.median;
+  j.current_median = current_median(now, j.metric);
+  const bool higher_better = metric_higher_is_better(j.metric);
+  if (j.baseline_median > 0 && j.current_median > 0) {
+    j.performance_ratio = higher_better ? j.current_median / j.baseline_median
+                                        : j.baseline_median / j.current_median;
+  }
+  const auto samples_now = current_samples(now, j.metric);
+  const std::span<const double> samples_base = reference.samples;
+  if (samples_now.size() >= 2 && samples_base.size() >= 2) {
+    // Test in the direction the median moved: "now worse" or "now better".
+    const bool worse = j.performance_ratio < 1;
+    const bool now_lower = worse == higher_better;  // worse bandwidth / better time: now lower
+    const RankTestResult t = now_lower ? mann_whitney_less(samples_now, samples_base)
+                                       : mann_whitney_less(samples_base, samples_now);
+    j.tested = true;
+    j.exact_test = t.exact;
+    j.p_value = t.p_value;
+    j.p_adjusted = t.p_value;
+  }
+  return j;
+}
+
+Verdict verdict_from_judgement(const MetricJudgement& j, double alpha) {
+  const bool significant = j.tested && j.p_adjusted <= alpha;
+  if (j.performance_ratio < 1 - j.tolerance) return significant ? Verdict::regression : Verdict::ambiguous;
+  if (j.performance_ratio > 1 + j.tolerance && significant) return Verdict::improvement;
+  return Verdict::pass;
+}
+
+std::string describe_judgement(const MetricJudgement& j, std::uint64_t bytes) {
+  const double change = (j.performance_ratio - 1) * 100;
+  char text[320];
+  std::snprintf(text, sizeof text, "%s: %s %s -> %s (%+.1f%% %s, tolerance %.1f%%, p=%.2g adj %.2g)",
+                format_bytes(bytes).c_str(), metric_name(j.metric),
+                format_metric(j.baseline_median, j.metric == Metric::time_us).c_str(),
+                format_metric(j.current_median, j.metric == Metric::time_us).c_str(),
+                change, change < 0 ? "worse" : "better", j.tolerance * 100, j.p_value, j.p_adjusted);
+  return text;
+}
+
+}  // namespace fabricgate::gate

@@ -1,0 +1,34 @@
+#pragma once
+// Robust summaries, the one-sided Mann-Whitney U test and multiple-comparison control used by
+// the gate. Pure functions on plain vectors: unit-tested against hand-computed cases.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace fabricgate::gate {
+
+double median(std::span<const double> values);  // 0 for an empty input
+
+// 1.4826 x MAD / |median|: the coefficient of variation of a normal sample, but not dragged by
+// the one outlier every CPU run has. 0 when the median is 0 or there are < 2 values.
+double robust_relative_spread(std::span<const double> values);
+
+struct RankTestResult {
+  double u = 0;        // U statistic of `lower`: pairs (x in lower, y in higher) with x > y, ties 1/2
+  double p_value = 1;  // P(U <= u) under "both samples come from one distribution"
+  bool exact = false;  // exact null distribution (no ties, small samples) vs normal approximation
+};
+
+// One-sided Mann-Whitney U test of H1: values in `lower` tend to be smaller than in `higher`.
+// Needs at least one value in each sample (p = 1 otherwise).
+RankTestResult mann_whitney_less(std::span<const double> lower, std::span<const double> higher);
+
+// Exact null CDF P(U <= u) for sample sizes n1, n2 without ties (cached per size pair).
+double mann_whitney_exact_cdf(std::size_t n1, std::size_t n2, double u);
+
+// Adjusted p-values in input order. Holm controls the family-wise error rate; Benjamini-Hochberg
+// the false discovery rate (less conservative when many sizes regress together).
+std::vector<double> holm_adjust(std::span<const double> p_values);
+std::vector<double> benjamini_hochberg_adjust(std::span<const double> p_values);
+
+}  // namespace fabricgate::gate

@@ -1,0 +1,49 @@
+#include "harness/gate/tolerance.hpp"
+
+#include <algorithm>
+
+#include "harness/gate/statistics.hpp"
+
+namespace fabricgate::gate {
+
+const SizeClass& size_class_for(const TolerancePolicy& policy, std::uint64_t bytes) {
+  for (const SizeClass& c : policy.size_classes) {
+    if (!c.below_bytes || bytes < *c.below_bytes) return c;
+  }
+  return policy.size_classes.back();  // parse_baseline guarantees the last class is unbounded
+}
+
+double baseline_relative_spread(const MetricBaseline& m) {
+  double spread = robust_relative_spread(m.samples);
+  if (m.run_medians.size() >= 2 && m.median > 0) {
+    const auto [lo, hi] = std::minmax_element(m.run_medians.begin(), m.run_medians.end());
+    spread = std::max(spread, 0.5 * (*hi - *lo) / m.median);
+  }
+  return spread;
+}
+
+ToleranceDecision tolerance_for(const TolerancePolicy& policy, const BaselineEntry& entry,
+                                const MetricBaseline& metric) {
+  ToleranceDecision d;
+  d.static_tolerance = entry.tolerance ? *entry.tolerance : size_class_for(policy, entry.bytes).tolerance;
+  d.spread = baseline_relative_spread(metric);
+  d.tolerance = std::min(policy.max_tolerance,
+                         std::max(d.static_tolerance, policy.spread_multiplier * d.spread));
+  return d;
+}
+
+Metric metric_from_name(const std::string& name) {
+  if (name == "busbw_GBps") return Metric::busbw_GBps;
+  if (name == "algbw_GBps") return Metric::algbw_GBps;
+  return Metric::time_us;
+}
+
+Metric default_metric(const TolerancePolicy& policy, std::uint64_t bytes, bool has_busbw,
+                      bool has_algbw) {
+  if (size_class_for(policy, bytes).judged_on_latency) return Metric::time_us;
+  if (has_busbw) return Metric::busbw_GBps;
+  if (has_algbw) return Metric::algbw_GBps;
+  return Metric::time_us;
+}
+
+}  // namespace fabricgate::gate

@@ -1,0 +1,35 @@
+#pragma once
+// Which size class a message falls in, and the tolerance applied to one baseline entry:
+// tol = min(max_tolerance, max(static tolerance of the class or key, k x baseline spread)).
+#include <cstdint>
+
+#include "harness/gate/comparison.hpp"
+#include "harness/model/baseline.hpp"
+
+namespace fabricgate::gate {
+
+const SizeClass& size_class_for(const TolerancePolicy& policy, std::uint64_t bytes);
+
+// Relative spread of the baseline for one metric: the larger of the pooled repetitions' robust
+// CV and half the relative range of the per-run medians. The second term carries run-to-run
+// drift (CPU frequency, placement) that repetitions within one run never show.
+double baseline_relative_spread(const MetricBaseline& m);
+
+struct ToleranceDecision {
+  double static_tolerance = 0;
+  double spread = 0;
+  double tolerance = 0;
+};
+
+ToleranceDecision tolerance_for(const TolerancePolicy& policy, const BaselineEntry& entry,
+                                const MetricBaseline& metric);
+
+// The metric the gate judges when the baseline says `entry.metric`, before P04/P15 overrides.
+Metric metric_from_name(const std::string& name);
+
+// Which metric a new baseline entry is judged on: latency for classes judged on latency (P15),
+// busbw for collectives, algbw for the rest (never an average over sizes, P03).
+Metric default_metric(const TolerancePolicy& policy, std::uint64_t bytes, bool has_busbw,
+                      bool has_algbw);
+
+}  // namespace fabricgate::gate

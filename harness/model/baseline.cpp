@@ -1,0 +1,282 @@
+#include "harness/model/baseline.hpp"
+
+#include <cmath>
+
+#include "harness/model/errors.hpp"
+#include "harness/model/json_file.hpp"
+
+namespace fabricgate {
+
+TolerancePolicy TolerancePolicy::defaults() {
+  TolerancePolicy p;
+  // Below 1 MiB a collective is latency-bound (P15): on 2x H200 the 8 B all_reduce moves between
+  // about 7 and 10 us from one launch to the next (GPU-MACHINE.md; an A/A rerun there saw +30 % at
+  // 8 B and 64 KiB), so latency gets a wide band. Bandwidth sizes keep tight bands: a 5 % loss at
+  // >= 16 MiB must fail.
+  p.size_classes = {
+      SizeClass{"small", 1024 * 1024, 0.35, true},
+      SizeClass{"medium", 16 * 1024 * 1024, 0.08, false},
+      SizeClass{"large", std::nullopt, 0.03, false},
+  };
+  return p;
+}
+
+const char* multiple_comparison_name(MultipleComparison m) {
+  return m == MultipleComparison::holm ? "holm" : "benjamini-hochberg";
+}
+
+namespace {
+
+json metric_to_json(const MetricBaseline& m) {
+  return json{{"median", m.median}, {"samples", m.samples}, {"run_medians", m.run_medians}};
+}
+
+json provenance_to_json(const BaselineProvenance& p) {
+  return json{{"versions", p.versions},  {"date", p.date},
+              {"git_commit", p.git_commit}, {"run_ids", p.run_ids},
+              {"runs_merged", p.runs_merged}};
+}
+
+json policy_to_json(const TolerancePolicy& p) {
+  json classes = json::array();
+  for (const SizeClass& c : p.size_classes) {
+    json j{{"name", c.name},
+           {"tolerance", c.tolerance},
+           {"judged_on", c.judged_on_latency ? "latency" : "bandwidth"}};
+    j["below_bytes"] = c.below_bytes ? json(*c.below_bytes) : json(nullptr);
+    classes.push_back(std::move(j));
+  }
+  return json{{"alpha", p.alpha},
+              {"multiple_comparison", multiple_comparison_name(p.correction)},
+              {"spread_multiplier", p.spread_multiplier},
+              {"max_tolerance", p.max_tolerance},
+              {"min_runs", p.min_runs},
+              {"size_classes", std::move(classes)}};
+}
+
+json entry_to_json(const BaselineEntry& e) {
+  json j{{"family", e.family},   {"backend", e.backend},
+         {"op", e.op},           {"bytes", e.bytes},
+         {"nranks", e.nranks},   {"gpus_per_process", e.gpus_per_process},
+         {"metric", e.metric},   {"time_us", metric_to_json(e.time_us)},
+         {"algbw_GBps", metric_to_json(e.algbw_GBps)}};
+  if (e.busbw_GBps) j["busbw_GBps"] = metric_to_json(*e.busbw_GBps);
+  if (e.choice) {
+    j["choice"] = json{{"algo", e.choice->algo}, {"proto", e.choice->proto},
+                       {"channels", e.choice->channels}};
+  }
+  j["transport"] = json{{"known", e.transport.known},
+                        {"network", e.transport.network},
+                        {"transports", e.transport.transports},
+                        {"gdrdma", e.transport.gdrdma},
+                        {"provider", e.transport.provider}};
+  j["tolerance"] = e.tolerance ? json(*e.tolerance) : json(nullptr);
+  j["provenance"] = provenance_to_json(e.provenance);
+  return j;
+}
+
+class BaselineParser {
+ public:
+  BaselineParser(const json& doc, const std::string& origin) : r_(doc, origin) {}
+
+  Baseline parse() const {
+    Baseline b;
+    b.source = r_.file();
+    b.platform = r_.string_at("/platform");
+    require_safe_name(b.platform, r_.file(), "/platform");
+    b.identity = r_.object_at("/identity");
+    b.gpus_per_process = int_in("/gpus_per_process", 0, 64);
+    b.created_at = r_.string_at("/created_at");
+    b.updated_at = r_.string_at("/updated_at");
+    b.provenance = provenance("/provenance");
+    b.policy = policy("/tolerance_policy");
+    for (const auto& [key, value] : r_.object_at("/entries").items()) {
+      b.entries.emplace(key, entry(key));
+    }
+    return b;
+  }
+
+ private:
+  // Entry keys contain '/', which a JSON pointer spells "~1".
+  static std::string escape(const std::string& key) {
+    json::json_pointer pointer;
+    pointer.push_back(key);
+    return pointer.to_string();
+  }
+
+  int int_in(const std::string& p, long long lo, long long hi) const {
+    const long long v = r_.integer_at(p);
+    if (v < lo || v > hi) {
+      r_.fail(p, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    }
+    return static_cast<int>(v);
+  }
+
+  double fraction(const std::string& p, double lo, double hi) const {
+    const double v = r_.number_at(p);
+    if (v < lo || v > hi) {
+      r_.fail(p, "a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], found " +
+                     std::to_string(v));
+    }
+    return v;
+  }
+
+  std::vector<std::string> strings(const std::string& p) const {
+    std::vector<std::string> out;
+    const json& a = r_.array_at(p);
+    for (std::size_t i = 0; i < a.size(); ++i) out.push_back(r_.string_at(p + "/" + std::to_string(i)));
+    return out;
+  }
+
+  std::set<std::string> string_set(const std::string& p) const {
+    const auto v = strings(p);
+    return {v.begin(), v.end()};
+  }
+
+  BaselineProvenance provenance(const std::string& p) const {
+    BaselineProvenance out;
+    for (const auto& [k, v] : r_.object_at(p + "/versions").items()) {
+      if (!v.is_string()) r_.fail(p + "/versions/" + k, "a string");
+      out.versions[k] = v.get<std::string>();
+    }
+    out.date = r_.string_at(p + "/date");
+    out.git_commit = r_.string_at(p + "/git_commit");
+    out.run_ids = strings(p + "/run_ids");
+    out.runs_merged = int_in(p + "/runs_merged", 1, 1000000);
+    return out;
+  }
+
+  TolerancePolicy policy(const std::string& p) const {
+    TolerancePolicy out;
+    out.alpha = fraction(p + "/alpha", 1e-12, 0.5);
+    const std::string mc = r_.string_at(p + "/multiple_comparison");
+    if (mc == "holm") {
+      out.correction = MultipleComparison::holm;
+    } else if (mc == "benjamini-hochberg") {
+      out.correction = MultipleComparison::benjamini_hochberg;
+    } else {
+      r_.fail(p + "/multiple_comparison", "\"holm\" or \"benjamini-hochberg\", found \"" + mc + "\"");
+    }
+    out.spread_multiplier = fraction(p + "/spread_multiplier", 0, 100);
+    out.max_tolerance = fraction(p + "/max_tolerance", 0.001, 0.95);
+    out.min_runs = int_in(p + "/min_runs", 1, 1000);
+    const json& classes = r_.array_at(p + "/size_classes");
+    if (classes.empty()) r_.fail(p + "/size_classes", "at least one size class");
+    std::optional<std::uint64_t> previous;
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+      const std::string cp = p + "/size_classes/" + std::to_string(i);
+      SizeClass c;
+      c.name = r_.string_at(cp + "/name");
+      c.tolerance = fraction(cp + "/tolerance", 0, 0.95);
+      const std::string on = r_.string_at(cp + "/judged_on");
+      if (on != "latency" && on != "bandwidth") r_.fail(cp + "/judged_on", "\"latency\" or \"bandwidth\"");
+      c.judged_on_latency = on == "latency";
+      const json& below = r_.at(cp + "/below_bytes");
+      const bool last = i + 1 == classes.size();
+      if (below.is_null()) {
+        if (!last) r_.fail(cp + "/below_bytes", "a size bound (only the last class is unbounded)");
+      } else {
+        const long long v = r_.integer_at(cp + "/below_bytes");
+        if (v <= 0 || (previous && static_cast<std::uint64_t>(v) <= *previous)) {
+          r_.fail(cp + "/below_bytes", "a positive bound larger than the previous class's");
+        }
+        if (last) r_.fail(cp + "/below_bytes", "null (the last class covers all larger sizes)");
+        c.below_bytes = static_cast<std::uint64_t>(v);
+        previous = c.below_bytes;
+      }
+      out.size_classes.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  MetricBaseline metric(const std::string& p, bool is_time) const {
+    MetricBaseline m;
+    m.median = r_.non_negative_at(p + "/median");
+    if (is_time && m.median <= 0) r_.fail(p + "/median", "a time > 0");
+    const double ceiling = is_time ? 1e10 : 1e5;
+    if (m.median > ceiling) r_.fail(p + "/median", "a plausible value (<= " + std::to_string(ceiling) + ")");
+    for (const char* list : {"/samples", "/run_medians"}) {
+      const json& a = r_.array_at(p + list);
+      if (a.empty()) r_.fail(p + list, "at least one value");
+      auto& out = std::string(list) == "/samples" ? m.samples : m.run_medians;
+      out.reserve(a.size());
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        const std::string ip = p + list + "/" + std::to_string(i);
+        const double v = r_.non_negative_at(ip);
+        if (v > ceiling) r_.fail(ip, "a plausible value (<= " + std::to_string(ceiling) + ")");
+        out.push_back(v);
+      }
+    }
+    return m;
+  }
+
+  BaselineEntry entry(const std::string& key) const {
+    const std::string p = "/entries" + escape(key);
+    BaselineEntry e;
+    e.key = key;
+    e.family = r_.string_at(p + "/family");
+    e.backend = r_.string_at(p + "/backend");
+    e.op = r_.string_at(p + "/op");
+    const long long bytes = r_.integer_at(p + "/bytes");
+    if (bytes < 0) r_.fail(p + "/bytes", "a size >= 0");
+    e.bytes = static_cast<std::uint64_t>(bytes);
+    e.nranks = int_in(p + "/nranks", 1, 1 << 20);
+    e.gpus_per_process = int_in(p + "/gpus_per_process", 0, 64);
+    e.metric = r_.string_at(p + "/metric");
+    if (e.metric != "busbw_GBps" && e.metric != "algbw_GBps" && e.metric != "time_us") {
+      r_.fail(p + "/metric", "one of busbw_GBps|algbw_GBps|time_us, found \"" + e.metric + "\"");
+    }
+    e.time_us = metric(p + "/time_us", true);
+    e.algbw_GBps = metric(p + "/algbw_GBps", false);
+    if (r_.find(p + "/busbw_GBps")) e.busbw_GBps = metric(p + "/busbw_GBps", false);
+    if (e.metric == "busbw_GBps" && !e.busbw_GBps) r_.fail(p + "/busbw_GBps", "present (metric is busbw_GBps)");
+    if (r_.find(p + "/choice")) {
+      e.choice = ExpectedChoice{string_set(p + "/choice/algo"), string_set(p + "/choice/proto"),
+                                string_set(p + "/choice/channels")};
+    }
+    e.transport.known = r_.bool_at(p + "/transport/known");
+    e.transport.network = r_.string_at(p + "/transport/network");
+    e.transport.transports = string_set(p + "/transport/transports");
+    e.transport.gdrdma = r_.bool_at(p + "/transport/gdrdma");
+    e.transport.provider = r_.string_at(p + "/transport/provider");
+    if (!r_.at(p + "/tolerance").is_null()) e.tolerance = fraction(p + "/tolerance", 0, 0.95);
+    e.provenance = provenance(p + "/provenance");
+    return e;
+  }
+
+  JsonReader r_;
+};
+
+}  // namespace
+
+Baseline parse_baseline(const json& doc, const std::string& origin) {
+  return BaselineParser(doc, origin).parse();
+}
+
+Baseline load_baseline(const std::filesystem::path& path) {
+  return parse_baseline(load_json_file(path, kBaselineSchema), path.string());
+}
+
+json baseline_to_json(const Baseline& b) {
+  json entries = json::object();
+  for (const auto& [key, e] : b.entries) entries[key] = entry_to_json(e);
+  return json{{"schema", kBaselineSchema},
+              {"platform", b.platform},
+              {"identity", b.identity},
+              {"gpus_per_process", b.gpus_per_process},
+              {"created_at", b.created_at},
+              {"updated_at", b.updated_at},
+              {"provenance", provenance_to_json(b.provenance)},
+              {"tolerance_policy", policy_to_json(b.policy)},
+              {"entries", std::move(entries)}};
+}
+
+void save_baseline(const std::filesystem::path& path, const Baseline& baseline) {
+  // Serialise and read back before touching the disk: a NaN (dumped as null) or any value the
+  // loader would reject throws here, and the old file stays as it was.
+  const json doc = baseline_to_json(baseline);
+  parse_baseline(doc, path.string() + " (not written)");
+  write_json_atomically(path, doc);
+}
+
+}  // namespace fabricgate

@@ -1,0 +1,112 @@
+#pragma once
+// The baseline file baselines/<platform>.json (schema fabricgate.baseline/1) as plain data.
+// A baseline is reviewed in pull requests, so it carries the thresholds the gate applies
+// (tolerance policy) next to the numbers: changing a threshold is a visible data change.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fabricgate {
+
+inline constexpr const char* kBaselineSchema = "fabricgate.baseline/1";
+
+enum class MultipleComparison { holm, benjamini_hochberg };
+
+// One band of message sizes with its own static tolerance (P15: small messages are latency-bound
+// and noisier, so they get wider tolerances and are judged on time, not bandwidth).
+struct SizeClass {
+  std::string name;
+  std::optional<std::uint64_t> below_bytes;  // upper bound (exclusive); absent = no bound
+  double tolerance = 0.05;                   // fraction, e.g. 0.05 = 5 %
+  bool judged_on_latency = false;            // true: time_us; false: busbw (or algbw)
+
+  bool operator==(const SizeClass&) const = default;
+};
+
+struct TolerancePolicy {
+  double alpha = 0.05;  // significance level of the rank test after multiple-comparison control
+  MultipleComparison correction = MultipleComparison::benjamini_hochberg;
+  double spread_multiplier = 3.0;  // k in tol = max(static, k x baseline relative spread)
+  double max_tolerance = 0.5;      // a baseline too noisy to gate anything is capped here
+  int min_runs = 3;                // runs needed to create/update a baseline
+  std::vector<SizeClass> size_classes;  // ordered by below_bytes; the last has no bound
+
+  // small < 64 KiB: 10 % on time; medium < 16 MiB: 5 %; large: 3 % (catches a 5 % regression).
+  static TolerancePolicy defaults();
+  bool operator==(const TolerancePolicy&) const = default;
+};
+
+// Median, pooled repetition samples and one median per merged run, for one metric.
+struct MetricBaseline {
+  double median = 0;
+  std::vector<double> samples;
+  std::vector<double> run_medians;
+};
+
+struct ExpectedChoice {
+  std::set<std::string> algo;
+  std::set<std::string> proto;
+  std::set<std::string> channels;
+};
+
+struct ExpectedTransport {
+  bool known = false;  // false when the baseline runs captured nothing (capture path "none")
+  std::string network;
+  std::set<std::string> transports;
+  bool gdrdma = false;
+  std::string provider;  // params.provider of libfabric results
+};
+
+struct BaselineProvenance {
+  std::map<std::string, std::string> versions;  // nccl, driver, cuda_driver, cuda_runtime, mpi
+  std::string date;                             // ISO 8601 UTC of the merge
+  std::string git_commit;
+  std::vector<std::string> run_ids;
+  int runs_merged = 0;
+};
+
+struct BaselineEntry {
+  std::string key;
+  std::string family;
+  std::string backend;
+  std::string op;
+  std::uint64_t bytes = 0;
+  int nranks = 0;
+  int gpus_per_process = 1;
+  std::string metric;  // the metric the gate judges: "busbw_GBps" | "algbw_GBps" | "time_us"
+  MetricBaseline time_us;
+  MetricBaseline algbw_GBps;
+  std::optional<MetricBaseline> busbw_GBps;  // collectives only
+  std::optional<ExpectedChoice> choice;      // absent when NCCL's choice was not captured
+  ExpectedTransport transport;
+  std::optional<double> tolerance;  // per-key static tolerance overriding the size class
+  BaselineProvenance provenance;
+};
+
+struct Baseline {
+  std::string source;  // file it was read from
+  std::string platform;
+  nlohmann::json identity = nlohmann::json::object();  // fingerprint identity
+  int gpus_per_process = 1;
+  std::string created_at;
+  std::string updated_at;
+  BaselineProvenance provenance;  // of the latest create/update
+  TolerancePolicy policy = TolerancePolicy::defaults();
+  std::map<std::string, BaselineEntry> entries;  // ordered: stable files, reviewable diffs
+};
+
+Baseline load_baseline(const std::filesystem::path& path);
+Baseline parse_baseline(const nlohmann::json& doc, const std::string& origin);
+nlohmann::json baseline_to_json(const Baseline& baseline);
+// Atomic: on any error the previous file is left as it was.
+void save_baseline(const std::filesystem::path& path, const Baseline& baseline);
+
+const char* multiple_comparison_name(MultipleComparison m);
+
+}  // namespace fabricgate

@@ -1,0 +1,148 @@
+#pragma once
+// The run record (docs/DESIGN.md, schema fabricgate.run/1) as plain data, and its strict loader.
+// Everything downstream (gate, reports, baselines) reads these structs, never raw JSON, so the
+// validation below is the one place that decides what a believable measurement looks like.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fabricgate {
+
+inline constexpr const char* kRunSchema = "fabricgate.run/1";
+
+// Values no real fabric produces; a file containing them is corrupt, not fast (or slow).
+struct PlausibilityLimits {
+  double max_rate_GBps = 1e5;          // 100 TB/s per rank pair: far above any NVLink/IB spec
+  double max_time_us = 1e10;           // ~2.8 hours for one operation
+  std::uint64_t max_bytes = 1ULL << 50;  // 1 PiB message
+  int max_ranks = 1 << 20;
+};
+
+enum class ResultStatus { ok, skipped, error, wrong };
+const char* status_name(ResultStatus status);
+
+struct Note {
+  std::string id;     // PITFALLS id, e.g. "P09"
+  std::string level;  // "error" | "warn" | "note"
+  std::string text;
+};
+
+struct Samples {
+  std::vector<double> time_us;
+  std::vector<double> algbw_GBps;
+  std::vector<double> busbw_GBps;  // empty for non-collectives
+};
+
+// What NCCL chose for this key: name -> number of operations that used it.
+struct Choice {
+  std::map<std::string, long long> algo;
+  std::map<std::string, long long> proto;
+  std::map<std::string, long long> channels;
+};
+
+struct TransportSeen {
+  std::string network;
+  std::vector<std::string> transports;
+};
+
+struct BenchmarkResult {
+  std::string key;
+  std::string family;
+  std::string backend;
+  std::string op;
+  nlohmann::json params = nlohmann::json::object();
+  std::uint64_t bytes = 0;
+  int nranks = 0;
+  int gpus_per_process = 1;
+  ResultStatus status = ResultStatus::ok;
+  std::string message;
+  int repetitions = 0;
+  int iterations = 0;
+  Samples samples;
+  double time_us = 0;
+  double algbw_GBps = 0;
+  std::optional<double> busbw_GBps;
+  double busbw_factor = 0;
+  double warmup_us = 0;
+  long long wrong_elements = 0;
+  std::optional<Choice> choice;
+  std::optional<TransportSeen> transport;
+  std::vector<Note> notes;
+
+  // params.provider for libfabric results (P05), "" otherwise.
+  std::string provider() const;
+  bool has_error_note() const;
+};
+
+struct Launch {
+  std::string launcher;
+  int nranks = 0;
+  int nodes = 0;
+  int gpus_per_process = 1;
+};
+
+struct RankInfo {
+  int rank = 0;
+  std::string host;
+  int local_rank = 0;
+  std::string gpu_uuid;
+  std::string pci_bus_id;
+};
+
+struct Capture {
+  std::string path = "none";  // profiler | log | none
+  std::string nccl_version;
+  std::string network;
+  std::vector<std::string> transports;
+  bool gdrdma = false;
+  std::map<std::string, std::string> env_overrides;
+};
+
+// The parts of the fingerprint the gate needs. `identity` stays JSON so that fields added by the
+// fingerprint library later are compared without a change here.
+struct FingerprintSummary {
+  bool present = false;
+  std::string platform_key;
+  nlohmann::json identity = nlohmann::json::object();
+  std::map<std::string, std::string> versions;
+};
+
+struct RunRecord {
+  std::string source;  // file it was read from (run.json or records.jsonl)
+  std::string directory;  // run directory ("" when a run.json file was given directly)
+  std::string run_id;
+  std::string suite;
+  std::string scenario;
+  std::map<std::string, std::string> scenario_env;
+  std::string platform;
+  bool complete = true;
+  std::string incomplete_reason;
+  std::string started_at;
+  std::string finished_at;
+  std::map<std::string, std::string> metadata;
+  Launch launch;
+  std::vector<RankInfo> ranks;
+  FingerprintSummary fingerprint;
+  Capture capture;
+  std::vector<BenchmarkResult> benchmarks;
+};
+
+// Loads a run directory (run.json, or records.jsonl of a crashed run, marked incomplete) or a
+// run.json file. Throws InputError naming the file, the JSON pointer and the expectation.
+RunRecord load_run(const std::filesystem::path& path, const PlausibilityLimits& limits = {});
+
+// Validates an already-parsed run document; `origin` names it in errors.
+RunRecord parse_run(const nlohmann::json& doc, const std::string& origin,
+                    const PlausibilityLimits& limits = {});
+
+// Validates one BenchmarkResult object found at `pointer` (e.g. "/benchmarks/3") in `origin`.
+BenchmarkResult parse_benchmark_result(const nlohmann::json& doc, const std::string& origin,
+                                       const std::string& pointer,
+                                       const PlausibilityLimits& limits = {});
+
+}  // namespace fabricgate

@@ -1,0 +1,35 @@
+// GitHub annotations (::error:: / ::warning::): the few most important findings, shown on the
+// workflow run page. The comparison is already sorted by urgency.
+#include "harness/report/render.hpp"
+#include "harness/report/text_escape.hpp"
+
+namespace fabricgate::report {
+
+std::string render_annotations(const gate::Comparison& c, const RenderOptions& options) {
+  std::string out;
+  std::size_t emitted = 0;
+  auto emit = [&](const char* level, const std::string& title, const std::string& message) {
+    if (emitted >= options.max_annotations) return;
+    ++emitted;
+    out += std::string("::") + level + " title=" + annotation_property(title) + "::" +
+           annotation_data(message) + "\n";
+  };
+  if (!c.run_complete) emit("error", "fabricgate: incomplete run", c.incomplete_reason);
+  for (const gate::KeyComparison& k : c.keys) {
+    if (gate::verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) {
+      emit("error", std::string("fabricgate ") + gate::verdict_name(k.verdict), k.key + ": " + k.reason);
+    }
+  }
+  for (const gate::VersionChange& v : c.version_changes) {
+    emit("warning", "fabricgate: version changed", v.component + " " + v.before + " -> " + v.after);
+  }
+  for (const gate::KeyComparison& k : c.keys) {
+    if (k.verdict == gate::Verdict::ambiguous) {
+      emit("warning", "fabricgate AMBIGUOUS", k.key + ": " + k.reason);
+    }
+  }
+  if (!c.has_baseline) emit("warning", "fabricgate: no baseline", "create one: " + c.create_baseline_command);
+  return out;
+}
+
+}  // namespace fabricgate::report

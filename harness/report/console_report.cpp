@@ -1,0 +1,80 @@
+// Console: a compact table for people reading CI logs. Non-passing keys first (the comparison is
+// sorted by urgency), each with its reason and the PITFALLS notes under the numbers they concern.
+#include <algorithm>
+#include <cstdio>
+
+#include "harness/gate/units_text.hpp"
+#include "harness/report/key_figures.hpp"
+#include "harness/report/render.hpp"
+
+namespace fabricgate::report {
+
+namespace {
+
+const char* colour_of(gate::Verdict v) {
+  if (gate::verdict_fails_gate(v)) return "\033[1;31m";  // bold red
+  switch (v) {
+    case gate::Verdict::ambiguous: return "\033[33m";     // yellow
+    case gate::Verdict::improvement: return "\033[32m";   // green
+    case gate::Verdict::new_key: return "\033[36m";       // cyan
+    default: return "";
+  }
+}
+
+std::string padded(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+std::string row(const gate::KeyComparison& k, std::size_t key_width, bool color) {
+  const KeyFigures f = key_figures(k);
+  const std::string verdict = gate::verdict_name(k.verdict);
+  const char* on = color ? colour_of(k.verdict) : "";
+  const char* off = color && *on ? "\033[0m" : "";
+  std::string line = std::string(on) + padded(verdict, 18) + off + padded(k.key, key_width) +
+                     padded(f.size, 9) + padded(f.metric, 6) + padded(f.baseline, 14) +
+                     padded(f.now, 14) + f.change + "\n";
+  return line;
+}
+
+}  // namespace
+
+std::string render_console(const gate::Comparison& c, const RenderOptions& options) {
+  std::string out = "fabricgate compare: run " + c.run_id + " (" + c.platform + ")";
+  out += c.has_baseline ? " vs baseline " + c.baseline_source + "\n" : ", no baseline\n";
+  const bool failed = c.exit_code != ExitCode::pass;
+  out += (options.color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() +
+         (options.color ? "\033[0m" : "") + "\n";
+  if (!c.has_baseline) {
+    out += "No baseline for platform " + c.platform + ". Create one from three runs:\n  " +
+           c.create_baseline_command + "\n";
+  }
+  if (!c.run_complete) out += "run incomplete: " + c.incomplete_reason + "\n";
+  for (const gate::VersionChange& v : c.version_changes) {
+    out += "VERSION CHANGED: " + v.component + " " + v.before + " -> " + v.after + "\n";
+  }
+  for (const std::string& w : c.warnings) out += "warning: " + w + "\n";
+  if (c.keys.empty()) return out;
+
+  std::size_t key_width = 20;
+  for (const gate::KeyComparison& k : c.keys) key_width = std::max(key_width, k.key.size() + 2);
+  key_width = std::min<std::size_t>(key_width, 72);
+  out += "\n" + padded("VERDICT", 18) + padded("KEY", key_width) + padded("SIZE", 9) +
+         padded("METRIC", 6) + padded("BASELINE", 14) + padded("NOW", 14) + "CHANGE (+ = better)\n";
+  std::size_t shown = 0;
+  std::size_t hidden = 0;
+  for (const gate::KeyComparison& k : c.keys) {
+    const bool quiet = k.verdict == gate::Verdict::pass || k.verdict == gate::Verdict::skipped;
+    if (quiet && shown >= options.max_console_rows) {
+      ++hidden;
+      continue;
+    }
+    ++shown;
+    out += row(k, key_width, options.color);
+    if (!quiet) out += "    " + k.reason + "\n";
+    for (const std::string& n : note_lines(k)) out += "    " + n + "\n";
+  }
+  if (hidden > 0) out += "(" + std::to_string(hidden) + " passing/skipped keys not listed; use --format json for all)\n";
+  return out;
+}
+
+}  // namespace fabricgate::report

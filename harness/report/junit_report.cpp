@@ -1,0 +1,45 @@
+// JUnit XML: one testcase per key so CI systems list and trend them; failing verdicts carry the
+// reason as the failure message, SKIPPED keys are <skipped/>, AMBIGUOUS passes with a note.
+#include "harness/report/key_figures.hpp"
+#include "harness/report/render.hpp"
+#include "harness/report/text_escape.hpp"
+
+namespace fabricgate::report {
+
+std::string render_junit(const gate::Comparison& c) {
+  std::size_t failures = 0;
+  std::size_t errors = 0;
+  std::size_t skipped = 0;
+  std::string cases;
+  for (const gate::KeyComparison& k : c.keys) {
+    const std::string classname = "fabricgate." + c.platform + "." + k.family + "." + k.backend + "." + k.op;
+    cases += "    <testcase classname=\"" + xml_escape(classname) + "\" name=\"" + xml_escape(k.key) + "\">\n";
+    std::string details = k.reason;
+    const std::string changes = describe_changes(k.changes);
+    if (!changes.empty()) details += "\n" + changes;
+    for (const std::string& n : note_lines(k)) details += "\n" + n;
+    if (k.missing_because_incomplete) {
+      ++errors;
+      cases += "      <error type=\"MISSING\" message=\"" + xml_escape(k.reason) + "\"/>\n";
+    } else if (gate::verdict_fails_gate(k.verdict)) {
+      ++failures;
+      cases += "      <failure type=\"" + std::string(gate::verdict_name(k.verdict)) + "\" message=\"" +
+               xml_escape(k.reason) + "\">" + xml_escape(details) + "</failure>\n";
+    } else if (k.verdict == gate::Verdict::skipped) {
+      ++skipped;
+      cases += "      <skipped message=\"" + xml_escape(k.reason) + "\"/>\n";
+    } else {
+      cases += "      <system-out>" + xml_escape(std::string(gate::verdict_name(k.verdict)) + ": " + details) +
+               "</system-out>\n";
+    }
+    cases += "    </testcase>\n";
+  }
+  const std::string counts = " tests=\"" + std::to_string(c.keys.size()) + "\" failures=\"" +
+                             std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
+                             "\" skipped=\"" + std::to_string(skipped) + "\"";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fabricgate\"" + counts +
+         ">\n  <testsuite name=\"" + xml_escape("fabricgate." + c.platform + "." + c.run_id) + "\"" +
+         counts + ">\n" + cases + "  </testsuite>\n</testsuites>\n";
+}
+
+}  // namespace fabricgate::report

@@ -1,0 +1,26 @@
+#pragma once
+// The few strings every renderer shows for a key: metric, baseline value, current value, change.
+#include <string>
+#include <vector>
+
+#include "harness/gate/comparison.hpp"
+
+namespace fabricgate::report {
+
+struct KeyFigures {
+  std::string size;      // "1 MiB"
+  std::string metric;    // "busbw" | "algbw" | "time" | "" when nothing was judged
+  std::string baseline;  // with unit, "" when absent
+  std::string now;
+  std::string change;    // "+5.3%" (positive = better), "" when not judged
+};
+
+KeyFigures key_figures(const gate::KeyComparison& k);
+
+// "algo {Ring} -> {Tree}; network IB -> Socket"
+std::string describe_changes(const std::vector<gate::Change>& changes);
+
+// "P09 warn: warm-up 12x slower ..." for each note.
+std::vector<std::string> note_lines(const gate::KeyComparison& k);
+
+}  // namespace fabricgate::report

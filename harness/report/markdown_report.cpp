@@ -1,0 +1,126 @@
+// Markdown for GitHub's job summary: verdict headline, failing keys, versions that changed,
+// per-collective tables (size vs busbw/time, baseline vs now: the curve, never an average over
+// sizes, P03), capture summary. Capped below GitHub's 1 MiB summary limit.
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "harness/gate/units_text.hpp"
+#include "harness/report/key_figures.hpp"
+#include "harness/report/render.hpp"
+#include "harness/report/text_escape.hpp"
+
+namespace fabricgate::report {
+
+namespace {
+
+std::string code(const std::string& s) { return "`" + markdown_cell(s) + "`"; }
+
+std::string opt_rate(const std::optional<double>& v) {
+  return v ? gate::format_metric(*v, false) : "";
+}
+
+std::string opt_time(double v) { return v > 0 ? gate::format_metric(v, true) : ""; }
+
+void headline(const gate::Comparison& c, std::string& out) {
+  const char* icon = c.exit_code == ExitCode::pass ? ":white_check_mark:" : ":x:";
+  out += "## fabricgate " + std::string(icon) + " " + markdown_cell(c.headline()) + "\n\n";
+  out += "Run " + code(c.run_id) + " on " + code(c.platform);
+  out += c.has_baseline ? " vs baseline " + code(c.baseline_source) + ".\n\n" : ", no baseline.\n\n";
+  if (!c.has_baseline) {
+    out += "> [!NOTE]\n> No baseline for this platform; nothing was gated. Create one from three "
+           "runs and commit it through a pull request:\n>\n> ```\n> " + c.create_baseline_command +
+           "\n> ```\n\n";
+  }
+  if (!c.run_complete) out += "> [!CAUTION]\n> Incomplete run: " + markdown_cell(c.incomplete_reason) + "\n\n";
+  if (!c.version_changes.empty()) {
+    out += "> [!IMPORTANT]\n> **Versions changed since the baseline:**";
+    for (const gate::VersionChange& v : c.version_changes) {
+      out += " " + v.component + " " + code(v.before) + " → " + code(v.after) + ";";
+    }
+    out += "\n\n";
+  }
+  for (const std::string& w : c.warnings) out += "> [!WARNING]\n> " + markdown_cell(w) + "\n\n";
+}
+
+void failing_keys(const gate::Comparison& c, std::string& out) {
+  std::string rows;
+  for (const gate::KeyComparison& k : c.keys) {
+    const bool fails = gate::verdict_fails_gate(k.verdict);
+    if (!fails && k.verdict != gate::Verdict::ambiguous) continue;
+    std::string reason = k.reason;
+    for (const std::string& n : note_lines(k)) reason += " — " + n;
+    rows += "| " + std::string(fails ? "**" : "") + gate::verdict_name(k.verdict) + (fails ? "**" : "") +
+            " | " + code(k.key) + " | " + markdown_cell(reason) + " |\n";
+  }
+  if (rows.empty()) return;
+  out += "### Failing and ambiguous keys\n\n| verdict | key | reason |\n|---|---|---|\n" + rows + "\n";
+}
+
+void per_collective(const gate::Comparison& c, std::string& out) {
+  // Group by what a curve is drawn over: (family, backend, op, ranks), sizes ascending.
+  using Group = std::tuple<std::string, std::string, std::string, int>;
+  std::map<Group, std::vector<const gate::KeyComparison*>> groups;
+  for (const gate::KeyComparison& k : c.keys) groups[{k.family, k.backend, k.op, k.nranks}].push_back(&k);
+  out += "### Per collective\n\n";
+  for (auto& [g, keys] : groups) {
+    std::sort(keys.begin(), keys.end(), [](const auto* a, const auto* b) {
+      return a->bytes != b->bytes ? a->bytes < b->bytes : a->key < b->key;
+    });
+    out += "#### " + std::get<2>(g) + " (" + std::get<0>(g) + "/" + std::get<1>(g) + ", " +
+           std::to_string(std::get<3>(g)) + " ranks)\n\n";
+    out += "| size | busbw baseline | busbw now | time baseline | time now | judged | change (+ = better) | verdict |\n"
+           "|---:|---:|---:|---:|---:|---|---:|---|\n";
+    for (const gate::KeyComparison* k : keys) {
+      const KeyFigures f = key_figures(*k);
+      const std::optional<double> bw_base = k->busbw_baseline ? k->busbw_baseline
+                                            : (k->algbw_baseline > 0 ? std::optional<double>(k->algbw_baseline) : std::nullopt);
+      const std::optional<double> bw_now = k->busbw_now ? k->busbw_now
+                                           : (k->algbw_now > 0 ? std::optional<double>(k->algbw_now) : std::nullopt);
+      out += "| " + f.size + " | " + opt_rate(bw_base) + " | " + opt_rate(bw_now) + " | " +
+             opt_time(k->time_us_baseline) + " | " + opt_time(k->time_us_now) + " | " +
+             (k->judgement ? f.metric : "") + " | " + f.change + " | " + gate::verdict_name(k->verdict) + " |\n";
+    }
+    out += "\n";
+  }
+}
+
+void capture_summary(const gate::Comparison& c, std::string& out) {
+  std::string transports;
+  for (const std::string& t : c.capture.transports) transports += (transports.empty() ? "" : ", ") + t;
+  out += "### Capture\n\n| path | network | transports | GDRDMA | NCCL |\n|---|---|---|---|---|\n| " +
+         markdown_cell(c.capture.path) + " | " + markdown_cell(c.capture.network.empty() ? "-" : c.capture.network) +
+         " | " + markdown_cell(transports.empty() ? "-" : transports) + " | " +
+         (c.capture.gdrdma ? "yes" : "no") + " | " +
+         markdown_cell(c.capture.nccl_version.empty() ? "-" : c.capture.nccl_version) + " |\n\n";
+  out += "<sub>Statistics: median of repetitions; a regression needs the median beyond the "
+         "tolerance and a one-sided Mann-Whitney U test at alpha " + std::to_string(c.alpha).substr(0, 5) +
+         " (" + c.multiple_comparison + " across keys).</sub>\n";
+}
+
+}  // namespace
+
+std::string render_markdown(const gate::Comparison& c, const RenderOptions& options) {
+  std::string head;
+  headline(c, head);
+  failing_keys(c, head);
+  std::string tail;
+  capture_summary(c, tail);
+  std::string tables;
+  per_collective(c, tables);
+  // The headline, failing keys and capture always fit; the per-size tables are cut if needed.
+  const std::size_t budget = options.max_markdown_bytes > head.size() + tail.size() + 200
+                                 ? options.max_markdown_bytes - head.size() - tail.size() - 200
+                                 : 0;
+  if (tables.size() > budget) {
+    const std::size_t cut = tables.rfind('\n', budget);
+    tables = tables.substr(0, cut == std::string::npos ? 0 : cut + 1) +
+             "\n_Tables truncated to stay under GitHub's 1 MiB job-summary limit; see the JSON "
+             "report for every key._\n\n";
+  }
+  std::string out = head + tables + tail;
+  if (out.size() > options.max_markdown_bytes) out.resize(options.max_markdown_bytes);  // pathological heads
+  return out;
+}
+
+}  // namespace fabricgate::report

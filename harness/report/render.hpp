@@ -1,0 +1,32 @@
+#pragma once
+// Renderers turn a gate::Comparison (plain data) into text; they compute nothing new. One small
+// file per format: console, markdown (GitHub job summary), JUnit XML, GitHub annotations, JSON.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "harness/gate/comparison.hpp"
+
+namespace fabricgate::report {
+
+enum class ReportFormat { console, markdown, junit, annotations, json };
+
+// Throws InputError for an unknown name.
+ReportFormat parse_report_format(std::string_view name);
+
+struct RenderOptions {
+  bool color = false;                   // ANSI colours: only when writing to a terminal
+  std::size_t max_console_rows = 200;   // non-passing keys are always listed first
+  std::size_t max_annotations = 10;     // GitHub shows only a few per step
+  std::size_t max_markdown_bytes = 1000 * 1024;  // job summaries are limited to 1 MiB
+};
+
+std::string render_console(const gate::Comparison& c, const RenderOptions& options);
+std::string render_markdown(const gate::Comparison& c, const RenderOptions& options);
+std::string render_junit(const gate::Comparison& c);
+std::string render_annotations(const gate::Comparison& c, const RenderOptions& options);
+std::string render_json(const gate::Comparison& c);
+
+std::string render(const gate::Comparison& c, ReportFormat format, const RenderOptions& options);
+
+}  // namespace fabricgate::report

@@ -1,0 +1,363 @@
+// Each verdict from synthetic run/baseline pairs; P02, P04, P05/P06, P19, the fingerprint guard,
+// the no-baseline path and incomplete runs.
+#include "harness/gate/compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/gate/baseline_builder.hpp"
+#include "harness/model/errors.hpp"
+#include "tests/unit/gate/gate_fixtures.hpp"
+
+namespace fabricgate::gate {
+namespace {
+
+using testing::json;
+using testing::ResultSpec;
+using testing::RunSpec;
+
+constexpr std::uint64_t kSmall = 8 * 1024;
+constexpr std::uint64_t kMedium = 1 << 20;
+constexpr std::uint64_t kLarge = 64u << 20;
+
+// Times (us) that make sense for each size on a 2-rank CPU run.
+double base_time(std::uint64_t bytes) { return 5.0 + static_cast<double>(bytes) / 2000.0; }
+
+ResultSpec spec(std::uint64_t bytes, unsigned seed, double slowdown = 1.0, double noise = 0.003) {
+  ResultSpec s;
+  s.bytes = bytes;
+  s.time_us = testing::noisy(base_time(bytes) * slowdown, noise, 5, seed);
+  return s;
+}
+
+RunRecord run_of(const std::string& id, const std::vector<ResultSpec>& specs, RunSpec rs = {}) {
+  rs.run_id = id;
+  std::vector<json> results;
+  for (const ResultSpec& s : specs) results.push_back(testing::make_result(s));
+  return testing::to_run(testing::make_run(rs, results));
+}
+
+// A baseline made the supported way: three runs through create_baseline.
+Baseline baseline_of(const std::vector<std::vector<ResultSpec>>& runs, RunSpec rs = {}) {
+  std::vector<RunRecord> records;
+  for (std::size_t i = 0; i < runs.size(); ++i) records.push_back(run_of("base-" + std::to_string(i), runs[i], rs));
+  BaselineBuildOptions o;
+  o.now = "2026-11-29T00:00:00Z";
+  Baseline b = create_baseline(records, o).baseline;
+  b.source = "baselines/cpu-test-2c.json";
+  return b;
+}
+
+std::vector<ResultSpec> three_sizes(unsigned seed) {
+  return {spec(kSmall, seed), spec(kMedium, seed + 100), spec(kLarge, seed + 200)};
+}
+
+Baseline standard_baseline() { return baseline_of({three_sizes(1), three_sizes(2), three_sizes(3)}); }
+
+const KeyComparison& find_key(const Comparison& c, std::uint64_t bytes) {
+  for (const KeyComparison& k : c.keys) {
+    if (k.bytes == bytes) return k;
+  }
+  throw std::runtime_error("no key of that size");
+}
+
+TEST(gate_Compare, SameDistributionPasses) {
+  const Baseline b = standard_baseline();
+  const Comparison c = compare_run(run_of("now", three_sizes(50)), &b, {});
+  for (const KeyComparison& k : c.keys) EXPECT_EQ(k.verdict, Verdict::pass) << k.key << ": " << k.reason;
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+}
+
+TEST(gate_Compare, FivePercentLargeRegressionWithTightSamplesFails) {
+  const Baseline b = standard_baseline();
+  auto now = three_sizes(60);
+  now[2] = spec(kLarge, 260, 1.0 / 0.95);  // busbw -5 %
+  const Comparison c = compare_run(run_of("now", now), &b, {});
+  const KeyComparison& k = find_key(c, kLarge);
+  EXPECT_EQ(k.verdict, Verdict::regression) << k.reason;
+  ASSERT_TRUE(k.judgement);
+  EXPECT_EQ(k.judgement->metric, Metric::busbw_GBps);
+  EXPECT_NEAR(k.judgement->performance_ratio, 0.95, 0.01);
+  EXPECT_TRUE(k.judgement->exact_test);
+  EXPECT_LT(k.judgement->p_adjusted, 0.05);
+  EXPECT_NE(k.reason.find("64 MiB"), std::string::npos);
+  EXPECT_NE(k.reason.find("busbw_GBps"), std::string::npos);
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(c.keys.front().verdict, Verdict::regression);  // sorted: failures first
+}
+
+TEST(gate_Compare, SmallSizesAreJudgedOnLatencyWithWiderTolerance) {
+  const Baseline b = standard_baseline();
+  auto now = three_sizes(70);
+  now[0] = spec(kSmall, 170, 1.06);  // +6 % time: inside the small class's 10 %
+  const Comparison c = compare_run(run_of("now", now), &b, {});
+  const KeyComparison& k = find_key(c, kSmall);
+  ASSERT_TRUE(k.judgement);
+  EXPECT_EQ(k.judgement->metric, Metric::time_us);
+  EXPECT_EQ(k.judgement->size_class, "small");
+  EXPECT_EQ(k.verdict, Verdict::pass) << k.reason;
+
+  now[0] = spec(kSmall, 171, 1.25);  // +25 % time: a latency regression
+  const Comparison worse = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(worse, kSmall).verdict, Verdict::regression);
+}
+
+TEST(gate_Compare, ImprovementIsReportedNotFailed) {
+  const Baseline b = standard_baseline();
+  auto now = three_sizes(80);
+  now[1] = spec(kMedium, 180, 0.8);
+  const Comparison c = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(c, kMedium).verdict, Verdict::improvement);
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+}
+
+TEST(gate_Compare, MedianBeyondToleranceWithoutRankTestAgreementIsAmbiguous) {
+  const Baseline b = standard_baseline();
+  auto now = three_sizes(90);
+  const double t = base_time(kLarge);
+  now[2].time_us = {0.6 * t, 0.6 * t, 1.11 * t, 1.12 * t, 1.13 * t};  // median 11 % slower, bimodal
+  const Comparison c = compare_run(run_of("now", now), &b, {});
+  const KeyComparison& k = find_key(c, kLarge);
+  EXPECT_EQ(k.verdict, Verdict::ambiguous) << k.reason;
+  EXPECT_GT(k.judgement->p_adjusted, 0.05);
+  EXPECT_EQ(c.exit_code, ExitCode::pass);  // a warning, not a failure
+}
+
+TEST(gate_Compare, SingleRepetitionCannotBeTestedSoAmbiguous) {
+  const Baseline b = standard_baseline();
+  auto now = three_sizes(91);
+  now[2].time_us = {base_time(kLarge) * 1.3};
+  const Comparison c = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::ambiguous);
+  EXPECT_FALSE(find_key(c, kLarge).judgement->tested);
+}
+
+TEST(gate_Compare, NewAndMissingKeys) {
+  const Baseline b = standard_baseline();
+  auto now = three_sizes(95);
+  now.pop_back();                        // large key missing
+  now.push_back(spec(4u << 20, 300));    // 4 MiB key new
+  const Comparison c = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::missing);
+  EXPECT_EQ(find_key(c, 4u << 20).verdict, Verdict::new_key);
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);  // a vanished benchmark fails the gate
+}
+
+TEST(gate_Compare, WrongResultsInvalidAndSkipped) {
+  const Baseline b = standard_baseline();
+  auto now = three_sizes(100);
+  now[0].status = "wrong";
+  now[1].notes = json::array({{{"id", "P01"}, {"level", "error"}, {"text", "nranks = 1: ranks never met"}}});
+  now[2].status = "skipped";
+  const Comparison c = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(c, kSmall).verdict, Verdict::wrong_results);
+  const KeyComparison& invalid = find_key(c, kMedium);
+  EXPECT_EQ(invalid.verdict, Verdict::invalid);
+  EXPECT_NE(invalid.reason.find("P01"), std::string::npos);
+  EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::skipped);
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+}
+
+TEST(gate_Compare, AlgorithmChangeFailsEvenWhenBandwidthHeld) {
+  auto with_choice = [](std::vector<ResultSpec> v, const std::string& algo) {
+    for (ResultSpec& s : v) s.choice = {{"algo", {{algo, 20}}}, {"proto", {{"Simple", 20}}}, {"channels", {{"8", 20}}}};
+    return v;
+  };
+  const Baseline b = baseline_of({with_choice(three_sizes(1), "Ring"), with_choice(three_sizes(2), "Ring"),
+                                  with_choice(three_sizes(3), "Ring")});
+  const Comparison c = compare_run(run_of("now", with_choice(three_sizes(110), "NVLSTree")), &b, {});
+  const KeyComparison& k = find_key(c, kMedium);
+  EXPECT_EQ(k.verdict, Verdict::algo_changed);
+  ASSERT_FALSE(k.changes.empty());
+  EXPECT_EQ(k.changes[0].what, "algo");
+  EXPECT_EQ(k.changes[0].before, "{Ring}");
+  EXPECT_EQ(k.changes[0].after, "{NVLSTree}");
+  EXPECT_NE(k.reason.find("P19"), std::string::npos);
+}
+
+RunSpec nccl_run(const std::string& network, bool gdrdma) {
+  RunSpec rs;
+  rs.capture = {{"path", "log"}, {"nccl_version", "2.28.3"}, {"network", network},
+                {"transports", {"P2P/CUMEM"}}, {"gdrdma", gdrdma}, {"env_overrides", json::object()}};
+  return rs;
+}
+
+std::vector<ResultSpec> nccl_sizes(unsigned seed) {
+  auto v = three_sizes(seed);
+  for (ResultSpec& s : v) s.backend = "nccl";
+  return v;
+}
+
+TEST(gate_Compare, SocketFallbackIsTransportChanged) {
+  const RunSpec ib = nccl_run("IB", true);
+  const Baseline b = baseline_of({nccl_sizes(1), nccl_sizes(2), nccl_sizes(3)}, ib);
+  const Comparison c = compare_run(run_of("now", nccl_sizes(120), nccl_run("Socket", true)), &b, {});
+  const KeyComparison& k = find_key(c, kLarge);
+  EXPECT_EQ(k.verdict, Verdict::transport_changed);
+  EXPECT_NE(k.reason.find("network IB -> Socket"), std::string::npos) << k.reason;
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+}
+
+TEST(gate_Compare, LostGdrdmaIsTransportChanged) {
+  const Baseline b = baseline_of({nccl_sizes(1), nccl_sizes(2), nccl_sizes(3)}, nccl_run("IB", true));
+  const Comparison c = compare_run(run_of("now", nccl_sizes(121), nccl_run("IB", false)), &b, {});
+  const KeyComparison& k = find_key(c, kMedium);
+  EXPECT_EQ(k.verdict, Verdict::transport_changed);
+  EXPECT_NE(k.reason.find("GDRDMA -> no GDRDMA"), std::string::npos) << k.reason;
+}
+
+TEST(gate_Compare, LibfabricProviderChangeIsTransportChanged) {
+  auto fabric = [](unsigned seed, const std::string& provider) {
+    ResultSpec s = spec(kMedium, seed);
+    s.family = "p2p";
+    s.backend = "libfabric";
+    s.op = "pingpong";
+    s.busbw_factor = 0;
+    s.params = {{"provider", provider}};
+    return std::vector<ResultSpec>{s};
+  };
+  const Baseline b = baseline_of({fabric(1, "efa"), fabric(2, "efa"), fabric(3, "efa")});
+  EXPECT_EQ(b.entries.begin()->second.metric, "algbw_GBps");  // no busbw: algbw for large sizes
+  const Comparison c = compare_run(run_of("now", fabric(130, "tcp")), &b, {});
+  ASSERT_EQ(c.keys.size(), 1u);
+  EXPECT_EQ(c.keys[0].verdict, Verdict::transport_changed);
+  EXPECT_NE(c.keys[0].reason.find("provider efa -> tcp"), std::string::npos);
+}
+
+TEST(gate_Compare, DifferentRankCountUsesTimeNotBusbw) {
+  const Baseline b = standard_baseline();
+  auto now = three_sizes(140);
+  std::vector<json> results;
+  for (ResultSpec& s : now) {
+    json r = testing::make_result(s);
+    r["nranks"] = 4;  // same key, measured on 4 ranks (P04)
+    results.push_back(r);
+  }
+  RunSpec rs;
+  rs.nranks = 4;
+  const Comparison c = compare_run(testing::to_run(testing::make_run(rs, results)), &b, {});
+  const KeyComparison& k = find_key(c, kLarge);
+  ASSERT_TRUE(k.judgement);
+  EXPECT_EQ(k.judgement->metric, Metric::time_us);
+  EXPECT_NE(k.judgement->why_metric.find("P04"), std::string::npos);
+  bool noted = false;
+  for (const Note& n : k.notes) noted = noted || n.id == "P04";
+  EXPECT_TRUE(noted);
+}
+
+TEST(gate_Compare, MultiGpuPerProcessRunAgainstOneGpuBaselineIsRefused) {
+  const Baseline b = standard_baseline();
+  RunSpec rs;
+  rs.gpus_per_process = 2;
+  const RunRecord run = run_of("now", three_sizes(150), rs);
+  try {
+    compare_run(run, &b, {true});  // not even --force
+    FAIL() << "expected P02 refusal";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("P02"), std::string::npos);
+    EXPECT_EQ(e.field(), "/launch/gpus_per_process");
+  }
+}
+
+TEST(gate_Compare, DifferentIdentityRefusedUnlessForced) {
+  const Baseline b = standard_baseline();
+  RunSpec rs;
+  rs.identity["cpu_model"] = "Other CPU 64c";
+  const RunRecord run = run_of("now", three_sizes(160), rs);
+  try {
+    compare_run(run, &b, {});
+    FAIL() << "expected identity refusal";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu_model Test CPU 2c -> Other CPU 64c"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--force"), std::string::npos);
+  }
+  const Comparison forced = compare_run(run, &b, {true});
+  EXPECT_TRUE(forced.identity_forced);
+  EXPECT_FALSE(forced.warnings.empty());
+}
+
+TEST(gate_Compare, CpuModelIgnoredWhenBothHaveGpus) {
+  RunSpec gpu;
+  gpu.identity = {{"gpu_model", "NVIDIA H200"}, {"gpu_count", 2}, {"gpu_topology", "NV18"}, {"cpu_model", "A"}};
+  const Baseline b = baseline_of({three_sizes(1), three_sizes(2), three_sizes(3)}, gpu);
+  gpu.identity["cpu_model"] = "B";
+  EXPECT_NO_THROW(compare_run(run_of("now", three_sizes(161), gpu), &b, {}));
+  gpu.identity["gpu_count"] = 4;
+  EXPECT_THROW(compare_run(run_of("now", three_sizes(162), gpu), &b, {}), InputError);
+}
+
+TEST(gate_Compare, VersionChangeIsReportedAndStillCompared) {
+  const Baseline b = standard_baseline();
+  RunSpec rs;
+  rs.versions["nccl"] = "2.29.1";
+  const Comparison c = compare_run(run_of("now", three_sizes(170), rs), &b, {});
+  ASSERT_EQ(c.version_changes.size(), 1u);
+  EXPECT_EQ(c.version_changes[0].component, "nccl");
+  EXPECT_EQ(c.version_changes[0].before, "2.28.3");
+  EXPECT_EQ(c.version_changes[0].after, "2.29.1");
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+}
+
+TEST(gate_Compare, NoBaselineSaysHowToCreateOne) {
+  RunRecord run = run_of("now", three_sizes(180));
+  run.directory = "results/cpu-test-2c/now";
+  const Comparison c = compare_run(run, nullptr, {});
+  EXPECT_FALSE(c.has_baseline);
+  for (const KeyComparison& k : c.keys) EXPECT_EQ(k.verdict, Verdict::new_key);
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+  EXPECT_NE(c.create_baseline_command.find("fabricgate baseline create --from results/cpu-test-2c/now"),
+            std::string::npos);
+  EXPECT_NE(c.create_baseline_command.find("--out baselines/cpu-test-2c.json"), std::string::npos);
+}
+
+TEST(gate_Compare, IncompleteRunExitsThreeUnlessTheGateFailed) {
+  const Baseline b = standard_baseline();
+  RunSpec rs;
+  rs.complete = false;
+  auto partial = three_sizes(190);
+  partial.pop_back();
+  const Comparison c = compare_run(run_of("now", partial, rs), &b, {});
+  EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::missing);
+  EXPECT_TRUE(find_key(c, kLarge).missing_because_incomplete);
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);
+
+  partial[1] = spec(kMedium, 191, 1.3);  // a regression among what was measured
+  const Comparison failed = compare_run(run_of("now", partial, rs), &b, {});
+  EXPECT_EQ(failed.exit_code, ExitCode::gate_failure);
+}
+
+// Noisy CPU: 8 % repetition noise with outliers and +-4 % run-to-run drift. Ten A/A reruns
+// against a baseline of three such runs must raise no failure.
+TEST(gate_Compare, TenNoisyAaRerunsRaiseNoFalseAlarm) {
+  const std::vector<std::uint64_t> sizes{8, 1024, 8192, 65536, 1 << 18, 1 << 20, 4 << 20, 16 << 20, 64u << 20};
+  auto noisy_run = [&](unsigned seed) {
+    std::vector<ResultSpec> v;
+    const double drift = (static_cast<double>(seed % 9) - 4.0) / 100.0;  // -4 % .. +4 %
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      ResultSpec s;
+      s.bytes = sizes[i];
+      s.time_us = testing::noisy(base_time(sizes[i]), 0.08, 10, seed * 31 + static_cast<unsigned>(i), drift);
+      v.push_back(s);
+    }
+    return v;
+  };
+  const Baseline b = baseline_of({noisy_run(1), noisy_run(5), noisy_run(9)});
+  for (unsigned rerun = 0; rerun < 10; ++rerun) {
+    const Comparison c = compare_run(run_of("aa-" + std::to_string(rerun), noisy_run(1000 + rerun * 7)), &b, {});
+    EXPECT_EQ(c.exit_code, ExitCode::pass) << "rerun " << rerun << ": " << c.headline() << " first: "
+                                           << c.keys.front().key << " " << c.keys.front().reason;
+  }
+}
+
+TEST(gate_Compare, HolmPolicyIsApplied) {
+  Baseline b = standard_baseline();
+  b.policy.correction = MultipleComparison::holm;
+  auto now = three_sizes(200);
+  now[2] = spec(kLarge, 201, 1.0 / 0.95);
+  const Comparison c = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(c.multiple_comparison, "holm");
+  const KeyComparison& k = find_key(c, kLarge);
+  EXPECT_NEAR(k.judgement->p_adjusted, std::min(1.0, 3 * k.judgement->p_value), 1e-12);  // smallest of 3
+}
+
+}  // namespace
+}  // namespace fabricgate::gate

@@ -1,0 +1,64 @@
+#include "harness/gate/tolerance.hpp"
+
+#include <gtest/gtest.h>
+
+namespace fabricgate::gate {
+namespace {
+
+TEST(gate_SizeClass, DefaultBoundariesAreBinary) {
+  const TolerancePolicy p = TolerancePolicy::defaults();
+  EXPECT_EQ(size_class_for(p, 0).name, "small");
+  EXPECT_EQ(size_class_for(p, 65535).name, "small");
+  EXPECT_EQ(size_class_for(p, 65536).name, "medium");  // 64 KiB starts being bandwidth-judged (P15)
+  EXPECT_EQ(size_class_for(p, (16u << 20) - 1).name, "medium");
+  EXPECT_EQ(size_class_for(p, 16u << 20).name, "large");
+  EXPECT_EQ(size_class_for(p, 1ull << 40).name, "large");
+  EXPECT_TRUE(size_class_for(p, 1024).judged_on_latency);
+  EXPECT_GT(size_class_for(p, 1024).tolerance, size_class_for(p, 1u << 30).tolerance);
+  EXPECT_LT(size_class_for(p, 1u << 30).tolerance, 0.05);  // a 5 % regression is catchable
+}
+
+BaselineEntry entry_of(std::uint64_t bytes, std::vector<double> samples, std::vector<double> run_medians) {
+  BaselineEntry e;
+  e.bytes = bytes;
+  e.time_us.samples = std::move(samples);
+  e.time_us.run_medians = std::move(run_medians);
+  e.time_us.median = 100;
+  return e;
+}
+
+TEST(gate_Tolerance, StaticWhenSamplesAreTight) {
+  const TolerancePolicy p = TolerancePolicy::defaults();
+  const BaselineEntry e = entry_of(1u << 30, {100, 100.1, 99.9, 100}, {100, 100, 100});
+  const auto d = tolerance_for(p, e, e.time_us);
+  EXPECT_DOUBLE_EQ(d.tolerance, 0.03);
+}
+
+TEST(gate_Tolerance, WidensWithRunToRunSpread) {
+  const TolerancePolicy p = TolerancePolicy::defaults();
+  // run medians 96..104: half range / median = 0.04 -> 3 x 0.04 = 0.12
+  const BaselineEntry e = entry_of(1u << 30, {99.9, 100, 100.1, 100}, {96, 100, 104});
+  const auto d = tolerance_for(p, e, e.time_us);
+  EXPECT_NEAR(d.spread, 0.04, 1e-9);
+  EXPECT_NEAR(d.tolerance, 0.12, 1e-9);
+}
+
+TEST(gate_Tolerance, CappedAndOverriddenPerKey) {
+  TolerancePolicy p = TolerancePolicy::defaults();
+  BaselineEntry e = entry_of(1u << 30, {10, 100, 190}, {10, 100, 190});
+  EXPECT_DOUBLE_EQ(tolerance_for(p, e, e.time_us).tolerance, p.max_tolerance);
+  e = entry_of(1u << 30, {100, 100}, {100, 100});
+  e.tolerance = 0.2;
+  EXPECT_DOUBLE_EQ(tolerance_for(p, e, e.time_us).tolerance, 0.2);
+}
+
+TEST(gate_DefaultMetric, LatencyForSmallBusbwForCollectivesAlgbwOtherwise) {
+  const TolerancePolicy p = TolerancePolicy::defaults();
+  EXPECT_EQ(default_metric(p, 1024, true, true), Metric::time_us);
+  EXPECT_EQ(default_metric(p, 1u << 20, true, true), Metric::busbw_GBps);
+  EXPECT_EQ(default_metric(p, 1u << 20, false, true), Metric::algbw_GBps);
+  EXPECT_EQ(default_metric(p, 1u << 20, false, false), Metric::time_us);
+}
+
+}  // namespace
+}  // namespace fabricgate::gate

@@ -1,0 +1,206 @@
+// Golden tests for the renderers: regexes for the key facts (verdict, size, change, metric,
+// before -> after, notes), escaping, colours only when asked, size caps.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <regex>
+
+#include "harness/report/render.hpp"
+#include "harness/model/errors.hpp"
+#include "harness/report/text_escape.hpp"
+
+namespace fabricgate::report {
+namespace {
+
+using gate::Comparison;
+using gate::KeyComparison;
+using gate::Verdict;
+
+KeyComparison key(const std::string& name, std::uint64_t bytes, Verdict v) {
+  KeyComparison k;
+  k.key = name;
+  k.family = "coll";
+  k.backend = "nccl";
+  k.op = "all_reduce";
+  k.bytes = bytes;
+  k.nranks = 8;
+  k.verdict = v;
+  k.time_us_now = 100;
+  k.time_us_baseline = 95;
+  k.busbw_now = 80;
+  k.busbw_baseline = 85;
+  return k;
+}
+
+// A comparison as compare_run would produce it, written out so renderers are tested alone.
+Comparison sample() {
+  Comparison c;
+  c.run_id = "20261129T190000Z-h200";
+  c.platform = "h200-sxm-x8";
+  c.run_source = "results/h200-sxm-x8/20261129T190000Z-h200/run.json";
+  c.baseline_source = "baselines/h200-sxm-x8.json";
+  c.has_baseline = true;
+  c.multiple_comparison = "benjamini-hochberg";
+  c.alpha = 0.05;
+  c.capture.path = "log";
+  c.capture.network = "Socket";
+  c.capture.transports = {"P2P/CUMEM"};
+  c.capture.nccl_version = "2.28.3";
+  c.version_changes = {{"nccl", "2.27.7", "2.28.3"}};
+
+  KeyComparison reg = key("coll/nccl/all_reduce/float32/sum/bytes:268435456/ranks:8/oop", 256u << 20, Verdict::regression);
+  gate::MetricJudgement j;
+  j.metric = gate::Metric::busbw_GBps;
+  j.baseline_median = 85;
+  j.current_median = 80;
+  j.performance_ratio = 80.0 / 85.0;
+  j.tolerance = 0.03;
+  j.tested = true;
+  j.p_value = 0.0001;
+  j.p_adjusted = 0.001;
+  reg.judgement = j;
+  reg.reason = "256 MiB: busbw_GBps 85.00 GB/s -> 80.00 GB/s (-5.9% worse, tolerance 3.0%)";
+  reg.notes = {{"P09", "warn", "warm-up 12.1x slower than the timed median"}};
+
+  KeyComparison transport = key("coll/nccl/all_gather/float32/none/bytes:1048576/ranks:8/oop", 1 << 20, Verdict::transport_changed);
+  transport.op = "all_gather";
+  transport.changes = {{"network", "IB", "Socket"}};
+  transport.reason = "1 MiB: transport changed (P05/P06): network IB -> Socket";
+
+  KeyComparison algo = key("coll/nccl/all_reduce/float32/sum/bytes:1048576/ranks:8/oop", 1 << 20, Verdict::algo_changed);
+  algo.changes = {{"algo", "{Ring}", "{NVLSTree}"}};
+  algo.reason = "1 MiB: NCCL choice changed (P19): algo {Ring} -> {NVLSTree}";
+
+  KeyComparison amb = key("coll/nccl/all_reduce/float32/sum/bytes:65536/ranks:8/oop", 65536, Verdict::ambiguous);
+  amb.reason = "64 KiB: busbw -12% but the rank test does not confirm it (noise)";
+
+  KeyComparison pass = key("coll/nccl/all_reduce/float32/sum/bytes:8/ranks:8/oop", 8, Verdict::pass);
+  pass.reason = "8 B: time_us 20 -> 20";
+  c.keys = {transport, algo, reg, amb, pass};
+  c.exit_code = ExitCode::gate_failure;
+  return c;
+}
+
+void expect_match(const std::string& text, const std::string& pattern) {
+  EXPECT_TRUE(std::regex_search(text, std::regex(pattern))) << "no match for /" << pattern << "/ in:\n" << text;
+}
+
+TEST(report_Console, FailuresFirstWithReasonsNotesAndNoColourByDefault) {
+  const std::string out = render_console(sample(), RenderOptions{});
+  expect_match(out, R"(FAIL: 3 of 5 keys fail the gate)");
+  expect_match(out, R"(VERSION CHANGED: nccl 2\.27\.7 -> 2\.28\.3)");
+  expect_match(out, R"(TRANSPORT-CHANGED\s+coll/nccl/all_gather\S+\s+1 MiB)");
+  expect_match(out, R"(network IB -> Socket)");
+  expect_match(out, R"(REGRESSION\s+\S+bytes:268435456\S+\s+256 MiB\s+busbw\s+85\.00 GB/s\s+80\.00 GB/s\s+-5\.9%)");
+  expect_match(out, R"(algo \{Ring\} -> \{NVLSTree\})");
+  expect_match(out, R"(256 MiB[^\n]*\n[^\n]*-5\.9% worse[^\n]*\n\s+P09 warn: warm-up 12\.1x)");  // note under its numbers
+  EXPECT_LT(out.find("TRANSPORT-CHANGED"), out.find("PASS  "));
+  EXPECT_EQ(out.find("\033["), std::string::npos);
+}
+
+TEST(report_Console, ColoursOnlyWhenAsked) {
+  RenderOptions o;
+  o.color = true;
+  EXPECT_NE(render_console(sample(), o).find("\033[1;31m"), std::string::npos);
+}
+
+TEST(report_Console, NoBaselineShowsTheCreateCommand) {
+  Comparison c = sample();
+  c.has_baseline = false;
+  c.create_baseline_command = "fabricgate baseline create --from results/x/r1 --from <second run of x>";
+  c.exit_code = ExitCode::pass;
+  expect_match(render_console(c, {}), R"(No baseline for platform h200-sxm-x8[^\n]*\n\s+fabricgate baseline create --from results/x/r1)");
+}
+
+TEST(report_Markdown, HeadlineFailingKeysVersionsTablesCapture) {
+  const std::string md = render_markdown(sample(), RenderOptions{});
+  expect_match(md, R"(^## fabricgate :x: FAIL: 3 of 5 keys fail the gate)");
+  expect_match(md, R"(Versions changed since the baseline:\*\* nccl `2\.27\.7` → `2\.28\.3`)");
+  expect_match(md, R"(\| \*\*REGRESSION\*\* \| `coll/nccl/all_reduce/float32/sum/bytes:268435456/ranks:8/oop` \| 256 MiB: busbw_GBps)");
+  expect_match(md, R"(\| AMBIGUOUS \| `[^`]+bytes:65536[^`]+` \|)");
+  expect_match(md, R"(#### all_reduce \(coll/nccl, 8 ranks\))");
+  expect_match(md, R"(\| 256 MiB \| 85\.00 GB/s \| 80\.00 GB/s \| 95\.00 us \| 100\.0 us \| busbw \| -5\.9% \| REGRESSION \|)");
+  expect_match(md, R"(\| log \| Socket \| P2P/CUMEM \| no \| 2\.28\.3 \|)");
+  EXPECT_EQ(md.find("Avg"), std::string::npos);  // P03: never an average over sizes
+  // Sizes ascend within a collective's table.
+  EXPECT_LT(md.find("| 8 B |"), md.find("| 64 KiB |"));
+}
+
+TEST(report_Markdown, StaysUnderTheSizeLimit) {
+  Comparison c = sample();
+  const KeyComparison pass = c.keys.back();
+  for (int i = 0; i < 20000; ++i) {
+    KeyComparison k = pass;
+    k.key += std::to_string(i);
+    k.bytes = static_cast<std::uint64_t>(i);
+    c.keys.push_back(k);
+  }
+  RenderOptions o;
+  o.max_markdown_bytes = 64 * 1024;
+  const std::string md = render_markdown(c, o);
+  EXPECT_LE(md.size(), o.max_markdown_bytes);
+  expect_match(md, "truncated");
+  expect_match(md, R"(\*\*REGRESSION\*\*)");  // failing keys survive the cut
+  expect_match(md, R"(### Capture)");
+}
+
+TEST(report_Junit, OneTestcasePerKeyFailuresCarryTheMessage) {
+  Comparison c = sample();
+  c.keys[1].reason = "quote \" amp & lt < gt > apos '";
+  const std::string xml = render_junit(c);
+  expect_match(xml, R"(^<\?xml version="1\.0" encoding="UTF-8"\?>)");
+  expect_match(xml, R"(<testsuites name="fabricgate" tests="5" failures="3" errors="0" skipped="0">)");
+  const std::regex testcase("<testcase ");
+  EXPECT_EQ(std::distance(std::sregex_iterator(xml.begin(), xml.end(), testcase), std::sregex_iterator()), 5);
+  expect_match(xml, R"(<failure type="REGRESSION" message="256 MiB: busbw_GBps 85\.00 GB/s -&gt; 80\.00 GB/s)");
+  expect_match(xml, R"(<failure type="TRANSPORT-CHANGED")");
+  expect_match(xml, R"(message="quote &quot; amp &amp; lt &lt; gt &gt; apos &apos;")");
+  EXPECT_EQ(xml.find(" & "), std::string::npos);
+}
+
+TEST(report_Annotations, AtMostTenErrorsFirstEscaped) {
+  Comparison c = sample();
+  for (int i = 0; i < 20; ++i) {
+    KeyComparison k = c.keys[2];
+    k.key = "k" + std::to_string(i);
+    k.reason = "100% worse\nsecond line";
+    c.keys.push_back(k);
+  }
+  const std::string out = render_annotations(c, RenderOptions{});
+  const auto lines = std::count(out.begin(), out.end(), '\n');
+  EXPECT_EQ(lines, 10);
+  expect_match(out, R"(^::error title=fabricgate TRANSPORT-CHANGED::coll/nccl/all_gather)");
+  expect_match(out, R"(100%25 worse%0Asecond line)");
+  EXPECT_EQ(out.find("::warning"), std::string::npos);  // errors crowd out warnings at the cap
+}
+
+TEST(report_Annotations, VersionChangeAndAmbiguousAreWarnings) {
+  Comparison c = sample();
+  c.keys.erase(c.keys.begin(), c.keys.begin() + 3);
+  c.exit_code = ExitCode::pass;
+  const std::string out = render_annotations(c, RenderOptions{});
+  expect_match(out, R"(::warning title=fabricgate%3A version changed::nccl 2\.27\.7 -> 2\.28\.3)");
+  expect_match(out, R"(::warning title=fabricgate AMBIGUOUS::)");
+}
+
+TEST(report_Json, CarriesSchemaVerdictsAndExitCode) {
+  const std::string out = render_json(sample());
+  expect_match(out, R"("schema": "fabricgate\.comparison/1")");
+  expect_match(out, R"("verdict": "ALGO-CHANGED")");
+  expect_match(out, R"("exit_code": 1)");
+}
+
+TEST(report_Format, ParseNames) {
+  EXPECT_EQ(parse_report_format("junit"), ReportFormat::junit);
+  EXPECT_THROW(parse_report_format("html"), InputError);
+}
+
+TEST(report_Escape, Rules) {
+  EXPECT_EQ(xml_escape("a<b>&\"'\x01"), "a&lt;b&gt;&amp;&quot;&apos;");
+  EXPECT_EQ(annotation_data("50%\r\n"), "50%25%0D%0A");
+  EXPECT_EQ(annotation_property("a:b,c"), "a%3Ab%2Cc");
+  EXPECT_EQ(markdown_cell("a|b\nc"), "a\\|b c");
+}
+
+}  // namespace
+}  // namespace fabricgate::report

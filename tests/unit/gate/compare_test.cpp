@@ -88,7 +88,7 @@ TEST(gate_Compare, FivePercentLargeRegressionWithTightSamplesFails) {
 TEST(gate_Compare, SmallSizesAreJudgedOnLatencyWithWiderTolerance) {
   const Baseline b = standard_baseline();
   auto now = three_sizes(70);
-  now[0] = spec(kSmall, 170, 1.06);  // +6 % time: inside the small class's 10 %
+  now[0] = spec(kSmall, 170, 1.20);  // +20 % time: inside the small class's 35 % (launch-to-launch noise)
   const Comparison c = compare_run(run_of("now", now), &b, {});
   const KeyComparison& k = find_key(c, kSmall);
   ASSERT_TRUE(k.judgement);
@@ -96,7 +96,7 @@ TEST(gate_Compare, SmallSizesAreJudgedOnLatencyWithWiderTolerance) {
   EXPECT_EQ(k.judgement->size_class, "small");
   EXPECT_EQ(k.verdict, Verdict::pass) << k.reason;
 
-  now[0] = spec(kSmall, 171, 1.25);  // +25 % time: a latency regression
+  now[0] = spec(kSmall, 171, 1.60);  // +60 % time: a latency regression
   const Comparison worse = compare_run(run_of("now", now), &b, {});
   EXPECT_EQ(find_key(worse, kSmall).verdict, Verdict::regression);
 }

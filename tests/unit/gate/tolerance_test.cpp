@@ -8,8 +8,9 @@ namespace {
 TEST(gate_SizeClass, DefaultBoundariesAreBinary) {
   const TolerancePolicy p = TolerancePolicy::defaults();
   EXPECT_EQ(size_class_for(p, 0).name, "small");
-  EXPECT_EQ(size_class_for(p, 65535).name, "small");
-  EXPECT_EQ(size_class_for(p, 65536).name, "medium");  // 64 KiB starts being bandwidth-judged (P15)
+  EXPECT_EQ(size_class_for(p, 65536).name, "small");  // latency-bound on NVLink (P15)
+  EXPECT_EQ(size_class_for(p, (1u << 20) - 1).name, "small");
+  EXPECT_EQ(size_class_for(p, 1u << 20).name, "medium");  // 1 MiB starts being bandwidth-judged
   EXPECT_EQ(size_class_for(p, (16u << 20) - 1).name, "medium");
   EXPECT_EQ(size_class_for(p, 16u << 20).name, "large");
   EXPECT_EQ(size_class_for(p, 1ull << 40).name, "large");

@@ -47,39 +47,71 @@ void fsync_directory(const fs::path& dir) {
 
 }  // namespace
 
+// Builds the document with nlohmann's own DOM builder and, on the way, rejects duplicate object
+// keys (legal JSON, but ambiguous for a baseline). A SAX wrapper keeps this linear: the parser's
+// callback interface re-scans each finished container, which made 10^4-entry files take seconds.
+namespace {
+class DuplicateKeyRejectingBuilder {
+ public:
+  using number_integer_t = json::number_integer_t;
+  using number_unsigned_t = json::number_unsigned_t;
+  using number_float_t = json::number_float_t;
+  using string_t = json::string_t;
+  using binary_t = json::binary_t;
+
+  explicit DuplicateKeyRejectingBuilder(json& result) : dom_(result, true) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool v) { return dom_.boolean(v); }
+  bool number_integer(number_integer_t v) { return dom_.number_integer(v); }
+  bool number_unsigned(number_unsigned_t v) { return dom_.number_unsigned(v); }
+  bool number_float(number_float_t v, const string_t& s) { return dom_.number_float(v, s); }
+  bool string(string_t& v) { return dom_.string(v); }
+  bool binary(binary_t& v) { return dom_.binary(v); }
+  bool start_object(std::size_t n) {
+    keys_.emplace_back();
+    return dom_.start_object(n);
+  }
+  bool key(string_t& k) {
+    if (!keys_.back().insert(k).second) {
+      duplicate = k;
+      return false;  // stops the parse; reported by the caller
+    }
+    return dom_.key(k);
+  }
+  bool end_object() {
+    keys_.pop_back();
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t n) { return dom_.start_array(n); }
+  bool end_array() { return dom_.end_array(); }
+  template <typename Exception>
+  bool parse_error(std::size_t position, const std::string& token, const Exception& ex) {
+    return dom_.parse_error(position, token, ex);  // throws (allow_exceptions)
+  }
+
+  std::string duplicate;
+
+ private:
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  std::vector<std::set<std::string>> keys_;
+};
+}  // namespace
+
 json parse_json_text(std::string_view text, const std::string& origin,
                      std::string_view expected_schema) {
-  // Duplicate keys are legal JSON but ambiguous for a baseline: reject them. One key set per
-  // open object, maintained through the parser's callback.
-  std::vector<std::set<std::string>> open_objects;
-  std::string duplicate;
-  auto detect_duplicates = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start: open_objects.emplace_back(); break;
-      case json::parse_event_t::object_end:
-        if (!open_objects.empty()) open_objects.pop_back();
-        break;
-      case json::parse_event_t::key:
-        if (!open_objects.empty() && parsed.is_string() &&
-            !open_objects.back().insert(parsed.get<std::string>()).second && duplicate.empty()) {
-          duplicate = parsed.get<std::string>();
-        }
-        break;
-      default: break;
-    }
-    return true;
-  };
   json doc;
+  DuplicateKeyRejectingBuilder builder(doc);
   try {
-    doc = json::parse(text.begin(), text.end(), detect_duplicates);
-  } catch (const json::parse_error& e) {
+    json::sax_parse(text.begin(), text.end(), &builder);
+  } catch (const json::exception& e) {  // parse errors and number overflow (out_of_range.406)
     std::string what = e.what();
     // nlohmann prefixes "[json.exception.parse_error.101] "; keep the human part.
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     throw InputError(origin, "", "not valid JSON (" + what + ")");
   }
-  if (!duplicate.empty()) {
-    throw InputError(origin, "", "duplicate object key \"" + duplicate +
+  if (!builder.duplicate.empty()) {
+    throw InputError(origin, "", "duplicate object key \"" + builder.duplicate +
                                      "\" (each key must appear once)");
   }
   if (!expected_schema.empty()) {

@@ -112,7 +112,7 @@ for key in [r[1] for r in rows]:
 print("\nlatency (median time_us):")
 for key, r in sorted(records.items()):
     if "latency" in key or key.endswith("/bytes:8"):
-        t = statistics.median(r["time_us"]) if r["status"] == "ok" else None
+        t = r["time_us"] if r["status"] == "ok" else None
         print(f"  {key:48} {'%.2f us' % t if t is not None else r['status'] + ': ' + r['message']}")
 others = [k for k, r in records.items() if r["status"] not in ("ok",)]
 if others:

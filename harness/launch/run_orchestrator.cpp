@@ -5,6 +5,7 @@
 extern char** environ;
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -155,6 +156,10 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
                          "--gbench-json", (sr.dir / "bench.json").string(), "--nccl-log-dir", (sr.dir / "nccl").string()};
     // The console shows each benchmark's aggregates; every repetition is kept in records.jsonl.
     req.bench_command.push_back("--benchmark_display_aggregates_only=true");
+    // mpirun hands the ranks a pipe either way: say plainly whether colours are wanted.
+    if (::isatty(STDOUT_FILENO) != 1 || std::getenv("NO_COLOR") != nullptr) {
+      req.bench_command.push_back("--benchmark_color=false");
+    }
     if (o.progress) req.bench_command.push_back("--progress");
     const LaunchPlan plan = plan_launch(req, context);
     write_json_atomically(sr.dir / "launch.json", {{"schema", "fabricgate.launch/1"}, {"argv", plan.argv}, {"env", plan.env}});

@@ -60,6 +60,7 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   s.rec.repetitions = s.plan.repetitions;
   s.rec.busbw_factor = s.tmpl.busbw_factor;
   s.started = std::chrono::steady_clock::now();
+  env.writer.write_start(s.rec.key);
   std::string reason;
   std::string error;
   try {

@@ -60,6 +60,10 @@ void RecordWriter::write_header(const nlohmann::json& header) const {
   append_json_line(path_, h);
 }
 
+void RecordWriter::write_start(const std::string& key) const {
+  if (enabled()) append_json_line(path_, {{"type", "start"}, {"key", key}});
+}
+
 void RecordWriter::write(const BenchmarkRecord& record) const {
   if (enabled()) append_json_line(path_, to_json(record));
 }

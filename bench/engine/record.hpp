@@ -50,6 +50,8 @@ class RecordWriter {
   explicit RecordWriter(std::filesystem::path path) : path_(std::move(path)) {}
   RecordWriter() = default;  // writes nothing (ranks other than 0, or no --records)
   void write_header(const nlohmann::json& header) const;
+  // Marks a benchmark as started, so that a run that hangs or dies can name what it was doing.
+  void write_start(const std::string& key) const;
   void write(const BenchmarkRecord& record) const;
   void write_footer(const nlohmann::json& footer) const;
   bool enabled() const { return !path_.empty(); }

@@ -40,8 +40,11 @@ RecordsFile read_records(const std::filesystem::path& file) {
     const std::string type = rec.is_object() ? rec.value("type", "") : "";
     if (type == "header") {
       out.header = rec;
+    } else if (type == "start") {
+      out.in_progress = rec.value("key", "");
     } else if (type == "benchmark") {
       rec.erase("type");
+      if (rec.value("key", "") == out.in_progress) out.in_progress.clear();
       out.benchmarks.push_back(std::move(rec));
     } else if (type == "footer") {
       out.complete = rec.value("complete", false);
@@ -57,6 +60,7 @@ json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fin
   const bool have_header = h.is_object();
   std::string reason = f.incomplete_reason;
   if (reason.empty() && !records.complete) reason = "the bench ended without writing its final record";
+  if (!reason.empty() && !records.in_progress.empty()) reason += "; benchmark in progress: " + records.in_progress;
   json run = {
       {"schema", "fabricgate.run/1"},
       {"run_id", f.run_id},

@@ -16,6 +16,7 @@ struct RecordsFile {
   std::vector<json> benchmarks;
   bool complete = false;        // a footer with complete=true was written
   bool truncated_tail = false;  // the last line was cut off (the writer died mid-line)
+  std::string in_progress;      // a benchmark that started and never finished (hang or crash)
 };
 
 // Reads records.jsonl. A cut-off last line is dropped (that benchmark was not finished); a bad

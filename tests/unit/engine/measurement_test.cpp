@@ -59,10 +59,18 @@ class MeasurementTest : public ::testing::Test {
     benchmark::RunSpecifiedBenchmarks(&silent);
     std::vector<json> out;
     std::ifstream in(dir_ / "records.jsonl");
-    for (std::string line; std::getline(in, line);) out.push_back(json::parse(line));
+    for (std::string line; std::getline(in, line);) {
+      const json j = json::parse(line);
+      if (j["type"] == "start") {
+        started.push_back(j["key"]);
+        continue;
+      }
+      out.push_back(j);
+    }
     return out;
   }
 
+  std::vector<std::string> started;  // "start" markers (what a hang or crash was doing)
   std::filesystem::path dir_;
   SoloCommunicator comm_;
   RecordWriter writer_;
@@ -80,6 +88,7 @@ TEST_F(MeasurementTest, WritesOneRecordWithOneSamplePerRepetition) {
     return p;
   });
   ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(started, std::vector<std::string>{"test/op/bytes:1000"});  // marked before it ran
   const json& r = records[0];
   EXPECT_EQ(r["status"], "ok");
   EXPECT_EQ(r["samples"]["time_us"].size(), 4u);

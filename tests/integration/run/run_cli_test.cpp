@@ -1,0 +1,202 @@
+// `fabricgate run` end to end on this CPU machine: real mpirun ranks, the real bench, files on disk.
+// Baseline from three runs and an A/A rerun that passes; P01 refused before launching; a rank
+// killed with SIGKILL mid-run keeps the finished records and exits 3; a hung rank is ended by
+// --timeout naming the benchmark; a second run waits for the runner lock and gives up clearly.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "harness/model/json_file.hpp"
+#include "mpi_job.hpp"
+
+namespace fabricgate {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_job;
+
+class RunCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("fg-run-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path suite(const std::string& name, const json& benchmarks, const json& extra = json::object()) {
+    json s = {{"schema", "fabricgate.suite/1"}, {"name", name}, {"ranks", 2},
+              {"defaults", {{"repetitions", 3}, {"warmup", 2}, {"target_sample_ms", 2}}}, {"benchmarks", benchmarks}};
+    s.update(extra);
+    const fs::path p = dir_ / (name + ".json");
+    std::ofstream(p) << s.dump(2);
+    return p;
+  }
+
+  std::vector<std::string> run_args(const fs::path& suite_file, const char* bench = FABRICGATE_BENCH) {
+    return {FABRICGATE_CLI, "run", "--suite", suite_file.string(), "--results-dir", (dir_ / "results").string(),
+            "--lock", (dir_ / "lock").string(), "--bench", bench, "--platform", "test-box"};
+  }
+
+  std::vector<fs::path> run_dirs() const {
+    std::vector<fs::path> out;
+    if (!fs::exists(dir_ / "results" / "test-box")) return out;
+    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
+  fs::path dir_;
+};
+
+json mpi_entry() {
+  return {{"family", "coll"}, {"backend", "mpi"}, {"ops", {"all_reduce", "broadcast"}}, {"sizes", {{"list", {8, 65536}}}}};
+}
+
+TEST_F(RunCli, BaselineFromThreeRunsThenAnAaRerunPasses) {
+  const auto s = suite("aa", json::array({mpi_entry()}));
+  for (int i = 0; i < 3; ++i) {
+    auto args = run_args(s);
+    args.push_back("--no-compare");
+    const auto job = run_job(args, 120);
+    ASSERT_EQ(job.exit_code, 0) << job.output;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1100));  // run ids have 1 s resolution
+  }
+  const auto dirs = run_dirs();
+  ASSERT_EQ(dirs.size(), 3u);
+  for (const auto& d : dirs) {
+    const json run = load_json_file(d / "run.json", "fabricgate.run/1");
+    EXPECT_TRUE(run["complete"].get<bool>());
+    EXPECT_EQ(run["benchmarks"].size(), 4u);
+    EXPECT_EQ(run["ranks"].size(), 2u);  // P01 evidence: one line per rank
+    EXPECT_EQ(run["launch"]["launcher"], "mpirun");
+  }
+  std::vector<std::string> create = {FABRICGATE_CLI, "baseline", "create", "--out", (dir_ / "b.json").string()};
+  for (const auto& d : dirs) {
+    create.push_back("--from");
+    create.push_back(d.string());
+  }
+  const auto made = run_job(create, 60);
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  // Two ranks on shared CI cores swing by 2x between launches: this test is about the plumbing,
+  // so the baseline gets a wide band (a real CPU baseline does the same, see results/).
+  json b = load_json_file(dir_ / "b.json", "fabricgate.baseline/1");
+  b["tolerance_policy"]["max_tolerance"] = 0.9;
+  for (auto& c : b["tolerance_policy"]["size_classes"]) c["tolerance"] = 0.9;
+  write_json_atomically(dir_ / "b.json", b);
+
+  auto args = run_args(s);
+  args.insert(args.end(), {"--baseline", (dir_ / "b.json").string()});
+  const auto aa = run_job(args, 120);
+  EXPECT_EQ(aa.exit_code, 0) << aa.output;
+  EXPECT_NE(aa.output.find("PASS"), std::string::npos) << aa.output;
+  EXPECT_TRUE(fs::exists(run_dirs().back() / "report.md"));
+  EXPECT_TRUE(fs::exists(run_dirs().back() / "junit.xml"));
+}
+
+TEST_F(RunCli, TooFewRanksAreRefusedBeforeLaunchP01) {
+  const auto s = suite("p01", json::array({mpi_entry()}), {{"min_ranks", 2}});
+  auto args = run_args(s);
+  args.insert(args.end(), {"--ranks", "1"});
+  const auto job = run_job(args, 60);
+  EXPECT_EQ(job.exit_code, 2) << job.output;
+  EXPECT_NE(job.output.find("P01"), std::string::npos) << job.output;
+  EXPECT_TRUE(run_dirs().empty());  // nothing measured, nothing written
+}
+
+TEST_F(RunCli, KilledRankKeepsFinishedRecordsAndExits3) {
+  // Enough benchmarks that the run is still going when one rank is killed.
+  json e = mpi_entry();
+  e["ops"] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv"};
+  e["sizes"] = {{"min", 8}, {"max", "1M"}, {"factor", 2}};
+  const auto s = suite("crash", json::array({e}), {{"defaults", {{"repetitions", 3}, {"warmup", 2}, {"target_sample_ms", 20}}}});
+  const fs::path log = dir_ / "out.log";
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    auto args = run_args(s);
+    args.push_back("--no-compare");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  // Wait (bounded) until some benchmarks are finished, then SIGKILL one rank.
+  pid_t victim = -1;
+  for (int i = 0; i < 600 && victim < 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const auto dirs = run_dirs();
+    if (dirs.empty()) continue;
+    std::ifstream rec(dirs.back() / "records.jsonl");
+    int finished = 0;
+    for (std::string l; std::getline(rec, l);) finished += l.find("\"type\":\"benchmark\"") != std::string::npos;
+    if (finished < 3) continue;
+    for (const auto& p : fs::directory_iterator("/proc")) {
+      std::ifstream cmd(p.path() / "cmdline");
+      std::string c((std::istreambuf_iterator<char>(cmd)), std::istreambuf_iterator<char>());
+      // A rank: its argv[0] is the bench (not mpirun, not the fabricgate CLI) and it writes here.
+      if (c.rfind(FABRICGATE_BENCH, 0) == 0 && c.find(dir_.string()) != std::string::npos) {
+        victim = std::stoi(p.path().filename());
+        break;
+      }
+    }
+  }
+  ASSERT_GT(victim, 0) << "no rank found to kill";
+  ::kill(victim, SIGKILL);
+  int status = 0;
+  for (int i = 0; i < 1200 && ::waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  ASSERT_TRUE(WIFEXITED(status)) << "fabricgate run did not end after a rank died";
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  const json run = load_json_file(run_dirs().back() / "run.json", "fabricgate.run/1");
+  EXPECT_FALSE(run["complete"].get<bool>());
+  EXPECT_GE(run["benchmarks"].size(), 3u);  // what finished before the kill survives
+  EXPECT_NE(run["incomplete_reason"].get<std::string>().find("fabricgate-bench"), std::string::npos);
+  // compare still works on what exists and says the run is incomplete (exit 3).
+  const auto cmp = run_job({FABRICGATE_CLI, "compare", run_dirs().back().string()}, 60);
+  EXPECT_EQ(cmp.exit_code, 3) << cmp.output;
+}
+
+TEST_F(RunCli, HungRankIsEndedByTheTimeoutWhichNamesTheBenchmark) {
+  const auto s = suite("hang", json::array({{{"family", "hang"}}}));
+  auto args = run_args(s, FABRICGATE_BENCH_TESTING);
+  args.insert(args.end(), {"--timeout", "8", "--no-compare"});
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto job = run_job(args, 120);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(60));
+  EXPECT_EQ(job.exit_code, 3) << job.output;
+  const json run = load_json_file(run_dirs().back() / "run.json", "fabricgate.run/1");
+  EXPECT_FALSE(run["complete"].get<bool>());
+  const std::string reason = run["incomplete_reason"];
+  EXPECT_NE(reason.find("timed out"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("hang/stuck"), std::string::npos) << reason;
+  ASSERT_EQ(run["benchmarks"].size(), 1u);
+  EXPECT_EQ(run["benchmarks"][0]["key"], "hang/ok");
+}
+
+TEST_F(RunCli, SecondRunWaitsForTheRunnerLockThenGivesUp) {
+  const auto s = suite("lock", json::array({mpi_entry()}));
+  const int fd = ::open((dir_ / "lock").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);  // another run holds the runner
+  auto args = run_args(s);
+  args.insert(args.end(), {"--lock-timeout", "1", "--no-compare"});
+  const auto job = run_job(args, 60);
+  ::close(fd);
+  EXPECT_EQ(job.exit_code, 3) << job.output;
+  EXPECT_NE(job.output.find("another fabricgate run holds"), std::string::npos) << job.output;
+  EXPECT_TRUE(run_dirs().empty());  // nothing was measured while the other run held the lock
+}
+
+}  // namespace
+}  // namespace fabricgate

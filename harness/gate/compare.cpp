@@ -5,6 +5,7 @@
 
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/metric_judge.hpp"
+#include "harness/gate/multinode_notes.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/statistics.hpp"
 #include "harness/gate/units_text.hpp"
@@ -224,6 +225,7 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
       c.keys.push_back(std::move(k));
     }
   }
+  add_multinode_notes(run, c);
   // Sort an index, then move each KeyComparison once: cheaper than swapping the large structs.
   std::vector<std::size_t> order(c.keys.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

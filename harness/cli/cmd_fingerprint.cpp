@@ -32,7 +32,7 @@ void run_fingerprint(const FingerprintArgs& args) {
   const json doc = fingerprint::collect(options);
   if (!args.out.empty()) write_json_atomically(args.out, doc);
   if (args.as_json) {
-    std::cout << doc.dump(2) << "\n";
+    std::cout << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
   } else {
     std::cout << fingerprint::summarize(doc);
     if (!args.out.empty()) std::cout << "written   " << args.out << "\n";

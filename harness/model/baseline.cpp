@@ -136,7 +136,7 @@ class BaselineParser {
   BaselineProvenance provenance(const std::string& p) const {
     BaselineProvenance out;
     for (const auto& [k, v] : r_.object_at(p + "/versions").items()) {
-      if (!v.is_string()) r_.fail(p + "/versions/" + k, "a string");
+      if (!v.is_string()) r_.fail(p + "/versions/" + json_pointer_escape(k), "a string");
       out.versions[k] = v.get<std::string>();
     }
     out.date = r_.string_at(p + "/date");

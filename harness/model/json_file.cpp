@@ -162,7 +162,8 @@ void write_file_atomically(const fs::path& path, std::string_view text) {
 }
 
 void write_json_atomically(const fs::path& path, const json& doc) {
-  write_file_atomically(path, doc.dump(2) + "\n");
+  // Strings from system probes (fi_info, sysfs) may hold invalid UTF-8: write U+FFFD, never throw.
+  write_file_atomically(path, doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 void append_json_line(const fs::path& path, const json& record) {
@@ -170,15 +171,36 @@ void append_json_line(const fs::path& path, const json& record) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw InfraError("cannot open " + path.string() + " for appending: " + errno_text());
   // One write() of the whole line: O_APPEND keeps concurrent appenders from interleaving.
-  const bool ok = write_all(fd, record.dump() + "\n") && ::fdatasync(fd) == 0;
+  const bool ok = write_all(fd, record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n") &&
+                  ::fdatasync(fd) == 0;
   const int saved = errno;
   ::close(fd);
   if (!ok) throw InfraError("cannot append to " + path.string() + ": " + std::strerror(saved));
 }
 
 const json* JsonReader::find(const std::string& pointer) const {
-  const json::json_pointer ptr(pointer);
-  return doc_.contains(ptr) ? &doc_.at(ptr) : nullptr;
+  try {
+    const json::json_pointer ptr(pointer);
+    return doc_.contains(ptr) ? &doc_.at(ptr) : nullptr;
+  } catch (const json::exception&) {
+    // A pointer built from an unescaped input key is malformed: that input is the problem.
+    throw InputError(file_, pointer, "an object key usable in a field path");
+  }
+}
+
+std::string json_pointer_escape(std::string_view key) {
+  std::string out;
+  out.reserve(key.size());
+  for (const char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 const json& JsonReader::at(const std::string& pointer) const {

@@ -53,6 +53,10 @@ class JsonReader {
   std::string file_;
 };
 
+// One reference token of a JSON pointer: "~" → "~0", "/" → "~1" (RFC 6901). Object keys from input
+// files go through this before they become part of a field pointer.
+std::string json_pointer_escape(std::string_view key);
+
 // A name used as a path component (platform key, run id, suite name): letters, digits, '.', '_',
 // '-', not starting with '.', at most 128 characters. Rejects "../", "/", spaces, shell syntax.
 bool is_safe_name(std::string_view name);

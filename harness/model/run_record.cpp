@@ -61,7 +61,7 @@ class Fields {
     std::map<std::string, std::string> out;
     if (!r_.find(p)) return out;
     for (const auto& [k, v] : r_.object_at(p).items()) {
-      if (!v.is_string()) r_.fail(p + "/" + k, "a string, found " + std::string(v.type_name()));
+      if (!v.is_string()) r_.fail(p + "/" + json_pointer_escape(k), "a string, found " + std::string(v.type_name()));
       out[k] = v.get<std::string>();
     }
     return out;
@@ -113,8 +113,9 @@ class Fields {
     std::map<std::string, long long> out;
     if (!r_.find(p)) return out;
     for (const auto& [k, v] : r_.object_at(p).items()) {
-      const std::string item = p + "/" + k;
-      const long long n = r_.integer_at(item);
+      const std::string item = p + "/" + json_pointer_escape(k);
+      if (!v.is_number_integer()) r_.fail(item, "an integer count, found " + v.dump());
+      const long long n = v.get<long long>();
       if (n < 0) r_.fail(item, "a count >= 0");
       out[k] = n;
     }

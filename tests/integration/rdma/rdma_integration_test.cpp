@@ -40,7 +40,7 @@ std::map<std::string, json> read_records(const fs::path& file) {
   std::ifstream in(file);
   for (std::string line; std::getline(in, line);) {
     const json j = json::parse(line);
-    if (j.contains("key")) out[j["key"].get<std::string>()] = j;
+    if (j.value("type", "") == "benchmark") out[j["key"].get<std::string>()] = j;
   }
   return out;
 }

@@ -99,3 +99,27 @@ TEST(model_JsonLines, AppendsWholeLines) {
 
 }  // namespace
 }  // namespace fabricgate
+
+namespace fabricgate {
+namespace {
+
+TEST(model_JsonPointer, KeysFromInputAreEscaped) {
+  EXPECT_EQ(json_pointer_escape("Ring/LL"), "Ring~1LL");
+  EXPECT_EQ(json_pointer_escape("R~ing"), "R~0ing");
+  const json doc = json::parse(R"({"algo": {"Ring/LL": 3, "R~ing": 4}})");
+  const JsonReader rd(doc, "f.json");
+  EXPECT_EQ(rd.integer_at("/algo/" + json_pointer_escape("Ring/LL")), 3);
+  EXPECT_EQ(rd.integer_at("/algo/" + json_pointer_escape("R~ing")), 4);
+  // An unescaped pointer is the input's problem, reported as such (never an internal error).
+  EXPECT_THROW(rd.find("/algo/R~ing"), InputError);
+}
+
+TEST(model_AtomicWrite, InvalidUtf8FromProbesIsReplacedNotFatal) {
+  const fs::path file = fs::temp_directory_path() / ("fg-utf8-" + std::to_string(::getpid()) + ".json");
+  write_json_atomically(file, {{"fi_info", std::string("efa\xff\xfe")}});
+  EXPECT_EQ(load_json_file(file)["fi_info"], "efa\xEF\xBF\xBD\xEF\xBF\xBD");
+  fs::remove(file);
+}
+
+}  // namespace
+}  // namespace fabricgate

@@ -1,6 +1,7 @@
 #include "harness/gate/compare.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "harness/gate/fingerprint_guard.hpp"
@@ -23,6 +24,14 @@ std::string describe_changes(const std::string& prefix, const std::vector<Change
     out += (i == 0 ? ": " : "; ") + changes[i].what + " " + changes[i].before + " -> " + changes[i].after;
   }
   return out;
+}
+
+// The key with its "/ranks:N" part made generic: the same benchmark at another rank count (P04).
+std::string without_rank_count(const std::string& key) {
+  const auto pos = key.find("/ranks:");
+  if (pos == std::string::npos) return key;
+  const auto end = key.find('/', pos + 1);
+  return key.substr(0, pos) + "/ranks:*" + (end == std::string::npos ? std::string() : key.substr(end));
 }
 
 KeyComparison start_key(const BenchmarkResult& r) {
@@ -160,21 +169,44 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
   }
   c.keys.reserve(run.benchmarks.size() + (baseline ? baseline->entries.size() : 0));
   std::vector<std::size_t> judged;  // indices into c.keys awaiting the p-value adjustment
+  // P04: a run at another rank count is compared key by key on elapsed time. Baseline keys by their
+  // rank-free shape; a shape measured at several rank counts is ambiguous (nullptr) and not used.
+  std::unordered_map<std::string, const std::string*> by_shape;
+  std::unordered_set<std::string_view> matched_at_other_rank_count;
+  if (baseline) {
+    for (const auto& [key, e] : baseline->entries) {
+      auto [it, inserted] = by_shape.emplace(without_rank_count(key), &key);
+      if (!inserted) it->second = nullptr;
+    }
+  }
   for (const BenchmarkResult& r : run.benchmarks) {
     KeyComparison k = start_key(r);
     const BaselineEntry* entry = nullptr;
+    bool other_rank_count = false;
     if (baseline) {
       auto it = baseline->entries.find(r.key);
-      if (it != baseline->entries.end()) entry = &it->second;
+      if (it != baseline->entries.end()) {
+        entry = &it->second;
+      } else if (auto shape = by_shape.find(without_rank_count(r.key)); shape != by_shape.end() && shape->second) {
+        const auto& [base_key, base_entry] = *baseline->entries.find(*shape->second);
+        if (base_entry.nranks != r.nranks) {
+          entry = &base_entry;
+          other_rank_count = true;
+          matched_at_other_rank_count.insert(base_key);
+          k.notes.push_back({"P04", "note", "compared with " + base_key + " (" + std::to_string(base_entry.nranks) +
+                                                " ranks) on elapsed time; busbw of different rank counts is not comparable"});
+        }
+      }
     }
     if (entry) fill_baseline_figures(k, *entry);
     if (!decide_without_numbers(r, k)) {
       if (!entry) {
         k.verdict = Verdict::new_key;
         k.reason = format_bytes(r.bytes) + ": not in the baseline";
-      } else if (!decide_route(run, r, *entry, k)) {
+      } else if (other_rank_count || !decide_route(run, r, *entry, k)) {
+        // (At another rank count NCCL may rightly choose another algorithm (P19): only time is judged.)
         k.judgement = judge_metric(r, *entry, policy);
-        if (k.judgement->metric == Metric::time_us && r.nranks != entry->nranks) {
+        if (k.judgement->metric == Metric::time_us && r.nranks != entry->nranks && !other_rank_count) {
           k.notes.push_back({"P04", "note", k.judgement->why_metric});
         }
         judged.push_back(c.keys.size());
@@ -209,7 +241,7 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
     present.reserve(run.benchmarks.size());
     for (const BenchmarkResult& r : run.benchmarks) present.insert(r.key);
     for (const auto& [key, e] : baseline->entries) {
-      if (present.count(key)) continue;
+      if (present.count(key) || matched_at_other_rank_count.count(key)) continue;
       KeyComparison k;
       k.key = key;
       k.family = e.family;

@@ -361,3 +361,36 @@ TEST(gate_Compare, HolmPolicyIsApplied) {
 
 }  // namespace
 }  // namespace fabricgate::gate
+
+namespace fabricgate::gate {
+namespace {
+
+// P04 end to end: a run at another rank count meets the baseline key of the same benchmark and is
+// judged on elapsed time (never busbw); those baseline keys are not reported MISSING.
+TEST(gate_Compare, AnotherRankCountIsComparedOnTimeNotMissing) {
+  const Baseline b = standard_baseline();  // 2 ranks
+  std::vector<ResultSpec> four = {spec(kLarge, 500)};
+  four[0].nranks = 4;
+  RunSpec rs;
+  rs.nranks = 4;
+  const Comparison same = compare_run(run_of("four", four, rs), &b, {});
+  const KeyComparison& k = find_key(same, kLarge);
+  ASSERT_TRUE(k.judgement) << k.reason;
+  EXPECT_EQ(k.judgement->metric, Metric::time_us);
+  EXPECT_EQ(k.verdict, Verdict::pass) << k.reason;
+  bool p04 = false;
+  for (const auto& n : k.notes) p04 = p04 || n.id == "P04";
+  EXPECT_TRUE(p04);
+  for (const auto& key : same.keys) {
+    if (key.bytes == kLarge) {
+      EXPECT_NE(key.verdict, Verdict::missing) << key.key;
+    }
+  }
+  four[0] = spec(kLarge, 501, 1.5);  // 50 % slower at 4 ranks: a time regression
+  four[0].nranks = 4;
+  const Comparison slower = compare_run(run_of("four", four, rs), &b, {});
+  EXPECT_EQ(find_key(slower, kLarge).verdict, Verdict::regression);
+}
+
+}  // namespace
+}  // namespace fabricgate::gate

@@ -7,6 +7,7 @@
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
+#include "harness/gate/wire_spec_notes.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/statistics.hpp"
 #include "harness/gate/units_text.hpp"
@@ -258,6 +259,7 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
     }
   }
   add_multinode_notes(run, c);
+  add_wire_spec_notes(run, c);
   // Sort an index, then move each KeyComparison once: cheaper than swapping the large structs.
   std::vector<std::size_t> order(c.keys.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

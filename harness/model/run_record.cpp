@@ -267,8 +267,16 @@ FingerprintSummary parse_fingerprint(const Fields& f, const std::string& p) {
     for (const auto& [k, v] : r.object_at(p + "/versions").items()) {
       // Versions are strings; tolerate null for "not installed" rather than failing the run.
       if (v.is_null()) continue;
-      if (!v.is_string()) r.fail(p + "/versions/" + k, "a string or null");
+      if (!v.is_string()) r.fail(p + "/versions/" + json_pointer_escape(k), "a string or null");
       fp.versions[k] = v.get<std::string>();
+    }
+  }
+  if (const json* devices = r.find(p + "/gpus/devices"); devices && devices->is_array()) {
+    for (std::size_t i = 0; i < devices->size(); ++i) {
+      const std::string q = p + "/gpus/devices/" + std::to_string(i) + "/nvlink/aggregate_GBps_per_direction";
+      if (!r.find(q) || r.at(q).is_null()) continue;
+      const double v = r.non_negative_at(q);
+      if (v > 0 && (fp.nvlink_GBps_per_direction == 0 || v < fp.nvlink_GBps_per_direction)) fp.nvlink_GBps_per_direction = v;
     }
   }
   return fp;

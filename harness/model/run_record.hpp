@@ -110,6 +110,9 @@ struct FingerprintSummary {
   std::string platform_key;
   nlohmann::json identity = nlohmann::json::object();
   std::map<std::string, std::string> versions;
+  // Smallest per-direction NVLink aggregate over the GPUs (GB/s, the published figure, P17);
+  // 0 when there is no NVLink or no GPU section.
+  double nvlink_GBps_per_direction = 0;
 };
 
 struct RunRecord {

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.hpp"
+#include "harness/cli/comparison_output.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
@@ -35,22 +36,12 @@ int run_compare(const CompareArgs& a) {
   if (format == report::ReportFormat::annotations) {
     throw InputError("compare --format annotations is not offered; use `fabricgate report`");
   }
-  const RunRecord run = load_run(a.run);
-  const std::optional<Baseline> baseline = gate::find_baseline(run, a.baseline, a.baselines_dir);
-  const gate::Comparison comparison =
-      gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force});
-  report::RenderOptions options;
-  options.color = a.out.empty() && format == report::ReportFormat::console &&
-                  ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
-  const std::string text = report::render(comparison, format, options);
-  if (a.out.empty()) {
-    std::cout << text << std::flush;
-  } else {
-    write_file_atomically(a.out, text);
-  }
+  const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, a.force);
+  const gate::Comparison& comparison = g.comparison;
+  emit(comparison, format, a.out);
   report::append_github_step_summary(comparison);
-  if (!baseline && a.require_baseline) {
-    std::cerr << "fabricgate: error: no baseline for platform " << run.platform
+  if (!g.baseline && a.require_baseline) {
+    std::cerr << "fabricgate: error: no baseline for platform " << g.run.platform
               << " and --require-baseline was given; create one with:\n  "
               << comparison.create_baseline_command << "\n";
     return static_cast<int>(ExitCode::input_error);

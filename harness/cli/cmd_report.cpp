@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.hpp"
+#include "harness/cli/comparison_output.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
@@ -31,20 +32,9 @@ struct ReportArgs {
 
 int run_report(const ReportArgs& a) {
   const report::ReportFormat format = report::parse_report_format(a.format);
-  const RunRecord run = load_run(a.run);
-  const std::optional<Baseline> baseline = gate::find_baseline(run, a.baseline, a.baselines_dir);
-  const gate::Comparison comparison =
-      gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force});
-  report::RenderOptions options;
-  options.color = a.out.empty() && format == report::ReportFormat::console &&
-                  ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
-  const std::string text = report::render(comparison, format, options);
-  if (a.out.empty()) {
-    std::cout << text << std::flush;
-  } else {
-    write_file_atomically(a.out, text);
-  }
-  if (format == report::ReportFormat::markdown) report::append_github_step_summary(comparison);
+  const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, a.force);
+  emit(g.comparison, format, a.out);
+  if (format == report::ReportFormat::markdown) report::append_github_step_summary(g.comparison);
   return static_cast<int>(ExitCode::pass);
 }
 

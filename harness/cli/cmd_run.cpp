@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.hpp"
+#include "harness/cli/comparison_output.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/launch/run_orchestrator.hpp"
 #include "harness/model/errors.hpp"
@@ -60,17 +61,14 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
     baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
   }
   const gate::Comparison comparison = gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force});
-  report::RenderOptions options;
-  options.color = ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
-  std::cout << report::render(comparison, report::ReportFormat::console, options) << std::flush;
-  options.color = false;
+  emit(comparison, report::ReportFormat::console, "");
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
     const char* file = format == report::ReportFormat::markdown ? "report.md"
                        : format == report::ReportFormat::junit  ? "junit.xml"
                        : format == report::ReportFormat::json   ? "comparison.json"
                                                                 : "annotations.txt";
-    write_file_atomically(sr.dir / file, report::render(comparison, format, options));
+    emit(comparison, format, (sr.dir / file).string());
   }
   report::append_github_step_summary(comparison);
   std::cerr << "fabricgate: results in " << sr.dir.string() << "\n";

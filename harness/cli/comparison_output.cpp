@@ -1,0 +1,32 @@
+#include "harness/cli/comparison_output.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "harness/model/json_file.hpp"
+
+namespace fabricgate::cli {
+
+GatedRun gate_run_files(const std::string& run_path, const std::string& baseline_file,
+                        const std::string& baselines_dir, bool force) {
+  GatedRun g{load_run(run_path), std::nullopt, {}};
+  g.baseline = gate::find_baseline(g.run, baseline_file, baselines_dir);
+  g.comparison = gate::compare_run(g.run, g.baseline ? &*g.baseline : nullptr, gate::CompareOptions{force});
+  return g;
+}
+
+void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out) {
+  report::RenderOptions options;
+  options.color = out.empty() && format == report::ReportFormat::console && ::isatty(STDOUT_FILENO) == 1 &&
+                  std::getenv("NO_COLOR") == nullptr;
+  const std::string text = report::render(comparison, format, options);
+  if (out.empty()) {
+    std::cout << text << std::flush;
+  } else {
+    write_file_atomically(out, text);
+  }
+}
+
+}  // namespace fabricgate::cli

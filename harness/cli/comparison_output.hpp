@@ -1,0 +1,26 @@
+#pragma once
+// What compare, report and run share: gate a loaded run against its baseline, and write one
+// rendering of the result to stdout (colours only on a terminal) or atomically to a file.
+#include <optional>
+#include <string>
+
+#include "harness/gate/compare.hpp"
+#include "harness/model/baseline.hpp"
+#include "harness/model/run_record.hpp"
+#include "harness/report/render.hpp"
+
+namespace fabricgate::cli {
+
+struct GatedRun {
+  RunRecord run;
+  std::optional<Baseline> baseline;
+  gate::Comparison comparison;
+};
+
+GatedRun gate_run_files(const std::string& run_path, const std::string& baseline_file,
+                        const std::string& baselines_dir, bool force);
+
+// `out` empty: stdout. Colours for the console format on a terminal unless NO_COLOR is set.
+void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out);
+
+}  // namespace fabricgate::cli

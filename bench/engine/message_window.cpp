@@ -212,4 +212,22 @@ WindowResult run_ping_pong(WindowChannel& send, WindowChannel& recv, std::int64_
   return r;
 }
 
+WindowResult run_transfer(TransferOp op, bool initiator, const TransferChannels& ch, std::int64_t count,
+                          int window, std::chrono::nanoseconds timeout) {
+  const WindowPlan plan{count, window, timeout};
+  const WindowPlan one{1, 1, timeout};
+  switch (op) {
+    case TransferOp::write:
+    case TransferOp::read: {
+      if (!initiator) return run_window(ch.fin_recv, one);  // progress until the initiator is done
+      WindowResult r = run_window(ch.data, plan);
+      if (r.ok()) r.error = run_window(ch.fin_send, one).error;
+      return r;
+    }
+    case TransferOp::send: return run_window(initiator ? ch.data : ch.recv, plan);
+    case TransferOp::pingpong: return run_ping_pong(ch.data, ch.recv, count, initiator, timeout);
+  }
+  return {};
+}
+
 }  // namespace fabricgate::bench

@@ -67,6 +67,19 @@ WindowResult wait_completions(WindowChannel& channel, std::int64_t count, std::c
 WindowResult run_ping_pong(WindowChannel& send, WindowChannel& recv, std::int64_t round_trips, bool initiator,
                            std::chrono::nanoseconds timeout);
 
+// The channels one pair of ranks uses for one TransferOp. For write/read the initiator drives the
+// data channel and then sends one "done" message that the passive side waits for.
+struct TransferChannels {
+  WindowChannel& data;
+  WindowChannel& recv;
+  WindowChannel& fin_send;
+  WindowChannel& fin_recv;
+};
+
+// `count` operations of `op` on this rank's side, shared by every RDMA backend.
+WindowResult run_transfer(TransferOp op, bool initiator, const TransferChannels& channels, std::int64_t count,
+                          int window, std::chrono::nanoseconds timeout);
+
 // "no completion within 30 s" (the error text of a timeout).
 std::string timeout_message(std::chrono::nanoseconds timeout);
 

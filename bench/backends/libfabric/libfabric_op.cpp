@@ -11,6 +11,7 @@
 #include "bench/backends/libfabric/fi_channel.hpp"
 #include "bench/backends/libfabric/fi_endpoint.hpp"
 #include "bench/backends/libfabric/libfabric_backend.hpp"
+#include "bench/engine/peer_exchange.hpp"
 
 namespace fabricgate::bench {
 
@@ -135,20 +136,8 @@ class LibfabricOp final : public MeasuredOp {
   int expected_sender() const { return peer_rank_; }
 
   WindowResult issue(int count) {
-    const WindowPlan plan{count, cfg_.window, cfg_.timeout};
-    const WindowPlan one{1, 1, cfg_.timeout};
-    switch (cfg_.op) {
-      case TransferOp::write:
-      case TransferOp::read: {
-        if (!initiator_) return run_window(*fin_recv_, one);  // progress until the initiator is done
-        WindowResult r = run_window(*data_, plan);
-        if (r.ok()) r.error = run_window(*fin_send_, one).error;
-        return r;
-      }
-      case TransferOp::send: return run_window(initiator_ ? *data_ : *recv_, plan);
-      case TransferOp::pingpong: return run_ping_pong(*data_, *recv_, count, initiator_, cfg_.timeout);
-    }
-    return {};
+    return run_transfer(cfg_.op, initiator_, {*data_, *recv_, *fin_send_, *fin_recv_}, count, cfg_.window,
+                        cfg_.timeout);
   }
 
   Communicator& comm_;
@@ -176,26 +165,14 @@ std::unique_ptr<MeasuredOp> make_libfabric_op(Communicator& comm, const Libfabri
   } catch (const std::exception& e) {
     error = e.what();
   }
-  // Exactly one exchange per call on every rank, whatever happened locally (else ranks deadlock).
-  card["skip"] = skip;
-  card["error"] = error;
-  const auto cards = comm.all_gather(card.dump());
-  for (std::size_t r = 0; r < cards.size(); ++r) {
-    const auto c = nlohmann::json::parse(cards[r]);
-    if (!c["error"].get<std::string>().empty()) {
-      throw std::runtime_error("rank " + std::to_string(r) + ": " + c["error"].get<std::string>());
-    }
-  }
-  for (std::size_t r = 0; r < cards.size(); ++r) {
-    const auto c = nlohmann::json::parse(cards[r]);
-    if (!c["skip"].get<std::string>().empty()) {
-      skip_reason = c["skip"].get<std::string>();
-      return nullptr;
-    }
+  const PeerCards peers = exchange_cards(comm, card, skip, error);
+  if (!peers.skip_reason.empty()) {
+    skip_reason = peers.skip_reason;
+    return nullptr;
   }
   chosen = {{"provider", card["provider"]}, {"fabric", card["fabric"]}, {"domain", card["domain"]},
             {"fi_version", libfabric_runtime_version()}};
-  op->connect(nlohmann::json::parse(cards[static_cast<std::size_t>(comm.rank() ^ 1)]));
+  op->connect(peers.cards[static_cast<std::size_t>(comm.rank() ^ 1)]);
   return op;
 }
 

@@ -10,6 +10,7 @@
 #include "bench/backends/verbs/verbs_channel.hpp"
 #include "bench/backends/verbs/verbs_device.hpp"
 #include "bench/backends/verbs/verbs_queue_pair.hpp"
+#include "bench/engine/peer_exchange.hpp"
 
 namespace fabricgate::bench {
 
@@ -127,20 +128,8 @@ class VerbsOp final : public MeasuredOp {
 
  private:
   WindowResult issue(int count) {
-    const WindowPlan plan{count, cfg_.window, cfg_.timeout};
-    const WindowPlan one{1, 1, cfg_.timeout};
-    switch (cfg_.op) {
-      case TransferOp::write:
-      case TransferOp::read: {
-        if (!initiator_) return run_window(*fin_recv_, one);
-        WindowResult r = run_window(*data_, plan);
-        if (r.ok()) r.error = run_window(*fin_send_, one).error;
-        return r;
-      }
-      case TransferOp::send: return run_window(initiator_ ? *data_ : *recv_, plan);
-      case TransferOp::pingpong: return run_ping_pong(*data_, *recv_, count, initiator_, cfg_.timeout);
-    }
-    return {};
+    return run_transfer(cfg_.op, initiator_, {*data_, *recv_, *fin_send_, *fin_recv_}, count, cfg_.window,
+                        cfg_.timeout);
   }
 
   Communicator& comm_;
@@ -172,22 +161,12 @@ std::unique_ptr<MeasuredOp> make_verbs_op(Communicator& comm, const VerbsConfig&
   } catch (const std::exception& e) {
     error = e.what();
   }
-  // Exactly one exchange per call on every rank, whatever happened locally.
-  card["skip"] = skip;
-  card["error"] = error;
-  const auto cards = comm.all_gather(card.dump());
-  for (std::size_t r = 0; r < cards.size(); ++r) {
-    const auto c = nlohmann::json::parse(cards[r]);
-    if (!c["error"].get<std::string>().empty()) throw std::runtime_error("rank " + std::to_string(r) + ": " + c["error"].get<std::string>());
+  const PeerCards peers = exchange_cards(comm, card, skip, error);
+  if (!peers.skip_reason.empty()) {
+    skip_reason = peers.skip_reason;
+    return nullptr;
   }
-  for (const auto& s : cards) {
-    const auto c = nlohmann::json::parse(s);
-    if (!c["skip"].get<std::string>().empty()) {
-      skip_reason = c["skip"].get<std::string>();
-      return nullptr;
-    }
-  }
-  op->connect(nlohmann::json::parse(cards[static_cast<std::size_t>(comm.rank() ^ 1)]));
+  op->connect(peers.cards[static_cast<std::size_t>(comm.rank() ^ 1)]);
   return op;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Evidence on a GPU machine (2x H200): what fabricgate measures and how the gate decides there.
-#   ci/device/gpu-evidence.sh STAGE...   stages: fingerprint quick gate p2p
+#   ci/device/gpu-evidence.sh STAGE...   stages: fingerprint quick gate reference p2p controls
 # Everything lands in $OUT/ev (the caller tars it). NVLink multicast stays off in every process.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -51,6 +51,22 @@ for stage in "$@"; do
       run fabricgate-reference --suite nccl-reference --no-compare ;;
     p2p)
       run p2p --suite p2p --no-compare --ranks 1 ;;
+    controls)
+      # Every control scenario in a fresh process; the table shows what each really took (P13/P14/P19).
+      run controls --suite controls --no-compare
+      for d in $(ls -td "$res"/*/*-controls-* | tac); do
+        python3 - "$d/run.json" <<'PY' | tee -a "$summary"
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))
+cap = r.get("capture", {})
+ctl = cap.get("control") or {}
+bw = {b["key"].split("/")[2] + "@" + b["key"].split("bytes:")[1].split("/")[0]: b.get("busbw_GBps", 0)
+      for b in r["benchmarks"] if b.get("status") == "ok"}
+print(f"{r['scenario']:>14}: transports={','.join(cap.get('transports', []))} network={cap.get('network') or '-'} "
+      f"control_ok={ctl.get('ok', '-')} | {ctl.get('message', '')}")
+print(" " * 16 + "busbw GB/s " + " ".join(f"{k}={v:.1f}" for k, v in sorted(bw.items())))
+PY
+      done ;;
     *) say "unknown stage $stage" ;;
   esac
 done

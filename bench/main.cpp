@@ -2,9 +2,10 @@
 //   fabricgate-bench --suite suites/quick.json --records out/records.jsonl --gbench-json out/bench.json
 // Other arguments go to Google Benchmark (--benchmark_filter, --benchmark_list_tests, …).
 // Exit codes: 0 ran (benchmark-level skips/errors are in the records), 2 bad input or a refused
-// configuration (P01), 3 infrastructure failure.
+// configuration (P01), 3 infrastructure failure (also: a benchmark hung and was aborted, issue #11).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,9 +22,12 @@
 #include "bench/backends/mpi/mpi_collectives.hpp"
 #include "bench/backends/mpi/mpi_communicator.hpp"
 #include "bench/backends/nccl/nccl_backend.hpp"
+#include "bench/backends/nccl/nccl_library.hpp"
 #include "bench/bench_options.hpp"
 #include "bench/capture/profiler_plugin.hpp"
 #include "bench/engine/family.hpp"
+#include "bench/hang_watchdog.hpp"
+#include "bench/node_setup.hpp"
 #include "harness/model/errors.hpp"
 
 namespace fb = fabricgate::bench;
@@ -44,17 +48,22 @@ std::string hostname() {
 }
 
 // One line per rank: host, local rank, GPU UUID, bus id (P01 evidence), gathered to everyone.
-nlohmann::json rank_table(fb::Communicator& comm, const fb::GpuPlacement& gpu) {
+nlohmann::json rank_table(fb::Communicator& comm, const fb::GpuPlacement& gpu, const fb::NodeLayout& nodes) {
+  const auto node = static_cast<std::size_t>(nodes.node_of_rank[static_cast<std::size_t>(comm.rank())]);
   const nlohmann::json mine = {{"rank", comm.rank()}, {"host", hostname()}, {"local_rank", comm.local_rank()},
-                               {"gpu_uuid", gpu.uuid}, {"pci_bus_id", gpu.pci_bus_id}, {"gpu_name", gpu.name}};
+                               {"node", nodes.names[node]},
+                               {"gpu_uuid", gpu.uuid}, {"pci_bus_id", gpu.pci_bus_id}, {"gpu_name", gpu.name},
+                               {"nccl_library", fb::nccl_library_path()}};  // per rank: fabricgate ab checks every one
   nlohmann::json table = nlohmann::json::array();
   for (const auto& s : comm.all_gather(mine.dump())) table.push_back(nlohmann::json::parse(s));
   return table;
 }
 
-// P01: a collective needs at least two ranks, each on its own GPU.
-std::string refuse_reason(const fb::BenchOptions& opts, const nlohmann::json& ranks, int nranks) {
+// P01: a collective needs at least two ranks, each on its own GPU. NCCL ranks are processes × GPUs
+// per process (P02 mode); host collectives (MPI) have one rank per process.
+std::string refuse_reason(const fb::BenchOptions& opts, const nlohmann::json& ranks, int processes) {
   if (!opts.has_collectives) return {};
+  const int nranks = opts.has_host_collectives ? processes : processes * opts.gpus_per_process;
   if (nranks < 2) {
     return "P01: collective benchmarks need at least 2 ranks, found " + std::to_string(nranks) +
            " (ranks started as separate jobs never meet: busbw would be 0). Launch with mpirun -np N or srun.";
@@ -72,6 +81,22 @@ std::string refuse_reason(const fb::BenchOptions& opts, const nlohmann::json& ra
   return {};
 }
 
+// The GPUs this process drives: `gpus_per_process` consecutive devices from its placement. Too few
+// visible GPUs for the mode is a configuration error (exit 2), not a skip.
+std::vector<int> process_devices(const fb::GpuPlacement& gpu, fb::Communicator& comm, int gpus_per_process) {
+  const int first = comm.local_rank() * gpus_per_process;
+  if (first + gpus_per_process > gpu.visible) {
+    throw fabricgate::InputError(
+        "gpus_per_process " + std::to_string(gpus_per_process) + ": local rank " + std::to_string(comm.local_rank()) +
+        " needs GPUs " + std::to_string(first) + ".." + std::to_string(first + gpus_per_process - 1) + " but " +
+        std::to_string(gpu.visible) + " are visible (launch processes × gpus_per_process <= GPUs per host, e.g. "
+        "\"ranks\": 1)");
+  }
+  std::vector<int> devices;
+  for (int i = 0; i < gpus_per_process; ++i) devices.push_back(first + i);
+  return devices;
+}
+
 // NCCL's own log is where transport and network choices are read from (P05, P06). Each rank
 // writes its own file; a variable the user set is left alone. TUNING lines (one per operation) are
 // asked for only when NCCL is too old for the profiler plugin, since they cost time.
@@ -87,14 +112,23 @@ void configure_nccl_logging(const std::string& dir, int rank) {
 int run(int argc, char** argv) {
   fb::MpiCommunicator comm(&argc, &argv);
   fb::BenchOptions opts = fb::parse_bench_options(argc, argv);  // throws InputError
-  const fb::GpuPlacement gpu = fb::place_on_gpu(comm.local_rank());
-  const nlohmann::json ranks = rank_table(comm, gpu);
+  // The host's real local rank; in the in-process multi-GPU mode (P02) its first GPU.
+  const int gpus_per_process = opts.has_gpu_collectives ? opts.gpus_per_process : 1;
+  const fb::GpuPlacement gpu = fb::place_on_gpu(comm.local_rank() * gpus_per_process);
+  // Before NCCL initialises: emulated nodes set NCCL_HOSTID (docs/MULTINODE.md).
+  const fb::NodeLayout nodes = fb::set_up_nodes(comm, opts.emulate_nodes);
+  const nlohmann::json ranks = rank_table(comm, gpu, nodes);
+  const nlohmann::json node_facts = fb::gather_node_facts(comm, nodes);
 
   fb::RecordWriter writer = comm.rank() == 0 && !opts.records.empty() ? fb::RecordWriter(opts.records) : fb::RecordWriter();
   fb::BenchEnv env{.comm = comm, .writer = writer, .collective_backend = {}};
   env.visible_gpus = gpu.visible;
   env.device = gpu.device;
   env.progress = opts.progress && comm.rank() == 0;
+  env.nodes = &nodes;
+  env.cuda_graph = opts.cuda_graph;
+  fb::HangWatchdog watchdog;  // issue #11: the last resort when ranks cannot agree on a hang
+  env.on_local_hang = [&watchdog](const std::string& key, double grace) { watchdog.arm(key, std::max(grace, 5.0)); };
 
   fb::MpiCollectiveBackend mpi_backend(comm);
   std::unique_ptr<fb::CollectiveBackend> nccl_backend;
@@ -107,12 +141,17 @@ int run(int argc, char** argv) {
     if (gpu.device < 0) {
       nccl_why_not = "no GPU: " + gpu.reason;
     } else {
-      nccl_backend = fb::make_nccl_backend(comm, {gpu.device, false}, nccl_why_not);
+      fb::NcclBackendResult made =
+          fb::make_nccl_backend(comm, {process_devices(gpu, comm, gpus_per_process), opts.init_timeout_s,
+                                       opts.nccl_nonblocking});
+      if (made.hung) throw fabricgate::InfraError("hung: " + made.why_not);  // issue #11: exit 3
+      nccl_backend = std::move(made.backend);
+      nccl_why_not = made.why_not;
     }
   }
   env.collective_backend = [&](const std::string& name) -> fb::BackendLookup {
     if (name == "mpi") return {&mpi_backend, {}};
-    if (name == "nccl") return {nccl_backend.get(), nccl_backend ? std::string() : nccl_why_not};
+    if (name == "nccl") return {nccl_backend.get(), nccl_backend ? std::string() : nccl_why_not, gpus_per_process};
     return {};
   };
 
@@ -121,19 +160,23 @@ int run(int argc, char** argv) {
 
   fb::register_suite(opts, env);  // throws InputError naming the suite field
 
-  writer.write_header({{"schema", "fabricgate.records/1"},
+  nlohmann::json header = {{"schema", "fabricgate.records/1"},
                        {"suite", opts.suite_name},
                        {"nranks", comm.size()},
-                       {"nodes", comm.node_count()},
-                       {"gpus_per_process", 1},
+                       {"gpus_per_process", gpus_per_process},
+                       {"nccl_nonblocking", opts.nccl_nonblocking},
                        {"ranks", ranks},
                        {"mpi_version", fb::mpi_library_version()},
                        {"nccl_version", fb::nccl_runtime_version()},
+                       {"nccl_library", fb::nccl_library_path()},
                        {"capture_path", !opts.has_gpu_collectives          ? "none"
                                         : fabricgate::capture::profiler().active() ? "profiler"
                                                                                    : "log"},
                        {"profiler_set_by", profiler_ours ? "fabricgate" : "user-or-none"},
-                       {"benchmarks", env.total_benchmarks}});
+                       {"benchmarks", env.total_benchmarks}};
+  header.update(fb::node_layout_fields(nodes, gpus_per_process, gpu.visible));
+  header["node_facts"] = node_facts;
+  writer.write_header(header);
   for (const auto& r : ranks) {
     benchmark::AddCustomContext("fabricgate.rank." + std::to_string(r["rank"].get<int>()), r.dump());
   }
@@ -159,6 +202,12 @@ int run(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks(&silent);
   }
   benchmark::Shutdown();
+  watchdog.disarm();
+  if (!env.hung_benchmark.empty()) {  // issue #11: the record says which; the exit code says hang
+    writer.write_footer({{"complete", false}, {"hung", env.hung_benchmark}});
+    if (comm.rank() == 0) std::fprintf(stderr, "fabricgate-bench: hung: %s (aborted; later benchmarks not run)\n", env.hung_benchmark.c_str());
+    return 3;
+  }
   writer.write_footer({{"complete", true}});
   return 0;
 }

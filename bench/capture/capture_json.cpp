@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "harness/model/secret_redaction.hpp"
+
 namespace fabricgate::capture {
 namespace {
 
@@ -29,7 +31,7 @@ json capture_to_json(const CaptureSummary& s, std::string_view path) {
   out["network"] = s.network();
   out["transports"] = json(std::vector<std::string>(s.transports.begin(), s.transports.end()));
   out["gdrdma"] = s.gdrdma;
-  out["env_overrides"] = json(s.env_overrides);
+  out["env_overrides"] = json(recordable_environment(s.env_overrides));  // published: no secrets
 
   out["nccl_versions_full"] =
       json(std::vector<std::string>(s.nccl_versions_full.begin(), s.nccl_versions_full.end()));
@@ -63,6 +65,9 @@ json capture_to_json(const CaptureSummary& s, std::string_view path) {
     tuning.push_back(std::move(row));
   }
   out["tuning"] = std::move(tuning);
+  json warnings = json::array();
+  for (const auto& [text, count] : s.warnings) warnings.push_back({{"text", text}, {"lines", count}});
+  out["warnings"] = std::move(warnings);
   out["lines_recognised"] = s.lines_recognised;
   return out;
 }

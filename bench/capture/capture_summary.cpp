@@ -96,6 +96,8 @@ void CaptureAccumulator::add(const ParsedLine& line) {
             s.channels.push_back(fact);
         } else if constexpr (std::is_same_v<T, EnvOverrideFact>) {
           s.env_overrides[fact.name] = fact.value;
+        } else if constexpr (std::is_same_v<T, WarningFact>) {
+          if (s.warnings.size() < kMaxDistinctWarnings || s.warnings.contains(fact.text)) ++s.warnings[fact.text];
         } else if constexpr (std::is_same_v<T, TuningFact>) {
           ++tuning_[TuningKey{fact.func, fact.bytes, fact.algo, fact.proto, fact.kernel, fact.channels}];
         } else if constexpr (std::is_same_v<T, CommInitFact>) {

@@ -39,6 +39,9 @@ struct TuningChoice {
   std::uint64_t count = 0;
 };
 
+// A run whose every operation fails warns once per operation: keep the first few distinct reasons.
+inline constexpr std::size_t kMaxDistinctWarnings = 20;
+
 struct CaptureSummary {
   std::string nccl_version;        // "2.28.3"; the first one seen
   std::set<std::string> nccl_versions_full;  // more than one means mixed installs across ranks
@@ -60,6 +63,7 @@ struct CaptureSummary {
   std::vector<RankInfo> ranks;  // sorted by (nranks desc, rank)
   std::vector<TuningChoice> tuning;  // sorted by (func, bytes, algo, proto, channels)
   std::map<std::string, std::uint64_t> collective_calls;  // COLL subsystem "opCount" lines
+  std::map<std::string, std::uint64_t> warnings;  // WARN text -> lines (at most kMaxDistinctWarnings)
   std::uint64_t lines_recognised = 0;
 
   // "IB", or several joined with '+' ("IB+Socket") when communicators disagreed; "" if none.

@@ -102,9 +102,16 @@ struct CollCallFact {  // NCCL_DEBUG_SUBSYS=COLL: "AllReduce: opCount 3 sendbuff
   std::string func;
 };
 
+// "host:pid:tid [dev] file.cc:123 NCCL WARN <text>": why NCCL refused or failed something (an
+// ncclInvalidUsage says no more than "invalid usage"; the WARN line names the reason).
+struct WarningFact {
+  std::string text;  // without the source location, at most kMaxWarningChars
+};
+inline constexpr std::size_t kMaxWarningChars = 300;
+
 using LineFact = std::variant<VersionFact, NetworkFact, NetProviderFact, TransportFact, ConnectedFact,
                               NvlsFact, ChannelCountsFact, EnvOverrideFact, TuningFact, CommInitFact,
-                              ProfilerPluginFact, CollCallFact>;
+                              ProfilerPluginFact, CollCallFact, WarningFact>;
 
 struct ParsedLine {
   std::optional<LinePrefix> prefix;

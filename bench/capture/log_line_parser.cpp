@@ -14,6 +14,7 @@ namespace fabricgate::capture {
 namespace {
 
 constexpr std::string_view kInfoMarker = "NCCL INFO ";
+constexpr std::string_view kWarnMarker = "NCCL WARN ";
 
 // Reads "host:pid:tid [dev]" from the text in front of the INFO marker, right to left, so that
 // a timestamp or an mpirun tag before the host does not matter.
@@ -196,6 +197,14 @@ std::optional<LineFact> parse_nccl_message(std::string_view message) {
 std::optional<ParsedLine> parse_nccl_log_line(std::string_view line) {
   line = trim(line);
   const std::size_t marker = line.find(kInfoMarker);
+  if (const std::size_t warn = line.find(kWarnMarker); marker == std::string_view::npos && warn != std::string_view::npos) {
+    const std::string_view text = trim(line.substr(warn + kWarnMarker.size()));
+    if (text.empty()) return std::nullopt;
+    // The prefix ends with the source location ("enqueue.cc:1842"): drop that word first.
+    std::string_view before = trim(line.substr(0, warn));
+    if (const std::size_t space = before.find_last_of(" \t"); space != std::string_view::npos) before = before.substr(0, space);
+    return ParsedLine{parse_prefix(before), WarningFact{std::string(text.substr(0, kMaxWarningChars))}};
+  }
   if (marker == std::string_view::npos) {
     // Bare VERSION-level line, possibly behind an mpirun output tag.
     std::size_t start = line.find("NCCL version ");

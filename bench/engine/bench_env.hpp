@@ -8,6 +8,7 @@
 
 #include "bench/engine/collective_backend.hpp"
 #include "bench/engine/communicator.hpp"
+#include "bench/engine/node_layout.hpp"
 #include "bench/engine/record.hpp"
 
 namespace fabricgate::bench {
@@ -16,6 +17,7 @@ namespace fabricgate::bench {
 struct BackendLookup {
   CollectiveBackend* backend = nullptr;
   std::string unavailable_reason;
+  int gpus_per_process = 1;  // the mode asked for, so skipped records are labelled as measured ones (P02)
 };
 
 struct BenchEnv {
@@ -27,6 +29,15 @@ struct BenchEnv {
   bool progress = false;      // print progress lines on stderr (rank 0, a terminal)
   int total_benchmarks = 0;   // registered so far (for progress "k/N")
   std::function<BackendLookup(const std::string& name)> collective_backend;
+  const NodeLayout* nodes = nullptr;  // k nodes and their representatives (null: not discovered)
+  bool cuda_graph = false;     // --cuda-graph: every NCCL collective in CUDA-graph mode (key /graph)
+  // Set when a benchmark hung (issue #11): its backend was aborted, later benchmarks are not run
+  // and the bench exits 3.
+  std::string hung_benchmark{};
+  // Called on a rank the moment its own operation missed the deadline, before the ranks agree on
+  // it: the bench's last resort (MPI_Abort after `grace_seconds`) in case another rank is stuck
+  // where it cannot take part in that agreement.
+  std::function<void(const std::string& key, double grace_seconds)> on_local_hang{};
 };
 
 // Google Benchmark 1.8 added SkipWithMessage; 1.7 only has SkipWithError. A skip is not a failure,

@@ -13,7 +13,7 @@
 
 namespace fabricgate::bench {
 
-enum class CollectiveKind { all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv };
+enum class CollectiveKind { all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter };
 
 // Element counts of one call, from the nominal size in bytes (nccl-tests' "size" column).
 struct CollectiveCounts {

@@ -19,6 +19,7 @@ struct CollectiveCall {
   int root = 0;
   bool in_place = false;
   CollectiveCounts counts;
+  bool graph = false;  // CUDA-graph mode (#3): one sample's operations captured and launched as a graph
 };
 
 class CollectiveBackend {
@@ -26,6 +27,9 @@ class CollectiveBackend {
   virtual ~CollectiveBackend() = default;
   virtual std::string name() const = 0;      // "mpi", "nccl": the key's backend part
   virtual int gpus_per_process() const { return 1; }
+  // NCCL communicators created non-blocking: a different launch path with its own latency, so
+  // such keys end in /nonblocking and never meet a blocking baseline.
+  virtual bool nonblocking() const { return false; }
   // Empty when the backend can run the call; otherwise why not (e.g. "MPI has no float16").
   virtual std::string unsupported_reason(const CollectiveCall& call) const = 0;
   // Allocates and prepares one benchmark's buffers; nullptr + reason to skip (no memory, no GPU).
@@ -34,6 +38,14 @@ class CollectiveBackend {
   // chose (algorithm, protocol, channels) to the benchmark key. Returns null when nothing captured.
   virtual void begin_capture(const std::string& /*key*/) {}
   virtual nlohmann::json end_capture(const std::string& /*key*/) { return nullptr; }
+  // Node-pair test (family "nodepairs"): `bytes` sent to and received from `peer` at once, per
+  // operation; peer < 0 means this rank idles through the batches (it still meets the others at
+  // the batch's barrier). Buffers hold the message-window payload (fill_payload) for the check.
+  virtual std::unique_ptr<MeasuredOp> create_pair_exchange(int /*peer*/, std::uint64_t /*bytes*/,
+                                                           std::string& skip_reason) {
+    skip_reason = "backend " + name() + " has no node-pair exchange";
+    return nullptr;
+  }
 };
 
 // The data pattern on host memory, shared by the backends (they stage through the host for GPU

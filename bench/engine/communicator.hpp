@@ -28,6 +28,13 @@ class Communicator {
   virtual std::vector<std::string> all_gather(const std::string& value) = 0;
   // root's value on every rank.
   virtual std::string broadcast(const std::string& value, int root) = 0;
+  // Every rank's string on `root` (indexed by rank), nothing elsewhere: per-node facts go to rank 0
+  // only, so 8192 ranks do not each hold everyone's copy. The default goes through all_gather.
+  virtual std::vector<std::string> gather(const std::string& value, int root) {
+    std::vector<std::string> all = all_gather(value);
+    if (rank() != root) all.clear();
+    return all;
+  }
 
   // True on every rank when `ok` is true on every rank: decisions such as "skip this benchmark"
   // must be collective or the ranks deadlock.

@@ -91,6 +91,11 @@ MeasurePlan read_plan(const JsonReader& reader, const std::string& pointer, Meas
     if (ms <= 0 || ms > 60000) reader.fail(pointer + "/target_sample_ms", "milliseconds in (0, 60000]");
     plan.target_sample_seconds = ms / 1000.0;
   }
+  if (reader.find(pointer + "/timeout_s")) {
+    const double t = reader.number_at(pointer + "/timeout_s");
+    if (!(t > 0 && t <= 86400)) reader.fail(pointer + "/timeout_s", "seconds in (0, 86400]");
+    plan.timeout_seconds = t;
+  }
   return plan;
 }
 

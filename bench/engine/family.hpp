@@ -47,7 +47,8 @@ struct FamilyRegistration {
   }
 };
 
-// Reads "repetitions", "warmup", "iterations", "target_sample_ms" from `pointer` over `base`.
+// Reads "repetitions", "warmup", "iterations", "target_sample_ms", "timeout_s" from `pointer`
+// over `base`.
 MeasurePlan read_plan(const JsonReader& reader, const std::string& pointer, MeasurePlan base);
 
 }  // namespace fabricgate::bench

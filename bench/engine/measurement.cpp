@@ -53,6 +53,34 @@ void finish_without_samples(BenchEnv& env, MeasurementState& s, benchmark::State
   progress_line(env, s, status.c_str());
 }
 
+// After a batch: did any rank fail? A failure ends this benchmark; a hang (issue #11) also aborts
+// the backend on every rank and ends the run: later benchmarks are not run, the bench exits 3.
+// Collective: every rank calls it at the same point. Returns true when the benchmark ended.
+// Right after a batch, before the next collective: a rank that hung arms the bench's last resort,
+// since the collective that follows needs every other rank to come out of its batch too.
+double after_batch(BenchEnv& env, MeasurementState& s, double seconds) {
+  if (s.op->hung() && env.on_local_hang) env.on_local_hang(s.rec.key, s.plan.timeout_seconds);
+  return seconds;
+}
+
+bool batch_failed(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
+  const bool hung_here = s.op->hung();
+  const std::string failure = first_reason(env.comm, s.op->failure());
+  if (failure.empty()) return false;
+  if (env.comm.all_agree(!hung_here)) {
+    finish_without_samples(env, s, state, "error", failure);
+    return true;
+  }
+  s.op->abort();
+  env.hung_benchmark = s.rec.key;
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", s.plan.timeout_seconds);
+  finish_without_samples(env, s, state, "error",
+                         "hung: " + s.rec.key + " did not complete within its " + limit + " s timeout (" + failure +
+                             "); " + s.rec.backend + " aborted, later benchmarks not run");
+  return true;
+}
+
 // Repetition 0's preamble. Returns false when the benchmark ended here.
 bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   Communicator& comm = env.comm;
@@ -60,6 +88,10 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   s.rec.repetitions = s.plan.repetitions;
   s.rec.busbw_factor = s.tmpl.busbw_factor;
   s.started = std::chrono::steady_clock::now();
+  if (!env.hung_benchmark.empty()) {  // every rank knows: no collective needed to agree
+    finish_without_samples(env, s, state, "skipped", "not run: " + env.hung_benchmark + " hung earlier in this run");
+    return false;
+  }
   env.writer.write_start(s.rec.key);
   std::string reason;
   std::string error;
@@ -79,15 +111,13 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
     finish_without_samples(env, s, state, "skipped", first_reason(comm, s.op ? "" : reason));
     return false;
   }
+  s.op->set_deadline(s.started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      std::chrono::duration<double>(s.plan.timeout_seconds)));
   // Correctness: fresh data, exactly one operation, then check, outside any timed loop.
   s.op->prepare_data();
-  const double first = s.op->run_batch(1);
-  const std::int64_t wrong = comm.sum(s.op->failure().empty() ? s.op->count_wrong() : 0);
-  const std::string failure = first_reason(comm, s.op->failure());
-  if (!failure.empty()) {
-    finish_without_samples(env, s, state, "error", failure);
-    return false;
-  }
+  const double first = after_batch(env, s, s.op->run_batch(1));
+  const std::int64_t wrong = comm.sum(s.op->failure().empty() && !s.op->hung() ? s.op->count_wrong() : 0);
+  if (batch_failed(env, s, state)) return false;
   if (wrong > 0) {
     s.rec.wrong_elements = wrong;
     finish_without_samples(env, s, state, "wrong", "wrong results: " + std::to_string(wrong) + " elements differ from the expected pattern");
@@ -95,7 +125,8 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   }
   // Warm-up, timed apart from the samples (P09).
   const int more = std::max(0, s.plan.warmup_ops - 1);
-  const double warm = more > 0 ? s.op->run_batch(more) : 0.0;
+  const double warm = more > 0 ? after_batch(env, s, s.op->run_batch(more)) : 0.0;
+  if (batch_failed(env, s, state)) return false;
   s.rec.warmup_us = comm.max((first + warm) / (1 + more)) * 1e6;
   const double per_op = comm.max(more > 0 ? warm / more : first);
   int ops = s.plan.fixed_ops_per_sample;
@@ -130,14 +161,10 @@ void run_repetition(BenchEnv& env, MeasurementState& s, benchmark::State& state)
 
   double seconds = 0;
   for (auto _ : state) {
-    seconds = env.comm.max(s.op->run_batch(s.ops_per_sample));
+    seconds = env.comm.max(after_batch(env, s, s.op->run_batch(s.ops_per_sample)));
     state.SetIterationTime(seconds / s.ops_per_sample);
   }
-  const std::string failure = first_reason(env.comm, s.op->failure());
-  if (!failure.empty()) {
-    finish_without_samples(env, s, state, "error", failure);
-    return;
-  }
+  if (batch_failed(env, s, state)) return;
   const double per_op = seconds / s.ops_per_sample;
   s.rec.time_us.push_back(per_op * 1e6);
   state.counters["time_us"] = per_op * 1e6;

@@ -224,8 +224,8 @@ WindowResult run_transfer(TransferOp op, bool initiator, const TransferChannels&
       if (r.ok()) r.error = run_window(ch.fin_send, one).error;
       return r;
     }
-    case TransferOp::send: return run_window(initiator ? ch.data : ch.recv, plan);
-    case TransferOp::pingpong: return run_ping_pong(ch.data, ch.recv, count, initiator, timeout);
+    case TransferOp::send: return run_window(initiator ? ch.data : *ch.recv, plan);
+    case TransferOp::pingpong: return run_ping_pong(ch.data, *ch.recv, count, initiator, timeout);
   }
   return {};
 }

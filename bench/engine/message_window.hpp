@@ -68,10 +68,11 @@ WindowResult run_ping_pong(WindowChannel& send, WindowChannel& recv, std::int64_
                            std::chrono::nanoseconds timeout);
 
 // The channels one pair of ranks uses for one TransferOp. For write/read the initiator drives the
-// data channel and then sends one "done" message that the passive side waits for.
+// data channel and then sends one "done" message that the passive side waits for. write and read
+// have no receive channel: `recv` is a pointer (null there), never a reference bound to nothing.
 struct TransferChannels {
   WindowChannel& data;
-  WindowChannel& recv;
+  WindowChannel* recv;  // send and pingpong only
   WindowChannel& fin_send;
   WindowChannel& fin_recv;
 };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Evidence on a GPU machine (2x H200): what fabricgate measures and how the gate decides there.
-#   ci/device/gpu-evidence.sh STAGE...   stages: fingerprint quick gate reference p2p controls
+#   ci/device/gpu-evidence.sh STAGE...   stages: fingerprint quick gate reference p2p controls ab overhead emulated isolated
 # Everything lands in $OUT/ev (the caller tars it). NVLink multicast stays off in every process.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,6 +20,15 @@ run() {  # run LABEL ARGS...: a fabricgate run whose exit code is recorded
   local rc=$?
   say "$label: exit $rc in $((SECONDS - t0)) s ($*)"
   grep -E "^(REGRESSION|ALGO-CHANGED|TRANSPORT-CHANGED|WRONG|INVALID|MISSING|AMBIGUOUS)" "$ev/$label.log" | head -12 | tee -a "$summary"
+  return 0
+}
+ab() {  # ab LABEL ARGS...: a fabricgate ab whose exit code and headline are recorded
+  local label=$1
+  shift
+  local t0=$SECONDS
+  NO_COLOR=1 "$fg" ab --results-dir "$res" --lock /tmp/fg.lock "$@" >"$ev/$label.log" 2>&1
+  say "$label: exit $? in $((SECONDS - t0)) s ($*)"
+  grep -iE "verdict|FAIL|PASS|version|changed" "$ev/$label.log" | head -12 | tee -a "$summary"
   return 0
 }
 latest() { ls -td "$res"/*/*-"$1"-* 2>/dev/null | head -n "${2:-1}"; }
@@ -67,6 +76,25 @@ print(f"{r['scenario']:>14}: transports={','.join(cap.get('transports', []))} ne
 print(" " * 16 + "busbw GB/s " + " ".join(f"{k}={v:.1f}" for k, v in sorted(bw.items())))
 PY
       done ;;
+    ab)
+      # Issue 9: NCCL 2.28.3 (system) vs the 2.28.9 inside PyTorch's wheel, interleaved, and an A/A.
+      nccl_b=$(python3 -c "import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], 'lib'))" 2>/dev/null)
+      say "candidate NCCL: ${nccl_b:-none found} ($(ls "$nccl_b" 2>/dev/null | tr '\n' ' '))"
+      ab ab-upgrade --suite ab-nccl --a label=nccl-system --b label=nccl-pytorch --b "nccl=$nccl_b"
+      ab ab-aa --suite ab-nccl --a label=first --b label=second
+      # A side that names one library but loads another is an input error (exit 2), not a result.
+      sys_nccl=$(ldconfig -p | awk '/libnccl.so.2 /{print $NF; exit}')
+      ab ab-wrong-library --suite ab-nccl --pairs 1 --b "nccl=$nccl_b" --b "LD_PRELOAD=$sys_nccl" ;;
+    overhead)
+      # Issue 4: what the profiler plugin costs at 8 B (B = no profiler: NCCL cannot load the name).
+      ab ab-capture-overhead --suite capture-overhead --a label=capture-on --b label=capture-off \
+        --b NCCL_PROFILER_PLUGIN=/nonexistent/fabricgate-no-profiler.so ;;
+    emulated)
+      # Issue 10: NCCL_HOSTID per rank makes one host look like 2 nodes (NET/Socket between them).
+      run emulated --suite multinode-emulated --no-compare ;;
+    isolated)
+      # The all_gather/reduce_scatter 4 GiB gap to nccl-tests: the same sizes in a fresh process.
+      run isolated --suite ci/device/suites/ag-rs-isolated.json --no-compare ;;
     *) say "unknown stage $stage" ;;
   esac
 done

@@ -1,6 +1,8 @@
 // fabricgate report RUN: render the comparison of a run in one format (console, markdown for the
-// job summary, JUnit XML, GitHub annotations, JSON). It renders; gating is `compare`'s job, so it
-// exits 0 once the report is written (2 on bad input), even when the report shows failures.
+// job summary, JUnit XML, GitHub annotations, JSON, self-contained HTML). It renders; gating is
+// `compare`'s job, so it exits 0 once the report is written (2 on bad input), even when the
+// report shows failures. HTML adds the baseline bands and the trend over the last runs of the
+// run's platform (read from --history, by default the directory the run lies in).
 #include <unistd.h>
 
 #include <iostream>
@@ -10,6 +12,7 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
+#include "harness/cli/html_output.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
@@ -28,12 +31,20 @@ struct ReportArgs {
   bool force = false;
   std::string format = "console";
   std::string out;
+  std::string history;  // results root or platform directory; "" = where the run lies
+  std::size_t history_last = 10;
+  bool no_history = false;
 };
 
 int run_report(const ReportArgs& a) {
   const report::ReportFormat format = report::parse_report_format(a.format);
   const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, a.force);
-  emit(g.comparison, format, a.out);
+  if (format == report::ReportFormat::html) {
+    write_html_report(g.run, g.baseline ? &*g.baseline : nullptr, g.comparison,
+                      HtmlHistoryOptions{!a.no_history, a.history, a.history_last}, a.out);
+  } else {
+    emit(g.comparison, format, a.out);
+  }
   if (format == report::ReportFormat::markdown) report::append_github_step_summary(g.comparison);
   return static_cast<int>(ExitCode::pass);
 }
@@ -48,10 +59,21 @@ void add_report_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--baselines-dir", args->baselines_dir, "Directory of baselines/<platform>.json")
       ->capture_default_str();
   cmd->add_flag("--force", args->force, "Compare even when the fingerprint identity differs");
-  cmd->add_option("--format", args->format, "console|markdown|junit|annotations|json")
-      ->check(CLI::IsMember({"console", "markdown", "junit", "annotations", "json"}))
+  cmd->add_option("--format", args->format,
+                  "console|markdown|junit|annotations|json|html (html: one self-contained file, no network: "
+                  "verdict, failing keys, versions, per collective busbw and time vs size with the baseline "
+                  "band and NCCL choice changes, the trend of the last runs, the GPU-pair matrix, notes)")
+      ->check(CLI::IsMember({"console", "markdown", "junit", "annotations", "json", "html"}))
       ->capture_default_str();
   cmd->add_option("--out", args->out, "Write the report to FILE (atomically) instead of stdout");
+  cmd->add_option("--history", args->history,
+                  "html: results directory (root or <root>/<platform>) whose runs make the trend "
+                  "(default: the directory the run lies in)")
+      ->type_name("DIR");
+  cmd->add_option("--history-last", args->history_last, "html: runs shown in the trend, the reported one last")
+      ->check(CLI::Range(2, 1000))
+      ->capture_default_str();
+  cmd->add_flag("--no-history", args->no_history, "html: no trend plots (no other run is read)");
   cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
 }
 

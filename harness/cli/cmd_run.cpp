@@ -12,6 +12,7 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
+#include "harness/cli/html_output.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/launch/run_orchestrator.hpp"
 #include "harness/model/errors.hpp"
@@ -64,6 +65,11 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   emit(comparison, report::ReportFormat::console, "");
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
+    if (format == report::ReportFormat::html) {  // with bands and the trend of results/<platform>/
+      write_html_report(run, baseline ? &*baseline : nullptr, comparison, HtmlHistoryOptions{},
+                        (sr.dir / "report.html").string());
+      continue;
+    }
     const char* file = format == report::ReportFormat::markdown ? "report.md"
                        : format == report::ReportFormat::junit  ? "junit.xml"
                        : format == report::ReportFormat::json   ? "comparison.json"
@@ -135,7 +141,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--require-baseline", a->require_baseline, "Exit 2 when the platform has no baseline");
   cmd->add_flag("--force", a->force, "Compare even when the fingerprint identity differs");
   cmd->add_flag("--no-compare", a->no_compare, "Measure and write results only");
-  cmd->add_option("--report", a->reports, "Reports written into the run directory: markdown, junit, json")
+  cmd->add_option("--report", a->reports, "Reports written into the run directory: markdown, junit, json, html (report.html)")
       ->capture_default_str();
   cmd->add_option("--bench", a->bench, "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
   cmd->add_option("--suites-dir", a->suites_dir, "Extra directory searched for suite files");

@@ -13,5 +13,8 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_baseline_command(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
+void add_history_command(CLI::App& app, int& exit_code);
+void add_ab_command(CLI::App& app, int& exit_code);
+void add_publish_command(CLI::App& app, int& exit_code);
 
 }  // namespace fabricgate::cli

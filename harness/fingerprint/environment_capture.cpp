@@ -2,22 +2,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <map>
 
 extern char** environ;  // POSIX: the process environment (read only here)
 
 namespace fabricgate::fingerprint {
-
-namespace {
-
-std::string upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
 
 bool is_relevant_variable(std::string_view name) {
   // Prefixes of the libraries, launchers and schedulers whose settings change fabric results.
@@ -35,14 +24,6 @@ bool is_relevant_variable(std::string_view name) {
          std::find(kExact.begin(), kExact.end(), name) != kExact.end();
 }
 
-bool is_secret_variable(std::string_view name) {
-  const std::string up = upper(name);
-  for (const std::string_view word : {"TOKEN", "KEY", "SECRET", "PASSWORD"}) {
-    if (up.find(word) != std::string::npos) return true;
-  }
-  return false;
-}
-
 json capture_environment(const std::vector<std::string>& entries) {
   std::map<std::string, std::string> kept;  // sorted, and a repeated name keeps its first value
   for (const auto& entry : entries) {
@@ -55,12 +36,9 @@ json capture_environment(const std::vector<std::string>& entries) {
   json variables = json::object();
   json redacted = json::array();
   for (const auto& [name, value] : kept) {
-    if (is_secret_variable(name)) {
-      variables[name] = kRedacted;
-      redacted.push_back(name);
-    } else {
-      variables[name] = value;
-    }
+    std::string recorded = recordable_value(name, value);
+    if (is_secret_variable(name) || recorded != value) redacted.push_back(name);
+    variables[name] = std::move(recorded);
   }
   return {{"variables", std::move(variables)}, {"redacted", std::move(redacted)}};
 }

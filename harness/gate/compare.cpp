@@ -4,9 +4,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "harness/gate/cluster_consistency.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
+#include "harness/gate/pair_outliers.hpp"
 #include "harness/gate/wire_spec_notes.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/statistics.hpp"
@@ -260,6 +262,19 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
   }
   add_multinode_notes(run, c);
   add_wire_spec_notes(run, c);
+  if (run.launch.nodes > 1 || run.nodes.size() > 1) {
+    const int k = std::max<int>(run.launch.nodes, static_cast<int>(run.nodes.size()));
+    c.node_layout = std::to_string(k) + " nodes";
+    if (run.launch.ranks_per_node > 0) c.node_layout += " x " + std::to_string(run.launch.ranks_per_node) + " ranks";
+    if (run.launch.gpus_per_node > 0) c.node_layout += " (" + std::to_string(run.launch.gpus_per_node) + " GPUs per node)";
+    if (run.launch.nodes_emulated) c.node_layout += ", emulated on one host (NCCL_HOSTID per node)";
+    c.node_layout += run.nodes.empty() ? ", node facts not gathered" : ", facts of " + std::to_string(run.nodes.size()) + " nodes compared";
+  }
+  // Whole-cluster findings: nodes that differ from the majority, pairs/nodes far below the rest.
+  c.cluster_findings = check_cluster_consistency(run.nodes);
+  for (ClusterFinding& f : find_pair_outliers(run.benchmarks)) c.cluster_findings.push_back(std::move(f));
+  std::stable_sort(c.cluster_findings.begin(), c.cluster_findings.end(),
+                   [](const ClusterFinding& a, const ClusterFinding& b) { return a.fails_gate && !b.fails_gate; });
   // Sort an index, then move each KeyComparison once: cheaper than swapping the large structs.
   std::vector<std::size_t> order(c.keys.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -269,7 +284,7 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
   sorted.reserve(c.keys.size());
   for (const std::size_t i : order) sorted.push_back(std::move(c.keys[i]));
   c.keys = std::move(sorted);
-  if (c.failing_count() > 0) {
+  if (c.failing_count() > 0 || c.failing_findings() > 0) {
     c.exit_code = ExitCode::gate_failure;
   } else if (!run.complete) {
     c.exit_code = ExitCode::infra_failure;

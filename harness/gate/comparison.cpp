@@ -65,6 +65,12 @@ std::size_t Comparison::failing_count() const {
   return n;
 }
 
+std::size_t Comparison::failing_findings() const {
+  std::size_t n = 0;
+  for (const ClusterFinding& f : cluster_findings) n += f.fails_gate ? 1 : 0;
+  return n;
+}
+
 std::string Comparison::headline() const {
   std::string counts_text;
   for (const VerdictCount& c : counts()) {
@@ -76,6 +82,7 @@ std::string Comparison::headline() const {
     case ExitCode::gate_failure:
       head = "FAIL: " + std::to_string(failing_count()) + " of " + std::to_string(keys.size()) +
              " keys fail the gate";
+      if (failing_findings() > 0) head += ", " + std::to_string(failing_findings()) + " cluster findings";
       break;
     case ExitCode::infra_failure:
       head = "INCOMPLETE RUN: " + incomplete_reason;

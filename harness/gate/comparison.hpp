@@ -85,6 +85,17 @@ struct VersionChange {
   std::string after;
 };
 
+// A finding about the cluster rather than one key (docs/MULTINODE.md): a node whose facts differ
+// from the other nodes' (cluster_consistency.hpp), a node pair far below the others, a node that
+// slows every pair it is in (pair_outliers.hpp).
+struct ClusterFinding {
+  std::string id;          // "NODE-MISMATCH" | "SLOW-PAIR" | "SUSPECT-NODE"
+  bool fails_gate = false;
+  std::string node;        // the node named (a pair: "a+b")
+  std::string field;       // the differing fact ("driver"), or the pair's key
+  std::string text;        // one line for reports, with the values
+};
+
 struct VerdictCount {
   Verdict verdict;
   std::size_t count;
@@ -107,10 +118,13 @@ struct Comparison {
   std::string multiple_comparison;    // "holm" | "benjamini-hochberg"
   double alpha = 0;
   std::vector<KeyComparison> keys;  // sorted by verdict urgency, then key
+  std::vector<ClusterFinding> cluster_findings;  // failing ones first
+  std::string node_layout;  // "2 nodes x 2 ranks (emulated on one host)"; "" for one node
   ExitCode exit_code = ExitCode::pass;
 
   std::vector<VerdictCount> counts() const;  // non-zero counts, in urgency order
   std::size_t failing_count() const;
+  std::size_t failing_findings() const;  // cluster findings that fail the gate
   std::string headline() const;  // e.g. "FAIL: 2 of 40 keys fail the gate (1 REGRESSION, ...)"
 };
 

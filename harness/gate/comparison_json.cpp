@@ -48,6 +48,10 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   for (const VerdictCount& n : c.counts()) counts[verdict_name(n.verdict)] = n.count;
   nlohmann::json keys = nlohmann::json::array();
   for (const KeyComparison& k : c.keys) keys.push_back(key_to_json(k));
+  nlohmann::json findings = nlohmann::json::array();
+  for (const ClusterFinding& f : c.cluster_findings) {
+    findings.push_back({{"id", f.id}, {"fails_gate", f.fails_gate}, {"node", f.node}, {"field", f.field}, {"text", f.text}});
+  }
   return {{"schema", kComparisonSchema},
           {"run_id", c.run_id},
           {"platform", c.platform},
@@ -69,6 +73,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"exit_code", static_cast<int>(c.exit_code)},
           {"headline", c.headline()},
           {"counts", std::move(counts)},
+          {"cluster_findings", std::move(findings)},
+          {"node_layout", c.node_layout},
           {"keys", std::move(keys)}};
 }
 

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "harness/model/errors.hpp"
+#include "harness/model/secret_redaction.hpp"
 
 namespace fabricgate::launch {
 
@@ -65,7 +66,7 @@ json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fin
       {"schema", "fabricgate.run/1"},
       {"run_id", f.run_id},
       {"suite", f.suite},
-      {"scenario", {{"name", f.scenario}, {"env", f.scenario_env}}},
+      {"scenario", {{"name", f.scenario}, {"env", recordable_environment(f.scenario_env)}}},
       {"platform", f.platform},
       {"complete", reason.empty()},
       {"incomplete_reason", reason},
@@ -77,8 +78,17 @@ json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fin
         {"nranks", have_header ? h.value("nranks", 0) : 0},
         {"nodes", have_header ? h.value("nodes", 0) : 0},
         {"gpus_per_process", have_header ? h.value("gpus_per_process", 1) : 1},
-        {"mpi_version", have_header ? h.value("mpi_version", "") : ""}}},
+        {"ranks_per_node", have_header ? h.value("ranks_per_node", 0) : 0},
+        {"gpus_per_node", have_header ? h.value("gpus_per_node", 0) : 0},
+        {"nodes_emulated", have_header ? h.value("nodes_emulated", false) : false},
+        {"mpi_version", have_header ? h.value("mpi_version", "") : ""},
+        // What the bench really loaded (fabricgate ab verifies it against the side's spec).
+        {"nccl_version", have_header ? h.value("nccl_version", "") : ""},
+        {"nccl_library", have_header ? h.value("nccl_library", "") : ""},
+        {"extra_env", recordable_environment(f.extra_env)}}},
       {"ranks", have_header && h.contains("ranks") ? h["ranks"] : json::array()},
+      // One compact fingerprint per node, gathered by the bench (docs/MULTINODE.md).
+      {"nodes", have_header && h.contains("node_facts") && h["node_facts"].is_array() ? h["node_facts"] : json::array()},
       {"fingerprint", fingerprint},
       {"capture", capture},
       {"benchmarks", records.benchmarks},
@@ -123,7 +133,8 @@ json ci_metadata() {
     }
   }
   if (!env("GITHUB_SERVER_URL").empty() && !env("GITHUB_REPOSITORY").empty() && !env("GITHUB_RUN_ID").empty()) {
-    m["ci_run_url"] = env("GITHUB_SERVER_URL") + "/" + env("GITHUB_REPOSITORY") + "/actions/runs/" + env("GITHUB_RUN_ID");
+    m["ci_run_url"] = redact_url_credentials(env("GITHUB_SERVER_URL") + "/" + env("GITHUB_REPOSITORY") + "/actions/runs/" +
+                                             env("GITHUB_RUN_ID"));
   }
   return m;
 }

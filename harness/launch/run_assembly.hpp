@@ -28,6 +28,7 @@ struct RunFacts {
   std::string suite;
   std::string scenario;
   std::map<std::string, std::string> scenario_env;
+  std::map<std::string, std::string> extra_env;  // added for every rank by the caller (fabricgate ab)
   std::string platform;
   std::string launcher;
   std::string started_at;   // ISO 8601 UTC

@@ -17,6 +17,7 @@ extern char** environ;
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/model/errors.hpp"
+#include "harness/model/secret_redaction.hpp"
 #include "harness/model/suite.hpp"
 
 namespace fabricgate::launch {
@@ -37,6 +38,17 @@ std::vector<std::string> names_to_forward() {
     }
   }
   return names;
+}
+
+// launch.json: what was started, with secret values redacted (also in "-x NAME=VALUE").
+json launch_record(const LaunchPlan& plan) {
+  std::vector<std::string> argv = plan.argv;
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    const std::size_t eq = argv[i].find('=');
+    if (argv[i - 1] != "-x" || eq == std::string::npos) continue;
+    argv[i] = argv[i].substr(0, eq + 1) + recordable_value(argv[i].substr(0, eq), argv[i].substr(eq + 1));
+  }
+  return {{"schema", "fabricgate.launch/1"}, {"argv", argv}, {"env", recordable_environment(plan.env)}};
 }
 
 int ranks_for(const Suite& suite, const RunOptions& o, const json& fingerprint) {
@@ -66,8 +78,32 @@ std::vector<std::string> read_logs(const fs::path& dir) {
 
 // P13/P14/P19: did a control scenario really take the path it forces? For algo:/proto: the
 // per-benchmark choices say; for the transport controls, NCCL's log does.
+json check_control_paths(const capture::ControlScenario& control, const capture::CaptureSummary& summary,
+                         const RecordsFile& records, bool nccl_ran);
+
+// A control can make NCCL refuse some operations (NCCL_ALGO=Tree has no all_gather): those did
+// not take the forced path at all, so the verdict on the control says how many failed and why.
 json check_control(const capture::ControlScenario& control, const capture::CaptureSummary& summary,
                    const RecordsFile& records, bool nccl_ran) {
+  json check = check_control_paths(control, summary, records, nccl_ran);
+  if (check.is_null()) return check;
+  std::size_t failed = 0;
+  std::string first;
+  for (const auto& b : records.benchmarks) {
+    if (b.value("backend", "") != "nccl" || b.value("status", "") == "ok") continue;
+    if (failed++ == 0) first = b.value("key", "");
+  }
+  if (failed > 0) {
+    std::string why = summary.warnings.empty() ? std::string() : "; NCCL said: " + summary.warnings.begin()->first;
+    check["message"] = check["message"].get<std::string>() + "; " + std::to_string(failed) +
+                       " NCCL benchmark(s) failed under this control (first: " + first + ")" + why;
+    check["failed_benchmarks"] = failed;
+  }
+  return check;
+}
+
+json check_control_paths(const capture::ControlScenario& control, const capture::CaptureSummary& summary,
+                         const RecordsFile& records, bool nccl_ran) {
   if (control.name == "default") return nullptr;
   if (!nccl_ran) return {{"ok", false}, {"message", "no NCCL benchmark ran: the control could not be verified"}};
   const bool algo = control.name.rfind("algo:", 0) == 0;
@@ -125,10 +161,14 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
                      " (build it, or pass --bench PATH)");
   }
 
-  const RunLock lock(o.lock_file, o.lock_timeout);
+  if (!o.run_dir.empty() && controls.size() != 1) {
+    throw InputError("--scenario", "", "one scenario when the run directory is given, found " + std::to_string(controls.size()));
+  }
+  std::optional<RunLock> lock;
+  if (!o.caller_holds_lock) lock.emplace(o.lock_file, o.lock_timeout);
   fingerprint::CollectOptions fo;
   fo.platform_override = o.platform;
-  const json fp = fingerprint::collect(fo);
+  const json fp = o.fingerprint ? *o.fingerprint : fingerprint::collect(fo);
   const std::string platform = fp.at("platform_key").get<std::string>();
   const int ranks = ranks_for(suite, o, fp);
   const LaunchContext context = detect_launch_context();
@@ -137,8 +177,9 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   for (const auto& control : controls) {
     ScenarioRun sr;
     sr.scenario = control.name;
-    const std::string run_id = utc_now_compact() + "-" + suite.name + "-" + scenario_slug(control.name);
-    sr.dir = o.results_dir / platform / run_id;
+    const std::string run_id =
+        o.run_id.empty() ? utc_now_compact() + "-" + suite.name + "-" + scenario_slug(control.name) : o.run_id;
+    sr.dir = o.run_dir.empty() ? o.results_dir / platform / run_id : o.run_dir;
     fs::create_directories(sr.dir);
 
     LaunchRequest req;
@@ -146,6 +187,7 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
     req.ranks = ranks;
     req.hostfile = o.hostfile;
     req.env = suite.env;
+    for (const auto& [k, v] : o.extra_env) req.env[k] = v;
     std::map<std::string, std::string> scenario_env;
     for (const auto& [k, v] : control.env) {
       req.env[k] = v;
@@ -162,7 +204,7 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
     }
     if (o.progress) req.bench_command.push_back("--progress");
     const LaunchPlan plan = plan_launch(req, context);
-    write_json_atomically(sr.dir / "launch.json", {{"schema", "fabricgate.launch/1"}, {"argv", plan.argv}, {"env", plan.env}});
+    write_json_atomically(sr.dir / "launch.json", launch_record(plan));
 
     std::fprintf(stderr, "fabricgate: %s suite %s, scenario %s, %d ranks via %s -> %s\n", platform.c_str(),
                  suite.name.c_str(), control.name.c_str(), ranks, plan.launcher.c_str(), sr.dir.c_str());
@@ -171,6 +213,7 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
     facts.suite = suite.name;
     facts.scenario = control.name;
     facts.scenario_env = scenario_env;
+    facts.extra_env = o.extra_env;
     facts.platform = platform;
     facts.launcher = plan.launcher;
     facts.metadata = ci_metadata();

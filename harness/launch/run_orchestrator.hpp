@@ -4,6 +4,7 @@
 // every scenario — also when the bench crashed (the records so far, marked incomplete).
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,12 @@ struct RunOptions {
   std::filesystem::path lock_file;
   std::chrono::seconds lock_timeout{600};
   bool progress = false;
+  // For callers that make many launches one measurement (`fabricgate ab`, harness/launch/ab_runner):
+  std::map<std::string, std::string> extra_env;  // every rank: after the suite's env, before the scenario's
+  std::filesystem::path run_dir;                  // non-empty: exactly this directory (one scenario)
+  std::string run_id;                             // with run_dir
+  std::optional<json> fingerprint;                // collected once by the caller
+  bool caller_holds_lock = false;                 // the caller holds the runner lock across launches
 };
 
 struct ScenarioRun {

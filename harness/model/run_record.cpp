@@ -309,6 +309,24 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
   run.launch.nodes = r.find("/launch/nodes") ? f.int_in("/launch/nodes", 1, limits.max_ranks) : 1;
   run.launch.gpus_per_process =
       r.find("/launch/gpus_per_process") ? f.int_in("/launch/gpus_per_process", 0, 64) : 1;
+  if (r.find("/launch/ranks_per_node")) run.launch.ranks_per_node = f.int_in("/launch/ranks_per_node", 0, limits.max_ranks);
+  if (r.find("/launch/gpus_per_node")) run.launch.gpus_per_node = f.int_in("/launch/gpus_per_node", 0, limits.max_ranks);
+  if (r.find("/launch/nodes_emulated")) run.launch.nodes_emulated = r.bool_at("/launch/nodes_emulated");
+  if (r.find("/nodes")) {
+    const json& nodes = r.array_at("/nodes");
+    run.nodes.reserve(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const std::string p = "/nodes/" + std::to_string(i);
+      NodeRecord n;
+      n.name = r.string_at(p + "/name");
+      n.hostname = f.optional_string(p + "/hostname");
+      n.emulated = r.find(p + "/emulated") ? r.bool_at(p + "/emulated") : false;
+      n.rank_count = r.find(p + "/ranks") ? r.array_at(p + "/ranks").size() : 0;
+      n.facts = f.string_map(p + "/facts");
+      n.test_override = f.optional_string(p + "/test_override");
+      run.nodes.push_back(std::move(n));
+    }
+  }
   if (r.find("/ranks")) {
     const json& ranks = r.array_at("/ranks");
     for (std::size_t i = 0; i < ranks.size(); ++i) {

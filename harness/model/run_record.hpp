@@ -84,6 +84,19 @@ struct Launch {
   int nranks = 0;
   int nodes = 0;
   int gpus_per_process = 1;
+  int ranks_per_node = 0;  // g (the smallest node's count when nodes differ); 0 when not recorded
+  int gpus_per_node = 0;   // GPUs driven per node; 0 on host-only runs or when not recorded
+  bool nodes_emulated = false;  // several "nodes" on one host (NCCL_HOSTID), docs/MULTINODE.md
+};
+
+// One node's compact fingerprint (run.json "nodes", gathered by the bench on rank 0).
+struct NodeRecord {
+  std::string name;      // node name: the host name, or <host>-node<j> when emulated
+  std::string hostname;
+  bool emulated = false;
+  std::size_t rank_count = 0;
+  std::map<std::string, std::string> facts;  // driver, nccl, cuda_driver, gpu_count, nics, ...
+  std::string test_override;  // facts a test replaced (FABRICGATE_TEST_NODE_FACT_OVERRIDE)
 };
 
 struct RankInfo {
@@ -130,6 +143,7 @@ struct RunRecord {
   std::map<std::string, std::string> metadata;
   Launch launch;
   std::vector<RankInfo> ranks;
+  std::vector<NodeRecord> nodes;  // empty when the bench did not gather node facts
   FingerprintSummary fingerprint;
   Capture capture;
   std::vector<BenchmarkResult> benchmarks;

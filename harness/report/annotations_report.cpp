@@ -15,6 +15,9 @@ std::string render_annotations(const gate::Comparison& c, const RenderOptions& o
            annotation_data(message) + "\n";
   };
   if (!c.run_complete) emit("error", "fabricgate: incomplete run", c.incomplete_reason);
+  for (const gate::ClusterFinding& f : c.cluster_findings) {
+    if (f.fails_gate) emit("error", "fabricgate " + f.id, f.text);
+  }
   for (const gate::KeyComparison& k : c.keys) {
     if (gate::verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) {
       emit("error", std::string("fabricgate ") + gate::verdict_name(k.verdict), k.key + ": " + k.reason);

@@ -53,6 +53,17 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
     out += "VERSION CHANGED: " + v.component + " " + v.before + " -> " + v.after + "\n";
   }
   for (const std::string& w : c.warnings) out += "warning: " + w + "\n";
+  if (!c.node_layout.empty()) out += "nodes: " + c.node_layout + "\n";
+  constexpr std::size_t kFindingRows = 20;  // 1,024 nodes must not flood a CI log
+  for (std::size_t i = 0; i < c.cluster_findings.size() && i < kFindingRows; ++i) {
+    const gate::ClusterFinding& f = c.cluster_findings[i];
+    const char* on = options.color && f.fails_gate ? "\033[1;31m" : "";
+    out += std::string(on) + (f.fails_gate ? "CLUSTER FAIL " : "cluster warning ") + f.id + (*on ? "\033[0m" : "") +
+           ": " + f.text + "\n";
+  }
+  if (c.cluster_findings.size() > kFindingRows) {
+    out += "(" + std::to_string(c.cluster_findings.size() - kFindingRows) + " more cluster findings; use --format json)\n";
+  }
   if (c.keys.empty()) return out;
 
   std::size_t key_width = 20;

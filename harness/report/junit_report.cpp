@@ -34,7 +34,18 @@ std::string render_junit(const gate::Comparison& c) {
     }
     cases += "    </testcase>\n";
   }
-  const std::string counts = " tests=\"" + std::to_string(c.keys.size()) + "\" failures=\"" +
+  // Cluster findings that fail the gate (a node that differs, a suspect node) are failing cases
+  // of their own, so CI lists the node by name.
+  std::size_t finding_cases = 0;
+  for (const gate::ClusterFinding& f : c.cluster_findings) {
+    if (!f.fails_gate) continue;
+    ++finding_cases;
+    ++failures;
+    cases += "    <testcase classname=\"" + xml_escape("fabricgate." + c.platform + ".cluster") + "\" name=\"" +
+             xml_escape(f.id + "/" + f.node + (f.field.empty() ? "" : "/" + f.field)) + "\">\n      <failure type=\"" +
+             xml_escape(f.id) + "\" message=\"" + xml_escape(f.text) + "\"/>\n    </testcase>\n";
+  }
+  const std::string counts = " tests=\"" + std::to_string(c.keys.size() + finding_cases) + "\" failures=\"" +
                              std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
                              "\" skipped=\"" + std::to_string(skipped) + "\"";
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fabricgate\"" + counts +

@@ -1,12 +1,13 @@
 // Markdown for GitHub's job summary: verdict headline, failing keys, versions that changed,
-// per-collective tables (size vs busbw/time, baseline vs now: the curve, never an average over
-// sizes, P03), capture summary. Capped below GitHub's 1 MiB summary limit.
+// per-collective busbw charts (Mermaid) and tables (size vs busbw/time, baseline vs now: the
+// curve, never an average over sizes, P03), capture summary. Capped below GitHub's 1 MiB limit.
 #include <algorithm>
 #include <map>
 #include <tuple>
 
 #include "harness/gate/units_text.hpp"
 #include "harness/report/key_figures.hpp"
+#include "harness/report/mermaid_chart.hpp"
 #include "harness/report/render.hpp"
 #include "harness/report/text_escape.hpp"
 
@@ -46,6 +47,28 @@ void headline(const gate::Comparison& c, std::string& out) {
   for (const std::string& w : c.warnings) out += "> [!WARNING]\n> " + markdown_cell(w) + "\n\n";
 }
 
+// Nodes that differ from the rest, slow node pairs, suspect nodes (docs/MULTINODE.md).
+void cluster_section(const gate::Comparison& c, std::string& out) {
+  if (c.node_layout.empty() && c.cluster_findings.empty()) return;
+  out += "### Cluster\n\n";
+  if (!c.node_layout.empty()) out += markdown_cell(c.node_layout) + ".\n\n";
+  if (c.cluster_findings.empty()) {
+    out += "Every node has the same driver, CUDA, NCCL, GPUs and NICs; no node pair stands out.\n\n";
+    return;
+  }
+  constexpr std::size_t kRows = 200;
+  out += "| finding | node | what |\n|---|---|---|\n";
+  for (std::size_t i = 0; i < c.cluster_findings.size() && i < kRows; ++i) {
+    const gate::ClusterFinding& f = c.cluster_findings[i];
+    out += "| " + std::string(f.fails_gate ? "**" : "") + f.id + (f.fails_gate ? "** (fails)" : " (warning)") + " | " +
+           code(f.node) + " | " + markdown_cell(f.text) + " |\n";
+  }
+  if (c.cluster_findings.size() > kRows) {
+    out += "\n_" + std::to_string(c.cluster_findings.size() - kRows) + " more findings in the JSON report._\n";
+  }
+  out += "\n";
+}
+
 void failing_keys(const gate::Comparison& c, std::string& out) {
   std::string rows;
   for (const gate::KeyComparison& k : c.keys) {
@@ -72,6 +95,7 @@ void per_collective(const gate::Comparison& c, std::string& out) {
     });
     out += "#### " + std::get<2>(g) + " (" + std::get<0>(g) + "/" + std::get<1>(g) + ", " +
            std::to_string(std::get<3>(g)) + " ranks)\n\n";
+    out += mermaid_rate_chart(std::get<2>(g), keys);
     out += "| size | busbw baseline | busbw now | time baseline | time now | judged | change (+ = better) | verdict |\n"
            "|---:|---:|---:|---:|---:|---|---:|---|\n";
     for (const gate::KeyComparison* k : keys) {
@@ -103,6 +127,7 @@ void capture_summary(const gate::Comparison& c, std::string& out) {
 std::string render_markdown(const gate::Comparison& c, const RenderOptions& options) {
   std::string head;
   headline(c, head);
+  cluster_section(c, head);
   failing_keys(c, head);
   std::string tail;
   capture_summary(c, tail);

@@ -2,6 +2,7 @@
 
 #include "harness/gate/comparison_json.hpp"
 #include "harness/model/errors.hpp"
+#include "harness/report/html_report.hpp"
 
 namespace fabricgate::report {
 
@@ -11,8 +12,9 @@ ReportFormat parse_report_format(std::string_view name) {
   if (name == "junit") return ReportFormat::junit;
   if (name == "annotations") return ReportFormat::annotations;
   if (name == "json") return ReportFormat::json;
+  if (name == "html") return ReportFormat::html;
   throw InputError("unknown report format \"" + std::string(name) +
-                   "\" (expected console, markdown, junit, annotations or json)");
+                   "\" (expected console, markdown, junit, annotations, json or html)");
 }
 
 std::string render_json(const gate::Comparison& c) { return gate::comparison_to_json(c).dump(2) + "\n"; }
@@ -24,6 +26,7 @@ std::string render(const gate::Comparison& c, ReportFormat format, const RenderO
     case ReportFormat::junit: return render_junit(c);
     case ReportFormat::annotations: return render_annotations(c, options);
     case ReportFormat::json: return render_json(c);
+    case ReportFormat::html: return render_html(c, HtmlInputs{});  // bands of judged keys, no trend
   }
   return {};
 }

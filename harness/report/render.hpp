@@ -1,6 +1,7 @@
 #pragma once
 // Renderers turn a gate::Comparison (plain data) into text; they compute nothing new. One small
-// file per format: console, markdown (GitHub job summary), JUnit XML, GitHub annotations, JSON.
+// file per format: console, markdown (GitHub job summary), JUnit XML, GitHub annotations, JSON,
+// HTML (html_report.hpp: with baseline bands and run history when the caller has them).
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -9,7 +10,7 @@
 
 namespace fabricgate::report {
 
-enum class ReportFormat { console, markdown, junit, annotations, json };
+enum class ReportFormat { console, markdown, junit, annotations, json, html };
 
 // Throws InputError for an unknown name.
 ReportFormat parse_report_format(std::string_view name);

@@ -1,8 +1,10 @@
 #include "bench/backends/libfabric/fi_endpoint.hpp"
+#include "bench/backends/libfabric/libfabric_backend.hpp"
 
 #include <rdma/fi_cm.h>
 #include <rdma/fi_errno.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -38,7 +40,14 @@ InfoPtr find_info(const EndpointRequest& request, std::string& why_not) {
   hints->mode = FI_CONTEXT | FI_CONTEXT2;
   hints->domain_attr->mr_mode = static_cast<int>(kMrModes | (request.hmem ? FI_MR_HMEM : 0));
   hints->domain_attr->threading = FI_THREAD_DOMAIN;  // one thread drives everything
-  hints->fabric_attr->prov_name = dup(request.provider);
+  // "env": no name hint; libfabric itself only offers the providers FI_PROVIDER lets through.
+  const bool from_environment = request.provider == kProviderFromEnvironment;
+  const char* fi_provider = std::getenv("FI_PROVIDER");
+  if (from_environment && (fi_provider == nullptr || *fi_provider == '\0')) {
+    why_not = "provider \"env\" takes the provider from FI_PROVIDER, which is not set";
+    return nullptr;
+  }
+  hints->fabric_attr->prov_name = from_environment ? nullptr : dup(request.provider);
   fi_info* found = nullptr;
   const int rc = fi_getinfo(FI_VERSION(1, 9), nullptr, nullptr, 0, hints.get(), &found);
   if (rc == -FI_ENODATA || (rc == 0 && !found)) {

@@ -15,10 +15,15 @@
 
 namespace fabricgate::bench {
 
+// The provider name that means "whatever FI_PROVIDER selects": a suite written once can then be
+// measured over shm and over tcp by changing only the environment (fabricgate ab), and its keys
+// (rdma/libfabric/env/...) stay the same; params.provider records what was actually chosen.
+inline constexpr const char* kProviderFromEnvironment = "env";
+
 // Identical on every rank by construction (it comes from the suite file); the ranks still compare
 // it when they exchange addresses, so a mismatch is an error, not a silent hang.
 struct LibfabricConfig {
-  std::string provider;        // fi_info prov_name: "tcp", "shm", "verbs", "efa", "cxi", ...
+  std::string provider;        // fi_info prov_name: "tcp", "shm", "verbs", "efa", "cxi", ..., or "env"
   std::string domain;          // empty: the provider's first domain; else e.g. "lo", "mlx5_0"
   TransferOp op = TransferOp::write;
   std::uint64_t bytes = 0;

@@ -136,7 +136,7 @@ class LibfabricOp final : public MeasuredOp {
   int expected_sender() const { return peer_rank_; }
 
   WindowResult issue(int count) {
-    return run_transfer(cfg_.op, initiator_, {*data_, *recv_, *fin_send_, *fin_recv_}, count, cfg_.window,
+    return run_transfer(cfg_.op, initiator_, {*data_, recv_.get(), *fin_send_, *fin_recv_}, count, cfg_.window,
                         cfg_.timeout);
   }
 
@@ -172,6 +172,9 @@ std::unique_ptr<MeasuredOp> make_libfabric_op(Communicator& comm, const Libfabri
   }
   chosen = {{"provider", card["provider"]}, {"fabric", card["fabric"]}, {"domain", card["domain"]},
             {"fi_version", libfabric_runtime_version()}};
+  if (const char* fi_provider = std::getenv("FI_PROVIDER"); config.provider == kProviderFromEnvironment && fi_provider) {
+    chosen["fi_provider_env"] = fi_provider;  // what selected params.provider
+  }
   op->connect(peers.cards[static_cast<std::size_t>(comm.rank() ^ 1)]);
   return op;
 }

@@ -104,6 +104,12 @@ class MpiCollectiveOp final : public MeasuredOp {
         check(MPI_Reduce(src, recv_.data(), count, type_, op_, call_.root, w), "MPI_Reduce");
         break;
       }
+      case CollectiveKind::gather:
+        check(MPI_Gather(send_.data(), count, type_, recv_.data(), count, type_, call_.root, w), "MPI_Gather");
+        break;
+      case CollectiveKind::scatter:
+        check(MPI_Scatter(send_.data(), count, type_, recv_.data(), count, type_, call_.root, w), "MPI_Scatter");
+        break;
       case CollectiveKind::alltoall: check(MPI_Alltoall(send_.data(), count, type_, recv_.data(), count, type_, w), "MPI_Alltoall"); break;
       case CollectiveKind::sendrecv: {
         const int n = comm_.size();
@@ -135,9 +141,11 @@ std::string MpiCollectiveBackend::unsupported_reason(const CollectiveCall& call)
   if (call.def->reduces && mpi_op(call.redop) == MPI_OP_NULL) {
     return "MPI has no " + std::string(to_string(call.redop)) + " reduction";
   }
+  if (call.graph) return "CUDA-graph mode exists for the nccl backend only";
   const auto kind = call.def->kind;
   if (call.in_place && (kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::alltoall ||
-                        kind == CollectiveKind::sendrecv)) {
+                        kind == CollectiveKind::sendrecv || kind == CollectiveKind::gather ||
+                        kind == CollectiveKind::scatter)) {
     return "MPI's in-place form of " + call.def->name + " differs from NCCL's; measured out of place only";
   }
   return {};

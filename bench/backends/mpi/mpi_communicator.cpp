@@ -68,6 +68,37 @@ std::vector<std::string> MpiCommunicator::all_gather(const std::string& value) {
   return out;
 }
 
+std::vector<std::string> MpiCommunicator::gather(const std::string& value, int root) {
+  int len = static_cast<int>(value.size());
+  std::vector<int> lens(rank_ == root ? static_cast<std::size_t>(size_) : 0);
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, MPI_COMM_WORLD);
+  std::vector<int> displs(lens.size(), 0);
+  int total = 0;
+  for (std::size_t r = 0; r < lens.size(); ++r) {
+    displs[r] = total;
+    total += lens[r];
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  MPI_Gatherv(value.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, root, MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < lens.size(); ++r) {
+    out.push_back(all.substr(static_cast<std::size_t>(displs[r]), static_cast<std::size_t>(lens[r])));
+  }
+  return out;
+}
+
+bool MpiCommunicator::emulate_nodes(int nodes) {
+  if (nodes < 1 || nodes > size_ || size_ % nodes != 0) return false;
+  MPI_Comm emulated = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, rank_ / (size_ / nodes), rank_, &emulated);
+  if (node_comm_ != MPI_COMM_NULL) MPI_Comm_free(&node_comm_);
+  node_comm_ = emulated;
+  MPI_Comm_rank(node_comm_, &local_rank_);
+  MPI_Comm_size(node_comm_, &local_size_);
+  node_count_ = nodes;
+  return true;
+}
+
 std::string MpiCommunicator::broadcast(const std::string& value, int root) {
   int len = static_cast<int>(value.size());
   MPI_Bcast(&len, 1, MPI_INT, root, MPI_COMM_WORLD);

@@ -25,6 +25,13 @@ class MpiCommunicator final : public Communicator {
   std::int64_t sum(std::int64_t value) override;
   std::vector<std::string> all_gather(const std::string& value) override;
   std::string broadcast(const std::string& value, int root) override;
+  std::vector<std::string> gather(const std::string& value, int root) override;
+
+  // Pretends the job spans `nodes` nodes: rank r belongs to node r / (n / nodes). Local rank,
+  // local size and node count then follow the emulated split (collective; call it before anything
+  // reads them, and after the GPU was chosen from the host's real local rank). Returns false when
+  // n is not a multiple of `nodes`.
+  bool emulate_nodes(int nodes);
 
   MPI_Comm world() const { return MPI_COMM_WORLD; }
 

@@ -1,10 +1,14 @@
-// NCCL collectives on GPU memory, one communicator over all ranks, one stream per rank.
+// NCCL collectives on GPU memory: one communicator over all ranks, one stream per GPU. Usually one
+// GPU per process; several in the labelled in-process multi-GPU mode (P02). Communicators are
+// non-blocking so that a hang can be aborted (issue #11, nccl_comms.hpp).
 #include "bench/backends/nccl/nccl_backend.hpp"
 
 #include <cstring>
 
 #include "bench/backends/nccl/nccl_collective_op.hpp"
 #include "bench/backends/nccl/nccl_common.hpp"
+#include "bench/backends/nccl/nccl_comms.hpp"
+#include "bench/backends/nccl/nccl_pair_op.hpp"
 #include "bench/capture/capture_json.hpp"
 #include "bench/capture/profiler_plugin.hpp"
 
@@ -48,15 +52,13 @@ namespace {
 
 class NcclBackend final : public CollectiveBackend {
  public:
-  NcclBackend(Communicator& comm, ncclComm_t nccl, cudaStream_t stream) : comm_(comm), nccl_(nccl), stream_(stream) {}
-  ~NcclBackend() override {
-    ncclCommDestroy(nccl_);
-    cudaStreamDestroy(stream_);
-  }
+  NcclBackend(Communicator& comm, std::unique_ptr<NcclComms> comms) : comm_(comm), comms_(std::move(comms)) {}
   NcclBackend(const NcclBackend&) = delete;
   NcclBackend& operator=(const NcclBackend&) = delete;
 
   std::string name() const override { return "nccl"; }
+  int gpus_per_process() const override { return comms_->gpus_per_process(); }
+  bool nonblocking() const override { return comms_->nonblocking(); }
 
   std::string unsupported_reason(const CollectiveCall& call) const override {
     if (!nccl_type(call.dtype)) {
@@ -64,14 +66,30 @@ class NcclBackend final : public CollectiveBackend {
     }
     const auto kind = call.def->kind;
     if (call.in_place && (kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::alltoall ||
-                          kind == CollectiveKind::sendrecv)) {
+                          kind == CollectiveKind::sendrecv || kind == CollectiveKind::gather ||
+                          kind == CollectiveKind::scatter)) {
       return "in-place " + call.def->name + " is not measured (out of place only)";
     }
+    if (comms_->aborted()) return "the NCCL communicator was aborted after a hang";
+    // Measured on 2x H200 (NCCL 2.28.3): capturing one group over two GPUs' streams from one
+    // thread fails with "operation not permitted when stream is capturing". Refused, not faked.
+    if (call.graph && comms_->gpus_per_process() > 1)
+      return "CUDA-graph mode with several GPUs per process is not supported (capturing a multi-GPU NCCL group "
+             "from one thread failed on the GPU machine); use one process per GPU";
     return {};
   }
 
   std::unique_ptr<MeasuredOp> create(const CollectiveCall& call, std::string& skip_reason) override {
-    return make_nccl_collective_op(comm_, nccl_, stream_, call, skip_reason);
+    return make_nccl_collective_op(comm_, *comms_, call, skip_reason);
+  }
+
+  std::unique_ptr<MeasuredOp> create_pair_exchange(int peer, std::uint64_t bytes, std::string& skip_reason) override {
+    if (comms_->gpus_per_process() != 1) {
+      skip_reason = "node pairs need one GPU per process (gpus_per_process is " +
+                    std::to_string(comms_->gpus_per_process()) + ")";
+      return nullptr;
+    }
+    return make_nccl_pair_op(comm_, *comms_, peer, bytes, skip_reason);
   }
 
   // What NCCL chose for this benchmark's operations, from the profiler plugin compiled into the
@@ -85,8 +103,7 @@ class NcclBackend final : public CollectiveBackend {
 
  private:
   Communicator& comm_;
-  ncclComm_t nccl_;
-  cudaStream_t stream_;
+  std::unique_ptr<NcclComms> comms_;
 };
 
 }  // namespace
@@ -101,41 +118,16 @@ std::string nccl_runtime_version() {
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
-std::unique_ptr<CollectiveBackend> make_nccl_backend(Communicator& comm, const NcclBackendOptions& options,
-                                                     std::string& why_not) {
-  // Every rank takes part in every step, whatever happens, so that no rank waits forever.
-  ncclUniqueId id{};
-  std::string error;
-  if (comm.rank() == 0) {
-    if (const ncclResult_t rc = ncclGetUniqueId(&id); rc != ncclSuccess) error = nccl_error(rc);
+NcclBackendResult make_nccl_backend(Communicator& comm, const NcclBackendOptions& options) {
+  NcclBackendResult out;
+  NcclCommsResult made = NcclComms::create(comm, options.devices, options.init_timeout_seconds, options.nonblocking);
+  out.hung = made.hung;
+  if (!made.comms) {
+    out.why_not = made.why_not;
+    return out;
   }
-  const std::string shared =
-      comm.broadcast(std::string(reinterpret_cast<const char*>(&id), sizeof id), 0);
-  std::memcpy(&id, shared.data(), sizeof id);
-  if (!comm.all_agree(error.empty())) {
-    why_not = "ncclGetUniqueId failed on rank 0";
-    return nullptr;
-  }
-  cudaStream_t stream = nullptr;
-  ncclComm_t nccl = nullptr;
-  if (const cudaError_t rc = cudaSetDevice(options.device); rc != cudaSuccess) error = cuda_error(rc);
-  if (error.empty()) {
-    if (const cudaError_t rc = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking); rc != cudaSuccess) {
-      error = cuda_error(rc);
-    }
-  }
-  if (error.empty()) {
-    if (const ncclResult_t rc = ncclCommInitRank(&nccl, comm.size(), id, comm.rank()); rc != ncclSuccess) {
-      error = nccl_error(rc);
-    }
-  }
-  if (!comm.all_agree(error.empty())) {
-    why_not = error.empty() ? "NCCL initialisation failed on another rank" : error;
-    if (nccl) ncclCommDestroy(nccl);
-    if (stream) cudaStreamDestroy(stream);
-    return nullptr;
-  }
-  return std::make_unique<NcclBackend>(comm, nccl, stream);
+  out.backend = std::make_unique<NcclBackend>(comm, std::move(made.comms));
+  return out;
 }
 
 }  // namespace fabricgate::bench

@@ -3,6 +3,7 @@
 // in every build; without NCCL the factory explains why there is none.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "bench/engine/collective_backend.hpp"
 #include "bench/engine/communicator.hpp"
@@ -10,14 +11,22 @@
 namespace fabricgate::bench {
 
 struct NcclBackendOptions {
-  int device = -1;          // this rank's GPU
-  bool use_cuda_graph = false;
+  // The GPUs this process drives: one normally; several in the in-process multi-GPU mode (P02),
+  // where NCCL rank = process rank × GPUs per process + index.
+  std::vector<int> devices;
+  double init_timeout_seconds = 600;  // issue #11: initialisation that takes longer is aborted
+  bool nonblocking = false;           // ncclConfig_t.blocking = 0 (labelled /nonblocking; see nccl_comms.hpp)
 };
 
-// Creates the NCCL communicator over all ranks (collective: every rank calls it). Returns nullptr
-// with `why_not` set when NCCL is not built in, no GPU is present, or init failed.
-std::unique_ptr<CollectiveBackend> make_nccl_backend(Communicator& comm, const NcclBackendOptions& options,
-                                                     std::string& why_not);
+struct NcclBackendResult {
+  std::unique_ptr<CollectiveBackend> backend;  // null when there is none
+  std::string why_not;
+  bool hung = false;  // initialisation missed its deadline on some rank (communicators aborted)
+};
+
+// Creates the NCCL communicators over all ranks (collective: every rank calls it, with the same
+// number of devices). No backend, with `why_not`, when NCCL is not built in or init failed.
+NcclBackendResult make_nccl_backend(Communicator& comm, const NcclBackendOptions& options);
 // Version of the NCCL library loaded at run time ("2.28.3"), empty when none.
 std::string nccl_runtime_version();
 

@@ -1,25 +1,45 @@
-// Timing follows nccl-tests so that figures compare: host barrier, start event on the stream, N
-// operations back to back, stop event, wait. Data is staged through host memory once, outside the
-// timed loop, for the pattern fill and the check.
+// Timing follows nccl-tests so that figures compare: host barrier, start event on each stream, N
+// operations back to back (or one launch of a CUDA graph holding them), stop event, wait; the time
+// is the slowest GPU's. Data is staged through host memory once, outside the timed loop, for the
+// pattern fill and the check. Waits never block: completion is polled against the benchmark's
+// deadline, and a miss is reported as a hang (issue #11).
 #include "bench/backends/nccl/nccl_collective_op.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
+
+#include "bench/backends/nccl/nccl_issue.hpp"
 
 namespace fabricgate::bench {
 
 namespace {
 
+// One GPU's share of the benchmark.
+struct DeviceSide {
+  void* send = nullptr;
+  void* recv = nullptr;
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+  cudaGraphExec_t graph = nullptr;  // CUDA-graph mode: the captured batch
+};
+
 class NcclCollectiveOp final : public MeasuredOp {
  public:
-  NcclCollectiveOp(Communicator& comm, ncclComm_t nccl, cudaStream_t stream, const CollectiveCall& call)
-      : comm_(comm), nccl_(nccl), stream_(stream), call_(call), type_(*nccl_type(call.dtype)), elem_(size_of(call.dtype)) {}
+  NcclCollectiveOp(Communicator& comm, NcclComms& comms, const CollectiveCall& call)
+      : comm_(comm), comms_(comms), call_(call), elem_(size_of(call.dtype)), sides_(comms.members().size()) {}
 
   ~NcclCollectiveOp() override {
-    if (start_) cudaEventDestroy(start_);
-    if (stop_) cudaEventDestroy(stop_);
-    if (send_) cudaFree(send_);
-    if (recv_) cudaFree(recv_);
+    const auto& members = comms_.members();
+    for (std::size_t i = 0; i < sides_.size(); ++i) {
+      DeviceSide& d = sides_[i];
+      cudaSetDevice(members[i].device);
+      if (d.graph) cudaGraphExecDestroy(d.graph);
+      if (d.start) cudaEventDestroy(d.start);
+      if (d.stop) cudaEventDestroy(d.stop);
+      if (d.send) cudaFree(d.send);
+      if (d.recv) cudaFree(d.recv);
+    }
   }
   NcclCollectiveOp(const NcclCollectiveOp&) = delete;
   NcclCollectiveOp& operator=(const NcclCollectiveOp&) = delete;
@@ -28,127 +48,211 @@ class NcclCollectiveOp final : public MeasuredOp {
   bool allocate(std::string& reason) {
     const std::size_t send_bytes = call_.counts.send_count * elem_;
     const std::size_t recv_bytes = call_.counts.recv_count * elem_;
-    cudaError_t rc = cudaMalloc(&recv_, recv_bytes);
-    if (rc == cudaSuccess && !call_.in_place) rc = cudaMalloc(&send_, send_bytes);
-    if (rc == cudaErrorMemoryAllocation) {
-      cudaGetLastError();  // clear the sticky-free allocation error
-      reason = "does not fit in GPU memory (" + std::to_string(send_bytes + recv_bytes) + " bytes)";
-      return false;
-    }
-    if (rc == cudaSuccess) rc = cudaEventCreate(&start_);
-    if (rc == cudaSuccess) rc = cudaEventCreate(&stop_);
-    if (rc != cudaSuccess) {
-      error_ = cuda_error(rc);
-      reason = error_;
-      return false;
+    for (std::size_t i = 0; i < sides_.size(); ++i) {
+      DeviceSide& d = sides_[i];
+      cudaError_t rc = cudaSetDevice(comms_.members()[i].device);
+      if (rc == cudaSuccess) rc = cudaMalloc(&d.recv, recv_bytes);
+      if (rc == cudaSuccess && !call_.in_place) rc = cudaMalloc(&d.send, send_bytes);
+      if (rc == cudaErrorMemoryAllocation) {
+        cudaGetLastError();  // clear the sticky-free allocation error
+        reason = "does not fit in GPU memory (" + std::to_string(send_bytes + recv_bytes) + " bytes)";
+        return false;
+      }
+      if (rc == cudaSuccess) rc = cudaEventCreate(&d.start);
+      if (rc == cudaSuccess) rc = cudaEventCreate(&d.stop);
+      if (rc != cudaSuccess) {
+        error_ = cuda_error(rc);
+        reason = error_;
+        return false;
+      }
     }
     return true;
   }
 
   void prepare_data() override {
+    if (call_.graph) connect();
     // Uninitialised host staging (GiB-sized; zero-filling it first would double the cost).
     const std::size_t send_bytes = call_.counts.send_count * elem_;
     std::unique_ptr<char[]> host(new char[send_bytes]);
-    fill_send_buffer(call_, comm_.rank(), comm_.size(), host.get());
-    note(cudaMemset(recv_, 0, call_.counts.recv_count * elem_));  // 0 is never an expected value
-    // Broadcast in place: only the root holds data; the others keep the poison so a broadcast that
-    // did nothing is caught.
-    const bool skip = call_.in_place && call_.def->kind == CollectiveKind::broadcast && comm_.rank() != call_.root;
-    if (!skip) note(cudaMemcpy(send_pointer(), host.get(), send_bytes, cudaMemcpyHostToDevice));
-    note(cudaDeviceSynchronize());
+    for (std::size_t i = 0; i < sides_.size(); ++i) {
+      const NcclMember& m = comms_.members()[i];
+      note(cudaSetDevice(m.device));
+      fill_send_buffer(call_, m.rank, comms_.nranks(), host.get());
+      note(cudaMemset(sides_[i].recv, 0, call_.counts.recv_count * elem_));  // 0 is never an expected value
+      // Broadcast in place: only the root holds data; the others keep the poison so a broadcast
+      // that did nothing is caught.
+      const bool skip = call_.in_place && call_.def->kind == CollectiveKind::broadcast && m.rank != call_.root;
+      if (!skip) note(cudaMemcpy(send_pointer(i), host.get(), send_bytes, cudaMemcpyHostToDevice));
+      note(cudaDeviceSynchronize());
+    }
   }
 
   double run_batch(int count) override {
+    if (!error_.empty() || comms_.aborted()) return 0;
+    const auto& members = comms_.members();
+    if (call_.graph && graph_ops_ != count) capture(count);
     comm_.barrier();
-    note(cudaEventRecord(start_, stream_));
-    for (int i = 0; i < count && error_.empty(); ++i) issue();
-    note(cudaEventRecord(stop_, stream_));
-    note(cudaEventSynchronize(stop_));
-    float ms = 0;
-    note(cudaEventElapsedTime(&ms, start_, stop_));
-    return static_cast<double>(ms) / 1e3;
+    for (std::size_t i = 0; i < sides_.size(); ++i) {
+      note(cudaSetDevice(members[i].device));
+      note(cudaEventRecord(sides_[i].start, members[i].stream));
+    }
+    if (call_.graph) {
+      for (std::size_t i = 0; i < sides_.size() && error_.empty(); ++i) {
+        note(cudaSetDevice(members[i].device));
+        note(cudaGraphLaunch(sides_[i].graph, members[i].stream));
+      }
+    } else {
+      for (int n = 0; n < count && error_.empty(); ++n) issue_all();
+    }
+    std::vector<cudaEvent_t> stops;
+    for (std::size_t i = 0; i < sides_.size(); ++i) {
+      note(cudaSetDevice(members[i].device));
+      note(cudaEventRecord(sides_[i].stop, members[i].stream));
+      stops.push_back(sides_[i].stop);
+    }
+    // Waited for even after an error: what was enqueued must finish (or be declared hung and
+    // aborted) before its buffers may be freed, or cudaFree would block on it.
+    settle(comms_.wait_events(stops, deadline_), "operations still running");
+    if (!error_.empty()) return 0;
+    float slowest_ms = 0;
+    for (const DeviceSide& d : sides_) {
+      float ms = 0;
+      note(cudaEventElapsedTime(&ms, d.start, d.stop));
+      slowest_ms = std::max(slowest_ms, ms);
+    }
+    return static_cast<double>(slowest_ms) / 1e3;
   }
 
   std::int64_t count_wrong() override {
+    // The last batch has completed (its stop events were waited for): no stream wait needed.
     const std::size_t recv_bytes = call_.counts.recv_count * elem_;
     std::unique_ptr<char[]> host(new char[recv_bytes]);
-    note(cudaStreamSynchronize(stream_));
-    note(cudaMemcpy(host.get(), recv_, recv_bytes, cudaMemcpyDeviceToHost));
-    if (!error_.empty()) return 0;
-    return count_wrong_elements(call_, comm_.rank(), comm_.size(), host.get());
+    std::int64_t wrong = 0;
+    for (std::size_t i = 0; i < sides_.size() && error_.empty(); ++i) {
+      const NcclMember& m = comms_.members()[i];
+      note(cudaSetDevice(m.device));
+      note(cudaMemcpy(host.get(), sides_[i].recv, recv_bytes, cudaMemcpyDeviceToHost));
+      if (error_.empty()) wrong += count_wrong_elements(call_, m.rank, comms_.nranks(), host.get());
+    }
+    return wrong;
   }
 
   std::string failure() const override { return error_; }
+  void set_deadline(SteadyTime deadline) override { deadline_ = deadline; }
+  bool hung() const override { return hung_; }
+  void abort() override { comms_.abort(); }
 
  private:
   // In place, the send data lives inside the receive buffer where NCCL expects it.
-  void* send_pointer() const {
-    if (!call_.in_place) return send_;
-    const auto rank = static_cast<std::size_t>(comm_.rank());
+  void* send_pointer(std::size_t side) const {
+    const DeviceSide& d = sides_[side];
+    if (!call_.in_place) return d.send;
+    const auto rank = static_cast<std::size_t>(comms_.members()[side].rank);
     switch (call_.def->kind) {
-      case CollectiveKind::all_gather: return static_cast<char*>(recv_) + rank * call_.counts.send_count * elem_;
-      default: return recv_;
+      case CollectiveKind::all_gather: return static_cast<char*>(d.recv) + rank * call_.counts.send_count * elem_;
+      default: return d.recv;
     }
   }
 
   void note(cudaError_t rc) {
     if (rc != cudaSuccess && error_.empty()) error_ = cuda_error(rc);
   }
+  // A non-blocking communicator may answer ncclInProgress: wait (bounded) until it is ready.
   void note(ncclResult_t rc) {
-    if (rc != ncclSuccess && error_.empty()) error_ = nccl_error(rc);
+    if (rc == ncclInProgress) {
+      settle(comms_.wait_ready(deadline_), "NCCL call still in progress");
+    } else if (rc != ncclSuccess && error_.empty()) {
+      error_ = nccl_error(rc);
+    }
+  }
+  // A missed deadline always counts as a hang (the communicator must be aborted); the message
+  // keeps the first error seen.
+  void settle(const WaitResult& w, const char* what) {
+    if (w.outcome == WaitOutcome::timed_out) {
+      hung_ = true;
+      if (error_.empty()) error_ = std::string(what) + " at the deadline on NCCL rank(s) " + ranks_text();
+    } else if (w.outcome == WaitOutcome::failed && error_.empty()) {
+      error_ = w.error;
+    }
+  }
+  std::string ranks_text() const {
+    std::string text;
+    for (const auto& m : comms_.members()) text += (text.empty() ? "" : ",") + std::to_string(m.rank);
+    return text;
   }
 
-  void issue() {
-    const std::size_t count = call_.counts.call_count;
-    const void* in = send_pointer();
-    switch (call_.def->kind) {
-      case CollectiveKind::all_reduce: note(ncclAllReduce(in, recv_, count, type_, nccl_op(call_.redop), nccl_, stream_)); break;
-      case CollectiveKind::all_gather: note(ncclAllGather(in, recv_, count, type_, nccl_, stream_)); break;
-      case CollectiveKind::reduce_scatter:
-        note(ncclReduceScatter(in, recv_, count, type_, nccl_op(call_.redop), nccl_, stream_));
-        break;
-      case CollectiveKind::broadcast: note(ncclBroadcast(in, recv_, count, type_, call_.root, nccl_, stream_)); break;
-      case CollectiveKind::reduce: note(ncclReduce(in, recv_, count, type_, nccl_op(call_.redop), call_.root, nccl_, stream_)); break;
-      case CollectiveKind::alltoall: {
-        const int n = comm_.size();
-        const std::size_t block = count * elem_;
-        note(ncclGroupStart());
-        for (int peer = 0; peer < n; ++peer) {
-          note(ncclSend(static_cast<const char*>(in) + static_cast<std::size_t>(peer) * block, count, type_, peer, nccl_, stream_));
-          note(ncclRecv(static_cast<char*>(recv_) + static_cast<std::size_t>(peer) * block, count, type_, peer, nccl_, stream_));
-        }
-        note(ncclGroupEnd());
-        break;
-      }
-      case CollectiveKind::sendrecv: {
-        const int n = comm_.size();
-        note(ncclGroupStart());
-        note(ncclSend(in, count, type_, (comm_.rank() + 1) % n, nccl_, stream_));
-        note(ncclRecv(recv_, count, type_, (comm_.rank() + n - 1) % n, nccl_, stream_));
-        note(ncclGroupEnd());
-        break;
+  // One operation on every GPU of this process; a group when there are several (P02 mode).
+  void issue_all() {
+    const auto& members = comms_.members();
+    const bool group = members.size() > 1;
+    if (group) note(ncclGroupStart());
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const NcclMember& m = members[i];
+      const IssueArgs args{call_, m.comm, m.stream, m.rank, comms_.nranks(), send_pointer(i), sides_[i].recv, elem_};
+      note(issue_collective(args));
+    }
+    if (group) note(ncclGroupEnd());
+  }
+
+  // CUDA-graph mode: one operation outside any capture first, so that NCCL sets up the connections
+  // it makes lazily (allocations are not allowed while a stream is being captured). Before the
+  // data is filled: its result is overwritten.
+  void connect() {
+    const auto& members = comms_.members();
+    issue_all();
+    std::vector<cudaEvent_t> stops;
+    for (std::size_t i = 0; i < sides_.size(); ++i) {
+      note(cudaSetDevice(members[i].device));
+      note(cudaEventRecord(sides_[i].stop, members[i].stream));
+      stops.push_back(sides_[i].stop);
+    }
+    settle(comms_.wait_events(stops, deadline_), "connection set-up still running");
+  }
+
+  // CUDA-graph mode: capture `count` operations per GPU into one graph each, outside the timing.
+  void capture(int count) {
+    const auto& members = comms_.members();
+    for (std::size_t i = 0; i < sides_.size(); ++i) {
+      if (sides_[i].graph) cudaGraphExecDestroy(sides_[i].graph);
+      sides_[i].graph = nullptr;
+    }
+    std::vector<bool> capturing(sides_.size(), false);
+    for (std::size_t i = 0; i < sides_.size() && error_.empty(); ++i) {
+      note(cudaSetDevice(members[i].device));
+      const cudaError_t rc = cudaStreamBeginCapture(members[i].stream, cudaStreamCaptureModeThreadLocal);
+      note(rc);
+      capturing[i] = rc == cudaSuccess;
+    }
+    for (int n = 0; n < count && error_.empty(); ++n) issue_all();
+    for (std::size_t i = 0; i < sides_.size(); ++i) {  // every begun capture is ended, error or not
+      if (!capturing[i]) continue;
+      cudaSetDevice(members[i].device);
+      cudaGraph_t graph = nullptr;
+      note(cudaStreamEndCapture(members[i].stream, &graph));
+      if (graph != nullptr) {
+        if (error_.empty()) note(cudaGraphInstantiate(&sides_[i].graph, graph, 0));
+        cudaGraphDestroy(graph);
       }
     }
+    graph_ops_ = error_.empty() ? count : 0;
   }
 
   Communicator& comm_;
-  ncclComm_t nccl_;
-  cudaStream_t stream_;
+  NcclComms& comms_;
   CollectiveCall call_;
-  ncclDataType_t type_;
   std::size_t elem_;
-  void* send_ = nullptr;
-  void* recv_ = nullptr;
-  cudaEvent_t start_ = nullptr;
-  cudaEvent_t stop_ = nullptr;
+  std::vector<DeviceSide> sides_;
+  int graph_ops_ = 0;  // operations in the instantiated graphs
+  SteadyTime deadline_ = SteadyTime::max();
+  bool hung_ = false;
   std::string error_;
 };
 
 }  // namespace
 
-std::unique_ptr<MeasuredOp> make_nccl_collective_op(Communicator& comm, ncclComm_t nccl, cudaStream_t stream,
-                                                    const CollectiveCall& call, std::string& skip_reason) {
-  auto op = std::make_unique<NcclCollectiveOp>(comm, nccl, stream, call);
+std::unique_ptr<MeasuredOp> make_nccl_collective_op(Communicator& comm, NcclComms& comms, const CollectiveCall& call,
+                                                    std::string& skip_reason) {
+  auto op = std::make_unique<NcclCollectiveOp>(comm, comms, call);
   if (!op->allocate(skip_reason)) return nullptr;
   return op;
 }

@@ -2,9 +2,10 @@
 #include "bench/backends/nccl/nccl_backend.hpp"
 
 namespace fabricgate::bench {
-std::unique_ptr<CollectiveBackend> make_nccl_backend(Communicator&, const NcclBackendOptions&, std::string& why_not) {
-  why_not = "fabricgate-bench was built without NCCL (FABRICGATE_WITH_NCCL=OFF)";
-  return nullptr;
+NcclBackendResult make_nccl_backend(Communicator&, const NcclBackendOptions&) {
+  NcclBackendResult out;
+  out.why_not = "fabricgate-bench was built without NCCL (FABRICGATE_WITH_NCCL=OFF)";
+  return out;
 }
 std::string nccl_runtime_version() { return {}; }
 }  // namespace fabricgate::bench

@@ -128,7 +128,7 @@ class VerbsOp final : public MeasuredOp {
 
  private:
   WindowResult issue(int count) {
-    return run_transfer(cfg_.op, initiator_, {*data_, *recv_, *fin_send_, *fin_recv_}, count, cfg_.window,
+    return run_transfer(cfg_.op, initiator_, {*data_, recv_.get(), *fin_send_, *fin_recv_}, count, cfg_.window,
                         cfg_.timeout);
   }
 

@@ -1,12 +1,12 @@
 // The real `fabricgate` binary on generated run directories: exit codes 0/1/2/3 and that nothing
 // is overwritten on error.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdlib>
+#include <chrono>
 #include <fstream>
 #include <sstream>
 
+#include "harness/fingerprint/subprocess.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate {
@@ -52,12 +52,14 @@ class gate_GateCli : public ::testing::Test {
     return testing::write_run_dir(root_ / "results", testing::make_run(rs, results));
   }
 
+  // `args` are split at spaces into an argument vector (no shell: the paths are made here and have
+  // no spaces); stdout and stderr are kept apart.
   Result cli(const std::string& args) {
-    const fs::path out = root_ / "stdout.txt";
-    const fs::path err = root_ / "stderr.txt";
-    const std::string command = std::string(FABRICGATE_CLI) + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    std::vector<std::string> argv{FABRICGATE_CLI};
+    std::istringstream words(args);
+    for (std::string w; words >> w;) argv.push_back(w);
+    const auto r = fingerprint::run_program(argv, 16 << 20, std::chrono::seconds(120));
+    return {r.started && !r.timed_out && r.signal == 0 ? r.exit_code : -1, r.out, r.err};
   }
 
   std::string from_base() const {

@@ -1,18 +1,23 @@
 // The rdma and hostcopy families with real processes: libfabric tcp (on lo) and shm between two
 // MPI ranks of this host, every operation, data checked; verbs built and skipped ("no RDMA
 // device"); and tcp between two network namespaces joined by a veth pair (a two-host run on one
-// machine). Every command runs under `timeout`; traffic stays on lo or the namespaces made here.
+// machine). Every command is an argument vector (no shell) with a time limit; traffic stays on lo
+// or the namespaces made here.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <cstdio>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "harness/fingerprint/subprocess.hpp"
 
 namespace {
 
@@ -20,18 +25,18 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 struct CommandResult {
-  int status = -1;
-  std::string output;
+  int status = -1;     // exit code; -1 when it could not start, was killed or timed out
+  std::string out;     // stdout
+  std::string output;  // everything, for failure messages
 };
 
-CommandResult run(const std::string& command) {
+// Runs an argument vector (no shell) and kills it after `seconds`.
+CommandResult run(const std::vector<std::string>& argv, int seconds = 60) {
+  const auto p = fabricgate::fingerprint::run_program(argv, 16 << 20, std::chrono::seconds(seconds));
   CommandResult r;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  while (const std::size_t n = fread(buf, 1, sizeof buf, p)) r.output.append(buf, n);
-  const int rc = pclose(p);
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.status = p.started && !p.timed_out && p.signal == 0 ? p.exit_code : -1;
+  r.out = p.out;
+  r.output = (p.succeeded() ? "" : p.failure_text(argv[0]) + "\n") + p.out + p.err;
   return r;
 }
 
@@ -53,8 +58,9 @@ class RdmaLoopback : public ::testing::Test {
     fs::create_directories(dir_);
     const fs::path records = dir_ / "records.jsonl";
     const std::string suite = std::string(FABRICGATE_SOURCE_DIR) + "/tests/integration/rdma/rdma_loopback.json";
-    run_ = run("timeout 300 mpirun --allow-run-as-root --oversubscribe -np 2 " + std::string(FABRICGATE_BENCH) +
-               " --suite " + suite + " --records " + records.string());
+    run_ = run({"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", FABRICGATE_BENCH, "--suite", suite,
+                "--records", records.string()},
+               300);
     records_ = read_records(records);
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
@@ -141,23 +147,30 @@ TEST_F(RdmaLoopback, HostCopiesCheckedAndFast) {
 class VethPair {
  public:
   explicit VethPair(const std::string& tag) : a_("fga-" + tag), b_("fgb-" + tag) {
-    ok_ = run("ip netns add " + a_).status == 0;
+    ok_ = run({"ip", "netns", "add", a_}).status == 0;
     if (!ok_) return;
-    ok_ = run("ip netns add " + b_).status == 0;
+    ok_ = run({"ip", "netns", "add", b_}).status == 0;
     const std::string va = "fgva-" + tag, vb = "fgvb-" + tag;
     // Both ends renamed "fgveth" inside their namespace, so one libfabric domain name fits both.
-    for (const std::string& cmd :
-         {"ip link add " + va + " type veth peer name " + vb, "ip link set " + va + " netns " + a_,
-          "ip link set " + vb + " netns " + b_, "ip -n " + a_ + " link set " + va + " name fgveth",
-          "ip -n " + b_ + " link set " + vb + " name fgveth", "ip -n " + a_ + " addr add 10.250.0.1/24 dev fgveth",
-          "ip -n " + b_ + " addr add 10.250.0.2/24 dev fgveth", "ip -n " + a_ + " link set fgveth up",
-          "ip -n " + b_ + " link set fgveth up", "ip -n " + a_ + " link set lo up", "ip -n " + b_ + " link set lo up"}) {
-      if (ok_) ok_ = run(cmd).status == 0;
+    const std::vector<std::vector<std::string>> steps = {
+        {"ip", "link", "add", va, "type", "veth", "peer", "name", vb},
+        {"ip", "link", "set", va, "netns", a_},
+        {"ip", "link", "set", vb, "netns", b_},
+        {"ip", "-n", a_, "link", "set", va, "name", "fgveth"},
+        {"ip", "-n", b_, "link", "set", vb, "name", "fgveth"},
+        {"ip", "-n", a_, "addr", "add", "10.250.0.1/24", "dev", "fgveth"},
+        {"ip", "-n", b_, "addr", "add", "10.250.0.2/24", "dev", "fgveth"},
+        {"ip", "-n", a_, "link", "set", "fgveth", "up"},
+        {"ip", "-n", b_, "link", "set", "fgveth", "up"},
+        {"ip", "-n", a_, "link", "set", "lo", "up"},
+        {"ip", "-n", b_, "link", "set", "lo", "up"}};
+    for (const auto& step : steps) {
+      if (ok_) ok_ = run(step).status == 0;
     }
   }
   ~VethPair() {
-    run("ip netns del " + a_);  // deleting a namespace deletes its veth end, and so the pair
-    run("ip netns del " + b_);
+    run({"ip", "netns", "del", a_});  // deleting a namespace deletes its veth end, and so the pair
+    run({"ip", "netns", "del", b_});
   }
   bool ok() const { return ok_; }
   const std::string& a() const { return a_; }
@@ -176,13 +189,18 @@ TEST(RdmaTwoHosts, TcpProviderAcrossNetworkNamespaces) {
   if (!pair.ok()) GTEST_SKIP() << "ip netns add / veth creation is not permitted here";
   // Open MPI cannot span namespaces here (its PMIx server is on the launcher's loopback), so the
   // two ranks bootstrap over plain TCP on the veth pair itself (fabricgate-rdma-pair).
-  const std::string pair_exe = FABRICGATE_RDMA_PAIR;
-  const std::string args = " 10.250.0.1 47911 tcp fgveth 65536,1048576";
-  const CommandResult r = run("(timeout 120 ip netns exec " + pair.b() + " " + pair_exe + " 1" + args + " >/dev/null 2>&1 &); " +
-                    "timeout 120 ip netns exec " + pair.a() + " " + pair_exe + " 0" + args);
-  ASSERT_EQ(r.status, 0) << r.output;
+  const auto rank = [&](const std::string& netns, const char* id) {
+    return std::vector<std::string>{"ip", "netns", "exec", netns, FABRICGATE_RDMA_PAIR, id, "10.250.0.1", "47911",
+                                    "tcp", "fgveth", "65536,1048576"};
+  };
+  // Rank 1 in the background (its own thread), rank 0 here; each killed after 120 s at most.
+  auto rank1 = std::async(std::launch::async, [&] { return run(rank(pair.b(), "1"), 120); });
+  const CommandResult r = run(rank(pair.a(), "0"), 120);
+  const CommandResult r1 = rank1.get();
+  ASSERT_EQ(r.status, 0) << r.output << "\nrank 1:\n" << r1.output;
+  EXPECT_EQ(r1.status, 0) << r1.output;
   int ok = 0;
-  std::istringstream lines(r.output);
+  std::istringstream lines(r.out);
   for (std::string line; std::getline(lines, line);) {
     if (line.empty() || line[0] != '{') continue;
     const json j = json::parse(line);

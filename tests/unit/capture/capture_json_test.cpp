@@ -26,6 +26,16 @@ TEST(captureJson, DesignFieldsArePresent) {
   EXPECT_EQ(capture_to_json(CaptureSummary{}, "profiler").at("path"), "profiler");
 }
 
+TEST(captureJson, EnvOverridesAreRecordedWithoutSecrets) {
+  testing::LogWriter w("h", 1, 0);
+  w.info("NCCL_NET_TOKEN set by environment to %s", "s3cret");
+  w.info("NCCL_NET_PLUGIN set by environment to %s", "https://u:pw@host/plugin.so");
+  const json doc = capture_to_json(parse_nccl_logs({w.text()}));
+  EXPECT_EQ(doc.at("env_overrides").at("NCCL_NET_TOKEN"), "<redacted>");
+  EXPECT_EQ(doc.at("env_overrides").at("NCCL_NET_PLUGIN"), "https://<redacted>@host/plugin.so");
+  EXPECT_EQ(doc.dump().find("s3cret"), std::string::npos);
+}
+
 TEST(captureJson, ChoiceFromTuningSelectsFuncAndSize) {
   testing::LogWriter w("h", 1, 0);
   for (int i = 0; i < 5; ++i)

@@ -37,6 +37,35 @@ TEST(captureLogLine, TransportFieldsAndRcclTail) {
   EXPECT_FALSE(t.gdrdma);
 }
 
+// As NCCL 2.28.3 wrote it on 2x H200 under NCCL_ALGO=Tree (results/h200-sxm-x2-nv18/controls).
+TEST(captureLogLine, WarnLinesKeepTheReasonWithoutTheSourceLocation) {
+  const auto parsed = parse_nccl_log_line(
+      "[2026-11-29 21:03:55] vm:3256:3256 [0] enqueue.cc:1842 NCCL WARN Error : no algorithm/protocol "
+      "available for function AllGather with datatype ncclInt8. NCCL_ALGO was set to Tree.");
+  ASSERT_TRUE(parsed.has_value());
+  ASSERT_TRUE(std::holds_alternative<WarningFact>(parsed->fact));
+  EXPECT_EQ(std::get<WarningFact>(parsed->fact).text,
+            "Error : no algorithm/protocol available for function AllGather with datatype ncclInt8. "
+            "NCCL_ALGO was set to Tree.");
+  ASSERT_TRUE(parsed->prefix.has_value());
+  EXPECT_EQ(parsed->prefix->host, "vm");
+  EXPECT_EQ(parsed->prefix->cuda_dev, 0);
+  EXPECT_FALSE(parse_nccl_log_line("h:1:2 [0] misc.cc:1 NCCL WARN    ").has_value());
+  const std::string long_text(1000, 'x');
+  const auto capped = parse_nccl_log_line("h:1:2 [0] a.cc:1 NCCL WARN " + long_text);
+  ASSERT_TRUE(capped.has_value());
+  EXPECT_EQ(std::get<WarningFact>(capped->fact).text.size(), kMaxWarningChars);
+}
+
+TEST(captureLogLine, DistinctWarningsAreCountedAndBounded) {
+  std::string log;
+  for (int i = 0; i < 3; ++i) log += "h:1:2 [0] e.cc:9 NCCL WARN same reason\n";
+  for (int i = 0; i < 50; ++i) log += "h:1:2 [0] e.cc:9 NCCL WARN reason " + std::to_string(i) + "\n";
+  const CaptureSummary s = parse_nccl_logs({log});
+  EXPECT_EQ(s.warnings.size(), kMaxDistinctWarnings);
+  EXPECT_EQ(s.warnings.at("same reason"), 3u);
+}
+
 TEST(captureLogLine, CollNetAndIndirect) {
   const auto collnet = parse_nccl_log_line(
       "h:1:2 [0] NCCL INFO CollNet 03/1 : 2 [send] via COLLNET/SHARP/0/GDRDMA");
@@ -65,14 +94,22 @@ TEST(captureLogLine, EnvValuesKeepTheirText) {
   EXPECT_FALSE(parse_nccl_log_line("h:1:2 [0] NCCL INFO bad name set by environment to 1").has_value());
 }
 
+// WARN lines are warnings, whatever words they contain: never a network or a version.
 TEST(captureLogLine, WarnAndCompiledWithVersionAreNotVersionLines) {
-  EXPECT_FALSE(parse_nccl_log_line("\nh:1:2 [0] init.cc:1 NCCL WARN Using network IB").has_value());
-  EXPECT_FALSE(parse_nccl_log_line(
-                   "h:1:2 [0] dev_runtime.cc:9 NCCL WARN compiled with NCCL version 2.29.2, running 2.28.3")
-                   .has_value());
+  for (const char* line : {"\nh:1:2 [0] init.cc:1 NCCL WARN Using network IB",
+                           "h:1:2 [0] dev_runtime.cc:9 NCCL WARN compiled with NCCL version 2.29.2, running 2.28.3"}) {
+    const auto parsed = parse_nccl_log_line(line);
+    ASSERT_TRUE(parsed.has_value()) << line;
+    EXPECT_TRUE(std::holds_alternative<WarningFact>(parsed->fact)) << line;
+  }
+  const CaptureSummary s = parse_nccl_logs({"h:1:2 [0] dev_runtime.cc:9 NCCL WARN compiled with NCCL version 2.29.2\n"});
+  EXPECT_TRUE(s.nccl_version.empty());
+  EXPECT_EQ(s.warnings.size(), 1u);
 }
 
 TEST(captureLogLine, GarbageIsIgnored) {
+  // Embedded NULs: the length comes from the array (14 bytes), never a hand count.
+  constexpr char kNulLine[] = "\0\0\0NCCL INFO \0";
   const std::vector<std::string> garbage = {
       "", " ", "NCCL INFO", "NCCL INFO ", "x [ NCCL INFO Channel", "h:1:2 [0] NCCL INFO Channel ",
       "h:1:2 [0] NCCL INFO Channel 99999999999999999999/0 : 0[0] -> 1[1] via P2P/IPC",
@@ -85,7 +122,7 @@ TEST(captureLogLine, GarbageIsIgnored) {
       "h:1:2 [0] NCCL INFO PROFILER/Plugin: Loaded x (vq)",
       "h:1:2 [0] NCCL INFO NVLS multicast support is maybe",
       "#  Rank  0 Group  0 Pid 123 on h200 device  0 [0000:1b:00] NVIDIA H200",
-      std::string(5000, '['), std::string("\0\0\0NCCL INFO \0", 16)};
+      std::string(5000, '['), std::string(kNulLine, sizeof kNulLine - 1)};
   for (const auto& line : garbage) {
     EXPECT_FALSE(parse_nccl_log_line(line).has_value()) << line;
   }

@@ -1,4 +1,4 @@
-// Environment capture: which variables are kept, and secrets redacted by name.
+// Environment capture: which variables are kept, and secrets redacted by name and in URLs.
 #include "harness/fingerprint/environment_capture.hpp"
 
 #include <gtest/gtest.h>
@@ -39,6 +39,27 @@ TEST(fingerprint_environment, KeepsFabricVariablesAndRedactsSecrets) {
   // No secret value anywhere in the document.
   const std::string text = env.dump();
   for (const char* secret : {"abc123", "hunter2", "ghp_secret", "lower-case-name"}) {
+    EXPECT_EQ(text.find(secret), std::string::npos) << secret;
+  }
+}
+
+TEST(fingerprint_environment, UrlCredentialsAndAwsNamesAreRedacted) {
+  const json env = capture_environment({
+      "UCX_PROXY=http://alice:pw-one@proxy:3128",
+      "FI_EXTRA_URLS=https://ghp_tok@github.com/x,https://h2/y",
+      "OMPI_MCA_AWS_ACCESS_KEY=AKIAEXAMPLE",
+      "NCCL_PASSWD=pw-two",
+      "NCCL_SOCKET_IFNAME=eth0",
+  });
+  const json& vars = env["variables"];
+  EXPECT_EQ(vars["UCX_PROXY"], "http://<redacted>@proxy:3128");
+  EXPECT_EQ(vars["FI_EXTRA_URLS"], "https://<redacted>@github.com/x,https://h2/y");
+  EXPECT_EQ(vars["OMPI_MCA_AWS_ACCESS_KEY"], "<redacted>");
+  EXPECT_EQ(vars["NCCL_PASSWD"], "<redacted>");
+  EXPECT_EQ(vars["NCCL_SOCKET_IFNAME"], "eth0");
+  EXPECT_EQ(env["redacted"], (json{"FI_EXTRA_URLS", "NCCL_PASSWD", "OMPI_MCA_AWS_ACCESS_KEY", "UCX_PROXY"}));
+  const std::string text = env.dump();
+  for (const char* secret : {"pw-one", "ghp_tok", "AKIAEXAMPLE", "pw-two", "alice"}) {
     EXPECT_EQ(text.find(secret), std::string::npos) << secret;
   }
 }

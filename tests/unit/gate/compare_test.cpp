@@ -258,6 +258,21 @@ TEST(gate_Compare, MultiGpuPerProcessRunAgainstOneGpuBaselineIsRefused) {
   }
 }
 
+// P02 per key: a benchmark measured with several GPUs in one process never meets a one-GPU entry,
+// even when the run as a whole is in one-GPU mode (e.g. a multi-GPU copy among collectives).
+TEST(gate_Compare, MultiGpuPerProcessKeyAgainstOneGpuEntryIsInvalid) {
+  const Baseline b = standard_baseline();
+  std::vector<ResultSpec> now = three_sizes(60);
+  now[2].gpus_per_process = 2;
+  const Comparison c = compare_run(run_of("now", now), &b, {});
+  const KeyComparison& k = find_key(c, kLarge);
+  EXPECT_EQ(k.verdict, Verdict::invalid);
+  EXPECT_NE(k.reason.find("GPUs per process 1 -> 2"), std::string::npos) << k.reason;
+  EXPECT_NE(k.reason.find("P02"), std::string::npos) << k.reason;
+  EXPECT_EQ(find_key(c, kSmall).verdict, Verdict::pass);
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+}
+
 TEST(gate_Compare, DifferentIdentityRefusedUnlessForced) {
   const Baseline b = standard_baseline();
   RunSpec rs;

@@ -3,13 +3,15 @@
 // second rank idles; the ranks must still agree on every decision and finish).
 #include <gtest/gtest.h>
 
-#include <cstdlib>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "harness/fingerprint/subprocess.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,14 +29,14 @@ BenchRun run_bench(int ranks) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path records = dir / "records.jsonl";
-  const fs::path log = dir / "log.txt";
-  const std::string cmd = std::string(FABRICGATE_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " +
-                          std::to_string(ranks) + " " + FABRICGATE_BENCH + " --suite " + FABRICGATE_SOURCE_DIR +
-                          "/suites/p2p.json --records " + records.string() + " > " + log.string() + " 2>&1";
+  // An argument vector, no shell; bounded in time (a hung rank fails the test, it does not stall it).
+  const auto run = fabricgate::fingerprint::run_program(
+      {FABRICGATE_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), FABRICGATE_BENCH,
+       "--suite", std::string(FABRICGATE_SOURCE_DIR) + "/suites/p2p.json", "--records", records.string()},
+      16 << 20, std::chrono::seconds(300));
   BenchRun r;
-  r.rc = std::system(cmd.c_str());
-  std::ifstream logf(log);
-  r.log.assign(std::istreambuf_iterator<char>(logf), {});
+  r.rc = run.succeeded() ? 0 : (run.exit_code > 0 ? run.exit_code : -1);
+  r.log = run.failure_text("mpirun") + "\n" + run.out + run.err;
   std::ifstream in(records);
   for (std::string line; std::getline(in, line);) {
     auto j = nlohmann::json::parse(line);

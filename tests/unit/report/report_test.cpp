@@ -192,7 +192,8 @@ TEST(report_Json, CarriesSchemaVerdictsAndExitCode) {
 
 TEST(report_Format, ParseNames) {
   EXPECT_EQ(parse_report_format("junit"), ReportFormat::junit);
-  EXPECT_THROW(parse_report_format("html"), InputError);
+  EXPECT_EQ(parse_report_format("html"), ReportFormat::html);
+  EXPECT_THROW(parse_report_format("pdf"), InputError);
 }
 
 TEST(report_Escape, Rules) {

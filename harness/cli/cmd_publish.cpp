@@ -1,0 +1,136 @@
+// fabricgate publish RUN... --to TARGET...: send each run's figures and gate verdict to a
+// Prometheus Pushgateway, a webhook (Slack-compatible JSON) and/or GitHub (commit status, PR
+// comment). Publishing reports the gate; it never changes it: the exit code says whether the
+// uploads worked, not whether the run passed.
+// Exit: 0 every upload succeeded, 2 bad input (run, target, missing token/repository/commit),
+// 3 an upload failed after its retries (every target is still tried).
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "harness/cli/commands.hpp"
+#include "harness/cli/comparison_output.hpp"
+#include "harness/model/errors.hpp"
+#include "harness/publish/publish_targets.hpp"
+
+#ifndef FABRICGATE_VERSION
+#define FABRICGATE_VERSION "0"
+#endif
+
+namespace fabricgate::cli {
+
+namespace {
+
+struct PublishArgs {
+  std::vector<std::string> runs;
+  std::vector<std::string> to;
+  std::string baseline;
+  std::string baselines_dir = "baselines";
+  bool force = false;
+  publish::PublishOptions options;
+  long pr = 0;
+  std::string ca_bundle;
+  double connect_timeout_s = 10;
+  double timeout_s = 30;
+  int attempts = 3;
+  double retry_delay_s = 1;
+  bool verbose = false;
+};
+
+std::chrono::milliseconds ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
+}
+
+int run_publish(PublishArgs& a) {
+  std::vector<publish::TargetSpec> targets;
+  for (const std::string& spec : a.to) targets.push_back(publish::parse_target(spec));
+  if (a.pr > 0) a.options.pr = a.pr;
+  // Everything is checked (targets, tokens, runs, baselines) before the first byte is sent.
+  const publish::PublishSettings settings =
+      publish::resolve_settings(a.options, targets, publish::process_environment());
+  std::vector<publish::Upload> uploads;
+  for (const std::string& run : a.runs) {
+    const GatedRun g = gate_run_files(run, a.baseline, a.baselines_dir, a.force);
+    for (const publish::TargetSpec& t : targets) {
+      for (publish::Upload& u : publish::uploads_for(t, g.run, g.comparison, settings)) {
+        u.target = g.run.run_id + " → " + u.target;
+        uploads.push_back(std::move(u));
+      }
+    }
+  }
+
+  publish::HttpClientOptions client_options;
+  client_options.connect_timeout = ms(a.connect_timeout_s);
+  client_options.total_timeout = ms(a.timeout_s);
+  client_options.ca_bundle = a.ca_bundle;
+  client_options.user_agent = std::string("fabricgate/") + FABRICGATE_VERSION;
+  const publish::HttpClient client(client_options);
+  const publish::RetryPolicy policy{a.attempts, ms(a.retry_delay_s)};
+
+  std::size_t failed = 0;
+  for (const publish::Upload& u : uploads) {
+    const publish::UploadOutcome outcome = publish::deliver(client, u, policy, a.verbose ? &std::cerr : nullptr);
+    if (outcome.ok) {
+      std::cerr << "fabricgate: published " << u.target << " (" << outcome.message << ")\n";
+    } else {
+      ++failed;
+      std::cerr << "fabricgate: publish failed: " << outcome.message << "\n";
+    }
+  }
+  if (failed > 0) {
+    std::cerr << "fabricgate: " << failed << " of " << uploads.size()
+              << " uploads failed (the gate's verdict is unchanged; exit 3)\n";
+    return static_cast<int>(ExitCode::infra_failure);
+  }
+  return static_cast<int>(ExitCode::pass);
+}
+
+}  // namespace
+
+void add_publish_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<PublishArgs>();
+  auto* cmd = app.add_subcommand(
+      "publish",
+      "Publish runs and their gate verdicts (Pushgateway, webhook, GitHub); exit 0 uploaded, 3 an upload failed");
+  cmd->add_option("run", a->runs, "Run directories (or run.json files)")->required();
+  cmd->add_option("--to", a->to,
+                  "Target, repeatable: pushgateway=URL | webhook[=URL] (default $FABRICGATE_WEBHOOK_URL) | "
+                  "github-status | github-comment")
+      ->required();
+  cmd->add_option("--baseline", a->baseline, "Baseline file (default: <baselines-dir>/<platform>.json)");
+  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines/<platform>.json")->capture_default_str();
+  cmd->add_flag("--force", a->force, "Compare even when the fingerprint identity differs");
+  cmd->add_option("--github-api", a->options.github_api,
+                  "GitHub API base URL (default $GITHUB_API_URL, else https://api.github.com)");
+  cmd->add_option("--github-repo", a->options.github_repo, "OWNER/NAME (default $GITHUB_REPOSITORY)");
+  cmd->add_option("--sha", a->options.sha,
+                  "Commit for github-status (default $GITHUB_SHA; on pull requests pass the head SHA)");
+  cmd->add_option("--pr", a->pr, "Pull request for github-comment (default from $GITHUB_REF=refs/pull/N/merge)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--target-url", a->options.target_url, "Link of the commit status (default: the run's CI URL)");
+  cmd->add_option("--token-file", a->options.token_files,
+                  "KIND=FILE with KIND pushgateway, webhook or github; else $FABRICGATE_PUSHGATEWAY_TOKEN, "
+                  "$FABRICGATE_WEBHOOK_TOKEN, $GITHUB_TOKEN. Tokens are never printed");
+  cmd->add_option("--ca-bundle", a->ca_bundle,
+                  "CA certificates (PEM) to verify TLS servers with; verification is always on")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--connect-timeout", a->connect_timeout_s, "Seconds to connect")
+      ->check(CLI::Range(0.1, 600.0))
+      ->capture_default_str();
+  cmd->add_option("--timeout", a->timeout_s, "Seconds one request may take in all")
+      ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--attempts", a->attempts, "Tries per upload on 5xx or connection errors (never on 4xx)")
+      ->check(CLI::Range(1, 10))
+      ->capture_default_str();
+  cmd->add_option("--retry-delay", a->retry_delay_s, "Seconds before the 2nd try; doubles after each")
+      ->check(CLI::Range(0.0, 300.0))
+      ->capture_default_str();
+  cmd->add_flag("--verbose", a->verbose, "Print each request and attempt (credentials shown as ***)");
+  cmd->callback([a, &exit_code] { exit_code = run_publish(*a); });
+}
+
+}  // namespace fabricgate::cli

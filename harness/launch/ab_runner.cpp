@@ -1,0 +1,169 @@
+#include "harness/launch/ab_runner.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <utility>
+
+#include "harness/fingerprint/fingerprint.hpp"
+#include "harness/gate/ab_json.hpp"
+#include "harness/gate/ab_library_guard.hpp"
+#include "harness/launch/ab_spec.hpp"
+#include "harness/launch/run_assembly.hpp"
+#include "harness/launch/run_lock.hpp"
+#include "harness/model/baseline.hpp"
+#include "harness/model/errors.hpp"
+#include "harness/model/run_record.hpp"
+#include "harness/model/suite.hpp"
+
+namespace fabricgate::launch {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string string_in(const json& object, const char* field) {
+  if (!object.is_object()) return {};
+  const auto it = object.find(field);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// run.json: launch.{nccl_version,nccl_library,mpi_version} from the records header, ranks[].nccl_library
+// from the bench's rank table, capture.{nccl_version,nccl_versions_full} from NCCL's logs.
+gate::LoadedLibraries loaded_libraries(const json& run) {
+  gate::LoadedLibraries l;
+  const json header = run.value("launch", json::object());
+  l.nccl_version = string_in(header, "nccl_version");
+  l.mpi_version = string_in(header, "mpi_version");
+  if (const auto ranks = run.find("ranks"); ranks != run.end() && ranks->is_array()) {
+    for (const json& r : *ranks) {
+      if (const std::string path = string_in(r, "nccl_library"); !path.empty()) l.nccl_libraries.insert(path);
+    }
+  }
+  if (const std::string path = string_in(header, "nccl_library"); l.nccl_libraries.empty() && !path.empty()) {
+    l.nccl_libraries.insert(path);
+  }
+  const json capture = run.value("capture", json::object());
+  l.capture_nccl_version = string_in(capture, "nccl_version");
+  if (const auto full = capture.find("nccl_versions_full"); full != capture.end() && full->is_array()) {
+    for (const json& v : *full) {
+      if (v.is_string() && !v.get<std::string>().empty()) l.capture_nccl_versions_full.insert(v.get<std::string>());
+    }
+  }
+  return l;
+}
+
+// The baseline gate's tolerance policy for this platform, so an A/B is as strict as the gate.
+void choose_policy(const AbRunOptions& o, const std::string& platform, gate::AbOptions& compare) {
+  if (compare.tolerance) {
+    char text[64];
+    std::snprintf(text, sizeof text, "--tolerance %.4g (every key)", *compare.tolerance);
+    compare.tolerance_source = text;
+    return;
+  }
+  const fs::path file = o.policy_baseline.empty() ? o.baselines_dir / (platform + ".json") : fs::path(o.policy_baseline);
+  std::error_code ec;
+  if (!o.policy_baseline.empty() || fs::exists(file, ec)) {
+    compare.policy = load_baseline(file).policy;  // InputError when missing or bad
+    compare.tolerance_source = "tolerance policy of " + file.string();
+  } else {
+    compare.policy = TolerancePolicy::defaults();
+    compare.tolerance_source = "default tolerance policy (no " + file.string() + ")";
+  }
+}
+
+}  // namespace
+
+AbRunResult run_ab(const AbRunOptions& o) {
+  if (o.pairs < 1) throw InputError("--pairs", "", "at least 1 pair");
+  if (o.run.scenarios.size() > 1) throw InputError("--scenario", "", "one scenario for both sides of an A/B");
+  const Suite suite = load_suite(resolve_suite(o.run.suite, o.run.suite_dirs));
+  if (o.run.bench.empty() || !fs::exists(o.run.bench)) {
+    throw InfraError("fabricgate-bench not found" + (o.run.bench.empty() ? std::string() : " at " + o.run.bench.string()) +
+                     " (build it, or pass --bench PATH)");
+  }
+  const RunLock lock(o.run.lock_file, o.run.lock_timeout);  // held across every launch
+  fingerprint::CollectOptions fo;
+  fo.platform_override = o.run.platform;
+  const json fp = fingerprint::collect(fo);
+  const std::string platform = fp.at("platform_key").get<std::string>();
+  gate::AbOptions compare = o.compare;
+  compare.pairs_requested = o.pairs;
+  choose_policy(o, platform, compare);
+
+  const std::string run_id = utc_now_compact() + "-" + suite.name + "-ab";
+  AbRunResult result;
+  result.dir = o.run.results_dir / platform / run_id;
+  fs::create_directories(result.dir);
+  std::vector<gate::AbPair> pairs;
+  std::vector<gate::AbLaunchRef> launches;
+  const auto write = [&](const std::string& incomplete_reason) {
+    compare.incomplete_reason = incomplete_reason;
+    gate::AbComparison c = gate::compare_ab(o.a, o.b, pairs, compare);
+    c.run_id = run_id;
+    c.suite = suite.name;
+    c.platform = platform;
+    c.directory = result.dir.string();
+    c.launches = launches;
+    write_json_atomically(result.dir / "ab.json", gate::ab_to_json(c));
+    return c;
+  };
+
+  const char* inherited_ld_path = std::getenv("LD_LIBRARY_PATH");
+  std::optional<gate::LoadedLibraries> first_a;
+  std::optional<gate::LoadedLibraries> first_b;
+  std::string stopped;
+  try {
+    for (int p = 1; p <= o.pairs && stopped.empty(); ++p) {
+      gate::AbPair pair;
+      pair.index = p;
+      for (const gate::AbSide* side : {&o.a, &o.b}) {
+        const std::string name = side->id + "-" + std::to_string(p);
+        RunOptions ro = o.run;
+        ro.scenarios = o.run.scenarios.empty() ? std::vector<std::string>{"default"} : o.run.scenarios;
+        ro.extra_env = ab_launch_env(*side, inherited_ld_path);
+        ro.run_dir = result.dir / name;
+        ro.run_id = run_id + "-" + name;
+        ro.fingerprint = fp;
+        // The fingerprint probed the NCCL this process would load; a side with its own library
+        // leaves the version to NCCL's log (run_versions falls back to capture.nccl_version).
+        if (!side->nccl.empty() && ro.fingerprint->contains("versions")) (*ro.fingerprint)["versions"]["nccl"] = nullptr;
+        ro.caller_holds_lock = true;
+        std::fprintf(stderr, "fabricgate ab: pair %d of %d, side %s (%s)\n", p, o.pairs, side->label.c_str(), name.c_str());
+        const ScenarioRun sr = run_suite(ro).front();  // one scenario, one launch
+        launches.push_back({name, sr.dir.string(), sr.complete});
+        if (sr.bench_refused) {
+          throw InputError("fabricgate-bench refused the suite in launch " + name + " (see its message above); " +
+                           sr.dir.string() + " keeps the launch details");
+        }
+        const fs::path run_file = sr.dir / "run.json";
+        const json doc = load_json_file(run_file, kRunSchema);
+        if (!sr.complete) {
+          stopped = "launch " + name + " did not finish: " + string_in(doc, "incomplete_reason");
+          break;
+        }
+        gate::AbLaunch measured{parse_run(doc, run_file.string()), loaded_libraries(doc)};
+        measured.run.directory = sr.dir.string();
+        gate::verify_loaded_libraries(*side, measured.libraries, name, sr.dir.string());
+        std::optional<gate::LoadedLibraries>& first = side == &o.a ? first_a : first_b;
+        if (first) {
+          gate::require_same_libraries(*side, *first, side->id + "-1", measured.libraries, name);
+        } else {
+          first = measured.libraries;
+        }
+        (side == &o.a ? pair.a : pair.b) = std::move(measured);
+      }
+      if (!stopped.empty()) break;
+      pairs.push_back(std::move(pair));
+      // Kept current after every pair: a later crash (or SIGKILL) leaves this comparison behind.
+      if (p < o.pairs) write("running: " + std::to_string(p) + " of " + std::to_string(o.pairs) + " pairs done");
+    }
+  } catch (const std::exception& e) {
+    write(std::string("stopped: ") + e.what());
+    throw;
+  }
+  result.comparison = write(stopped);
+  return result;
+}
+
+}  // namespace fabricgate::launch

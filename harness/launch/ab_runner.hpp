@@ -1,0 +1,38 @@
+#pragma once
+// `fabricgate ab`: launch side A and side B of an A/B interleaved, A B A B ..., each launch a fresh
+// process through run_suite (so mpirun/srun, run directories and crash handling are the same as
+// `fabricgate run`), under one runner lock held across all launches so no other run measures in
+// between. Each launch's loaded libraries are verified before its numbers count; after every
+// complete pair ab.json is rewritten atomically, so finished pairs survive a later crash.
+//   results/<platform>/<run_id>/{a-1,b-1,a-2,b-2,...}/run.json + ab.json   (run_id ends in "-ab")
+#include <filesystem>
+#include <string>
+
+#include "harness/gate/ab_compare.hpp"
+#include "harness/launch/run_orchestrator.hpp"
+
+namespace fabricgate::launch {
+
+struct AbRunOptions {
+  RunOptions run;  // suite, launcher, ranks, bench, timeout, lock, results dir, platform; one scenario at most
+  gate::AbSide a;
+  gate::AbSide b;
+  int pairs = 5;
+  gate::AbOptions compare;  // policy, tolerance, confidence (pairs_requested is filled in here)
+  // Tolerance policy: this baseline's (must exist) or, when empty, <baselines_dir>/<platform>.json's
+  // if that exists; otherwise the defaults. Ignored when compare.tolerance is set.
+  std::string policy_baseline;
+  std::filesystem::path baselines_dir = "baselines";
+};
+
+struct AbRunResult {
+  std::filesystem::path dir;  // holds ab.json and the launches
+  gate::AbComparison comparison;
+};
+
+// Throws InputError for a bad request, a refused suite or a side that loaded the wrong library,
+// InfraError when the machine changed between launches (ab.json then says why the A/B stopped).
+// A crashed or hung launch ends the A/B early: the pairs before it are compared, marked incomplete.
+AbRunResult run_ab(const AbRunOptions& options);
+
+}  // namespace fabricgate::launch

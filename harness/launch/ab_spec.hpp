@@ -1,0 +1,25 @@
+#pragma once
+// One side of `fabricgate ab` from its --a / --b items:
+//   NAME=VALUE   an environment variable for every rank (NAME: [A-Z_][A-Za-z0-9_]*, so OMPI_MCA_btl too;
+//                VALUE without shell syntax)
+//   nccl=PATH    the NCCL library: a libnccl.so.2 file or a directory holding one (or lib/, lib64/
+//                below it, as in the nvidia-nccl pip package); its directory goes first in
+//                LD_LIBRARY_PATH so the bench, linked against the soname libnccl.so.2, loads it
+//   label=NAME   the side's name in reports
+// No items: the machine as it is.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/gate/ab_compare.hpp"
+
+namespace fabricgate::launch {
+
+// Throws InputError naming the option (--a / --b), the item and what was expected.
+gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>& items);
+
+// What a launch of `side` adds to every rank's environment: its variables, and for nccl=PATH an
+// LD_LIBRARY_PATH of the library's directory followed by `inherited_ld_library_path` (may be null).
+std::map<std::string, std::string> ab_launch_env(const gate::AbSide& side, const char* inherited_ld_library_path);
+
+}  // namespace fabricgate::launch

@@ -1,0 +1,174 @@
+#include "harness/report/ab_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "harness/gate/units_text.hpp"
+#include "harness/model/errors.hpp"
+#include "harness/report/text_escape.hpp"
+
+namespace fabricgate::report {
+
+namespace {
+
+// Console rows beyond this many passing keys are summarised (failing ones are always listed).
+constexpr std::size_t kMaxQuietRows = 200;
+
+std::string padded(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+bool judged(const gate::AbKey& k) { return k.samples_a > 0 && k.samples_b > 0; }
+
+const char* short_metric(gate::Metric m) {
+  switch (m) {
+    case gate::Metric::time_us: return "time";
+    case gate::Metric::algbw_GBps: return "algbw";
+    case gate::Metric::busbw_GBps: return "busbw";
+  }
+  return "";
+}
+
+std::string figure(double v, gate::Metric m) { return gate::format_metric(v, m == gate::Metric::time_us); }
+
+std::string interval_text(const gate::AbInterval& i) {
+  char text[96];
+  if (i.bounded) {
+    std::snprintf(text, sizeof text, "%.3f [%.3f, %.3f]", i.estimate, i.low, i.high);
+  } else {
+    std::snprintf(text, sizeof text, "%.3f [unbounded]", i.estimate);
+  }
+  return text;
+}
+
+std::string changes_text(const std::vector<gate::Change>& changes) {
+  std::string out;
+  for (const gate::Change& c : changes) out += (out.empty() ? "" : "; ") + c.what + " " + c.before + " -> " + c.after;
+  return out;
+}
+
+std::string side_text(const gate::AbSide& s) {
+  std::string items;
+  for (const std::string& i : gate::recordable_items(s)) items += (items.empty() ? "" : " ") + i;
+  return s.label + " (" + (items.empty() ? "the machine as is" : items) + ")";
+}
+
+const char* colour_of(gate::AbVerdict v) {
+  if (gate::ab_verdict_fails(v)) return "\033[1;31m";
+  if (v == gate::AbVerdict::ambiguous) return "\033[33m";
+  if (v == gate::AbVerdict::improvement) return "\033[32m";
+  return "";
+}
+
+std::string pairs_text(const gate::AbComparison& c) {
+  return std::to_string(c.pairs_compared.size()) + " of " + std::to_string(c.pairs_requested) + " pairs";
+}
+
+}  // namespace
+
+std::string render_ab_console(const gate::AbComparison& c, bool color) {
+  std::string out = "fabricgate ab: suite " + c.suite + " on " + c.platform + ", " + side_text(c.a) + " vs " +
+                    side_text(c.b) + ", " + pairs_text(c) + "\n";
+  const bool failed = c.exit_code != ExitCode::pass;
+  out += std::string(color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() + (color ? "\033[0m" : "") + "\n";
+  if (c.side_changes.empty()) out += "changed A -> B: nothing\n";
+  for (const gate::Change& ch : c.side_changes) out += "changed A -> B: " + ch.what + " " + ch.before + " -> " + ch.after + "\n";
+  char stats[200];
+  std::snprintf(stats, sizeof stats, "%.0f%% intervals (Hodges-Lehmann, distribution-free); ", c.confidence * 100);
+  out += stats + c.tolerance_source + "\n";
+  for (const std::string& w : c.warnings) out += "warning: " + w + "\n";
+  if (!c.directory.empty()) out += "results: " + c.directory + "\n";
+  if (c.keys.empty()) return out;
+
+  std::size_t key_width = 20;
+  for (const gate::AbKey& k : c.keys) key_width = std::max(key_width, k.key.size() + 2);
+  key_width = std::min<std::size_t>(key_width, 72);
+  out += "\n" + padded("VERDICT", 12) + padded("KEY", key_width) + padded("SIZE", 9) + padded("METRIC", 7) +
+         padded("A", 14) + padded("B", 14) + padded("B/A [interval]", 26) + "CHANGE (+ = B better)\n";
+  std::size_t quiet_rows = 0;
+  std::size_t hidden = 0;
+  for (const gate::AbKey& k : c.keys) {
+    const bool quiet = k.verdict == gate::AbVerdict::pass || k.verdict == gate::AbVerdict::skipped;
+    if (quiet && ++quiet_rows > kMaxQuietRows) {
+      ++hidden;
+      continue;
+    }
+    const char* on = color ? colour_of(k.verdict) : "";
+    const char* off = color && *on ? "\033[0m" : "";
+    out += std::string(on) + padded(gate::ab_verdict_name(k.verdict), 12) + off + padded(k.key, key_width) +
+           padded(gate::format_bytes(k.bytes), 9);
+    if (judged(k)) {
+      out += padded(short_metric(k.metric), 7) + padded(figure(k.median_a, k.metric), 14) +
+             padded(figure(k.median_b, k.metric), 14) + padded(interval_text(k.ratio), 26) +
+             gate::format_percent(k.performance.estimate - 1);
+    }
+    out += "\n";
+    if (!quiet) out += "    " + k.reason + "\n";
+    if (!k.route_changes.empty()) out += "    route A -> B: " + changes_text(k.route_changes) + "\n";
+    for (const std::string& n : k.notes) out += "    note: " + n + "\n";
+  }
+  if (hidden > 0) out += "(" + std::to_string(hidden) + " passing/skipped keys not listed; see ab.json)\n";
+  return out;
+}
+
+std::string render_ab_markdown(const gate::AbComparison& c) {
+  const auto code = [](const std::string& s) { return "`" + markdown_cell(s) + "`"; };
+  std::string out = "## fabricgate A/B " + std::string(c.exit_code == ExitCode::pass ? ":white_check_mark:" : ":x:") +
+                    " " + markdown_cell(c.headline()) + "\n\n";
+  out += "Suite " + code(c.suite) + " on " + code(c.platform) + ": **" + markdown_cell(side_text(c.a)) + "** vs **" +
+         markdown_cell(side_text(c.b)) + "**, launched interleaved (A B A B ...), " + pairs_text(c) + " compared" +
+         (c.directory.empty() ? "" : "; results in " + code(c.directory)) + ".\n\n";
+  if (!c.complete) out += "> [!CAUTION]\n> " + markdown_cell(c.incomplete_reason) + "\n\n";
+  for (const std::string& w : c.warnings) out += "> [!WARNING]\n> " + markdown_cell(w) + "\n\n";
+  out += "### What changed (A → B)\n\n";
+  if (c.side_changes.empty()) {
+    out += "Nothing: same variables and libraries.\n\n";
+  } else {
+    out += "| | A | B |\n|---|---|---|\n";
+    for (const gate::Change& ch : c.side_changes) {
+      out += "| " + markdown_cell(ch.what) + " | " + code(ch.before) + " | " + code(ch.after) + " |\n";
+    }
+    out += "\n";
+  }
+  out += "### Keys\n\n| verdict | key | size | metric | A | B | B/A [interval] | change (+ = B better) | tolerance | route A → B |\n"
+         "|---|---|---:|---|---:|---:|---|---:|---:|---|\n";
+  for (const gate::AbKey& k : c.keys) {
+    const bool fails = gate::ab_verdict_fails(k.verdict);
+    std::string verdict = gate::ab_verdict_name(k.verdict);
+    if (fails) verdict = "**" + verdict + "**";
+    out += "| " + verdict + " | " + code(k.key) + " | " + gate::format_bytes(k.bytes) + " | ";
+    if (judged(k)) {
+      out += std::string(short_metric(k.metric)) + " | " + figure(k.median_a, k.metric) + " | " +
+             figure(k.median_b, k.metric) + " | " + interval_text(k.ratio) + " | " +
+             gate::format_percent(k.performance.estimate - 1) + " | " + gate::format_percent(k.tolerance).substr(1) + " | ";
+    } else {
+      out += " | | | " + markdown_cell(k.reason) + " | | | ";
+    }
+    std::string route = changes_text(k.route_changes);
+    for (const std::string& n : k.notes) route += (route.empty() ? "" : "; ") + n;
+    out += markdown_cell(route) + " |\n";
+  }
+  char stats[400];
+  std::snprintf(stats, sizeof stats,
+                "\n<sub>Per key, every repetition of every compared pair is pooled per side; B/A is the "
+                "Hodges-Lehmann ratio with its %.0f%% distribution-free interval. A key fails when the whole "
+                "interval is worse than 1 − tolerance. ",
+                c.confidence * 100);
+  out += stats + markdown_cell(c.tolerance_source) + ".</sub>\n";
+  return out;
+}
+
+std::string append_ab_step_summary(const gate::AbComparison& c) {
+  const char* path = std::getenv("GITHUB_STEP_SUMMARY");
+  if (path == nullptr || *path == '\0') return {};
+  std::ofstream out(path, std::ios::app | std::ios::binary);
+  out << render_ab_markdown(c);
+  out.flush();
+  if (!out) throw InfraError(std::string("cannot append the job summary to ") + path);
+  return path;
+}
+
+}  // namespace fabricgate::report

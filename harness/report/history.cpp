@@ -1,0 +1,233 @@
+#include "harness/report/history.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/gate/tolerance.hpp"
+#include "harness/gate/units_text.hpp"
+#include "harness/model/errors.hpp"
+
+namespace fabricgate::report {
+
+namespace fs = std::filesystem;
+
+IndexedRun index_run(const RunRecord& run) {
+  IndexedRun r;
+  r.run_id = run.run_id;
+  r.started_at = run.started_at;
+  r.suite = run.suite;
+  r.scenario = run.scenario;
+  r.source = run.source;
+  r.complete = run.complete;
+  r.env = run.capture.env_overrides;
+  for (const auto& [name, value] : run.scenario_env) r.env[name] = value;
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.status != ResultStatus::ok || b.has_error_note()) continue;  // no believable median
+    r.keys[b.key] = KeyMedians{b.bytes, b.time_us, b.algbw_GBps, b.busbw_GBps};
+  }
+  return r;
+}
+
+bool holds_runs(const fs::path& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_directory(ec) && fs::exists(it->path() / "run.json", ec)) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> platforms_under(const fs::path& results_dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(results_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_directory(ec) && holds_runs(it->path())) out.push_back(it->path().filename().string());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void order_runs(std::vector<IndexedRun>& runs) {
+  std::stable_sort(runs.begin(), runs.end(), [](const IndexedRun& a, const IndexedRun& b) {
+    return a.started_at != b.started_at ? a.started_at < b.started_at : a.run_id < b.run_id;
+  });
+}
+
+RunScan scan_runs(const fs::path& platform_dir, const ScanOptions& options) {
+  std::error_code ec;
+  std::vector<fs::path> dirs;
+  for (fs::directory_iterator it(platform_dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_directory(ec)) dirs.push_back(it->path());
+  }
+  if (ec) throw InputError(platform_dir.string(), "", "a readable results directory (" + ec.message() + ")");
+  // Newest first by name: run ids start with the UTC start time (see the header).
+  std::sort(dirs.begin(), dirs.end(), [](const fs::path& a, const fs::path& b) { return a.filename() > b.filename(); });
+  RunScan scan;
+  for (const fs::path& dir : dirs) {
+    if (options.last > 0 && scan.runs.size() >= options.last) break;
+    const fs::path file = dir / "run.json";
+    if (!fs::exists(file, ec)) {
+      if (fs::exists(dir / "records.jsonl", ec)) {
+        scan.warnings.push_back(dir.string() + ": records.jsonl without run.json (an interrupted run, or not "
+                                "written by `fabricgate run`); not in the history");
+      }
+      continue;  // other folders (reference outputs, notes) are not runs
+    }
+    ++scan.parsed;
+    RunRecord run;
+    try {
+      run = load_run(file);
+    } catch (const InputError& e) {
+      scan.warnings.push_back("skipped " + file.string() + ": " + e.what());
+      continue;
+    }
+    if (!options.platform.empty() && run.platform != options.platform) {
+      scan.warnings.push_back("skipped " + file.string() + ": platform " + run.platform + ", not " +
+                              options.platform + " (a run filed under another platform's directory)");
+      continue;
+    }
+    if (!options.started_up_to.empty() && run.started_at > options.started_up_to) continue;
+    IndexedRun indexed = index_run(run);
+    if (!options.key.empty() && indexed.keys.count(options.key) == 0) continue;
+    scan.runs.push_back(std::move(indexed));
+  }
+  order_runs(scan.runs);
+  return scan;
+}
+
+HistoryMetric parse_history_metric(const std::string& name) {
+  if (name == "auto") return HistoryMetric::automatic;
+  if (name == "busbw") return HistoryMetric::busbw;
+  if (name == "algbw") return HistoryMetric::algbw;
+  if (name == "time") return HistoryMetric::time;
+  throw InputError("unknown history metric \"" + name + "\" (expected auto, busbw, algbw or time)");
+}
+
+namespace {
+
+std::optional<double> figure(const KeyMedians& m, gate::Metric metric) {
+  switch (metric) {
+    case gate::Metric::busbw_GBps: return m.busbw_GBps;
+    case gate::Metric::algbw_GBps: return m.algbw_GBps > 0 ? std::optional<double>(m.algbw_GBps) : std::nullopt;
+    case gate::Metric::time_us: return m.time_us > 0 ? std::optional<double>(m.time_us) : std::nullopt;
+  }
+  return std::nullopt;
+}
+
+gate::Metric choose_metric(const KeyMedians& newest, HistoryMetric wanted) {
+  switch (wanted) {
+    case HistoryMetric::busbw: return gate::Metric::busbw_GBps;
+    case HistoryMetric::algbw: return gate::Metric::algbw_GBps;
+    case HistoryMetric::time: return gate::Metric::time_us;
+    case HistoryMetric::automatic: break;
+  }
+  return gate::default_metric(TolerancePolicy::defaults(), newest.bytes, newest.busbw_GBps.has_value(),
+                              newest.algbw_GBps > 0);
+}
+
+}  // namespace
+
+KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::string& key, HistoryMetric metric,
+                       std::size_t last) {
+  KeyHistory h;
+  h.key = key;
+  const KeyMedians* newest = nullptr;
+  for (auto it = ordered.rbegin(); it != ordered.rend() && !newest; ++it) {
+    if (auto k = it->keys.find(key); k != it->keys.end()) newest = &k->second;
+  }
+  if (!newest) return h;
+  h.metric = choose_metric(*newest, metric);
+  for (auto it = ordered.rbegin(); it != ordered.rend(); ++it) {
+    if (last > 0 && h.points.size() >= last) break;
+    const auto k = it->keys.find(key);
+    if (k == it->keys.end()) continue;
+    const std::optional<double> v = figure(k->second, h.metric);
+    if (!v) continue;
+    h.points.push_back({it->run_id, it->started_at, it->suite, it->scenario, *v, std::nullopt, it->env});
+  }
+  std::reverse(h.points.begin(), h.points.end());
+  for (std::size_t i = 1; i < h.points.size(); ++i) {
+    if (h.points[i - 1].value > 0) h.points[i].change_vs_previous = h.points[i].value / h.points[i - 1].value - 1;
+  }
+  return h;
+}
+
+std::optional<Trend> trend_of(const KeyHistory& h) {
+  const std::size_t n = h.points.size();
+  if (n < 2) return std::nullopt;
+  double mean_x = 0;
+  double mean_y = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    mean_x += static_cast<double>(i);
+    mean_y += h.points[i].value;
+  }
+  mean_x /= static_cast<double>(n);
+  mean_y /= static_cast<double>(n);
+  double sxy = 0;
+  double sxx = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double dx = static_cast<double>(i) - mean_x;
+    sxy += dx * (h.points[i].value - mean_y);
+    sxx += dx * dx;
+  }
+  Trend t;
+  t.runs = n;
+  t.slope_per_run = sxy / sxx;
+  t.slope_fraction_per_run = mean_y != 0 ? t.slope_per_run / mean_y : 0;
+  const double first = h.points.front().value;
+  const double last = h.points.back().value;
+  t.first_to_last = first != 0 ? last / first - 1 : 0;
+  t.performance_first_to_last = gate::metric_higher_is_better(h.metric) ? t.first_to_last
+                                : last != 0                              ? first / last - 1
+                                                                         : 0;
+  return t;
+}
+
+namespace {
+
+std::string padded(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+// Settings of one run that some other listed run does not share: what makes that run different.
+std::string differing_env(const KeyHistory& h, const HistoryPoint& p) {
+  std::string out;
+  for (const auto& [name, value] : p.env) {
+    const bool shared = std::all_of(h.points.begin(), h.points.end(), [&](const HistoryPoint& q) {
+      const auto it = q.env.find(name);
+      return it != q.env.end() && it->second == value;
+    });
+    if (!shared) out += (out.empty() ? "" : " ") + name + "=" + value;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_history_text(const KeyHistory& h) {
+  const bool is_time = h.metric == gate::Metric::time_us;
+  std::string out = "history of " + h.key + " (" + gate::metric_name(h.metric) + ", median per run, " +
+                    std::to_string(h.points.size()) + " runs, oldest first)\n";
+  if (h.points.empty()) return out + "no run under the results directory measured this key\n";
+  std::size_t id_width = 8;
+  for (const HistoryPoint& p : h.points) id_width = std::max(id_width, p.run_id.size() + 2);
+  out += padded("DATE", 22) + padded("RUN", id_width) + padded("SUITE/SCENARIO", 24) + padded("MEDIAN", 14) +
+         padded("VS PREVIOUS", 13) + "SETTINGS NOT SHARED BY ALL LISTED RUNS\n";
+  for (const HistoryPoint& p : h.points) {
+    const std::string change = p.change_vs_previous ? gate::format_percent(*p.change_vs_previous) : "-";
+    std::string line = padded(p.started_at, 22) + padded(p.run_id, id_width) + padded(p.suite + "/" + p.scenario, 24) +
+                       padded(gate::format_metric(p.value, is_time), 14) + padded(change, 13) + differing_env(h, p);
+    while (line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  if (const auto t = trend_of(h)) {
+    out += "trend: " + std::string(gate::metric_name(h.metric)) + " " + gate::format_percent(t->slope_fraction_per_run) +
+           " per run (least squares: " + gate::format_metric(t->slope_per_run, is_time) + " per run); first -> last " +
+           gate::format_percent(t->first_to_last) + ", i.e. " + (t->performance_first_to_last >= 0 ? "better" : "worse") +
+           " by " + gate::format_percent(std::abs(t->performance_first_to_last)).substr(1) + "\n";
+  } else {
+    out += "trend: needs at least two runs\n";
+  }
+  return out;
+}
+
+}  // namespace fabricgate::report

@@ -1,0 +1,221 @@
+// The HTML page around the figures (html_figures.cpp). Reading order follows the Markdown report:
+// verdict, failing keys, versions, then per collective the curves and the numbers.
+#include "harness/report/html_report.hpp"
+
+#include <cstdio>
+
+#include "harness/gate/units_text.hpp"
+#include "harness/report/key_figures.hpp"
+#include "harness/report/text_escape.hpp"
+
+namespace fabricgate::report {
+
+namespace {
+
+std::string esc(const std::string& s) { return xml_escape(s); }
+
+// No network, ever: the policy makes the browser refuse any fetch the page might still contain.
+constexpr const char* kHead = R"(<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}
+h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd}h3{font-size:15px}
+.verdict{padding:12px 16px;border-radius:6px;border-left:8px solid}
+.verdict-pass{background:#e9f7ec;border-color:#2ca02c}.verdict-fail{background:#fdecea;border-color:#d62728}
+.verdict-incomplete{background:#fff4e5;border-color:#ff7f0e}.verdict-no-baseline{background:#eef3fb;border-color:#1f77b4}
+table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top}
+th{background:#f4f4f4}td.num{text-align:right;white-space:nowrap}
+.v-fail{color:#b00;font-weight:bold}.v-ambiguous{color:#a60}.v-improvement{color:#080}.v-new{color:#077}
+.notes{margin:0;padding-left:16px}.note-error{color:#b00}.note-warn{color:#a60}.note-note{color:#555}
+.change{font-family:monospace;color:#a40}.warning{background:#fff4e5;padding:6px 10px;border-radius:4px}
+.figures{display:flex;flex-wrap:wrap;gap:12px}.figures svg{border:1px solid #eee}
+.pair-block{max-width:560px;font-size:12px}
+code{background:#f4f4f4;padding:0 3px}footer{margin-top:32px;font-size:11px;color:#666}
+</style>
+)";
+
+std::string verdict_css(gate::Verdict v) {
+  if (gate::verdict_fails_gate(v)) return "v-fail";
+  switch (v) {
+    case gate::Verdict::ambiguous: return "v-ambiguous";
+    case gate::Verdict::improvement: return "v-improvement";
+    case gate::Verdict::new_key: return "v-new";
+    default: return "v-pass";
+  }
+}
+
+std::string verdict_cell(const gate::KeyComparison& k) {
+  return "<td class=\"verdict-cell " + verdict_css(k.verdict) + "\">" + gate::verdict_name(k.verdict) + "</td>";
+}
+
+std::string notes_html(const std::vector<Note>& notes) {
+  if (notes.empty()) return "";
+  std::string out = "<ul class=\"notes\">";
+  for (const Note& n : notes) {
+    out += "<li class=\"note note-" + esc(n.level) + "\" data-pitfall=\"" + esc(n.id) + "\"><b>" + esc(n.id) +
+           "</b> " + esc(n.level) + ": " + esc(n.text) + "</li>";
+  }
+  return out + "</ul>";
+}
+
+std::string changes_html(const std::vector<gate::Change>& changes) {
+  std::string out;
+  for (const gate::Change& c : changes) {
+    out += "<div class=\"change change-" + esc(c.what) + "\">" + esc(c.what) + " " + esc(c.before) + " → " +
+           esc(c.after) + "</div>";
+  }
+  return out;
+}
+
+std::string rate(const std::optional<double>& busbw, double algbw) {
+  if (busbw) return gate::format_metric(*busbw, false);
+  return algbw > 0 ? gate::format_metric(algbw, false) : "";
+}
+
+std::string time_text(double us) { return us > 0 ? gate::format_metric(us, true) : ""; }
+
+void headline(const gate::Comparison& c, std::string& out) {
+  const char* css = c.exit_code == ExitCode::gate_failure   ? "verdict-fail"
+                    : c.exit_code == ExitCode::infra_failure ? "verdict-incomplete"
+                    : !c.has_baseline                        ? "verdict-no-baseline"
+                                                             : "verdict-pass";
+  out += "<header id=\"verdict\" class=\"verdict " + std::string(css) + "\"><h1>fabricgate: " + esc(c.headline()) +
+         "</h1><p>Run <code>" + esc(c.run_id) + "</code> on <code>" + esc(c.platform) + "</code>" +
+         (c.has_baseline ? " vs baseline <code>" + esc(c.baseline_source) + "</code>" : ", no baseline") + ".</p>";
+  if (!c.has_baseline) {
+    out += "<p>Nothing was gated. Create a baseline from three runs and commit it through a pull request: <code>" +
+           esc(c.create_baseline_command) + "</code></p>";
+  }
+  if (!c.run_complete) out += "<p><b>Incomplete run:</b> " + esc(c.incomplete_reason) + "</p>";
+  out += "</header>\n";
+}
+
+void failing_keys(const gate::Comparison& c, std::string& out) {
+  std::string rows;
+  for (const gate::KeyComparison& k : c.keys) {
+    if (!gate::verdict_fails_gate(k.verdict) && k.verdict != gate::Verdict::ambiguous) continue;
+    const KeyFigures f = key_figures(k);
+    rows += "<tr class=\"failing-key\">" + verdict_cell(k) + "<td><code>" + esc(k.key) + "</code></td><td class=\"num\">" +
+            esc(f.size) + "</td><td>" + esc(f.metric) + "</td><td class=\"num\">" + esc(f.baseline) +
+            "</td><td class=\"num\">" + esc(f.now) + "</td><td class=\"num\">" + esc(f.change) + "</td><td>" +
+            esc(k.reason) + changes_html(k.changes) + notes_html(k.notes) + "</td></tr>\n";
+  }
+  out += "<section id=\"failing\"><h2>Failing and ambiguous keys</h2>";
+  if (rows.empty()) {
+    out += "<p class=\"none-failing\">No key fails the gate.</p></section>\n";
+    return;
+  }
+  out += "<table class=\"failing-keys\"><tr><th>verdict</th><th>key</th><th>size</th><th>metric</th><th>baseline</th>"
+         "<th>now</th><th>change (+ = better)</th><th>reason, changes, notes</th></tr>\n" + rows + "</table></section>\n";
+}
+
+void versions_and_warnings(const gate::Comparison& c, std::string& out) {
+  out += "<section id=\"versions\"><h2>Versions</h2>";
+  if (c.version_changes.empty()) {
+    out += c.has_baseline ? "<p>NCCL, driver, CUDA and MPI versions are those of the baseline.</p>"
+                          : "<p>No baseline to compare versions with.</p>";
+  } else {
+    out += "<table id=\"version-changes\" class=\"version-changes\"><tr><th>component</th><th>baseline</th><th>this run</th></tr>";
+    for (const gate::VersionChange& v : c.version_changes) {
+      out += "<tr><td>" + esc(v.component) + "</td><td>" + esc(v.before) + "</td><td class=\"change\">" + esc(v.after) +
+             "</td></tr>";
+    }
+    out += "</table>";
+  }
+  out += "</section>\n";
+  if (c.warnings.empty()) return;
+  out += "<section id=\"warnings\"><h2>Warnings</h2>";
+  for (const std::string& w : c.warnings) out += "<p class=\"warning\">" + esc(w) + "</p>";
+  out += "</section>\n";
+}
+
+void key_table(const CurveGroup& g, std::string& out) {
+  out += "<table class=\"keys\"><tr><th>size</th><th>series</th><th>rate baseline</th><th>rate now</th><th>time baseline</th>"
+         "<th>time now</th><th>judged</th><th>change (+ = better)</th><th>verdict</th><th>NCCL choice / notes</th></tr>\n";
+  for (const gate::KeyComparison* k : g.keys) {
+    const KeyFigures f = key_figures(*k);
+    out += "<tr class=\"key-row\" title=\"" + esc(k->key) + "\"><td class=\"num\">" + esc(f.size) + "</td><td><code>" + esc(series_of(k->key)) +
+           "</code></td><td class=\"num\">" + rate(k->busbw_baseline, k->algbw_baseline) + "</td><td class=\"num\">" +
+           rate(k->busbw_now, k->algbw_now) + "</td><td class=\"num\">" + time_text(k->time_us_baseline) +
+           "</td><td class=\"num\">" + time_text(k->time_us_now) + "</td><td>" + (k->judgement ? esc(f.metric) : "") +
+           "</td><td class=\"num\">" + esc(f.change) + "</td>" + verdict_cell(*k) + "<td>" + changes_html(k->changes) +
+           notes_html(k->notes) + "</td></tr>\n";
+  }
+  out += "</table>\n";
+}
+
+void collectives(const gate::Comparison& c, const HtmlInputs& in, std::string& out) {
+  const std::vector<CurveGroup> groups = curve_groups(c);
+  if (groups.empty()) return;
+  out += "<section id=\"collectives\"><h2>Per collective and operation</h2><p>Bandwidth and time against message "
+         "size (log2 axis): this run (solid), baseline median (dashed) and the band the gate accepts (baseline "
+         "median ± tolerance, shaded). Triangles mark keys where NCCL's choice (orange) or the transport (purple) "
+         "changed, or that fail the gate (red); hover for details. Sizes below the latency class are judged on "
+         "time (P15): see the <i>judged</i> column.</p>\n";
+  for (const CurveGroup& g : groups) {
+    out += "<div class=\"collective\" id=\"" + esc(g.id) + "\"><h3>" + esc(g.title) + "</h3><div class=\"figures\">" +
+           size_plot_svg(g, true, in.bands) + size_plot_svg(g, false, in.bands);
+    if (!in.history.empty()) out += trend_plot_svg(g, in.history, in.history_last);
+    out += "</div>\n";
+    key_table(g, out);
+    out += "</div>\n";
+  }
+  out += "</section>\n";
+}
+
+void pairs(const gate::Comparison& c, std::string& out) {
+  const std::vector<PairMatrix> matrices = pair_matrices(c);
+  if (matrices.empty()) return;
+  out += "<section id=\"p2p\"><h2>GPU pair matrix</h2><p>Rows: source GPU, columns: destination GPU; shade = "
+         "share of the largest value in the matrix; failing keys outlined in red; hover a cell for baseline, change "
+         "and notes.</p>"
+         "<div class=\"figures\">";
+  for (const PairMatrix& m : matrices) {
+    out += "<div class=\"pair-block\">" + m.svg;
+    if (!m.notes.empty()) {
+      out += "<ul class=\"notes\">";
+      for (const std::string& n : m.notes) out += "<li class=\"note\">" + esc(n) + "</li>";
+      out += "</ul>";
+    }
+    out += "</div>";
+  }
+  out += "</div></section>\n";
+}
+
+void capture_and_footer(const gate::Comparison& c, const HtmlInputs& in, std::string& out) {
+  std::string transports;
+  for (const std::string& t : c.capture.transports) transports += (transports.empty() ? "" : ", ") + t;
+  out += "<section id=\"capture\"><h2>Capture</h2><table><tr><th>path</th><th>network</th><th>transports</th>"
+         "<th>GDRDMA</th><th>NCCL</th></tr><tr><td>" + esc(c.capture.path) + "</td><td>" +
+         esc(c.capture.network.empty() ? "-" : c.capture.network) + "</td><td>" +
+         esc(transports.empty() ? "-" : transports) + "</td><td>" + (c.capture.gdrdma ? "yes" : "no") + "</td><td>" +
+         esc(c.capture.nccl_version.empty() ? "-" : c.capture.nccl_version) + "</td></tr></table></section>\n";
+  char alpha[16];
+  std::snprintf(alpha, sizeof alpha, "%.3g", c.alpha);
+  out += "<footer><p>Statistics: median of repetitions; a regression needs the median beyond the tolerance and a "
+         "one-sided Mann-Whitney U test at alpha " + std::string(alpha) + " (" + esc(c.multiple_comparison) +
+         " across keys).</p>";
+  if (!in.history.empty()) {
+    out += "<p id=\"history-source\">Trend: " + std::to_string(in.history.size()) + " runs from <code>" +
+           esc(in.history_source) + "</code>.</p>";
+  }
+  for (const std::string& w : in.history_warnings) out += "<p class=\"history-warning\">history: " + esc(w) + "</p>";
+  out += "<p>Generated by fabricgate from <code>" + esc(c.run_source) + "</code>.</p></footer>\n";
+}
+
+}  // namespace
+
+std::string render_html(const gate::Comparison& c, const HtmlInputs& inputs) {
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head>" + std::string(kHead) + "<title>fabricgate " +
+                    esc(c.run_id) + ": " + esc(c.headline()) + "</title></head>\n<body>\n";
+  headline(c, out);
+  failing_keys(c, out);
+  versions_and_warnings(c, out);
+  collectives(c, inputs, out);
+  pairs(c, out);
+  capture_and_footer(c, inputs, out);
+  return out + "</body></html>\n";
+}
+
+}  // namespace fabricgate::report

@@ -1,0 +1,255 @@
+// `fabricgate ab` end to end on this CPU machine: real mpirun ranks, the real bench, files on disk.
+// MPI host collectives over shared memory (vader) vs TCP on lo, and libfabric shm vs tcp through
+// the "env" provider (FI_PROVIDER), must FAIL; the same configuration on both sides must PASS;
+// bad specs are refused before anything runs (exit 2); nccl=PATH is verified against the library
+// each rank really loaded. Short suites (two sizes, 5 repetitions, 5 pairs): well under a minute
+// each on 2 cores. Five pairs, not three: on a loaded 2-core runner a whole launch is now and then
+// 20x slower, and with 25 samples per side one such launch cannot move the interval past the
+// tolerance (with 9 it can). Traffic stays on lo.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "harness/model/json_file.hpp"
+#include "mpi_job.hpp"
+
+namespace fabricgate {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_job;
+
+// Both sides of the MPI tests pin the point-to-point layer (ob1) so that only the byte transfer
+// layer differs; TCP stays on the loopback interface.
+const std::vector<std::string> kMpiShm = {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader", "label=shm"};
+const std::vector<std::string> kMpiTcp = {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,tcp", "OMPI_MCA_btl_tcp_if_include=lo",
+                                          "label=tcp"};
+// The gate's verdicts are the subject here, not the CPU machine's noise: one tolerance for every
+// key, wide enough for an A/A on shared CI cores (the CPU platform baseline uses 60-70 %), and
+// narrow enough that a 3x slower transport fails.
+const char* kTolerance = "0.5";
+
+class AbCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("fg-ab-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path suite(const std::string& name, const json& benchmarks) {
+    const json s = {{"schema", "fabricgate.suite/1"}, {"name", name}, {"ranks", 2}, {"min_ranks", 2},
+                    {"defaults", {{"repetitions", 5}, {"warmup", 2}, {"target_sample_ms", 3}}},
+                    {"benchmarks", benchmarks}};
+    const fs::path p = dir_ / (name + ".json");
+    std::ofstream(p) << s.dump(2);
+    return p;
+  }
+
+  std::vector<std::string> ab_args(const fs::path& suite_file, const std::vector<std::string>& a,
+                                   const std::vector<std::string>& b, const std::string& pairs = "5") {
+    std::vector<std::string> args = {FABRICGATE_CLI, "ab", "--suite", suite_file.string(), "--pairs", pairs,
+                                     "--tolerance", kTolerance, "--results-dir", (dir_ / "results").string(),
+                                     "--lock", (dir_ / "lock").string(), "--bench", FABRICGATE_BENCH,
+                                     "--platform", "test-box"};
+    for (const auto& item : a) args.insert(args.end(), {"--a", item});
+    for (const auto& item : b) args.insert(args.end(), {"--b", item});
+    return args;
+  }
+
+  // The one A/B directory under results/test-box/.
+  fs::path ab_dir() const {
+    std::vector<fs::path> dirs;
+    if (fs::exists(dir_ / "results" / "test-box")) {
+      for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) dirs.push_back(e.path());
+    }
+    return dirs.size() == 1 ? dirs.front() : fs::path();
+  }
+
+  json ab_json() const { return load_json_file(ab_dir() / "ab.json", "fabricgate.ab/1"); }
+
+  fs::path dir_;
+};
+
+// Latency sizes: loopback TCP costs several microseconds per message where shared memory costs a
+// fraction of one (about 14x for MPI, 5x for libfabric ping-pong on the CI machine), a difference
+// that survives a loaded 2-core runner; megabyte transfers there swing by 100x between samples.
+json mpi_entry() {
+  return {{"family", "coll"}, {"backend", "mpi"}, {"ops", {"all_reduce"}}, {"sizes", {{"list", {8, 512}}}}};
+}
+
+json libfabric_entry() {
+  return {{"family", "rdma"}, {"backend", "libfabric"}, {"providers", {"env"}}, {"ops", {"pingpong"}},
+          {"sizes", {{"list", {8, 512}}}}, {"iterations", 20}, {"timeout_s", 30}};
+}
+
+// Every launch directory exists with a complete run.json, in the interleaved order's names.
+void expect_interleaved_launches(const json& ab, const fs::path& dir, int pairs) {
+  ASSERT_EQ(ab["launches"].size(), static_cast<std::size_t>(2 * pairs)) << ab.dump(2);
+  for (int p = 1; p <= pairs; ++p) {
+    for (const std::string side : {"a", "b"}) {
+      const json& l = ab["launches"][static_cast<std::size_t>(2 * (p - 1) + (side == "b"))];
+      EXPECT_EQ(l["name"], side + "-" + std::to_string(p));
+      EXPECT_TRUE(l["complete"].get<bool>());
+      const json run = load_json_file(dir / (side + "-" + std::to_string(p)) / "run.json", "fabricgate.run/1");
+      EXPECT_TRUE(run["complete"].get<bool>());
+    }
+  }
+  EXPECT_EQ(ab["pairs_compared"].size(), static_cast<std::size_t>(pairs));
+}
+
+TEST_F(AbCli, MpiSharedMemoryVsTcpFails) {
+  const auto s = suite("ab-mpi", json::array({mpi_entry()}));
+  const auto job = run_job(ab_args(s, kMpiShm, kMpiTcp), 120);
+  ASSERT_EQ(job.exit_code, 1) << job.output;
+  const json ab = ab_json();
+  expect_interleaved_launches(ab, ab_dir(), 5);
+  EXPECT_EQ(ab["keys"].size(), 2u);
+  EXPECT_EQ(ab["keys"][0]["verdict"], "FAIL") << ab["keys"].dump(2);
+  EXPECT_LT(ab["keys"][0]["performance"]["high"].get<double>(), 0.5);
+  bool btl_listed = false;
+  for (const auto& c : ab["changes"]) btl_listed = btl_listed || (c["what"] == "OMPI_MCA_btl" && c["b"] == "self,tcp");
+  EXPECT_TRUE(btl_listed) << ab["changes"].dump();
+  // The side's variables reached the ranks through the launcher (-x) and are recorded per launch.
+  const json run_b = load_json_file(ab_dir() / "b-1" / "run.json", "fabricgate.run/1");
+  EXPECT_EQ(run_b["launch"]["extra_env"]["OMPI_MCA_btl"], "self,tcp");
+  EXPECT_NE(job.output.find("FAIL"), std::string::npos);
+  EXPECT_TRUE(fs::exists(ab_dir() / "ab.md"));
+}
+
+TEST_F(AbCli, MpiSameConfigurationPasses) {
+  const auto s = suite("aa-mpi", json::array({mpi_entry()}));
+  const auto job = run_job(ab_args(s, kMpiShm, kMpiShm), 120);
+  ASSERT_EQ(job.exit_code, 0) << job.output;
+  const json ab = ab_json();
+  expect_interleaved_launches(ab, ab_dir(), 5);
+  for (const auto& k : ab["keys"]) EXPECT_FALSE(k["fails_gate"].get<bool>()) << k.dump(2);
+  EXPECT_EQ(ab["changes"].size(), 0u) << ab["changes"].dump();
+}
+
+#if FABRICGATE_TEST_LIBFABRIC
+// MPI pinned to shared memory on both sides, so FI_PROVIDER only steers the libfabric benchmarks.
+const std::vector<std::string> kMpiPinned = {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader"};
+
+std::vector<std::string> with(std::vector<std::string> items, const std::vector<std::string>& more) {
+  items.insert(items.end(), more.begin(), more.end());
+  return items;
+}
+
+TEST_F(AbCli, LibfabricShmVsTcpFails) {
+  const auto s = suite("ab-fi", json::array({libfabric_entry()}));
+  const auto job = run_job(ab_args(s, with(kMpiPinned, {"FI_PROVIDER=shm"}),
+                                   with(kMpiPinned, {"FI_PROVIDER=tcp", "FI_TCP_IFACE=lo"})),
+                           120);
+  ASSERT_EQ(job.exit_code, 1) << job.output;
+  const json ab = ab_json();
+  expect_interleaved_launches(ab, ab_dir(), 5);
+  ASSERT_EQ(ab["keys"].size(), 2u) << ab["keys"].dump(2);
+  int failed = 0;
+  for (const auto& k : ab["keys"]) {
+    EXPECT_EQ(k["key"].get<std::string>().rfind("rdma/libfabric/env/", 0), 0u) << k["key"];
+    failed += k["verdict"] == "FAIL";
+    // The provider each side really used is listed as a route change.
+    ASSERT_FALSE(k["route_changes"].empty()) << k.dump(2);
+    EXPECT_EQ(k["route_changes"][0]["what"], "provider");
+    EXPECT_EQ(k["route_changes"][0]["a"], "shm");
+    EXPECT_EQ(k["route_changes"][0]["b"].get<std::string>().rfind("tcp", 0), 0u) << k["route_changes"].dump();
+  }
+  EXPECT_GE(failed, 1) << ab["keys"].dump(2);
+}
+
+TEST_F(AbCli, LibfabricSameProviderPasses) {
+  const auto s = suite("aa-fi", json::array({libfabric_entry()}));
+  const auto side = with(kMpiPinned, {"FI_PROVIDER=shm"});
+  const auto job = run_job(ab_args(s, side, side), 120);
+  ASSERT_EQ(job.exit_code, 0) << job.output;
+  const json ab = ab_json();
+  ASSERT_EQ(ab["keys"].size(), 2u);
+  for (const auto& k : ab["keys"]) {
+    EXPECT_FALSE(k["fails_gate"].get<bool>()) << k.dump(2);
+    EXPECT_TRUE(k["route_changes"].empty()) << k.dump(2);
+  }
+}
+#endif
+
+TEST_F(AbCli, BadSpecsAreRefusedBeforeAnythingRuns) {
+  const auto s = suite("bad", json::array({mpi_entry()}));
+  for (const std::vector<std::string>& b : std::vector<std::vector<std::string>>{
+           {"nccl=/nonexistent"}, {"NCCL_ALGO=Ring;reboot"}, {"NCCL_ALGO=$(id)"}, {"lowercase=1"}}) {
+    const auto job = run_job(ab_args(s, {}, b), 30);
+    EXPECT_EQ(job.exit_code, 2) << b.front() << "\n" << job.output;
+    EXPECT_NE(job.output.find("--b"), std::string::npos) << job.output;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "results"));  // nothing launched, nothing written
+}
+
+#if FABRICGATE_TEST_NCCL
+// The bench links libnccl.so.2 even without a GPU, so the library verification runs here: a
+// directory holding a hard link (or copy) of this machine's NCCL under another path must be what
+// side B's ranks load; an LD_PRELOAD of the system copy makes B load something else: exit 2.
+class AbNcclLibrary : public AbCli {
+ protected:
+  // A directory with this machine's libnccl.so.2 under another real path (hard link when the file
+  // system allows, else a copy), so "B loaded it" cannot be confused with the default library.
+  fs::path nccl_copy() {
+    const fs::path lib = dir_ / "nccl-b" / "libnccl.so.2";
+    fs::create_directories(lib.parent_path());
+    std::error_code ec;
+    fs::create_hard_link(system_nccl(), lib, ec);
+    if (ec) fs::copy_file(system_nccl(), lib);
+    return lib.parent_path();
+  }
+  // The library the bench loads by default, read from a plain A/A launch's run.json.
+  static fs::path system_nccl_from(const json& run) { return run["launch"]["nccl_library"].get<std::string>(); }
+  fs::path system_nccl() {
+    if (system_.empty()) {
+      const auto s = suite("probe", json::array({mpi_entry()}));
+      const auto job = run_job(ab_args(s, {}, {}, "1"), 120);
+      EXPECT_EQ(job.exit_code, 0) << job.output;
+      system_ = system_nccl_from(load_json_file(ab_dir() / "a-1" / "run.json", "fabricgate.run/1"));
+      fs::remove_all(dir_ / "results");
+    }
+    return system_;
+  }
+  fs::path system_;
+};
+
+TEST_F(AbNcclLibrary, SideBLoadsTheNamedLibraryAndTheReportSaysSo) {
+  const fs::path nccl_dir = nccl_copy();
+  const auto s = suite("ab-nccl-cpu", json::array({mpi_entry()}));
+  const auto job = run_job(ab_args(s, {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader"},
+                                   {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader", "nccl=" + nccl_dir.string()}, "1"),
+                           120);
+  ASSERT_NE(job.exit_code, 2) << job.output;
+  ASSERT_NE(job.exit_code, 3) << job.output;
+  const json ab = ab_json();
+  const std::string loaded_b = ab["sides"]["b"]["loaded"]["nccl_libraries"][0];
+  EXPECT_EQ(loaded_b, fs::canonical(nccl_dir / "libnccl.so.2").string());
+  EXPECT_EQ(ab["sides"]["a"]["loaded"]["nccl_libraries"][0], system_nccl().string());
+  bool listed = false;
+  for (const auto& c : ab["changes"]) listed = listed || (c["what"] == "NCCL library" && c["b"] == loaded_b);
+  EXPECT_TRUE(listed) << ab["changes"].dump(2);
+  // Every rank recorded what it loaded.
+  const json run_b = load_json_file(ab_dir() / "b-1" / "run.json", "fabricgate.run/1");
+  ASSERT_EQ(run_b["ranks"].size(), 2u);
+  for (const auto& r : run_b["ranks"]) EXPECT_EQ(r["nccl_library"], loaded_b);
+}
+
+TEST_F(AbNcclLibrary, ASideThatLoadsAnotherLibraryIsRefused) {
+  const fs::path nccl_dir = nccl_copy();
+  const auto s = suite("ab-nccl-wrong", json::array({mpi_entry()}));
+  const auto job = run_job(ab_args(s, {}, {"nccl=" + nccl_dir.string(), "LD_PRELOAD=" + system_nccl().string()}, "2"), 120);
+  EXPECT_EQ(job.exit_code, 2) << job.output;
+  EXPECT_NE(job.output.find("the bench loaded " + system_nccl().string()), std::string::npos) << job.output;
+  const json ab = ab_json();  // written before refusing: says why the A/B stopped
+  EXPECT_NE(ab["incomplete_reason"].get<std::string>().find("stopped"), std::string::npos);
+}
+#endif
+
+}  // namespace
+}  // namespace fabricgate

@@ -1,0 +1,62 @@
+// Retry decisions, backoff and redaction: pure parts of delivering an upload. Delivery against
+// real servers (retries, timeouts, TLS) is in tests/integration/publish.
+#include "harness/publish/publisher.hpp"
+
+#include <gtest/gtest.h>
+
+namespace fabricgate::publish {
+namespace {
+
+HttpResponse answered(long status) {
+  HttpResponse r;
+  r.transport_ok = true;
+  r.status = status;
+  return r;
+}
+
+HttpResponse transport_failure(bool transient) {
+  HttpResponse r;
+  r.transient = transient;
+  r.error = "boom";
+  return r;
+}
+
+TEST(publish_Retry, FiveHundredsAndTransientFailuresAreRetriedFourHundredsNot) {
+  EXPECT_TRUE(should_retry(answered(500)));
+  EXPECT_TRUE(should_retry(answered(503)));
+  EXPECT_TRUE(should_retry(answered(599)));
+  EXPECT_FALSE(should_retry(answered(400)));
+  EXPECT_FALSE(should_retry(answered(401)));
+  EXPECT_FALSE(should_retry(answered(404)));
+  EXPECT_FALSE(should_retry(answered(422)));
+  EXPECT_FALSE(should_retry(answered(429)));
+  EXPECT_FALSE(should_retry(answered(200)));
+  EXPECT_TRUE(should_retry(transport_failure(true)));    // refused, timed out
+  EXPECT_FALSE(should_retry(transport_failure(false)));  // TLS verification, bad URL
+}
+
+TEST(publish_Retry, BackoffDoublesFromTheFirstDelay) {
+  const RetryPolicy p{4, std::chrono::milliseconds(250)};
+  EXPECT_EQ(backoff_delay(p, 1).count(), 250);
+  EXPECT_EQ(backoff_delay(p, 2).count(), 500);
+  EXPECT_EQ(backoff_delay(p, 3).count(), 1000);
+  EXPECT_EQ(backoff_delay(RetryPolicy{}, 1).count(), 1000);
+}
+
+TEST(publish_Redact, EverySecretOccurrenceIsHidden) {
+  EXPECT_EQ(redact("Bearer tok123 and tok123", {"tok123"}), "Bearer *** and ***");
+  EXPECT_EQ(redact("nothing here", {"tok123", ""}), "nothing here");
+  EXPECT_EQ(redact("https://hooks.example/T0/B0/xyz failed", {"https://hooks.example/T0/B0/xyz"}), "*** failed");
+  // A secret that contains the replacement is still removed, not looped on.
+  EXPECT_EQ(redact("a***b", {"***"}), "a***b");
+}
+
+TEST(publish_Redact, BodyExcerptIsOneBoundedLine) {
+  EXPECT_EQ(body_excerpt("line1\nline2\r\tend"), "line1 line2  end");
+  const std::string long_body(1000, 'x');
+  const std::string e = body_excerpt(long_body, 300);
+  EXPECT_EQ(e, std::string(300, 'x') + "…");
+}
+
+}  // namespace
+}  // namespace fabricgate::publish

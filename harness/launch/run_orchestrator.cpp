@@ -26,6 +26,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A name after one of the fixed prefixes below: letters of either case, digits, '_'. Open MPI's
+// parameters are lower case after their prefix (OMPI_MCA_btl), and remote ranks only see what is
+// forwarded with -x; suite files keep the stricter is_safe_env_name.
+bool is_forwardable_name(const std::string& name) {
+  if (name.empty() || name.size() > 128) return false;
+  for (const char c : name) {
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
 // Variables every rank must see as the user set them (NCCL_NVLS_ENABLE=0 above all).
 std::vector<std::string> names_to_forward() {
   static constexpr const char* kPrefixes[] = {"NCCL_", "FI_", "UCX_", "CUDA_", "OMPI_MCA_", "TORCH_", "NVSHMEM_"};
@@ -34,7 +45,7 @@ std::vector<std::string> names_to_forward() {
     const std::string entry(*e);
     const std::string name = entry.substr(0, entry.find('='));
     for (const char* p : kPrefixes) {
-      if (name.rfind(p, 0) == 0 && is_safe_env_name(name)) names.push_back(name);
+      if (name.rfind(p, 0) == 0 && is_forwardable_name(name)) names.push_back(name);
     }
   }
   return names;

@@ -103,6 +103,23 @@ TEST_F(RunCli, BaselineFromThreeRunsThenAnAaRerunPasses) {
   EXPECT_TRUE(fs::exists(run_dirs().back() / "junit.xml"));
 }
 
+// Remote ranks see only what mpirun forwards: Open MPI's own lower-case parameter names too.
+TEST_F(RunCli, LowerCaseOpenMpiParametersAreForwardedToEveryRank) {
+  const auto s = suite("forward", json::array({mpi_entry()}));
+  ::setenv("OMPI_MCA_btl", "self,vader", 1);
+  const auto job = run_job(run_args(s), 120);
+  ::unsetenv("OMPI_MCA_btl");
+  ASSERT_EQ(job.exit_code, 0) << job.output;
+  ASSERT_EQ(run_dirs().size(), 1u);
+  const json launch = load_json_file(run_dirs().front() / "launch.json");
+  const auto& argv = launch.at("argv");
+  bool forwarded = false;
+  for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
+    forwarded = forwarded || (argv[i] == "-x" && argv[i + 1].get<std::string>().rfind("OMPI_MCA_btl", 0) == 0);
+  }
+  EXPECT_TRUE(forwarded) << launch.dump();
+}
+
 TEST_F(RunCli, TooFewRanksAreRefusedBeforeLaunchP01) {
   const auto s = suite("p01", json::array({mpi_entry()}), {{"min_ranks", 2}});
   auto args = run_args(s);

@@ -22,8 +22,8 @@ class MeasuredOp {
   virtual std::string failure() const { return {}; }
 
   // Hang handling (issue #11). The engine sets the time by which this benchmark must have finished,
-  // before the first batch. A backend that can wait without blocking (NCCL: events polled, the
-  // communicator non-blocking) stops waiting then and reports hung(); backends that block in their
+  // before the first batch. A backend that can wait without blocking (NCCL: events and the
+  // communicators' async errors polled) stops waiting then and reports hung(); backends that block in their
   // library (MPI) ignore it and rely on the harness's --timeout.
   virtual void set_deadline(std::chrono::steady_clock::time_point /*deadline*/) {}
   // True once a batch missed the deadline (failure() then says what was pending).

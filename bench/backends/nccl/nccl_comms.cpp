@@ -140,7 +140,7 @@ NcclCommsResult NcclComms::create(Communicator& comm, const std::vector<int>& de
 
 NcclComms::~NcclComms() {
   if (!aborted_) {
-    // Finalise all together (non-blocking, so several ranks of one process do not wait for each
+    // Finalise all together (so several ranks of one process do not wait for each
     // other), then destroy; a finalisation that does not settle is aborted instead.
     for (auto& m : members_) {
       if (m.comm == nullptr) continue;

@@ -130,7 +130,7 @@ int run(int argc, char** argv) {
   fb::HangWatchdog watchdog;  // issue #11: the last resort when ranks cannot agree on a hang
   env.on_local_hang = [&watchdog](const std::string& key, double grace) { watchdog.arm(key, std::max(grace, 5.0)); };
 
-  fb::MpiCollectiveBackend mpi_backend(comm);
+  fb::MpiCollectiveBackend mpi_backend(comm, gpu.device, gpu.reason);
   std::unique_ptr<fb::CollectiveBackend> nccl_backend;
   std::string nccl_why_not = "no NCCL benchmark in this suite";
   bool profiler_ours = false;

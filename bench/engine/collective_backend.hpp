@@ -20,6 +20,8 @@ struct CollectiveCall {
   bool in_place = false;
   CollectiveCounts counts;
   bool graph = false;  // CUDA-graph mode (#3): one sample's operations captured and launched as a graph
+  // MPI on GPU buffers (suite "memory": "device", CUDA-aware MPI only). NCCL always uses GPU memory.
+  bool device_memory = false;
 };
 
 class CollectiveBackend {

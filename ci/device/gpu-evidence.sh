@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Evidence on a GPU machine (2x H200): what fabricgate measures and how the gate decides there.
-#   ci/device/gpu-evidence.sh STAGE...   stages: fingerprint quick gate reference p2p controls ab overhead emulated isolated
+#   ci/device/gpu-evidence.sh STAGE...   stages: fingerprint quick gate reference p2p controls ab overhead emulated
+#                                        isolated agrs gpumem gatecheck
 # Everything lands in $OUT/ev (the caller tars it). NVLink multicast stays off in every process.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -95,6 +96,35 @@ PY
     isolated)
       # The all_gather/reduce_scatter 4 GiB gap to nccl-tests: the same sizes in a fresh process.
       run isolated --suite ci/device/suites/ag-rs-isolated.json --no-compare ;;
+    agrs)
+      # The same gap, three ways in fresh processes: as measured (profiler + NCCL INFO log), with
+      # neither (what nccl-tests runs with), and with nccl-tests' operation counts (20 per sample).
+      run agrs-default --suite ci/device/suites/ag-rs-isolated.json --no-compare
+      (export NCCL_PROFILER_PLUGIN=/nonexistent/fabricgate-no-profiler.so NCCL_DEBUG=WARN
+       run agrs-nocapture --suite ci/device/suites/ag-rs-isolated.json --no-compare)
+      run agrs-iter20 --suite ci/device/suites/ag-rs-iter20.json --no-compare ;;
+    agrs-iter20-only)
+      run agrs-iter20 --suite ci/device/suites/ag-rs-iter20.json --no-compare ;;
+    gpumem)
+      # #3 / #7: MPI and libfabric on GPU memory, when the libraries offer it; what they say of themselves.
+      { ompi_info --parsable --all 2>&1 | grep -E "built_with_cuda_support:value|mpi_ext" | head -5
+        ompi_info 2>&1 | grep -iE "^ +(Open MPI|Package):|pml|ucx" | head -8
+        command -v ucx_info >/dev/null && ucx_info -v 2>&1 | head -3 && ucx_info -d 2>&1 | grep -E "Transport: *cuda" | sort -u
+        for l in $(ldconfig -p | awk '/libfabric.so.1 /{print $NF}'); do
+          echo "$l -> $(readlink -f "$l"): CUDA symbols referenced: $(strings "$l" | grep -cE '^cu(Mem|Pointer|Init|Ipc)')"
+        done; } >"$ev/gpumem-libraries.txt" 2>&1
+      say "gpumem libraries: $(grep -h 'built_with_cuda_support:value' "$ev/gpumem-libraries.txt" | tr '\n' ' ')"
+      run gpumem --suite ci/device/suites/gpu-memory.json --no-compare
+      python3 - "$(latest gpu-memory)/run.json" <<'PY' | tee -a "$summary"
+import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    rate = f"{b['algbw_GBps']:.2f} GB/s algbw" if b.get("status") == "ok" else b.get("message", "")[:150]
+    print(f"  {b['key']:<68} {b.get('status'):<8} {rate}")
+PY
+      ;;
+    gatecheck)
+      # The quick suite against the committed baseline after this session's changes (gate on).
+      run gatecheck --suite quick ;;
     *) say "unknown stage $stage" ;;
   esac
 done

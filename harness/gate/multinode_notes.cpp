@@ -22,7 +22,7 @@ void add_multinode_notes(const RunRecord& run, Comparison& c) {
     const double rate = inter_node_rate_GBps(*key.busbw_now, k, key.nranks);
     char text[256];
     std::snprintf(text, sizeof text,
-                  "busbw %.1f GB/s over %d nodes x %d ranks implies >= %.1f GB/s per accelerator between "
+                  "busbw %.1f GB/s over %d nodes, %d ranks in all, implies >= %.1f GB/s per accelerator between "
                   "nodes (busbw x (k-1)/(n-1); a floor, valid for hierarchical algorithms; compare with "
                   "the per-accelerator NIC spec, not with busbw)",
                   *key.busbw_now, k, key.nranks, rate);

@@ -49,7 +49,9 @@ InfoPtr find_info(const EndpointRequest& request, std::string& why_not) {
   }
   hints->fabric_attr->prov_name = from_environment ? nullptr : dup(request.provider);
   fi_info* found = nullptr;
-  const int rc = fi_getinfo(FI_VERSION(1, 9), nullptr, nullptr, 0, hints.get(), &found);
+  // FI_HMEM and fi_mr_attr.iface are API 1.10; host-memory requests keep the 1.9 they were
+  // measured with, so a provider's choice for them does not move with this change.
+  const int rc = fi_getinfo(request.hmem ? FI_VERSION(1, 10) : FI_VERSION(1, 9), nullptr, nullptr, 0, hints.get(), &found);
   if (rc == -FI_ENODATA || (rc == 0 && !found)) {
     why_not = "libfabric provider \"" + request.provider + "\" offers no RDM endpoint with FI_MSG" +
               (request.rma ? "+FI_RMA" : "") + (request.hmem ? "+FI_HMEM (GPU memory)" : "") +
@@ -125,10 +127,23 @@ fi_addr_t Endpoint::insert_peer(const std::string& address) {
   return addr;
 }
 
-void Endpoint::register_buffer(void* data, std::size_t bytes, std::uint64_t requested_key) {
+void Endpoint::register_buffer(void* data, std::size_t bytes, std::uint64_t requested_key, int cuda_device) {
   const std::uint64_t access = FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
   fid_mr* mr = nullptr;
-  check("fi_mr_reg", fi_mr_reg(domain_.get(), data, bytes, access, 0, requested_key, 0, &mr, nullptr));
+  if (cuda_device < 0) {
+    check("fi_mr_reg", fi_mr_reg(domain_.get(), data, bytes, access, 0, requested_key, 0, &mr, nullptr));
+  } else {
+    // GPU memory: the provider must be told whose memory it is (FI_HMEM_CUDA, which device).
+    iovec iov{data, bytes};
+    fi_mr_attr attr{};
+    attr.mr_iov = &iov;
+    attr.iov_count = 1;
+    attr.access = access;
+    attr.requested_key = requested_key;
+    attr.iface = FI_HMEM_CUDA;
+    attr.device.cuda = cuda_device;
+    check("fi_mr_regattr(FI_HMEM_CUDA)", fi_mr_regattr(domain_.get(), &attr, 0, &mr));
+  }
   mr_.reset(mr);
   buffer_ = data;
   if (info_->domain_attr->mr_mode & FI_MR_ENDPOINT) {

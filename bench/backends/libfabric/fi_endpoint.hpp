@@ -60,8 +60,9 @@ class Endpoint {
   std::string address() const;
   fi_addr_t insert_peer(const std::string& address);
 
-  // Registers [data, data + bytes) for local use and remote read/write (once per endpoint).
-  void register_buffer(void* data, std::size_t bytes, std::uint64_t requested_key);
+  // Registers [data, data + bytes) for local use and remote read/write (once per endpoint); host
+  // memory, or GPU memory of CUDA device `cuda_device` (>= 0, needs an FI_HMEM endpoint).
+  void register_buffer(void* data, std::size_t bytes, std::uint64_t requested_key, int cuda_device = -1);
   void* descriptor() const { return mr_ ? fi_mr_desc(mr_.get()) : nullptr; }
   // How a peer addresses our buffer for RMA.
   RemoteBuffer remote_view() const;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "bench/backends/cuda/gpu_memory.hpp"
 #include "bench/backends/libfabric/fi_channel.hpp"
 #include "bench/backends/libfabric/fi_endpoint.hpp"
 #include "bench/backends/libfabric/libfabric_backend.hpp"
@@ -47,19 +48,26 @@ class LibfabricOp final : public MeasuredOp {
     const bool rma = cfg_.op == TransferOp::write || cfg_.op == TransferOp::read;
     fi::InfoPtr info = fi::find_info({cfg_.provider, cfg_.domain, rma, cfg_.device_memory}, skip);
     if (!info) return;
-    if (cfg_.device_memory) {
-      // FI_HMEM is offered, but buffers must come from the GPU runtime; this backend carries no
-      // CUDA header and no device allocator is wired in yet.
-      skip = cfg_.gpu < 0 ? "no GPU on this rank (device memory requested)"
-                          : "provider offers FI_HMEM but this build has no GPU buffer allocator for libfabric";
-      return;
-    }
-    endpoint_ = std::make_unique<fi::Endpoint>(std::move(info));
     // Page-aligned: [0, bytes) is what we send/write/are read from, [bytes, 2·bytes) what we receive.
     const std::size_t len = ((2 * cfg_.bytes + 4095) / 4096) * 4096;
+    // Host memory is the buffer itself; with GPU memory it is the staging copy for fill and check.
     buffer_.reset(static_cast<unsigned char*>(std::aligned_alloc(4096, len)));
     if (!buffer_) throw std::runtime_error("out of host memory for " + std::to_string(len) + " bytes");
-    endpoint_->register_buffer(buffer_.get(), len, static_cast<std::uint64_t>(comm_.rank()) + 1);
+    if (cfg_.device_memory) {
+      // The provider offers FI_HMEM; the buffer comes from the GPU runtime behind GpuMemory.
+      gpu_ = allocate_gpu_memory(cfg_.gpu, len, skip);
+      if (!gpu_) return;
+    }
+    endpoint_ = std::make_unique<fi::Endpoint>(std::move(info));
+    try {
+      endpoint_->register_buffer(base(), len, static_cast<std::uint64_t>(comm_.rank()) + 1, gpu_ ? gpu_->device() : -1);
+    } catch (const std::runtime_error& e) {
+      if (!gpu_) throw;
+      // FI_HMEM covers several kinds of memory (CUDA, ROCr, ZE, ...): a library built without
+      // CUDA support can offer it and still refuse CUDA buffers. That is "not offered here".
+      skip = "provider " + std::string(endpoint_->info().fabric_attr->prov_name) +
+             " offers FI_HMEM but cannot register CUDA memory: " + e.what();
+    }
   }
 
   nlohmann::json card() const {
@@ -83,8 +91,8 @@ class LibfabricOp final : public MeasuredOp {
     demux_.emplace(endpoint_->cq());
     const std::uint64_t remote_src = peer["buffer"].get<std::uint64_t>();
     const std::uint64_t key = peer["key"].get<std::uint64_t>();
-    unsigned char* src = buffer_.get();
-    unsigned char* dst = buffer_.get() + cfg_.bytes;
+    unsigned char* src = base();
+    unsigned char* dst = base() + cfg_.bytes;
     void* desc = endpoint_->descriptor();
     const int w = cfg_.op == TransferOp::pingpong ? 1 : cfg_.window;
     using fi::ChannelKind;
@@ -110,6 +118,7 @@ class LibfabricOp final : public MeasuredOp {
   void prepare_data() override {
     fill_payload(buffer_.get(), cfg_.bytes, comm_.rank());
     fill_payload_complement(buffer_.get() + cfg_.bytes, cfg_.bytes, expected_sender());
+    if (gpu_) gpu_->upload(0, buffer_.get(), 2 * cfg_.bytes);
   }
 
   double run_batch(int count) override {
@@ -126,12 +135,17 @@ class LibfabricOp final : public MeasuredOp {
   std::int64_t count_wrong() override {
     const bool receives = cfg_.op == TransferOp::pingpong || (cfg_.op == TransferOp::send && !initiator_) ||
                           (cfg_.op == TransferOp::write && !initiator_) || (cfg_.op == TransferOp::read && initiator_);
-    return receives ? count_wrong_payload(buffer_.get() + cfg_.bytes, cfg_.bytes, expected_sender()) : 0;
+    if (!receives) return 0;
+    if (gpu_) gpu_->download(cfg_.bytes, buffer_.get() + cfg_.bytes, cfg_.bytes);
+    return count_wrong_payload(buffer_.get() + cfg_.bytes, cfg_.bytes, expected_sender());
   }
 
   std::string failure() const override { return error_; }
 
  private:
+  // What the endpoint reads and writes: the GPU buffer, or the host buffer itself.
+  unsigned char* base() const { return gpu_ ? static_cast<unsigned char*>(gpu_->data()) : buffer_.get(); }
+
   // Whose data lands in our receive half: always the peer's (written, read, sent or echoed).
   int expected_sender() const { return peer_rank_; }
 
@@ -145,6 +159,7 @@ class LibfabricOp final : public MeasuredOp {
   bool initiator_;
   int peer_rank_;
   std::unique_ptr<unsigned char, FreeDeleter> buffer_;  // outlives the endpoint (declared first)
+  std::unique_ptr<GpuMemory> gpu_;                      // likewise; FI_HMEM benchmarks only
   std::unique_ptr<fi::Endpoint> endpoint_;
   std::optional<fi::CompletionDemux> demux_;
   std::unique_ptr<fi::Channel> data_, recv_, fin_send_, fin_recv_;

@@ -5,6 +5,9 @@
 #include <new>
 #include <vector>
 
+#include "bench/backends/cuda/gpu_memory.hpp"
+#include "bench/backends/mpi/mpi_cuda_awareness.hpp"
+
 namespace fabricgate::bench {
 
 namespace {
@@ -34,6 +37,9 @@ MPI_Op mpi_op(RedOp op) {
   return MPI_OP_NULL;
 }
 
+// Host memory: the buffers are send_/recv_ themselves. Device memory (CUDA-aware MPI): send_/recv_
+// are the host staging copies, filled and checked there and copied to and from the GPU outside the
+// timed loop; MPI gets the GPU pointers.
 class MpiCollectiveOp final : public MeasuredOp {
  public:
   MpiCollectiveOp(MpiCommunicator& comm, const CollectiveCall& call)
@@ -45,6 +51,13 @@ class MpiCollectiveOp final : public MeasuredOp {
         send_(call.counts.send_count * elem_),
         recv_(call.counts.recv_count * elem_) {}
 
+  // Device memory on `device`; false with `reason` when it cannot be had (a skip).
+  bool place_on_gpu(int device, std::string& reason) {
+    gpu_send_ = allocate_gpu_memory(device, send_.size(), reason);
+    if (gpu_send_) gpu_recv_ = allocate_gpu_memory(device, recv_.size(), reason);
+    return gpu_send_ && gpu_recv_;
+  }
+
   void prepare_data() override {
     fill_send_buffer(call_, comm_.rank(), comm_.size(), send_.data());
     std::memset(recv_.data(), 0, recv_.size());  // 0 is never an expected value of the pattern
@@ -52,12 +65,17 @@ class MpiCollectiveOp final : public MeasuredOp {
     // receive buffer gets the copy here, outside the timed loop.
     const bool bcast_root = call_.def->kind == CollectiveKind::broadcast && comm_.rank() == call_.root;
     if (!call_.in_place && bcast_root) std::memcpy(recv_.data(), send_.data(), send_.size());
-    if (!call_.in_place) return;
-    const std::size_t offset = call_.def->kind == CollectiveKind::all_gather
-                                   ? static_cast<std::size_t>(comm_.rank()) * send_.size()
-                                   : 0;
-    const bool copy = call_.def->kind != CollectiveKind::broadcast || comm_.rank() == call_.root;
-    if (copy) std::memcpy(recv_.data() + offset, send_.data(), send_.size());
+    if (call_.in_place) {
+      const std::size_t offset = call_.def->kind == CollectiveKind::all_gather
+                                     ? static_cast<std::size_t>(comm_.rank()) * send_.size()
+                                     : 0;
+      const bool copy = call_.def->kind != CollectiveKind::broadcast || comm_.rank() == call_.root;
+      if (copy) std::memcpy(recv_.data() + offset, send_.data(), send_.size());
+    }
+    if (gpu_send_) {
+      gpu_send_->upload(0, send_.data(), send_.size());
+      gpu_recv_->upload(0, recv_.data(), recv_.size());
+    }
   }
 
   double run_batch(int count) override {
@@ -69,12 +87,16 @@ class MpiCollectiveOp final : public MeasuredOp {
   }
 
   std::int64_t count_wrong() override {
+    if (gpu_recv_) gpu_recv_->download(0, recv_.data(), recv_.size());
     return count_wrong_elements(call_, comm_.rank(), comm_.size(), recv_.data());
   }
 
   std::string failure() const override { return error_; }
 
  private:
+  char* send_buffer() { return gpu_send_ ? static_cast<char*>(gpu_send_->data()) : send_.data(); }
+  char* recv_buffer() { return gpu_recv_ ? static_cast<char*>(gpu_recv_->data()) : recv_.data(); }
+
   void check(int rc, const char* what) {
     if (rc == MPI_SUCCESS || !error_.empty()) return;
     char text[MPI_MAX_ERROR_STRING];
@@ -86,37 +108,38 @@ class MpiCollectiveOp final : public MeasuredOp {
   void issue() {
     const auto count = static_cast<int>(call_.counts.call_count);
     const MPI_Comm w = comm_.world();
-    void* in = call_.in_place ? MPI_IN_PLACE : send_.data();
+    char* send = send_buffer();
+    char* recv = recv_buffer();
+    void* in = call_.in_place ? MPI_IN_PLACE : send;
     switch (call_.def->kind) {
-      case CollectiveKind::all_reduce: check(MPI_Allreduce(in, recv_.data(), count, type_, op_, w), "MPI_Allreduce"); break;
-      case CollectiveKind::all_gather: check(MPI_Allgather(in, count, type_, recv_.data(), count, type_, w), "MPI_Allgather"); break;
+      case CollectiveKind::all_reduce: check(MPI_Allreduce(in, recv, count, type_, op_, w), "MPI_Allreduce"); break;
+      case CollectiveKind::all_gather: check(MPI_Allgather(in, count, type_, recv, count, type_, w), "MPI_Allgather"); break;
       case CollectiveKind::reduce_scatter:
-        check(MPI_Reduce_scatter_block(send_.data(), recv_.data(), count, type_, op_, w), "MPI_Reduce_scatter_block");
+        check(MPI_Reduce_scatter_block(send, recv, count, type_, op_, w), "MPI_Reduce_scatter_block");
         break;
       case CollectiveKind::broadcast: {
         const bool from_send = !call_.in_place && comm_.rank() == call_.root;
-        check(MPI_Bcast(from_send ? send_.data() : recv_.data(), count, type_, call_.root, w), "MPI_Bcast");
+        check(MPI_Bcast(from_send ? send : recv, count, type_, call_.root, w), "MPI_Bcast");
         break;
       }
       case CollectiveKind::reduce: {
         const bool root = comm_.rank() == call_.root;
-        void* src = call_.in_place ? (root ? MPI_IN_PLACE : recv_.data()) : send_.data();
-        check(MPI_Reduce(src, recv_.data(), count, type_, op_, call_.root, w), "MPI_Reduce");
+        void* src = call_.in_place ? (root ? MPI_IN_PLACE : recv) : send;
+        check(MPI_Reduce(src, recv, count, type_, op_, call_.root, w), "MPI_Reduce");
         break;
       }
       case CollectiveKind::gather:
-        check(MPI_Gather(send_.data(), count, type_, recv_.data(), count, type_, call_.root, w), "MPI_Gather");
+        check(MPI_Gather(send, count, type_, recv, count, type_, call_.root, w), "MPI_Gather");
         break;
       case CollectiveKind::scatter:
-        check(MPI_Scatter(send_.data(), count, type_, recv_.data(), count, type_, call_.root, w), "MPI_Scatter");
+        check(MPI_Scatter(send, count, type_, recv, count, type_, call_.root, w), "MPI_Scatter");
         break;
-      case CollectiveKind::alltoall: check(MPI_Alltoall(send_.data(), count, type_, recv_.data(), count, type_, w), "MPI_Alltoall"); break;
+      case CollectiveKind::alltoall: check(MPI_Alltoall(send, count, type_, recv, count, type_, w), "MPI_Alltoall"); break;
       case CollectiveKind::sendrecv: {
         const int n = comm_.size();
         const int to = (comm_.rank() + 1) % n;
         const int from = (comm_.rank() + n - 1) % n;
-        check(MPI_Sendrecv(send_.data(), count, type_, to, 0, recv_.data(), count, type_, from, 0, w, MPI_STATUS_IGNORE),
-              "MPI_Sendrecv");
+        check(MPI_Sendrecv(send, count, type_, to, 0, recv, count, type_, from, 0, w, MPI_STATUS_IGNORE), "MPI_Sendrecv");
         break;
       }
     }
@@ -129,6 +152,8 @@ class MpiCollectiveOp final : public MeasuredOp {
   std::size_t elem_;
   std::vector<char> send_;
   std::vector<char> recv_;
+  std::unique_ptr<GpuMemory> gpu_send_;
+  std::unique_ptr<GpuMemory> gpu_recv_;
   std::string error_;
 };
 
@@ -142,6 +167,11 @@ std::string MpiCollectiveBackend::unsupported_reason(const CollectiveCall& call)
     return "MPI has no " + std::string(to_string(call.redop)) + " reduction";
   }
   if (call.graph) return "CUDA-graph mode exists for the nccl backend only";
+  if (call.device_memory) {
+    // The library first: whether this MPI can take GPU buffers does not depend on the machine.
+    if (std::string why = mpi_cuda_unaware_reason(); !why.empty()) return why;
+    if (gpu_ < 0) return "no GPU on this rank (device memory requested): " + gpu_reason_;
+  }
   const auto kind = call.def->kind;
   if (call.in_place && (kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::alltoall ||
                         kind == CollectiveKind::sendrecv || kind == CollectiveKind::gather ||
@@ -153,7 +183,9 @@ std::string MpiCollectiveBackend::unsupported_reason(const CollectiveCall& call)
 
 std::unique_ptr<MeasuredOp> MpiCollectiveBackend::create(const CollectiveCall& call, std::string& skip_reason) {
   try {
-    return std::make_unique<MpiCollectiveOp>(comm_, call);
+    auto op = std::make_unique<MpiCollectiveOp>(comm_, call);
+    if (call.device_memory && !op->place_on_gpu(gpu_, skip_reason)) return nullptr;
+    return op;
   } catch (const std::bad_alloc&) {
     skip_reason = "does not fit in host memory (" + std::to_string(call.counts.bytes) + " bytes)";
     return nullptr;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/backends/nccl/nccl_issue.hpp"
+#include "bench/backends/nccl/nccl_op_status.hpp"
 
 namespace fabricgate::bench {
 
@@ -24,10 +25,21 @@ struct DeviceSide {
   cudaGraphExec_t graph = nullptr;  // CUDA-graph mode: the captured batch
 };
 
+std::string ranks_text(const NcclComms& comms) {
+  std::string text;
+  for (const auto& m : comms.members()) text += (text.empty() ? "" : ",") + std::to_string(m.rank);
+  return text;
+}
+
 class NcclCollectiveOp final : public MeasuredOp {
  public:
   NcclCollectiveOp(Communicator& comm, NcclComms& comms, const CollectiveCall& call)
-      : comm_(comm), comms_(comms), call_(call), elem_(size_of(call.dtype)), sides_(comms.members().size()) {}
+      : comm_(comm),
+        comms_(comms),
+        call_(call),
+        elem_(size_of(call.dtype)),
+        sides_(comms.members().size()),
+        status_(comms, "on NCCL rank(s) " + ranks_text(comms)) {}
 
   ~NcclCollectiveOp() override {
     const auto& members = comms_.members();
@@ -61,8 +73,8 @@ class NcclCollectiveOp final : public MeasuredOp {
       if (rc == cudaSuccess) rc = cudaEventCreate(&d.start);
       if (rc == cudaSuccess) rc = cudaEventCreate(&d.stop);
       if (rc != cudaSuccess) {
-        error_ = cuda_error(rc);
-        reason = error_;
+        status_.fail(cuda_error(rc));
+        reason = status_.error();
         return false;
       }
     }
@@ -76,48 +88,48 @@ class NcclCollectiveOp final : public MeasuredOp {
     std::unique_ptr<char[]> host(new char[send_bytes]);
     for (std::size_t i = 0; i < sides_.size(); ++i) {
       const NcclMember& m = comms_.members()[i];
-      note(cudaSetDevice(m.device));
+      status_.note(cudaSetDevice(m.device));
       fill_send_buffer(call_, m.rank, comms_.nranks(), host.get());
-      note(cudaMemset(sides_[i].recv, 0, call_.counts.recv_count * elem_));  // 0 is never an expected value
+      status_.note(cudaMemset(sides_[i].recv, 0, call_.counts.recv_count * elem_));  // 0 is never an expected value
       // Broadcast in place: only the root holds data; the others keep the poison so a broadcast
       // that did nothing is caught.
       const bool skip = call_.in_place && call_.def->kind == CollectiveKind::broadcast && m.rank != call_.root;
-      if (!skip) note(cudaMemcpy(send_pointer(i), host.get(), send_bytes, cudaMemcpyHostToDevice));
-      note(cudaDeviceSynchronize());
+      if (!skip) status_.note(cudaMemcpy(send_pointer(i), host.get(), send_bytes, cudaMemcpyHostToDevice));
+      status_.note(cudaDeviceSynchronize());
     }
   }
 
   double run_batch(int count) override {
-    if (!error_.empty() || comms_.aborted()) return 0;
+    if (!status_.ok() || comms_.aborted()) return 0;
     const auto& members = comms_.members();
     if (call_.graph && graph_ops_ != count) capture(count);
     comm_.barrier();
     for (std::size_t i = 0; i < sides_.size(); ++i) {
-      note(cudaSetDevice(members[i].device));
-      note(cudaEventRecord(sides_[i].start, members[i].stream));
+      status_.note(cudaSetDevice(members[i].device));
+      status_.note(cudaEventRecord(sides_[i].start, members[i].stream));
     }
     if (call_.graph) {
-      for (std::size_t i = 0; i < sides_.size() && error_.empty(); ++i) {
-        note(cudaSetDevice(members[i].device));
-        note(cudaGraphLaunch(sides_[i].graph, members[i].stream));
+      for (std::size_t i = 0; i < sides_.size() && status_.ok(); ++i) {
+        status_.note(cudaSetDevice(members[i].device));
+        status_.note(cudaGraphLaunch(sides_[i].graph, members[i].stream));
       }
     } else {
-      for (int n = 0; n < count && error_.empty(); ++n) issue_all();
+      for (int n = 0; n < count && status_.ok(); ++n) issue_all();
     }
     std::vector<cudaEvent_t> stops;
     for (std::size_t i = 0; i < sides_.size(); ++i) {
-      note(cudaSetDevice(members[i].device));
-      note(cudaEventRecord(sides_[i].stop, members[i].stream));
+      status_.note(cudaSetDevice(members[i].device));
+      status_.note(cudaEventRecord(sides_[i].stop, members[i].stream));
       stops.push_back(sides_[i].stop);
     }
     // Waited for even after an error: what was enqueued must finish (or be declared hung and
     // aborted) before its buffers may be freed, or cudaFree would block on it.
-    settle(comms_.wait_events(stops, deadline_), "operations still running");
-    if (!error_.empty()) return 0;
+    status_.settle(comms_.wait_events(stops, status_.deadline()), "operations still running");
+    if (!status_.ok()) return 0;
     float slowest_ms = 0;
     for (const DeviceSide& d : sides_) {
       float ms = 0;
-      note(cudaEventElapsedTime(&ms, d.start, d.stop));
+      status_.note(cudaEventElapsedTime(&ms, d.start, d.stop));
       slowest_ms = std::max(slowest_ms, ms);
     }
     return static_cast<double>(slowest_ms) / 1e3;
@@ -128,18 +140,18 @@ class NcclCollectiveOp final : public MeasuredOp {
     const std::size_t recv_bytes = call_.counts.recv_count * elem_;
     std::unique_ptr<char[]> host(new char[recv_bytes]);
     std::int64_t wrong = 0;
-    for (std::size_t i = 0; i < sides_.size() && error_.empty(); ++i) {
+    for (std::size_t i = 0; i < sides_.size() && status_.ok(); ++i) {
       const NcclMember& m = comms_.members()[i];
-      note(cudaSetDevice(m.device));
-      note(cudaMemcpy(host.get(), sides_[i].recv, recv_bytes, cudaMemcpyDeviceToHost));
-      if (error_.empty()) wrong += count_wrong_elements(call_, m.rank, comms_.nranks(), host.get());
+      status_.note(cudaSetDevice(m.device));
+      status_.note(cudaMemcpy(host.get(), sides_[i].recv, recv_bytes, cudaMemcpyDeviceToHost));
+      if (status_.ok()) wrong += count_wrong_elements(call_, m.rank, comms_.nranks(), host.get());
     }
     return wrong;
   }
 
-  std::string failure() const override { return error_; }
-  void set_deadline(SteadyTime deadline) override { deadline_ = deadline; }
-  bool hung() const override { return hung_; }
+  std::string failure() const override { return status_.error(); }
+  void set_deadline(SteadyTime deadline) override { status_.set_deadline(deadline); }
+  bool hung() const override { return status_.hung(); }
   void abort() override { comms_.abort(); }
 
  private:
@@ -154,44 +166,17 @@ class NcclCollectiveOp final : public MeasuredOp {
     }
   }
 
-  void note(cudaError_t rc) {
-    if (rc != cudaSuccess && error_.empty()) error_ = cuda_error(rc);
-  }
-  // A non-blocking communicator may answer ncclInProgress: wait (bounded) until it is ready.
-  void note(ncclResult_t rc) {
-    if (rc == ncclInProgress) {
-      settle(comms_.wait_ready(deadline_), "NCCL call still in progress");
-    } else if (rc != ncclSuccess && error_.empty()) {
-      error_ = nccl_error(rc);
-    }
-  }
-  // A missed deadline always counts as a hang (the communicator must be aborted); the message
-  // keeps the first error seen.
-  void settle(const WaitResult& w, const char* what) {
-    if (w.outcome == WaitOutcome::timed_out) {
-      hung_ = true;
-      if (error_.empty()) error_ = std::string(what) + " at the deadline on NCCL rank(s) " + ranks_text();
-    } else if (w.outcome == WaitOutcome::failed && error_.empty()) {
-      error_ = w.error;
-    }
-  }
-  std::string ranks_text() const {
-    std::string text;
-    for (const auto& m : comms_.members()) text += (text.empty() ? "" : ",") + std::to_string(m.rank);
-    return text;
-  }
-
   // One operation on every GPU of this process; a group when there are several (P02 mode).
   void issue_all() {
     const auto& members = comms_.members();
     const bool group = members.size() > 1;
-    if (group) note(ncclGroupStart());
+    if (group) status_.note(ncclGroupStart(), "NCCL call still in progress");
     for (std::size_t i = 0; i < members.size(); ++i) {
       const NcclMember& m = members[i];
       const IssueArgs args{call_, m.comm, m.stream, m.rank, comms_.nranks(), send_pointer(i), sides_[i].recv, elem_};
-      note(issue_collective(args));
+      status_.note(issue_collective(args), "NCCL call still in progress");
     }
-    if (group) note(ncclGroupEnd());
+    if (group) status_.note(ncclGroupEnd(), "NCCL call still in progress");
   }
 
   // CUDA-graph mode: one operation outside any capture first, so that NCCL sets up the connections
@@ -202,11 +187,11 @@ class NcclCollectiveOp final : public MeasuredOp {
     issue_all();
     std::vector<cudaEvent_t> stops;
     for (std::size_t i = 0; i < sides_.size(); ++i) {
-      note(cudaSetDevice(members[i].device));
-      note(cudaEventRecord(sides_[i].stop, members[i].stream));
+      status_.note(cudaSetDevice(members[i].device));
+      status_.note(cudaEventRecord(sides_[i].stop, members[i].stream));
       stops.push_back(sides_[i].stop);
     }
-    settle(comms_.wait_events(stops, deadline_), "connection set-up still running");
+    status_.settle(comms_.wait_events(stops, status_.deadline()), "connection set-up still running");
   }
 
   // CUDA-graph mode: capture `count` operations per GPU into one graph each, outside the timing.
@@ -217,24 +202,24 @@ class NcclCollectiveOp final : public MeasuredOp {
       sides_[i].graph = nullptr;
     }
     std::vector<bool> capturing(sides_.size(), false);
-    for (std::size_t i = 0; i < sides_.size() && error_.empty(); ++i) {
-      note(cudaSetDevice(members[i].device));
+    for (std::size_t i = 0; i < sides_.size() && status_.ok(); ++i) {
+      status_.note(cudaSetDevice(members[i].device));
       const cudaError_t rc = cudaStreamBeginCapture(members[i].stream, cudaStreamCaptureModeThreadLocal);
-      note(rc);
+      status_.note(rc);
       capturing[i] = rc == cudaSuccess;
     }
-    for (int n = 0; n < count && error_.empty(); ++n) issue_all();
+    for (int n = 0; n < count && status_.ok(); ++n) issue_all();
     for (std::size_t i = 0; i < sides_.size(); ++i) {  // every begun capture is ended, error or not
       if (!capturing[i]) continue;
       cudaSetDevice(members[i].device);
       cudaGraph_t graph = nullptr;
-      note(cudaStreamEndCapture(members[i].stream, &graph));
+      status_.note(cudaStreamEndCapture(members[i].stream, &graph));
       if (graph != nullptr) {
-        if (error_.empty()) note(cudaGraphInstantiate(&sides_[i].graph, graph, 0));
+        if (status_.ok()) status_.note(cudaGraphInstantiate(&sides_[i].graph, graph, 0));
         cudaGraphDestroy(graph);
       }
     }
-    graph_ops_ = error_.empty() ? count : 0;
+    graph_ops_ = status_.ok() ? count : 0;
   }
 
   Communicator& comm_;
@@ -243,9 +228,7 @@ class NcclCollectiveOp final : public MeasuredOp {
   std::size_t elem_;
   std::vector<DeviceSide> sides_;
   int graph_ops_ = 0;  // operations in the instantiated graphs
-  SteadyTime deadline_ = SteadyTime::max();
-  bool hung_ = false;
-  std::string error_;
+  NcclOpStatus status_;
 };
 
 }  // namespace

@@ -1,13 +1,14 @@
 // Node-pair exchange over NCCL (family "nodepairs"): ncclSend + ncclRecv of `bytes` with one peer
 // in one group, on the world communicator; timed like the collectives (host barrier, events on
-// the stream). Ranks without a peer in this round only meet the others at the barrier. The
-// communicator is non-blocking (nccl_comms.hpp): calls may answer ncclInProgress and completion is
-// polled against the benchmark's deadline, so a pair that hangs is aborted, not waited on for ever.
+// the stream). Ranks without a peer in this round only meet the others at the barrier. Completion
+// is polled against the benchmark's deadline (and a non-blocking communicator's ncclInProgress
+// waited out), so a pair that hangs is aborted, not waited on for ever.
 #include "bench/backends/nccl/nccl_pair_op.hpp"
 
 #include <memory>
 #include <vector>
 
+#include "bench/backends/nccl/nccl_op_status.hpp"
 #include "bench/engine/message_window.hpp"
 
 namespace fabricgate::bench {
@@ -22,7 +23,8 @@ class NcclPairOp final : public MeasuredOp {
         nccl_(comms.members().front().comm),
         stream_(comms.members().front().stream),
         peer_(peer),
-        bytes_(bytes) {}
+        bytes_(bytes),
+        status_(comms, "(peer rank " + std::to_string(peer) + ")") {}
   ~NcclPairOp() override {
     if (start_) cudaEventDestroy(start_);
     if (stop_) cudaEventDestroy(stop_);
@@ -44,8 +46,8 @@ class NcclPairOp final : public MeasuredOp {
     if (rc == cudaSuccess) rc = cudaEventCreate(&start_);
     if (rc == cudaSuccess) rc = cudaEventCreate(&stop_);
     if (rc != cudaSuccess) {
-      error_ = cuda_error(rc);
-      reason = error_;
+      status_.fail(cuda_error(rc));
+      reason = status_.error();
       return false;
     }
     return true;
@@ -55,29 +57,29 @@ class NcclPairOp final : public MeasuredOp {
     if (peer_ < 0) return;
     std::vector<unsigned char> host(bytes_);
     fill_payload(host.data(), bytes_, comm_.rank());
-    note(cudaMemcpy(send_, host.data(), bytes_, cudaMemcpyHostToDevice));
+    status_.note(cudaMemcpy(send_, host.data(), bytes_, cudaMemcpyHostToDevice));
     fill_payload_complement(host.data(), bytes_, peer_);
-    note(cudaMemcpy(recv_, host.data(), bytes_, cudaMemcpyHostToDevice));
-    note(cudaDeviceSynchronize());
+    status_.note(cudaMemcpy(recv_, host.data(), bytes_, cudaMemcpyHostToDevice));
+    status_.note(cudaDeviceSynchronize());
   }
 
   double run_batch(int count) override {
     comm_.barrier();
     if (peer_ < 0 || comms_.aborted()) return 0.0;
-    note(cudaEventRecord(start_, stream_));
-    for (int i = 0; i < count && error_.empty(); ++i) {
-      note(ncclGroupStart());
-      note(ncclSend(send_, bytes_, ncclUint8, peer_, nccl_, stream_));
-      note(ncclRecv(recv_, bytes_, ncclUint8, peer_, nccl_, stream_));
-      note(ncclGroupEnd());
+    status_.note(cudaEventRecord(start_, stream_));
+    for (int i = 0; i < count && status_.ok(); ++i) {
+      status_.note(ncclGroupStart(), "NCCL send/receive still in progress");
+      status_.note(ncclSend(send_, bytes_, ncclUint8, peer_, nccl_, stream_), "NCCL send/receive still in progress");
+      status_.note(ncclRecv(recv_, bytes_, ncclUint8, peer_, nccl_, stream_), "NCCL send/receive still in progress");
+      status_.note(ncclGroupEnd(), "NCCL send/receive still in progress");
     }
-    note(cudaEventRecord(stop_, stream_));
+    status_.note(cudaEventRecord(stop_, stream_));
     // Waited for even after an error: enqueued work must finish or be declared hung before the
     // buffers may be freed.
-    settle(comms_.wait_events({stop_}, deadline_), "send/receive still running");
-    if (!error_.empty()) return 0.0;
+    status_.settle(comms_.wait_events({stop_}, status_.deadline()), "send/receive still running");
+    if (!status_.ok()) return 0.0;
     float ms = 0;
-    note(cudaEventElapsedTime(&ms, start_, stop_));
+    status_.note(cudaEventElapsedTime(&ms, start_, stop_));
     return static_cast<double>(ms) / 1e3;
   }
 
@@ -85,35 +87,16 @@ class NcclPairOp final : public MeasuredOp {
     if (peer_ < 0) return 0;
     // The last batch's stop event was waited for: nothing is pending on the stream.
     std::vector<unsigned char> host(bytes_);
-    note(cudaMemcpy(host.data(), recv_, bytes_, cudaMemcpyDeviceToHost));
-    return error_.empty() ? count_wrong_payload(host.data(), bytes_, peer_) : 0;
+    status_.note(cudaMemcpy(host.data(), recv_, bytes_, cudaMemcpyDeviceToHost));
+    return status_.ok() ? count_wrong_payload(host.data(), bytes_, peer_) : 0;
   }
 
-  std::string failure() const override { return error_; }
-  void set_deadline(SteadyTime deadline) override { deadline_ = deadline; }
-  bool hung() const override { return hung_; }
+  std::string failure() const override { return status_.error(); }
+  void set_deadline(SteadyTime deadline) override { status_.set_deadline(deadline); }
+  bool hung() const override { return status_.hung(); }
   void abort() override { comms_.abort(); }
 
  private:
-  void note(cudaError_t rc) {
-    if (rc != cudaSuccess && error_.empty()) error_ = cuda_error(rc);
-  }
-  void note(ncclResult_t rc) {
-    if (rc == ncclInProgress) {
-      settle(comms_.wait_ready(deadline_), "NCCL send/receive still in progress");
-    } else if (rc != ncclSuccess && error_.empty()) {
-      error_ = nccl_error(rc);
-    }
-  }
-  void settle(const WaitResult& w, const char* what) {
-    if (w.outcome == WaitOutcome::timed_out) {
-      hung_ = true;
-      if (error_.empty()) error_ = std::string(what) + " at the deadline (peer rank " + std::to_string(peer_) + ")";
-    } else if (w.outcome == WaitOutcome::failed && error_.empty()) {
-      error_ = w.error;
-    }
-  }
-
   Communicator& comm_;
   NcclComms& comms_;
   ncclComm_t nccl_;
@@ -124,9 +107,7 @@ class NcclPairOp final : public MeasuredOp {
   void* recv_ = nullptr;
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
-  std::string error_;
-  SteadyTime deadline_ = SteadyTime::max();
-  bool hung_ = false;
+  NcclOpStatus status_;
 };
 
 }  // namespace

@@ -36,10 +36,11 @@ class VerbsOp final : public MeasuredOp {
       return;
     }
     if (cfg_.device_memory) {
-      // Planned path: a dmabuf fd from the GPU runtime registered with ibv_reg_dmabuf_mr (no
-      // nvidia-peermem fallback). No GPU allocator is wired into this backend yet.
+      // Planned path: GpuMemory exported as a dmabuf fd (cuMemGetHandleForAddressRange) and
+      // registered with ibv_reg_dmabuf_mr. Not written: no machine here has an RDMA device to
+      // prove it on, and an unproven registration path would measure nothing anyone can trust.
       skip = cfg_.gpu < 0 ? "no GPU on this rank (device memory requested)"
-                          : "GPU memory registration (ibv_reg_dmabuf_mr) needs a GPU buffer allocator, not in this build";
+                          : "GPU memory over verbs (dmabuf registration) is not implemented in this backend";
       return;
     }
     if (cfg_.bytes > device_->port_attr().max_msg_sz) {

@@ -2,13 +2,17 @@
 //   - a hang the bench can abort ends the run with exit 3, the record naming the benchmark, later
 //     benchmarks not run; a rank stuck outside the poll loop makes the watchdog MPI_Abort the job;
 //   - the in-process multi-GPU mode (P02) and CUDA-graph mode label keys, params and the header,
-//     and are skipped with a reason on a machine without GPU; bad mode settings are refused.
+//     and are skipped with a reason on a machine without GPU; bad mode settings are refused;
+//   - MPI on device memory gets its own key and is skipped with the library's own answer when the
+//     MPI is not CUDA-aware (checked against ompi_info, an oracle independent of the bench).
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
+#include "harness/fingerprint/subprocess.hpp"
 #include "harness/model/json_file.hpp"
 #include "mpi_job.hpp"
 
@@ -187,6 +191,56 @@ TEST_F(ModesTest, GraphModeOnMpiIsRefusedNamingTheField) {
   EXPECT_EQ(job.exit_code, 2) << job.output;
   EXPECT_NE(job.output.find("/benchmarks/0/graph"), std::string::npos) << job.output;
   EXPECT_NE(job.output.find("nccl only"), std::string::npos) << job.output;
+}
+
+// What Open MPI says of itself: "...:opal_built_with_cuda_support:value:true|false".
+std::optional<bool> ompi_built_with_cuda() {
+  const fs::path ompi_info = fs::path(MPIRUN).parent_path() / "ompi_info";
+  const auto r = fingerprint::run_program({ompi_info.string(), "--parsable", "--all"}, 16 << 20, std::chrono::seconds(60));
+  const std::string tag = "opal_built_with_cuda_support:value:";
+  const auto at = r.out.find(tag);
+  if (!r.succeeded() || at == std::string::npos) return std::nullopt;
+  return r.out.compare(at + tag.size(), 4, "true") == 0;
+}
+
+TEST_F(ModesTest, MpiOnDeviceMemoryHasItsOwnKeyAndSaysWhyItCannotRun) {
+  const auto suite = write_suite({{"benchmarks", json::array({{{"family", "coll"}, {"backend", "mpi"}, {"memory", "device"},
+                                                               {"ops", {"all_reduce"}}, {"sizes", {{"list", {4096}}}}},
+                                                              {{"family", "coll"}, {"backend", "mpi"}, {"memory", "host"},
+                                                               {"ops", {"all_reduce"}}, {"sizes", {{"list", {4096}}}}}})}});
+  const auto job = bench(2, suite, FABRICGATE_BENCH);
+  ASSERT_EQ(job.exit_code, 0) << job.output;
+  const auto recs = lines("benchmark");
+  ASSERT_EQ(recs.size(), 2u);
+  EXPECT_EQ(recs[0]["key"], "coll/mpi/all_reduce/float32/sum/bytes:4096/ranks:2/oop/mem:device");
+  EXPECT_EQ(recs[0]["params"]["memory"], "device");
+  EXPECT_EQ(recs[1]["key"], "coll/mpi/all_reduce/float32/sum/bytes:4096/ranks:2/oop");  // host: the key as before
+  EXPECT_FALSE(recs[1]["params"].contains("memory"));
+  EXPECT_EQ(recs[1]["status"], "ok");
+  const auto cuda = ompi_built_with_cuda();
+  if (!cuda) GTEST_SKIP() << "ompi_info does not say whether this Open MPI is CUDA-aware";
+  const std::string message = recs[0]["message"].get<std::string>();
+  if (!*cuda) {
+    // The library's answer, not the machine's: this MPI is never handed a device pointer.
+    EXPECT_EQ(recs[0]["status"], "skipped");
+    EXPECT_NE(message.find("not CUDA-aware"), std::string::npos) << message;
+  } else if (recs[0]["status"] == "skipped") {
+    EXPECT_NE(message.find("no GPU"), std::string::npos) << message;  // CUDA-aware MPI, GPU-less machine
+  }
+}
+
+TEST_F(ModesTest, HostMemoryForNcclAndUnknownMemoryAreRefusedNamingTheField) {
+  const auto nccl = write_suite({{"benchmarks", json::array({{{"family", "coll"}, {"backend", "nccl"}, {"memory", "host"},
+                                                              {"sizes", {{"list", {4096}}}}}})}});
+  auto job = bench(2, nccl, FABRICGATE_BENCH);
+  EXPECT_EQ(job.exit_code, 2) << job.output;
+  EXPECT_NE(job.output.find("/benchmarks/0/memory"), std::string::npos) << job.output;
+  EXPECT_NE(job.output.find("NCCL uses GPU memory only"), std::string::npos) << job.output;
+  const auto odd = write_suite({{"benchmarks", json::array({{{"family", "coll"}, {"backend", "mpi"}, {"memory", "gpu"},
+                                                             {"sizes", {{"list", {4096}}}}}})}});
+  job = bench(2, odd, FABRICGATE_BENCH);
+  EXPECT_EQ(job.exit_code, 2) << job.output;
+  EXPECT_NE(job.output.find("\"host\" or \"device\", found \"gpu\""), std::string::npos) << job.output;
 }
 
 }  // namespace

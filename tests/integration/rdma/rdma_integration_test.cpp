@@ -187,8 +187,8 @@ TEST(RdmaTwoHosts, TcpProviderAcrossNetworkNamespaces) {
   const std::string tag = std::to_string(getpid() % 100000);
   const VethPair pair(tag);
   if (!pair.ok()) GTEST_SKIP() << "ip netns add / veth creation is not permitted here";
-  // Open MPI cannot span namespaces here (its PMIx server is on the launcher's loopback), so the
-  // two ranks bootstrap over plain TCP on the veth pair itself (fabricgate-rdma-pair).
+  // The two ranks bootstrap over plain TCP on the veth pair itself (fabricgate-rdma-pair), without
+  // MPI; Open MPI across namespaces, through a launch agent, is tests/integration/multinode/netns_*.
   const auto rank = [&](const std::string& netns, const char* id) {
     return std::vector<std::string>{"ip", "netns", "exec", netns, FABRICGATE_RDMA_PAIR, id, "10.250.0.1", "47911",
                                     "tcp", "fgveth", "65536,1048576"};

@@ -1,5 +1,8 @@
+#include <cuda.h>  // driver types only: the one driver call is looked up at run time (no libcuda link)
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 
 #include "bench/backends/cuda/gpu_memory.hpp"
@@ -37,6 +40,34 @@ class CudaMemory final : public GpuMemory {
           "cudaMemcpy from GPU");
   }
 
+  // cuMemGetHandleForAddressRange wants a host-page-aligned range: export the pages that hold the
+  // buffer (the allocation is rounded up to 2 MiB, so they lie inside it) and say where it starts.
+  Dmabuf export_dmabuf(std::string& reason) const override {
+    using GetHandle = CUresult (*)(void*, CUdeviceptr, size_t, CUmemRangeHandleType, unsigned long long);
+    void* entry = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    const cudaError_t rc = cudaGetDriverEntryPointByVersion("cuMemGetHandleForAddressRange", &entry, 11070,
+                                                            cudaEnableDefault, &found);
+    if (rc != cudaSuccess || found != cudaDriverEntryPointSuccess || entry == nullptr) {
+      reason = "the CUDA driver offers no cuMemGetHandleForAddressRange (dmabuf export needs CUDA 11.7+)";
+      return {};
+    }
+    constexpr std::uintptr_t kPage = 4096;
+    const auto start = reinterpret_cast<std::uintptr_t>(data_);
+    const std::uintptr_t base = start & ~(kPage - 1);
+    const std::size_t length = ((start + size_ - base) + kPage - 1) & ~(kPage - 1);
+    int fd = -1;
+    static_cast<void>(cudaSetDevice(device_));
+    const CUresult got = reinterpret_cast<GetHandle>(entry)(&fd, static_cast<CUdeviceptr>(base), length,
+                                                            CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+    if (got != CUDA_SUCCESS || fd < 0) {
+      reason = "cuMemGetHandleForAddressRange(DMA_BUF_FD) failed with CUresult " + std::to_string(got) +
+               " (dmabuf needs the open GPU kernel modules and a kernel with dmabuf support)";
+      return {};
+    }
+    return {fd, start - base};
+  }
+
  private:
   void in_range(std::size_t offset, std::size_t bytes) const {
     if (offset > size_ || bytes > size_ - offset) throw std::runtime_error("GPU buffer copy outside the buffer");
@@ -56,8 +87,11 @@ std::unique_ptr<GpuMemory> allocate_gpu_memory(int device, std::size_t bytes, st
   }
   cudaError_t rc = cudaSetDevice(device);
   void* data = nullptr;
-  // Never zero bytes: a null pointer would read as "no buffer" to the libraries it is passed to.
-  if (rc == cudaSuccess) rc = cudaMalloc(&data, bytes == 0 ? 1 : bytes);
+  // Rounded up to 2 MiB (never zero: a null pointer would read as "no buffer"): the driver then
+  // hands out whole, aligned pages, which the dmabuf export needs.
+  constexpr std::size_t kGranule = std::size_t{2} << 20;
+  const std::size_t reserved = (std::max<std::size_t>(bytes, 1) + kGranule - 1) / kGranule * kGranule;
+  if (rc == cudaSuccess) rc = cudaMalloc(&data, reserved);
   if (rc == cudaErrorMemoryAllocation) {
     static_cast<void>(cudaGetLastError());  // not sticky: clear it so later calls do not see it
     reason = "does not fit in GPU memory (" + std::to_string(bytes) + " bytes on GPU " + std::to_string(device) + ")";

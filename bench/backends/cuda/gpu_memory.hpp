@@ -1,9 +1,10 @@
 #pragma once
-// GPU memory for backends that carry no CUDA header (MPI on device memory, libfabric FI_HMEM):
+// GPU memory for backends that carry no CUDA header (MPI on device memory, libfabric FI_HMEM, verbs):
 // allocate on one device and stage data in and out for the pattern fill and the check, which stay
 // outside the timed loops. cuda_gpu_memory.cpp implements it with the CUDA runtime; without CUDA,
 // no_gpu_memory.cpp answers every request with the reason.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -19,6 +20,14 @@ class GpuMemory {
   // std::runtime_error with the CUDA error (or when the range is outside the buffer).
   virtual void upload(std::size_t offset, const void* host, std::size_t bytes) = 0;
   virtual void download(std::size_t offset, void* host, std::size_t bytes) const = 0;
+
+  // The buffer as a dmabuf (for ibv_reg_dmabuf_mr): bytes [offset, offset + size()) of `fd` are
+  // the buffer. fd -1 with `reason` when the driver cannot export it. The caller closes fd.
+  struct Dmabuf {
+    int fd = -1;
+    std::uint64_t offset = 0;
+  };
+  virtual Dmabuf export_dmabuf(std::string& reason) const = 0;
 };
 
 // `bytes` on `device` (never managed memory). nullptr with `reason` when it cannot be had: built

@@ -80,6 +80,13 @@ ibv_mr* Device::register_host(void* data, std::size_t bytes) {
   return mr_;
 }
 
+ibv_mr* Device::register_dmabuf(int fd, std::uint64_t offset, std::size_t bytes, void* address) {
+  mr_ = ibv_reg_dmabuf_mr(pd_, offset, bytes, reinterpret_cast<std::uintptr_t>(address), fd,
+                          IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+  if (!mr_) throw std::runtime_error(verbs_error("ibv_reg_dmabuf_mr", errno));
+  return mr_;
+}
+
 Device::~Device() {
   if (mr_) ibv_dereg_mr(mr_);
   if (pd_) ibv_dealloc_pd(pd_);

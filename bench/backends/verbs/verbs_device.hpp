@@ -3,6 +3,7 @@
 // buffer, released in order by RAII. libibverbs headers stay in this folder.
 #include <infiniband/verbs.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -36,8 +37,12 @@ class Device {
   const ibv_gid& gid() const { return gid_; }
   bool is_efa() const { return name_.rfind("efa", 0) == 0; }
 
-  // Registers host memory for local and remote read/write.
+  // Registers memory for local and remote read/write (once per device): host memory, or GPU
+  // memory through a peer-memory client (nvidia-peermem) that makes ibv_reg_mr take GPU pointers.
   ibv_mr* register_host(void* data, std::size_t bytes);
+  // GPU memory as a dmabuf: bytes [offset, offset + bytes) of `fd`, addressed as `address` in work
+  // requests (the GPU pointer). Throws std::runtime_error when the NIC or kernel refuses.
+  ibv_mr* register_dmabuf(int fd, std::uint64_t offset, std::size_t bytes, void* address);
 
  private:
   Device() = default;

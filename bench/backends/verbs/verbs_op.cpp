@@ -1,11 +1,15 @@
 // One verbs measurement between the two ranks of a pair (0↔1, 2↔3, ...) over RC queue pairs:
 // RDMA write / read or send with a window in flight (ib_write_bw style), or a send/recv ping-pong
-// (latency = half a round trip). Untested on hardware here: no machine of ours has an RDMA device.
+// (latency = half a round trip); host or GPU memory (dmabuf, else peer memory). Untested on
+// hardware here: no machine of ours has an RDMA device.
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <stdexcept>
 
+#include "bench/backends/cuda/gpu_memory.hpp"
 #include "bench/backends/verbs/verbs_backend.hpp"
 #include "bench/backends/verbs/verbs_channel.hpp"
 #include "bench/backends/verbs/verbs_device.hpp"
@@ -35,29 +39,27 @@ class VerbsOp final : public MeasuredOp {
                                : "SRD exists only on EFA devices; " + device_->name() + " is not one";
       return;
     }
-    if (cfg_.device_memory) {
-      // Planned path: GpuMemory exported as a dmabuf fd (cuMemGetHandleForAddressRange) and
-      // registered with ibv_reg_dmabuf_mr. Not written: no machine here has an RDMA device to
-      // prove it on, and an unproven registration path would measure nothing anyone can trust.
-      skip = cfg_.gpu < 0 ? "no GPU on this rank (device memory requested)"
-                          : "GPU memory over verbs (dmabuf registration) is not implemented in this backend";
-      return;
-    }
     if (cfg_.bytes > device_->port_attr().max_msg_sz) {
       skip = std::to_string(cfg_.bytes) + " bytes is above the port's largest message (" +
              std::to_string(device_->port_attr().max_msg_sz) + ")";
       return;
     }
     const std::size_t len = ((2 * cfg_.bytes + 4095) / 4096) * 4096;
+    // Host memory is the buffer itself; with GPU memory it is the staging copy for fill and check.
     buffer_.reset(static_cast<unsigned char*>(std::aligned_alloc(4096, len)));
     if (!buffer_) throw std::runtime_error("out of host memory for " + std::to_string(len) + " bytes");
-    mr_ = device_->register_host(buffer_.get(), len);
+    if (cfg_.device_memory) {
+      gpu_ = allocate_gpu_memory(cfg_.gpu, len, skip);
+      if (!gpu_ || !register_gpu(len, skip)) return;
+    } else {
+      mr_ = device_->register_host(buffer_.get(), len);
+    }
     qps_ = std::make_unique<verbs::QueuePairs>(*device_, cfg_.qps, cfg_.window + 1);
   }
 
   nlohmann::json card() const {
     nlohmann::json c = qps_->local_info();
-    c["buffer"] = reinterpret_cast<std::uintptr_t>(buffer_.get());
+    c["buffer"] = reinterpret_cast<std::uintptr_t>(base());
     c["rkey"] = mr_->rkey;
     c["op"] = to_string(cfg_.op);
     c["bytes"] = cfg_.bytes;
@@ -70,7 +72,8 @@ class VerbsOp final : public MeasuredOp {
     return {{"device", device_->name()}, {"port", device_->port()}, {"gid_index", device_->gid_index()},
             {"link_layer", p.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand"},
             {"link", link_name(p.active_speed, p.active_width)},
-            {"link_Gbps", link_rate_gbps(p.active_speed, p.active_width)}};
+            {"link_Gbps", link_rate_gbps(p.active_speed, p.active_width)},
+            {"gpu_registration", gpu_registration_.empty() ? nlohmann::json() : nlohmann::json(gpu_registration_)}};
   }
 
   void connect(const nlohmann::json& peer) {
@@ -78,7 +81,7 @@ class VerbsOp final : public MeasuredOp {
       if (peer[k] != card()[k]) throw std::runtime_error(std::string("ranks disagree on ") + k);
     }
     qps_->connect(peer);
-    const auto base = reinterpret_cast<std::uintptr_t>(buffer_.get());
+    const auto base = reinterpret_cast<std::uintptr_t>(this->base());
     const auto remote = peer["buffer"].get<std::uint64_t>();
     const auto rkey = peer["rkey"].get<std::uint32_t>();
     const auto bytes = static_cast<std::uint32_t>(cfg_.bytes);
@@ -106,6 +109,7 @@ class VerbsOp final : public MeasuredOp {
   void prepare_data() override {
     fill_payload(buffer_.get(), cfg_.bytes, comm_.rank());
     fill_payload_complement(buffer_.get() + cfg_.bytes, cfg_.bytes, peer_rank_);
+    if (gpu_) gpu_->upload(0, buffer_.get(), 2 * cfg_.bytes);
   }
 
   double run_batch(int count) override {
@@ -122,12 +126,44 @@ class VerbsOp final : public MeasuredOp {
   std::int64_t count_wrong() override {
     const bool receives = cfg_.op == TransferOp::pingpong || (cfg_.op == TransferOp::send && !initiator_) ||
                           (cfg_.op == TransferOp::write && !initiator_) || (cfg_.op == TransferOp::read && initiator_);
-    return receives ? count_wrong_payload(buffer_.get() + cfg_.bytes, cfg_.bytes, peer_rank_) : 0;
+    if (!receives) return 0;
+    if (gpu_) gpu_->download(cfg_.bytes, buffer_.get() + cfg_.bytes, cfg_.bytes);
+    return count_wrong_payload(buffer_.get() + cfg_.bytes, cfg_.bytes, peer_rank_);
   }
 
   std::string failure() const override { return error_; }
 
  private:
+  // What the NIC reads and writes: the GPU buffer, or the host buffer itself.
+  unsigned char* base() const { return gpu_ ? static_cast<unsigned char*>(gpu_->data()) : buffer_.get(); }
+
+  // GPU memory for the NIC: a dmabuf registration first (upstream kernels, no extra module),
+  // else the peer-memory path (nvidia-peermem lets ibv_reg_mr take the GPU pointer). Which one
+  // worked goes into params (gpu_registration); false with both reasons when neither did.
+  bool register_gpu(std::size_t len, std::string& skip) {
+    std::string why_dmabuf;
+    const GpuMemory::Dmabuf dmabuf = gpu_->export_dmabuf(why_dmabuf);
+    if (dmabuf.fd >= 0) {
+      try {
+        mr_ = device_->register_dmabuf(dmabuf.fd, dmabuf.offset, len, gpu_->data());
+        gpu_registration_ = "dmabuf";
+      } catch (const std::runtime_error& e) {
+        why_dmabuf = e.what();
+      }
+      ::close(dmabuf.fd);  // the MR holds its own reference to the buffer
+      if (mr_) return true;
+    }
+    try {
+      mr_ = device_->register_host(gpu_->data(), len);
+      gpu_registration_ = "peer-memory";
+      return true;
+    } catch (const std::runtime_error& e) {
+      skip = "GPU memory cannot be registered with " + device_->name() + ": dmabuf: " + why_dmabuf +
+             "; peer memory (ibv_reg_mr on the GPU pointer, needs nvidia-peermem): " + e.what();
+      return false;
+    }
+  }
+
   WindowResult issue(int count) {
     return run_transfer(cfg_.op, initiator_, {*data_, recv_.get(), *fin_send_, *fin_recv_}, count, cfg_.window,
                         cfg_.timeout);
@@ -138,6 +174,8 @@ class VerbsOp final : public MeasuredOp {
   bool initiator_;
   int peer_rank_;
   std::unique_ptr<unsigned char, FreeDeleter> buffer_;  // declared first: released last
+  std::unique_ptr<GpuMemory> gpu_;                      // likewise (device-memory benchmarks)
+  std::string gpu_registration_;                        // "dmabuf" or "peer-memory"
   std::unique_ptr<verbs::Device> device_;               // owns the MR, PD and context
   ibv_mr* mr_ = nullptr;
   std::unique_ptr<verbs::QueuePairs> qps_;              // destroyed before the device

@@ -1,6 +1,7 @@
 // allocate_gpu_memory: a reason instead of a buffer when there is none to be had (every machine),
 // and a real host <-> GPU round trip where a GPU exists (skipped on CPU-only machines).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <numeric>
 #include <stdexcept>
@@ -36,6 +37,22 @@ TEST(GpuMemory, RoundTripThroughTheGpu) {
   gpu->download(4096, out.data(), 8192);  // an inner range comes back from where it was put
   EXPECT_TRUE(std::equal(out.begin(), out.begin() + 8192, in.begin() + 4096));
   EXPECT_THROW(gpu->download((1 << 20) - 10, out.data(), 11), std::runtime_error);  // past the end
+}
+
+// What verbs registers (ibv_reg_dmabuf_mr): an fd whose pages hold the buffer, the buffer starting
+// `offset` bytes in. Without dmabuf support in the driver it must say why instead.
+TEST(GpuMemory, DmabufExportOrAReason) {
+  std::string reason;
+  const auto gpu = allocate_gpu_memory(0, 3 * 4096 + 100, reason);
+  if (!gpu) GTEST_SKIP() << "no GPU memory here: " << reason;
+  const GpuMemory::Dmabuf d = gpu->export_dmabuf(reason);
+  if (d.fd < 0) {
+    EXPECT_NE(reason.find("cuMemGetHandleForAddressRange"), std::string::npos) << reason;
+    GTEST_SKIP() << "no dmabuf export here: " << reason;
+  }
+  EXPECT_LT(d.offset, 4096u);
+  EXPECT_GE(::lseek(d.fd, 0, SEEK_END), static_cast<off_t>(d.offset + gpu->size()));  // a dmabuf's size
+  ::close(d.fd);
 }
 
 }  // namespace

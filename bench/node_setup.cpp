@@ -31,7 +31,15 @@ NodeLayout set_up_nodes(MpiCommunicator& comm, int emulate) {
     // P2P/SHM between them. Overwritten on purpose: emulation without it would measure NVLink.
     setenv("NCCL_HOSTID", name.c_str(), 1);
   }
-  return discover_nodes(comm, name, emulate > 0);
+  if (emulate > 0) return discover_nodes(comm, name, true);
+  // Host names can repeat: containers that all call themselves "localhost", network namespaces
+  // sharing one UTS name. MPI's shared-memory groups are the truth; when they outnumber the
+  // distinct names, every node's name gets its lowest rank ("vm-rank2") so no two nodes merge.
+  NodeLayout layout = discover_nodes(comm, name, false);
+  if (layout.nodes() != comm.node_count()) {
+    layout = discover_nodes(comm, name + "-rank" + std::to_string(comm.node_leader()), false);
+  }
+  return layout;
 }
 
 nlohmann::json gather_node_facts(Communicator& comm, const NodeLayout& layout) {

@@ -19,6 +19,7 @@ MpiCommunicator::MpiCommunicator(int* argc, char*** argv) {
   // Nodes = number of local rank 0s.
   int leader = local_rank_ == 0 ? 1 : 0;
   MPI_Allreduce(&leader, &node_count_, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&rank_, &node_leader_, 1, MPI_INT, MPI_MIN, node_comm_);
 }
 
 MpiCommunicator::~MpiCommunicator() {
@@ -95,6 +96,7 @@ bool MpiCommunicator::emulate_nodes(int nodes) {
   node_comm_ = emulated;
   MPI_Comm_rank(node_comm_, &local_rank_);
   MPI_Comm_size(node_comm_, &local_size_);
+  MPI_Allreduce(&rank_, &node_leader_, 1, MPI_INT, MPI_MIN, node_comm_);
   node_count_ = nodes;
   return true;
 }

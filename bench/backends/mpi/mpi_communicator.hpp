@@ -19,6 +19,9 @@ class MpiCommunicator final : public Communicator {
   int local_rank() const override { return local_rank_; }
   int local_size() const override { return local_size_; }
   int node_count() const override { return node_count_; }
+  // The lowest world rank sharing this rank's node (its shared-memory group): a node identity
+  // that does not depend on host names.
+  int node_leader() const { return node_leader_; }
   void barrier() override;
   double max(double value) override;
   double min(double value) override;
@@ -41,6 +44,7 @@ class MpiCommunicator final : public Communicator {
   int local_rank_ = 0;
   int local_size_ = 1;
   int node_count_ = 1;
+  int node_leader_ = 0;
   MPI_Comm node_comm_ = MPI_COMM_NULL;
 };
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -24,6 +25,14 @@ using testing::run_job;
 const std::string kAgent = std::string(FABRICGATE_SOURCE_DIR) + "/ci/netns/netns-agent";
 const std::string kSuite = std::string(FABRICGATE_SOURCE_DIR) + "/tests/integration/multinode/netns_two_hosts.json";
 
+// A host name as a key component (bench/engine/node_layout: [A-Za-z0-9_-] kept, else '_').
+std::string bench_safe(std::string name) {
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  }
+  return name;
+}
+
 const json* find_key(const json& run, const std::string& key) {
   for (const auto& b : run["benchmarks"]) {
     if (b["key"] == key) return &b;
@@ -39,7 +48,43 @@ class NetnsTwoHosts : public ::testing::Test {
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
+
+  // `fabricgate run --hostfile` from the hub namespace across the two hosts; the run directory's
+  // run.json. `extra_env` goes to mpirun (and so to the agent).
+  json run_across(const NetnsHosts& hosts, const std::vector<std::string>& extra_env = {}) {
+    const fs::path hostfile = dir_ / "hostfile";
+    std::ofstream(hostfile) << NetnsHosts::host_name(0) << " slots=1\n" << NetnsHosts::host_name(1) << " slots=1\n";
+    // Open MPI reads its parameters from OMPI_MCA_* in mpirun's environment, and `fabricgate run`
+    // forwards them to every rank with -x: the agent, and TCP only on the bridge's subnet for both
+    // the out-of-band channel (orted <-> mpirun) and the BTL (rank <-> rank). ob1 + self,tcp leave
+    // the ranks one path between them, so a wrong locality cannot hide behind shared memory.
+    const std::string subnet = NetnsHosts::kSubnet;
+    // ip netns exec HUB env VARS... fabricgate run ...: the launcher host is the hub namespace.
+    std::vector<std::string> argv = {"ip", "netns", "exec", hosts.hub(), "env",
+                                     "FABRICGATE_NETNS_HOSTS=" + hosts.agent_map(),
+                                     "OMPI_MCA_plm_rsh_agent=" + kAgent,
+                                     "OMPI_MCA_oob_tcp_if_include=" + subnet,
+                                     "OMPI_MCA_btl_tcp_if_include=" + subnet,
+                                     "OMPI_MCA_btl=self,tcp",
+                                     "OMPI_MCA_pml=ob1"};
+    argv.insert(argv.end(), extra_env.begin(), extra_env.end());
+    const std::vector<std::string> run = {
+        FABRICGATE_CLI, "run", "--suite", kSuite, "--launcher", "mpirun", "--hostfile", hostfile.string(), "--ranks", "2",
+        "--results-dir", (dir_ / "results").string(), "--lock", (dir_ / "lock").string(), "--bench", FABRICGATE_BENCH,
+        "--platform", "test-box", "--no-compare", "--timeout", "150"};
+    argv.insert(argv.end(), run.begin(), run.end());
+    const auto job = run_job(argv, 200);  // fabricgate kills a hung mpirun at 150 s, this at 200 s
+    EXPECT_EQ(job.exit_code, 0) << job.output;
+    std::vector<fs::path> dirs;
+    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) dirs.push_back(e.path());
+    EXPECT_EQ(dirs.size(), 1u);
+    if (dirs.size() != 1) return json::object();
+    run_dir_ = dirs.front();
+    return load_json_file(run_dir_ / "run.json", "fabricgate.run/1");
+  }
+
   fs::path dir_;
+  fs::path run_dir_;
 };
 
 TEST_F(NetnsTwoHosts, AgentRefusesAHostItDoesNotKnow) {
@@ -54,38 +99,10 @@ TEST_F(NetnsTwoHosts, FabricgateRunSpansTwoHostsThroughMpirun) {
   const NetnsHosts hosts(std::to_string(::getpid() % 100000));
   if (!hosts.ok()) GTEST_SKIP() << "network namespaces cannot be made here: " << hosts.error();
 
-  const fs::path hostfile = dir_ / "hostfile";
-  std::ofstream(hostfile) << NetnsHosts::host_name(0) << " slots=1\n" << NetnsHosts::host_name(1) << " slots=1\n";
   const long long rx0 = hosts.received_bytes(0), rx1 = hosts.received_bytes(1);
-
-  // Open MPI reads its parameters from OMPI_MCA_* in mpirun's environment, and `fabricgate run`
-  // forwards them to every rank with -x: the agent, and TCP only on the bridge's subnet for both
-  // the out-of-band channel (orted <-> mpirun) and the BTL (rank <-> rank). ob1 + self,tcp leave
-  // the ranks one path between them, so a wrong locality cannot hide behind shared memory.
-  const std::string subnet = NetnsHosts::kSubnet;
-  // ip netns exec HUB env VARS... fabricgate run ...: the launcher host is the hub namespace.
-  std::vector<std::string> argv = {"ip",
-                                   "netns",
-                                   "exec",
-                                   hosts.hub(),
-                                   "env",
-                                   "FABRICGATE_NETNS_HOSTS=" + hosts.agent_map(),
-                                   "OMPI_MCA_plm_rsh_agent=" + kAgent,
-                                   "OMPI_MCA_oob_tcp_if_include=" + subnet,
-                                   "OMPI_MCA_btl_tcp_if_include=" + subnet,
-                                   "OMPI_MCA_btl=self,tcp",
-                                   "OMPI_MCA_pml=ob1"};
-  const std::vector<std::string> run = {
-      FABRICGATE_CLI, "run", "--suite", kSuite, "--launcher", "mpirun", "--hostfile", hostfile.string(), "--ranks", "2",
-      "--results-dir", (dir_ / "results").string(), "--lock", (dir_ / "lock").string(), "--bench", FABRICGATE_BENCH,
-      "--platform", "test-box", "--no-compare", "--timeout", "150"};
-  argv.insert(argv.end(), run.begin(), run.end());
-  const auto job = run_job(argv, 200);  // fabricgate kills a hung mpirun at 150 s, this at 200 s
-  ASSERT_EQ(job.exit_code, 0) << job.output;
-  std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) dirs.push_back(e.path());
-  ASSERT_EQ(dirs.size(), 1u);
-  const json r = load_json_file(dirs.front() / "run.json", "fabricgate.run/1");
+  const json r = run_across(hosts);
+  ASSERT_FALSE(r.empty());
+  const fs::path hostfile = dir_ / "hostfile";
 
   // Two real nodes (not emulated), one rank each, named by the hosts' own host names.
   EXPECT_EQ(r["complete"], true);
@@ -103,7 +120,7 @@ TEST_F(NetnsTwoHosts, FabricgateRunSpansTwoHostsThroughMpirun) {
     EXPECT_EQ(r["ranks"][static_cast<std::size_t>(i)]["node"], NetnsHosts::host_name(i));
     EXPECT_EQ(r["ranks"][static_cast<std::size_t>(i)]["host"], NetnsHosts::host_name(i));
   }
-  const json launch = load_json_file(dirs.front() / "launch.json", "fabricgate.launch/1");
+  const json launch = load_json_file(run_dir_ / "launch.json", "fabricgate.launch/1");
   EXPECT_NE(launch["argv"].dump().find("\"--hostfile\",\"" + hostfile.string() + "\""), std::string::npos) << launch.dump();
 
   // MPI between the hosts: every collective ok with its data checked, and the node pair.
@@ -144,11 +161,34 @@ TEST_F(NetnsTwoHosts, FabricgateRunSpansTwoHostsThroughMpirun) {
   EXPECT_GT(hosts.received_bytes(1) - rx1, 4LL << 20);
 
   // Reports say two nodes, not "emulated on one host"; same facts on both, so no finding.
-  const auto md = run_job({FABRICGATE_CLI, "compare", dirs.front().string(), "--format", "markdown"}, 60);
+  const auto md = run_job({FABRICGATE_CLI, "compare", run_dir_.string(), "--format", "markdown"}, 60);
   EXPECT_EQ(md.exit_code, 0) << md.output;
   EXPECT_NE(md.output.find("2 nodes x 1 ranks"), std::string::npos) << md.output;
   EXPECT_EQ(md.output.find("emulated on one host"), std::string::npos) << md.output;
   EXPECT_EQ(md.output.find("NODE-MISMATCH"), std::string::npos) << md.output;
+}
+
+// Two hosts that share one host name (no UTS namespace, like containers all called "localhost"):
+// still two nodes, told apart by MPI's shared-memory groups and named after their lowest rank.
+TEST_F(NetnsTwoHosts, DuplicateHostNamesDoNotMergeNodes) {
+  if (::geteuid() != 0) GTEST_SKIP() << "ip netns add needs root (CAP_SYS_ADMIN)";
+  const NetnsHosts hosts(std::to_string(::getpid() % 100000 + 1));
+  if (!hosts.ok()) GTEST_SKIP() << "network namespaces cannot be made here: " << hosts.error();
+  const json r = run_across(hosts, {"FABRICGATE_NETNS_SAME_HOSTNAME=1"});
+  ASSERT_FALSE(r.empty());
+  char own[256] = {0};
+  ::gethostname(own, sizeof own - 1);
+  EXPECT_EQ(r["launch"]["nodes"], 2);
+  EXPECT_EQ(r["launch"]["ranks_per_node"], 1);
+  ASSERT_EQ(r["nodes"].size(), 2u) << r["nodes"].dump();
+  for (int i = 0; i < 2; ++i) {
+    const auto at = static_cast<std::size_t>(i);
+    EXPECT_EQ(r["ranks"][at]["host"], own);  // the same host name on both...
+    EXPECT_EQ(r["nodes"][at]["name"], std::string(own) + "-rank" + std::to_string(i)) << r["nodes"].dump();  // ...two nodes
+    EXPECT_EQ(r["nodes"][at]["ranks"], json({i}));
+  }
+  EXPECT_NE(find_key(r, "pairs/mpi/sendrecv/bytes:1048576/nodes:" + bench_safe(own) + "-rank0+" + bench_safe(own) + "-rank1"),
+            nullptr) << r["benchmarks"].dump();
 }
 
 }  // namespace

@@ -174,7 +174,7 @@ TEST_F(NetnsTwoHosts, DuplicateHostNamesDoNotMergeNodes) {
   if (::geteuid() != 0) GTEST_SKIP() << "ip netns add needs root (CAP_SYS_ADMIN)";
   const NetnsHosts hosts(std::to_string(::getpid() % 100000 + 1));
   if (!hosts.ok()) GTEST_SKIP() << "network namespaces cannot be made here: " << hosts.error();
-  const json r = run_across(hosts, {"FABRICGATE_NETNS_SAME_HOSTNAME=1"});
+  const json r = run_across(hosts, {"FABRICGATE_NETNS_SAME_HOSTNAME=1", "FABRICGATE_NETNS_TMPDIR=" + dir_.string()});
   ASSERT_FALSE(r.empty());
   char own[256] = {0};
   ::gethostname(own, sizeof own - 1);

@@ -149,15 +149,6 @@ bool all_have(const SideResults& s, const std::vector<std::size_t>& ok, Metric m
   return std::all_of(ok.begin(), ok.end(), [&](std::size_t i) { return !samples_of(*s.results[i], m).empty(); });
 }
 
-void start_key(AbKey& k, const BenchmarkResult& r) {
-  k.key = r.key;
-  k.family = r.family;
-  k.backend = r.backend;
-  k.op = r.op;
-  k.bytes = r.bytes;
-  k.nranks = r.nranks;
-}
-
 std::string describe(const std::vector<Change>& changes) {
   std::string out;
   for (const Change& c : changes) out += (out.empty() ? "" : "; ") + c.what + " " + c.before + " -> " + c.after;
@@ -318,7 +309,8 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a, c
 
 AbKey judge_key(const KeyResults& kr, const AbSide& a, const AbSide& b, const AbOptions& o) {
   AbKey k;
-  start_key(k, kr.a.results.empty() ? *kr.b.results.front() : *kr.a.results.front());
+  const BenchmarkResult& first = kr.a.results.empty() ? *kr.b.results.front() : *kr.a.results.front();
+  k.identify(first.key, first);
   for (const auto* side : {&kr.a, &kr.b}) {
     const AbSide& s = side == &kr.a ? a : b;
     for (std::size_t i = 0; i < side->results.size(); ++i) {

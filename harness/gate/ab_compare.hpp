@@ -77,13 +77,7 @@ struct AbInterval {
   double confidence = 0;  // achieved coverage when bounded
 };
 
-struct AbKey {
-  std::string key;
-  std::string family;
-  std::string backend;
-  std::string op;
-  std::uint64_t bytes = 0;
-  int nranks = 0;
+struct AbKey : KeyIdentity {
   AbVerdict verdict = AbVerdict::pass;
   std::string reason;  // one line with the numbers
   Metric metric = Metric::time_us;

@@ -39,12 +39,7 @@ std::string without_rank_count(const std::string& key) {
 
 KeyComparison start_key(const BenchmarkResult& r) {
   KeyComparison k;
-  k.key = r.key;
-  k.family = r.family;
-  k.backend = r.backend;
-  k.op = r.op;
-  k.bytes = r.bytes;
-  k.nranks = r.nranks;
+  k.identify(r.key, r);
   k.notes = r.notes;
   k.time_us_now = r.time_us;
   k.busbw_now = r.busbw_GBps;
@@ -246,12 +241,7 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
     for (const auto& [key, e] : baseline->entries) {
       if (present.count(key) || matched_at_other_rank_count.count(key)) continue;
       KeyComparison k;
-      k.key = key;
-      k.family = e.family;
-      k.backend = e.backend;
-      k.op = e.op;
-      k.bytes = e.bytes;
-      k.nranks = e.nranks;
+      k.identify(key, e);
       k.verdict = Verdict::missing;
       fill_baseline_figures(k, e);
       k.missing_because_incomplete = !run.complete;

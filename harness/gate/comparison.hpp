@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "harness/model/errors.hpp"
@@ -57,13 +58,29 @@ struct Change {
   std::string after;
 };
 
-struct KeyComparison {
+// What names a benchmark in a comparison; the gate's KeyComparison and the A/B's AbKey share it.
+struct KeyIdentity {
   std::string key;
   std::string family;
   std::string backend;
   std::string op;
   std::uint64_t bytes = 0;
   int nranks = 0;
+
+  // Takes `key` and the other fields from anything that carries them (a run's BenchmarkResult,
+  // a BaselineEntry).
+  template <typename Source>
+  void identify(std::string name, const Source& s) {
+    key = std::move(name);
+    family = s.family;
+    backend = s.backend;
+    op = s.op;
+    bytes = s.bytes;
+    nranks = s.nranks;
+  }
+};
+
+struct KeyComparison : KeyIdentity {
   Verdict verdict = Verdict::pass;
   std::string reason;  // one line: what happened, with numbers
   std::optional<MetricJudgement> judgement;

@@ -3,13 +3,9 @@
 // benchmark is skipped; the deadline handed to the operation comes from the suite's "timeout_s".
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
 #include "bench/engine/family.hpp"
-#include "bench/engine/measurement.hpp"
 #include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "measurement_fixture.hpp"
 
 namespace fabricgate::bench {
 namespace {
@@ -46,24 +42,8 @@ class QuickOp final : public MeasuredOp {
   double run_batch(int count) override { return 1e-6 * count; }
 };
 
-class Silent final : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-
-class HangMeasurementTest : public ::testing::Test {
+class HangMeasurementTest : public testing::MeasurementFixture {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("fg-hang-" + std::to_string(::getpid()) + "-" +
-                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    writer_ = RecordWriter(dir_ / "records.jsonl");
-  }
-  void TearDown() override {
-    benchmark::ClearRegisteredBenchmarks();
-    std::filesystem::remove_all(dir_);
-  }
   void add(BenchEnv& env, const std::string& key, MeasurePlan plan, OpFactory factory) {
     RecordTemplate t;
     t.record.key = key;
@@ -72,17 +52,11 @@ class HangMeasurementTest : public ::testing::Test {
   }
   std::vector<json> records() const {
     std::vector<json> out;
-    std::ifstream in(dir_ / "records.jsonl");
-    for (std::string line; std::getline(in, line);) {
-      const json j = json::parse(line);
+    for (const json& j : lines()) {
       if (j["type"] == "benchmark") out.push_back(j);
     }
     return out;
   }
-
-  std::filesystem::path dir_;
-  SoloCommunicator comm_;
-  RecordWriter writer_;
 };
 
 class HangAt : public HangMeasurementTest, public ::testing::WithParamInterface<int> {};
@@ -105,8 +79,7 @@ TEST_P(HangAt, HangEndsTheRunNamingTheBenchmark) {
     ADD_FAILURE() << "a benchmark after a hang must not be set up";
     return std::make_unique<QuickOp>();
   });
-  Silent silent;
-  benchmark::RunSpecifiedBenchmarks(&silent);
+  run_registered();
 
   EXPECT_EQ(env.hung_benchmark, "t/hangs");
   EXPECT_TRUE(aborted);
@@ -140,8 +113,7 @@ TEST_F(HangMeasurementTest, AnOrdinaryFailureIsNotAHang) {
   plan.repetitions = 2;
   add(env, "t/fails", plan, [](std::string&) { return std::make_unique<FailingOp>(); });
   add(env, "t/next", plan, [](std::string&) { return std::make_unique<QuickOp>(); });
-  Silent silent;
-  benchmark::RunSpecifiedBenchmarks(&silent);
+  run_registered();
   EXPECT_TRUE(env.hung_benchmark.empty());
   const auto recs = records();
   ASSERT_EQ(recs.size(), 2u);

@@ -2,11 +2,7 @@
 // batch sizes, the warm-up note (P09), wrong data and skips.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
-#include "bench/engine/measurement.hpp"
-#include "harness/model/json_file.hpp"
+#include "measurement_fixture.hpp"
 
 namespace fabricgate::bench {
 namespace {
@@ -28,25 +24,8 @@ class ScriptedOp : public MeasuredOp {
   int calls_ = 0;
 };
 
-class Silent final : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
-
-class MeasurementTest : public ::testing::Test {
+class MeasurementTest : public testing::MeasurementFixture {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("fg-measure-" + std::to_string(::getpid()) + "-" +
-                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    writer_ = RecordWriter(dir_ / "records.jsonl");
-  }
-  void TearDown() override {
-    benchmark::ClearRegisteredBenchmarks();
-    std::filesystem::remove_all(dir_);
-  }
-
   std::vector<json> run(MeasurePlan plan, OpFactory factory) {
     BenchEnv env{.comm = comm_, .writer = writer_, .collective_backend = {}};
     RecordTemplate t;
@@ -55,25 +34,19 @@ class MeasurementTest : public ::testing::Test {
     t.bytes_for_rate = 1000;
     t.busbw_factor = 1.5;
     register_measurement(env, t, plan, std::move(factory));
-    Silent silent;
-    benchmark::RunSpecifiedBenchmarks(&silent);
+    run_registered();
     std::vector<json> out;
-    std::ifstream in(dir_ / "records.jsonl");
-    for (std::string line; std::getline(in, line);) {
-      const json j = json::parse(line);
+    for (json& j : lines()) {
       if (j["type"] == "start") {
         started.push_back(j["key"]);
         continue;
       }
-      out.push_back(j);
+      out.push_back(std::move(j));
     }
     return out;
   }
 
   std::vector<std::string> started;  // "start" markers (what a hang or crash was doing)
-  std::filesystem::path dir_;
-  SoloCommunicator comm_;
-  RecordWriter writer_;
 };
 
 TEST_F(MeasurementTest, WritesOneRecordWithOneSamplePerRepetition) {

@@ -19,6 +19,7 @@ extern char** environ;
 #include "harness/model/errors.hpp"
 #include "harness/model/secret_redaction.hpp"
 #include "harness/model/suite.hpp"
+#include "harness/model/suite_advice.hpp"
 
 namespace fabricgate::launch {
 
@@ -164,6 +165,7 @@ fs::path default_bench_path() {
 
 std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   const Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));
+  for (const std::string& advice : suite_advice(suite)) std::fprintf(stderr, "fabricgate: warning: %s\n", advice.c_str());
   const std::vector<std::string> scenarios = o.scenarios.empty() ? suite.scenarios : o.scenarios;
   std::vector<capture::ControlScenario> controls;
   for (const auto& s : scenarios) controls.push_back(capture::control_scenario(s));  // InputError on bad names

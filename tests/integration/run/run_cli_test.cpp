@@ -120,6 +120,24 @@ TEST_F(RunCli, LowerCaseOpenMpiParametersAreForwardedToEveryRank) {
   EXPECT_TRUE(forwarded) << launch.dump();
 }
 
+// GPU copy fixtures launch kernels; beside NCCL benchmarks they make all_gather/reduce_scatter
+// vary between runs (docs/DESIGN.md, "The data check"). The run goes ahead, with a warning that
+// names the entries. (On this CPU machine both kinds skip, so the run itself is quick.)
+TEST_F(RunCli, SuiteMixingGpuCopyFixturesWithNcclIsWarnedAbout) {
+  const json nccl = {{"family", "coll"}, {"backend", "nccl"}, {"ops", {"all_gather"}}, {"sizes", {{"list", {1048576}}}}};
+  const json devcopy = {{"family", "devcopy"}, {"directions", {"h2d"}}, {"sizes", {{"list", {1048576}}}}};
+  auto args = run_args(suite("mixed", json::array({mpi_entry(), nccl, devcopy})));
+  args.push_back("--no-compare");
+  const auto job = run_job(args, 120);
+  EXPECT_EQ(job.exit_code, 0) << job.output;
+  EXPECT_NE(job.output.find("warning: suite mixed runs GPU copy fixtures (/benchmarks/2) in the same process as "
+                            "NCCL benchmarks (/benchmarks/1)"),
+            std::string::npos)
+      << job.output;
+  ASSERT_EQ(run_dirs().size(), 1u);
+  EXPECT_TRUE(fs::exists(run_dirs().front() / "run.json"));
+}
+
 TEST_F(RunCli, TooFewRanksAreRefusedBeforeLaunchP01) {
   const auto s = suite("p01", json::array({mpi_entry()}), {{"min_ranks", 2}});
   auto args = run_args(s);

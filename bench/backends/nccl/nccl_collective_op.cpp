@@ -29,7 +29,7 @@ struct DeviceSide {
 // the H200 machines a process that has run any kernel other than NCCL's lands its all_gather /
 // reduce_scatter at one of several per-process levels (283-306 GB/s at 4 GiB, up to 8 % apart
 // between fresh processes; nccl-tests with its data check does the same), while processes that have
-// run only NCCL kernels agree within about 1 % (results/h200-sxm-x2-nv18/README.md, "Session 4").
+// run only NCCL kernels agree within about 2 % (results/h200-sxm-x2-nv18/README.md, "Session 4").
 // The copy engine leaves no such trace. Why a kernel does is not known.
 cudaError_t zero_by_copy(void* device, std::size_t bytes) {
   static const std::vector<char> zeros(std::size_t{64} << 20, 0);

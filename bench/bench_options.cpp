@@ -71,8 +71,8 @@ BenchOptions parse_bench_options(int argc, char** argv) {
     const std::string family = entry.value("family", "");
     if (family == "coll" || family == "nodepairs") {
       o.has_collectives = true;
-      // Node pairs default to MPI; with NCCL they need the NCCL communicator like collectives.
-      if (entry.value("backend", family == "coll" ? "" : "mpi") == "nccl") {
+      // NCCL node pairs need the NCCL communicator like collectives.
+      if (entry_uses_nccl(entry)) {
         o.has_gpu_collectives = true;
       } else {
         o.has_host_collectives = true;

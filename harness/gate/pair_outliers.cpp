@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "harness/gate/statistics.hpp"
 #include "harness/gate/units_text.hpp"
 
 namespace fabricgate::gate {
@@ -16,15 +17,6 @@ struct PairResult {
   std::string a;
   std::string b;
 };
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  const double hi = v[mid];
-  if (v.size() % 2 == 1) return hi;
-  return 0.5 * (hi + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)));
-}
 
 std::string ratio_text(double r) {
   char buf[32];
@@ -64,14 +56,14 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
     std::vector<double> rates;
     rates.reserve(pairs.size());
     for (const PairResult& p : pairs) rates.push_back(p.result->algbw_GBps);
-    const double median = median_of(rates);
+    const double group_median = median(rates);
     const std::string size = format_bytes(group.second);
     for (const PairResult& p : pairs) {
       const double rate = p.result->algbw_GBps;
-      if (median > 0 && rate < policy.slow_pair_fraction * median) {
+      if (group_median > 0 && rate < policy.slow_pair_fraction * group_median) {
         slow_pairs.push_back({"SLOW-PAIR", false, p.a + "+" + p.b, p.result->key,
                               "pair " + p.a + "+" + p.b + " at " + size + ": " + rate_text(rate) + ", " +
-                                  ratio_text(rate / median) + " the median " + rate_text(median) + " of " +
+                                  ratio_text(rate / group_median) + " the median " + rate_text(group_median) + " of " +
                                   std::to_string(pairs.size()) + " pairs"});
       }
     }
@@ -88,9 +80,9 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
       for (const PairResult& p : pairs) {
         if (p.a != node && p.b != node) others.push_back(p.result->algbw_GBps);
       }
-      const double ref = median_of(others);
+      const double ref = median(others);
       if (ref <= 0) continue;
-      const double ratio = median_of(mine) / ref;
+      const double ratio = median(mine) / ref;
       NodeScore& s = scores[node];
       ++s.judged;
       if (ratio < policy.suspect_fraction) ++s.low;

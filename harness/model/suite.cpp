@@ -24,6 +24,11 @@ bool is_safe_env_value(const std::string& value) {
   return true;
 }
 
+bool entry_uses_nccl(const json& entry) {
+  const std::string family = entry.value("family", "");
+  return (family == "coll" || family == "nodepairs") && entry.value("backend", family == "coll" ? "" : "mpi") == "nccl";
+}
+
 Suite load_suite(const std::filesystem::path& file) {
   Suite s;
   s.file = file;

@@ -33,6 +33,10 @@ struct Suite {
 };
 
 Suite load_suite(const std::filesystem::path& file);
+
+// Whether a "benchmarks" entry runs on NCCL: coll or nodepairs with backend "nccl" (node pairs
+// default to MPI). One rule for the bench (which communicators to make) and the harness (advice).
+bool entry_uses_nccl(const json& entry);
 // Finds a suite by name in `dirs` (name.json), or takes a path as is. InputError when absent.
 std::filesystem::path resolve_suite(const std::string& name_or_path, const std::vector<std::filesystem::path>& dirs);
 

@@ -4,11 +4,6 @@ namespace fabricgate {
 
 namespace {
 
-bool is_nccl_entry(const json& entry) {
-  const std::string family = entry.value("family", "");
-  return (family == "coll" || family == "nodepairs") && entry.value("backend", "") == "nccl";
-}
-
 // Families whose fixtures launch CUDA kernels (fill, SM copy, check) of their own.
 bool launches_kernels(const json& entry) {
   const std::string family = entry.value("family", "");
@@ -32,7 +27,7 @@ std::vector<std::string> suite_advice(const Suite& suite) {
   std::vector<std::size_t> kernels;
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
     if (!benchmarks[i].is_object()) continue;
-    if (is_nccl_entry(benchmarks[i])) nccl.push_back(i);
+    if (entry_uses_nccl(benchmarks[i])) nccl.push_back(i);
     if (launches_kernels(benchmarks[i])) kernels.push_back(i);
   }
   if (!nccl.empty() && !kernels.empty()) {

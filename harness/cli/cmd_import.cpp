@@ -3,6 +3,7 @@
 // history and publish accept (docs/IMPORT.md). Every file is read and checked before anything is
 // written; the run directory appears whole or not at all.
 // Exit: 0 written, 2 bad input (file, line or field named; nothing written), 3 write failure.
+#include <cstdint>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -13,8 +14,10 @@
 #include "harness/cli/commands.hpp"
 #include "harness/fingerprint/platform_key.hpp"
 #include "harness/import/imported_nccl_run.hpp"
+#include "harness/import/imported_nvbandwidth_run.hpp"
 #include "harness/import/nccl_tests_json.hpp"
 #include "harness/import/nccl_tests_text.hpp"
+#include "harness/import/nvbandwidth_json.hpp"
 #include "harness/import/source_text.hpp"
 #include "harness/launch/run_assembly.hpp"
 #include "harness/model/errors.hpp"
@@ -27,6 +30,7 @@ struct ImportArgs {
   std::vector<std::string> files;
   std::string out;
   std::string platform;
+  long long buffer_mib = 0;  // nvbandwidth -b; its JSON does not record it
 };
 
 // The files name no fabricgate platform key, and this machine's fingerprint says nothing about
@@ -71,6 +75,20 @@ int run_nccl_tests_import(const ImportArgs& a) {
   return 0;
 }
 
+int run_nvbandwidth_import(const ImportArgs& a) {
+  const import::ImportContext ctx = context(a);
+  if (a.buffer_mib <= 0) {
+    throw InputError("--buffer-size MIB is required: nvbandwidth's JSON does not record its buffer size (-b, "
+                     "default 512 MiB), and the size is part of every key");
+  }
+  const std::vector<import::SourceFile> files = read_all(a);
+  std::vector<import::NvbandwidthOutput> launches;
+  for (const import::SourceFile& f : files) launches.push_back(import::parse_nvbandwidth_json(f.text, f.path));
+  const auto bytes = static_cast<std::uint64_t>(a.buffer_mib) << 20;
+  finish(a, import::build_nvbandwidth_run(launches, files, bytes, ctx));
+  return 0;
+}
+
 void add_common_options(CLI::App* cmd, ImportArgs& args, const char* files_help) {
   cmd->add_option("files", args.files, files_help)->required()->type_name("FILE...");
   cmd->add_option("--out", args.out, "New run directory to write (must not exist), e.g. results/<platform>/<run-id>")
@@ -86,7 +104,7 @@ void add_common_options(CLI::App* cmd, ImportArgs& args, const char* files_help)
 void add_import_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand(
       "import",
-      "Read other tools' output (nccl-tests tables or -J JSON) into a run directory that compare, "
+      "Read other tools' output (nccl-tests tables or -J JSON, nvbandwidth -j JSON) into a run directory that compare, "
       "baseline create, report, history and publish accept (docs/IMPORT.md)");
   cmd->require_subcommand(1);
 
@@ -99,6 +117,20 @@ void add_import_command(CLI::App& app, int& exit_code) {
       "bandwidth\" is never used (P03). Exit 0 written, 2 bad input (file and line named, nothing written)");
   add_common_options(nccl_cmd, *nccl, "nccl-tests output files (text or JSON, detected per file)");
   nccl_cmd->callback([nccl, &exit_code] { exit_code = run_nccl_tests_import(*nccl); });
+
+  auto nvb = std::make_shared<ImportArgs>();
+  auto* nvb_cmd = cmd->add_subcommand(
+      "nvbandwidth",
+      "nvbandwidth JSON (-j): copy-engine and SM testcases become the p2p/hostcopy keys of fabricgate's p2p suite "
+      "per GPU (pair), e.g. host_to_device_memcpy_ce -> hostcopy/cuda/h2d/pinned/gpu:G/bytes:N, "
+      "device_to_device_memcpy_write_ce -> p2p/ce/write/uni/src:R/dst:C/bytes:N; other testcases are listed as "
+      "not imported. Exit 0 written, 2 bad input (file and field named, nothing written)");
+  add_common_options(nvb_cmd, *nvb, "nvbandwidth -j output files");
+  nvb_cmd->add_option("--buffer-size", nvb->buffer_mib,
+                      "nvbandwidth's -b in MiB (required: its JSON does not record it; nvbandwidth's default is 512)")
+      ->type_name("MIB")
+      ->check(CLI::Range(1LL, 1LL << 24));
+  nvb_cmd->callback([nvb, &exit_code] { exit_code = run_nvbandwidth_import(*nvb); });
 }
 
 }  // namespace fabricgate::cli

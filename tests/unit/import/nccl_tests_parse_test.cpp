@@ -152,6 +152,36 @@ TEST(import_NcclTestsJson, CutOffFileIsAnErrorWithItsLine) {
   EXPECT_NE(e.find("line 1"), std::string::npos) << e;
 }
 
+// Real -J files from the one-GPU H200 machine (nccl-tests 2.19.6): read whole, then refused (P01).
+TEST(import_NcclTestsJson, ReadsTheRealOneGpuFilesAndRefusesThemAsP01) {
+  const std::string path = kData + "real-h200x1-nccl-tests-all_reduce-g1.json";
+  const NcclTestsOutput o = parse_nccl_tests_json(read_source_file(path), path);
+  EXPECT_EQ(o.program, "all_reduce_perf");
+  EXPECT_EQ(o.nccl_version, "2.28.3");
+  EXPECT_EQ(o.json_format_version, "3");
+  EXPECT_EQ(o.nranks, 1);
+  EXPECT_EQ(o.iters, 20);
+  EXPECT_EQ(o.validation, 0);
+  ASSERT_EQ(o.rows.size(), 14u);  // 8 B .. 512 MiB, factor 4
+  EXPECT_EQ(o.rows.back().bytes, 536870912u);
+  ASSERT_TRUE(o.rows[0].out_of_place);
+  EXPECT_DOUBLE_EQ(o.rows[0].out_of_place->time_us, 8.28425);
+  EXPECT_FALSE(o.rows[0].out_of_place->wrong);  // null: -c 0
+  EXPECT_NE(error_of([&] { build_nccl_tests_run({o}, {}, context()); }).find("P01: 1 rank"), std::string::npos);
+
+  const std::string ag = kData + "real-h200x1-nccl-tests-all_gather-g1.json";
+  const NcclTestsOutput g = parse_nccl_tests_json(read_source_file(ag), ag);
+  EXPECT_EQ(g.program, "all_gather_perf");
+  EXPECT_EQ(g.validation, 1);
+  ASSERT_EQ(g.rows.size(), 3u);  // 1, 8, 64 MiB
+  ASSERT_TRUE(g.rows[0].in_place && g.rows[0].in_place->wrong);
+  EXPECT_EQ(*g.rows[0].in_place->wrong, 0);
+
+  const NcclTestsOutput t = text_file(kData + "real-h200x1-nccl-tests-all_gather-g1-J.txt");  // "# Writing JSON output" first
+  EXPECT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.nranks, 1);
+}
+
 TEST(import_NcclTestsKeys, VersionCodes) {
   EXPECT_EQ(nccl_version_from_code(22803), "2.28.3");
   EXPECT_EQ(nccl_version_from_code(2708), "2.7.8");

@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
+#include "background_process.hpp"
 #include "harness/fingerprint/subprocess.hpp"
 #include "harness/model/json_file.hpp"
 
@@ -204,6 +206,27 @@ TEST_F(import_ImportCli, NvbandwidthNeedsItsBufferSizeAndGivesP2pKeys) {
   EXPECT_NE(ok.err.find("host_device_latency_sm not imported"), std::string::npos) << ok.err;
   const Result report = cli({"report", run_dir("n").string(), "--format", "console"});
   EXPECT_NE(report.out.find("hostcopy/cuda/h2d/pinned/gpu:0/bytes:536870912"), std::string::npos) << report.out << report.err;
+}
+
+TEST_F(import_ImportCli, PublishSendsAnImportedRun) {
+  if (!FABRICGATE_TEST_CURL) GTEST_SKIP() << "built without libcurl: publish cannot upload";
+  ASSERT_EQ(import_nccl(kCall16 + "r1-nccl-tests-c1-all_gather.txt", "pub").code, 0);
+  const fs::path dir = root_ / "server";
+  fs::create_directories(dir);
+  testing::BackgroundProcess server({"python3", RECORDING_SERVER, "--port-file", (dir / "port").string(), "--log",
+                                     (dir / "requests.jsonl").string(), "--responses", "200"},
+                                    dir / "server.log");
+  for (int i = 0; i < 600 && !fs::exists(dir / "port") && server.running(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_TRUE(fs::exists(dir / "port")) << slurp(dir / "server.log");
+  const std::string url = "http://127.0.0.1:" + slurp(dir / "port");
+  const Result published = cli({"publish", run_dir("pub").string(), "--to", "pushgateway=" + url});
+  EXPECT_EQ(published.code, 0) << published.out << published.err;
+  const std::string requests = slurp(dir / "requests.jsonl");
+  EXPECT_NE(requests.find("/platform/" + kPlatform + "/"), std::string::npos) << requests;
+  EXPECT_NE(requests.find("/suite/nccl-tests/"), std::string::npos) << requests;
+  EXPECT_NE(requests.find("coll/nccl/all_gather/float32/bytes:4294967296/ranks:2/ip"), std::string::npos) << requests;
 }
 
 }  // namespace

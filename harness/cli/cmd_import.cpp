@@ -1,0 +1,136 @@
+// `fabricgate import nccl-tests|nvbandwidth FILE... --out RUNDIR --platform P`: reads the output
+// of tools clusters already run and writes a run directory that compare, baseline, report,
+// history and publish accept (docs/IMPORT.md). Every file is read and checked before anything is
+// written; the run directory appears whole or not at all.
+// Exit: 0 written, 2 bad input (file, line or field named; nothing written), 3 write failure.
+#include <cstdint>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "harness/cli/commands.hpp"
+#include "harness/fingerprint/platform_key.hpp"
+#include "harness/import/imported_nccl_run.hpp"
+#include "harness/import/imported_nvbandwidth_run.hpp"
+#include "harness/import/nccl_tests_json.hpp"
+#include "harness/import/nccl_tests_text.hpp"
+#include "harness/import/nvbandwidth_json.hpp"
+#include "harness/import/source_text.hpp"
+#include "harness/launch/run_assembly.hpp"
+#include "harness/model/errors.hpp"
+
+namespace fabricgate::cli {
+
+namespace {
+
+struct ImportArgs {
+  std::vector<std::string> files;
+  std::string out;
+  std::string platform;
+  long long buffer_mib = 0;  // nvbandwidth -b; its JSON does not record it
+};
+
+// The files name no fabricgate platform key, and this machine's fingerprint says nothing about
+// the machine that produced them (a cluster's output imported on a laptop), so the key is asked for.
+import::ImportContext context(const ImportArgs& a) {
+  if (a.platform.empty()) {
+    throw InputError("--platform P is required: the imported files do not name a fabricgate platform key, and this "
+                     "machine's fingerprint would describe the importing machine, not the one that ran the tool");
+  }
+  fingerprint::validate_platform_key(a.platform, "command line", "--platform");
+  if (a.out.empty()) throw InputError("--out RUNDIR is required (a new directory, e.g. results/<platform>/<run-id>)");
+  import::ImportContext ctx;
+  ctx.platform = a.platform;
+  ctx.now_iso = launch::utc_now_iso8601();
+  ctx.now_compact = launch::utc_now_compact();
+  ctx.fabricgate_version = FABRICGATE_VERSION;
+  return ctx;
+}
+
+std::vector<import::SourceFile> read_all(const ImportArgs& a) {
+  std::vector<import::SourceFile> files;
+  for (const std::string& path : a.files) files.push_back({path, import::read_source_file(path)});
+  return files;
+}
+
+void finish(const ImportArgs& a, const import::ImportResult& result) {
+  import::write_imported_run(a.out, result.run);
+  for (const std::string& m : result.messages) std::cerr << "fabricgate: import: " << m << "\n";
+  std::cout << "imported " << result.run["benchmarks"].size() << " keys from " << a.files.size() << " file(s) -> "
+            << a.out << " (run " << result.run["run_id"].get<std::string>() << ")\n";
+}
+
+int run_nccl_tests_import(const ImportArgs& a) {
+  const import::ImportContext ctx = context(a);
+  const std::vector<import::SourceFile> files = read_all(a);
+  std::vector<import::NcclTestsOutput> launches;
+  for (const import::SourceFile& f : files) {
+    launches.push_back(import::looks_like_json(f.text) ? import::parse_nccl_tests_json(f.text, f.path)
+                                                       : import::parse_nccl_tests_text(f.text, f.path));
+  }
+  finish(a, import::build_nccl_tests_run(launches, files, ctx));
+  return 0;
+}
+
+int run_nvbandwidth_import(const ImportArgs& a) {
+  const import::ImportContext ctx = context(a);
+  if (a.buffer_mib <= 0) {
+    throw InputError("--buffer-size MIB is required: nvbandwidth's JSON does not record its buffer size (-b, "
+                     "default 512 MiB), and the size is part of every key");
+  }
+  const std::vector<import::SourceFile> files = read_all(a);
+  std::vector<import::NvbandwidthOutput> launches;
+  for (const import::SourceFile& f : files) launches.push_back(import::parse_nvbandwidth_json(f.text, f.path));
+  const auto bytes = static_cast<std::uint64_t>(a.buffer_mib) << 20;
+  finish(a, import::build_nvbandwidth_run(launches, files, bytes, ctx));
+  return 0;
+}
+
+void add_common_options(CLI::App* cmd, ImportArgs& args, const char* files_help) {
+  cmd->add_option("files", args.files, files_help)->required()->type_name("FILE...");
+  cmd->add_option("--out", args.out, "New run directory to write (must not exist), e.g. results/<platform>/<run-id>")
+      ->type_name("RUNDIR");
+  cmd->add_option("--platform", args.platform,
+                  "Platform key of the machine that produced the files (required: the files do not say it, and "
+                  "this machine's fingerprint would be the wrong one)")
+      ->type_name("P");
+}
+
+}  // namespace
+
+void add_import_command(CLI::App& app, int& exit_code) {
+  auto* cmd = app.add_subcommand(
+      "import",
+      "Read other tools' output (nccl-tests tables or -J JSON, nvbandwidth -j JSON) into a run directory that compare, "
+      "baseline create, report, history and publish accept (docs/IMPORT.md)");
+  cmd->require_subcommand(1);
+
+  auto nccl = std::make_shared<ImportArgs>();
+  auto* nccl_cmd = cmd->add_subcommand(
+      "nccl-tests",
+      "nccl-tests output (2.13+ text table, or the JSON of -J): one file = one launch, each size and placement a "
+      "key coll/nccl/<op>/<dtype>[/<redop>]/bytes:N/ranks:n[/gpp:g]/{oop|ip} with one figure; #wrong > 0 is "
+      "WRONG-RESULTS; one rank is refused (P01); -g g > 1 is the in-process mode (gpp:g, P02); \"Avg bus "
+      "bandwidth\" is never used (P03). Exit 0 written, 2 bad input (file and line named, nothing written)");
+  add_common_options(nccl_cmd, *nccl, "nccl-tests output files (text or JSON, detected per file)");
+  nccl_cmd->callback([nccl, &exit_code] { exit_code = run_nccl_tests_import(*nccl); });
+
+  auto nvb = std::make_shared<ImportArgs>();
+  auto* nvb_cmd = cmd->add_subcommand(
+      "nvbandwidth",
+      "nvbandwidth JSON (-j): copy-engine and SM testcases become the p2p/hostcopy keys of fabricgate's p2p suite "
+      "per GPU (pair), e.g. host_to_device_memcpy_ce -> hostcopy/cuda/h2d/pinned/gpu:G/bytes:N, "
+      "device_to_device_memcpy_write_ce -> p2p/ce/write/uni/src:R/dst:C/bytes:N; other testcases are listed as "
+      "not imported. Exit 0 written, 2 bad input (file and field named, nothing written)");
+  add_common_options(nvb_cmd, *nvb, "nvbandwidth -j output files");
+  nvb_cmd->add_option("--buffer-size", nvb->buffer_mib,
+                      "nvbandwidth's -b in MiB (required: its JSON does not record it; nvbandwidth's default is 512)")
+      ->type_name("MIB")
+      ->check(CLI::Range(1LL, 1LL << 24));
+  nvb_cmd->callback([nvb, &exit_code] { exit_code = run_nvbandwidth_import(*nvb); });
+}
+
+}  // namespace fabricgate::cli

@@ -1,0 +1,80 @@
+#include "harness/import/imported_run.hpp"
+
+#include <cstdio>
+#include <unistd.h>
+
+#include "harness/model/errors.hpp"
+#include "harness/model/run_record.hpp"
+
+namespace fabricgate::import {
+
+namespace fs = std::filesystem;
+
+std::uint64_t content_hash(const std::vector<SourceFile>& files) {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (const SourceFile& f : files) {
+    for (const char c : f.text) {
+      h ^= static_cast<unsigned char>(c);
+      h *= 1099511628211ULL;
+    }
+    h ^= 0xff;  // file boundary: "ab"+"c" differs from "a"+"bc"
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+json imported_run_skeleton(const ImportContext& ctx, const std::string& tool, const std::string& tool_version,
+                           const std::vector<SourceFile>& files) {
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%08llx", static_cast<unsigned long long>(content_hash(files) >> 32));
+  std::string names;
+  for (const SourceFile& f : files) names += (names.empty() ? "" : ",") + base_name(f.path);
+  return json{
+      {"schema", kRunSchema},
+      {"run_id", ctx.now_compact + "-import-" + tool + "-" + hash},
+      {"suite", tool},
+      {"scenario", {{"name", "default"}, {"env", json::object()}}},
+      {"platform", ctx.platform},
+      {"complete", true},
+      {"incomplete_reason", ""},
+      {"started_at", ctx.now_iso},
+      {"finished_at", ctx.now_iso},
+      {"metadata",
+       {{"fabricgate_version", ctx.fabricgate_version},
+        {"imported_from", tool},
+        {"source_tool_version", tool_version},
+        {"source_files", names}}},
+      {"benchmarks", json::array()},
+  };
+}
+
+void write_imported_run(const fs::path& out, const json& run) {
+  const std::string shown = (out / "run.json").string();
+  // The loader is what every consumer uses; a document it refuses must never be written.
+  parse_run(run, shown);
+  std::error_code ec;
+  if (fs::exists(out, ec) || fs::is_symlink(out, ec)) {
+    throw InputError(out.string(), "", "already exists (an import never replaces a run directory; choose a new --out)");
+  }
+  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
+  fs::create_directories(parent, ec);
+  if (ec) throw InputError(parent.string(), "", "cannot create the directory: " + ec.message());
+  const fs::path name = out.filename().empty() ? out.parent_path().filename() : out.filename();
+  const fs::path temp = parent / ("." + name.string() + ".import-" + std::to_string(::getpid()));
+  fs::remove_all(temp, ec);
+  try {
+    fs::create_directory(temp);
+    write_json_atomically(temp / "run.json", run);
+    fs::rename(temp, out);
+  } catch (const std::exception& e) {
+    fs::remove_all(temp, ec);
+    throw InfraError("writing " + out.string() + ": " + e.what());
+  }
+}
+
+}  // namespace fabricgate::import

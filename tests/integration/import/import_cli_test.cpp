@@ -188,6 +188,10 @@ TEST_F(import_ImportCli, NeverReplacesARunAndAsksForThePlatform) {
   EXPECT_NE(again.err.find("already exists"), std::string::npos) << again.err;
   EXPECT_EQ(slurp(run_dir("once") / "run.json"), before);
 
+  const Result slash = cli({"import", "nccl-tests", table, "--out", run_dir("slash").string() + "/", "--platform", kPlatform});
+  EXPECT_EQ(slash.code, 0) << slash.err;
+  EXPECT_TRUE(fs::exists(run_dir("slash") / "run.json"));
+
   const Result no_platform = cli({"import", "nccl-tests", table, "--out", run_dir("np").string()});
   EXPECT_EQ(no_platform.code, 2);
   EXPECT_NE(no_platform.err.find("--platform P is required"), std::string::npos) << no_platform.err;

@@ -85,6 +85,25 @@ TEST(import_NcclTestsText, KeysFiguresAndParamsFollowTheBenchGrammar) {
   EXPECT_FALSE(run.fingerprint.present);  // the importing machine is not the measuring one
 }
 
+// fabricgate computes algbw and busbw from bytes and time with its own factors; on every committed
+// two-rank reference table they must agree with what nccl-tests printed (to its rounding).
+TEST(import_NcclTestsText, BusbwMatchesWhatNcclTestsPrintedForEveryCollective) {
+  for (const char* op : {"all_gather", "alltoall", "broadcast", "reduce", "reduce_scatter", "sendrecv", "all_reduce"}) {
+    const NcclTestsOutput o = text_file(kResults + "reference/ref-" + std::string(op) + ".txt");
+    const RunRecord run = parse_run(build_nccl_tests_run({o}, {}, context()).run, "imported");
+    ASSERT_EQ(run.benchmarks.size(), 2 * o.rows.size()) << op;
+    for (std::size_t i = 0; i < o.rows.size(); ++i) {
+      for (const bool ip : {false, true}) {
+        const NcclTestsFigures& printed = ip ? *o.rows[i].in_place : *o.rows[i].out_of_place;
+        const BenchmarkResult& b = run.benchmarks[2 * i + (ip ? 1 : 0)];
+        ASSERT_TRUE(b.busbw_GBps);
+        EXPECT_NEAR(*b.busbw_GBps, printed.busbw_GBps, 0.006 + 1e-4 * printed.busbw_GBps) << b.key;
+        EXPECT_NEAR(b.algbw_GBps, printed.algbw_GBps, 0.006 + 1e-4 * printed.algbw_GBps) << b.key;
+      }
+    }
+  }
+}
+
 TEST(import_NcclTestsText, WrongElementsAreWrongResults) {
   const ImportResult r = build_nccl_tests_run({text_file(kData + "nccl-tests-wrong-results.txt")}, {}, context());
   const RunRecord run = parse_run(r.run, "imported");

@@ -134,6 +134,15 @@ TEST(import_NcclTestsText, MalformedFilesNameTheLine) {
   EXPECT_EQ(e.find('\x1b'), std::string::npos) << "control characters are not echoed";
 }
 
+TEST(import_NcclTestsText, JobOutputAroundTheToolsIsIgnoredButNotInsideTheTable) {
+  const std::string table = read_source_file(kResults + "reference/ref-all_reduce.txt");
+  const NcclTestsOutput o = parse_nccl_tests_text("loading module nccl-tests\n" + table + "job done\n", "job.out");
+  EXPECT_EQ(o.rows.size(), 4u);
+  std::string inside = table;
+  inside.insert(inside.find("  1073741824"), "--------------------------------------------------\n");
+  EXPECT_NE(error_of([&] { parse_nccl_tests_text(inside, "job.out"); }).find("job.out: line 13: a result row"), std::string::npos);
+}
+
 TEST(import_NcclTestsText, OneRankIsRefusedAsP01) {
   const NcclTestsOutput o = text_file(kData + "nccl-tests-one-rank.txt");
   EXPECT_EQ(o.nranks, 1);

@@ -53,7 +53,13 @@ json imported_run_skeleton(const ImportContext& ctx, const std::string& tool, co
   };
 }
 
-void write_imported_run(const fs::path& out, const json& run) {
+void write_imported_run(const fs::path& out_arg, const json& run) {
+  // "results/p/run/" names the same directory as "results/p/run": its parent is results/p.
+  fs::path out = out_arg.lexically_normal();
+  if (out.filename().empty()) out = out.parent_path();
+  if (out.empty() || out.filename() == "." || out.filename() == "..") {
+    throw InputError(out_arg.string(), "", "a new directory to create (--out)");
+  }
   const std::string shown = (out / "run.json").string();
   // The loader is what every consumer uses; a document it refuses must never be written.
   parse_run(run, shown);
@@ -64,8 +70,7 @@ void write_imported_run(const fs::path& out, const json& run) {
   const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
   fs::create_directories(parent, ec);
   if (ec) throw InputError(parent.string(), "", "cannot create the directory: " + ec.message());
-  const fs::path name = out.filename().empty() ? out.parent_path().filename() : out.filename();
-  const fs::path temp = parent / ("." + name.string() + ".import-" + std::to_string(::getpid()));
+  const fs::path temp = parent / ("." + out.filename().string() + ".import-" + std::to_string(::getpid()));
   fs::remove_all(temp, ec);
   try {
     fs::create_directory(temp);

@@ -201,12 +201,14 @@ class TextParser {
   }
 
   void body(std::string_view line) {
+    // A job's own output before the header (banners, module loads) and after the end (epilogues)
+    // is not the tool's; inside the table every line must be the tool's.
+    if (!version_seen_ || concluded_) return;
     const auto w = split_words(line);
     const bool numeric = !w.empty() && parse_integer(w[0]).has_value();
     if (numeric && layout_.seen && !concluded_) return row(w);
     // NCCL_DEBUG output interleaves with the table ("host:pid:tid [0] NCCL INFO ...").
     if (line.find(" NCCL INFO ") != std::string_view::npos || line.find(" NCCL WARN ") != std::string_view::npos) return;
-    if (!version_seen_) fail("an nccl-tests output (2.13 or later) starting with \"# nccl-tests version\", found \"" + printable(line) + "\"");
     if (numeric && !layout_.seen) fail("the column header before the first result row");
     fail("a result row or a \"#\" comment, found \"" + printable(line) + "\"");
   }

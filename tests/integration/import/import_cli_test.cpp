@@ -117,6 +117,33 @@ TEST_F(import_ImportCli, ThreeLaunchesMakeABaselineAFourthPassesASlowedOneFails)
   EXPECT_NE(slow.out.find("4 GiB"), std::string::npos) << slow.out;
 }
 
+// all_reduce 8 B, 2 ranks, nccl-tests -w 200 -n 2000 in five committed launches (two device calls'
+// 8B-mpi tables, three small-op-drift runs of 8 B and 64 KiB): three make the baseline (64 KiB is
+// in only one of them, so it is left out), a fourth passes. The committed large all_reduce tables
+// are two launches only, so the x1.25 slowdown is checked on all_gather above.
+TEST_F(import_ImportCli, AllReduceLaunchesMakeABaselineAndAFourthPasses) {
+  const std::string r = kSource + "/results/h200-sxm-x2-nv18/";
+  const std::vector<std::string> launches{r + "reference/ref-all_reduce-8B-mpi.txt", r + "same-call-reference/ref-all_reduce-8B-mpi.txt",
+                                          r + "session3/small-op-drift/ref-small-r1.txt"};
+  std::vector<std::string> create{"baseline", "create"};
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const std::string name = "ar-" + std::to_string(i);
+    ASSERT_EQ(import_nccl(launches[i], name).code, 0);
+    create.insert(create.end(), {"--from", run_dir(name).string()});
+  }
+  const std::string baseline = (root_ / "baseline.json").string();
+  create.insert(create.end(), {"--out", baseline});
+  const Result created = cli(create);
+  ASSERT_EQ(created.code, 0) << created.out << created.err;
+  EXPECT_NE(created.out.find("new baseline: 2 keys"), std::string::npos) << created.out << created.err;
+
+  ASSERT_EQ(import_nccl(r + "session3/small-op-drift/ref-small-r2.txt", "ar-4").code, 0);
+  const Result pass = cli({"compare", run_dir("ar-4").string(), "--baseline", baseline});
+  EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
+  EXPECT_NE(pass.out.find("2 PASS"), std::string::npos) << pass.out;
+  EXPECT_NE(pass.out.find("coll/nccl/all_reduce/float32/sum/bytes:8/ranks:2/oop"), std::string::npos) << pass.out;
+}
+
 TEST_F(import_ImportCli, CommittedAllReduceTablesImportReportAndTrace) {
   const std::string r = kSource + "/results/h200-sxm-x2-nv18/";
   ASSERT_EQ(import_nccl(r + "reference/ref-all_reduce.txt", "a").code, 0);
@@ -187,6 +214,10 @@ TEST_F(import_ImportCli, NeverReplacesARunAndAsksForThePlatform) {
   EXPECT_EQ(again.code, 2);
   EXPECT_NE(again.err.find("already exists"), std::string::npos) << again.err;
   EXPECT_EQ(slurp(run_dir("once") / "run.json"), before);
+
+  const Result slash = cli({"import", "nccl-tests", table, "--out", run_dir("slash").string() + "/", "--platform", kPlatform});
+  EXPECT_EQ(slash.code, 0) << slash.err;
+  EXPECT_TRUE(fs::exists(run_dir("slash") / "run.json"));
 
   const Result no_platform = cli({"import", "nccl-tests", table, "--out", run_dir("np").string()});
   EXPECT_EQ(no_platform.code, 2);

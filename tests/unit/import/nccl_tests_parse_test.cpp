@@ -85,6 +85,25 @@ TEST(import_NcclTestsText, KeysFiguresAndParamsFollowTheBenchGrammar) {
   EXPECT_FALSE(run.fingerprint.present);  // the importing machine is not the measuring one
 }
 
+// fabricgate computes algbw and busbw from bytes and time with its own factors; on every committed
+// two-rank reference table they must agree with what nccl-tests printed (to its rounding).
+TEST(import_NcclTestsText, BusbwMatchesWhatNcclTestsPrintedForEveryCollective) {
+  for (const char* op : {"all_gather", "alltoall", "broadcast", "reduce", "reduce_scatter", "sendrecv", "all_reduce"}) {
+    const NcclTestsOutput o = text_file(kResults + "reference/ref-" + std::string(op) + ".txt");
+    const RunRecord run = parse_run(build_nccl_tests_run({o}, {}, context()).run, "imported");
+    ASSERT_EQ(run.benchmarks.size(), 2 * o.rows.size()) << op;
+    for (std::size_t i = 0; i < o.rows.size(); ++i) {
+      for (const bool ip : {false, true}) {
+        const NcclTestsFigures& printed = ip ? *o.rows[i].in_place : *o.rows[i].out_of_place;
+        const BenchmarkResult& b = run.benchmarks[2 * i + (ip ? 1 : 0)];
+        ASSERT_TRUE(b.busbw_GBps);
+        EXPECT_NEAR(*b.busbw_GBps, printed.busbw_GBps, 0.006 + 1e-4 * printed.busbw_GBps) << b.key;
+        EXPECT_NEAR(b.algbw_GBps, printed.algbw_GBps, 0.006 + 1e-4 * printed.algbw_GBps) << b.key;
+      }
+    }
+  }
+}
+
 TEST(import_NcclTestsText, WrongElementsAreWrongResults) {
   const ImportResult r = build_nccl_tests_run({text_file(kData + "nccl-tests-wrong-results.txt")}, {}, context());
   const RunRecord run = parse_run(r.run, "imported");
@@ -113,6 +132,15 @@ TEST(import_NcclTestsText, MalformedFilesNameTheLine) {
   const std::string e = error_of([&] { parse_nccl_tests_text(garbage, "g.txt"); });
   EXPECT_NE(e.find("g.txt: line 2:"), std::string::npos) << e;
   EXPECT_EQ(e.find('\x1b'), std::string::npos) << "control characters are not echoed";
+}
+
+TEST(import_NcclTestsText, JobOutputAroundTheToolsIsIgnoredButNotInsideTheTable) {
+  const std::string table = read_source_file(kResults + "reference/ref-all_reduce.txt");
+  const NcclTestsOutput o = parse_nccl_tests_text("loading module nccl-tests\n" + table + "job done\n", "job.out");
+  EXPECT_EQ(o.rows.size(), 4u);
+  std::string inside = table;
+  inside.insert(inside.find("  1073741824"), "--------------------------------------------------\n");
+  EXPECT_NE(error_of([&] { parse_nccl_tests_text(inside, "job.out"); }).find("job.out: line 13: a result row"), std::string::npos);
 }
 
 TEST(import_NcclTestsText, OneRankIsRefusedAsP01) {

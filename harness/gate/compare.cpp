@@ -8,6 +8,7 @@
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
+#include "harness/gate/node_actions.hpp"
 #include "harness/gate/pair_outliers.hpp"
 #include "harness/gate/wire_spec_notes.hpp"
 #include "harness/gate/route_checks.hpp"
@@ -265,6 +266,7 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
   for (ClusterFinding& f : find_pair_outliers(run.benchmarks)) c.cluster_findings.push_back(std::move(f));
   std::stable_sort(c.cluster_findings.begin(), c.cluster_findings.end(),
                    [](const ClusterFinding& a, const ClusterFinding& b) { return a.fails_gate && !b.fails_gate; });
+  c.node_actions = node_action_lines(plan_node_actions(c.cluster_findings, run.nodes, run.run_id));
   // Sort an index, then move each KeyComparison once: cheaper than swapping the large structs.
   std::vector<std::size_t> order(c.keys.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;

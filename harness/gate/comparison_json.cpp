@@ -74,6 +74,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"headline", c.headline()},
           {"counts", std::move(counts)},
           {"cluster_findings", std::move(findings)},
+          {"node_actions", c.node_actions},
           {"node_layout", c.node_layout},
           {"keys", std::move(keys)}};
 }

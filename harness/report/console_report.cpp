@@ -64,6 +64,9 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   if (c.cluster_findings.size() > kFindingRows) {
     out += "(" + std::to_string(c.cluster_findings.size() - kFindingRows) + " more cluster findings; use --format json)\n";
   }
+  for (std::size_t i = 0; i < c.node_actions.size() && i < kFindingRows; ++i) {
+    out += (i ? "  " : "node actions (fabricgate nodes RUN --drain runs the Slurm lines):\n  ") + c.node_actions[i] + "\n";
+  }
   if (c.keys.empty()) return out;
 
   std::size_t key_width = 20;

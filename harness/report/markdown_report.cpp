@@ -67,6 +67,12 @@ void cluster_section(const gate::Comparison& c, std::string& out) {
     out += "\n_" + std::to_string(c.cluster_findings.size() - kRows) + " more findings in the JSON report._\n";
   }
   out += "\n";
+  if (c.node_actions.empty()) return;
+  // Lines an admin pastes: node names and reasons are restricted to shell-safe characters
+  // (harness/gate/node_actions.hpp), so the fence holds them verbatim.
+  out += "Node actions (`fabricgate nodes RUN --drain` runs the Slurm lines):\n\n```sh\n";
+  for (std::size_t i = 0; i < c.node_actions.size() && i < kRows; ++i) out += c.node_actions[i] + "\n";
+  out += "```\n\n";
 }
 
 void failing_keys(const gate::Comparison& c, std::string& out) {

@@ -1,0 +1,109 @@
+// `fabricgate nodes` and the reports' node actions on a committed run of the CI Slurm cluster
+// (tests/data/slurm/: the shipped nightly.sbatch on ci/slurm/cluster's three nodes, fgsnode2
+// reporting driver 470.00.00 through FABRICGATE_TEST_NODE_FACT_OVERRIDE; job-node-mismatch.out is
+// that job's output). Runs everywhere: no cluster needed, nothing drained. The drain itself is
+// tested against the real slurmctld in slurm_cluster_test.cpp.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness/model/json_file.hpp"
+#include "mpi_job.hpp"
+
+namespace fabricgate {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_job;
+
+const fs::path kRun = fs::path(FABRICGATE_SOURCE_DIR) / "tests/data/slurm/20261201T091826Z-slurm-cpu-default";
+const std::string kDrain =
+    "scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver (run "
+    "20261201T091826Z-slurm-cpu-default)\"";
+
+TEST(NodesCli, DryRunPrintsTheDrainAndKubectlLinesForTheBlamedNode) {
+  const auto text = run_job({FABRICGATE_CLI, "nodes", kRun.string()}, 60);
+  EXPECT_EQ(text.exit_code, 1) << text.output;  // a node is blamed
+  EXPECT_NE(text.output.find("node fgsnode2:\n  finding: node fgsnode2: driver \"470.00.00\" differs"), std::string::npos)
+      << text.output;
+  EXPECT_NE(text.output.find("  slurm:      " + kDrain + "\n"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("kubectl taint node fgsnode2 fabricgate/finding=node-mismatch:NoSchedule --overwrite"),
+            std::string::npos)
+      << text.output;
+  EXPECT_NE(text.output.find("dry run: nothing changed"), std::string::npos) << text.output;
+  EXPECT_EQ(text.output.find("fgsnode0"), std::string::npos) << text.output;
+
+  const auto slurm = run_job({FABRICGATE_CLI, "nodes", kRun.string(), "--format", "slurm"}, 60);
+  EXPECT_EQ(slurm.output, kDrain + "\n");
+  const auto k8s = run_job({FABRICGATE_CLI, "nodes", kRun.string(), "--format", "kubernetes"}, 60);
+  EXPECT_EQ(k8s.output.rfind("kubectl cordon fgsnode2\nkubectl label node fgsnode2 ", 0), 0u) << k8s.output;
+
+  const auto js = run_job({FABRICGATE_CLI, "nodes", kRun.string(), "--format", "json"}, 60);
+  EXPECT_EQ(js.exit_code, 1);
+  const json doc = json::parse(js.output);
+  EXPECT_EQ(doc["dry_run"], true);
+  ASSERT_EQ(doc["actions"].size(), 1u) << js.output;
+  EXPECT_EQ(doc["actions"][0]["node"], "fgsnode2");
+  EXPECT_EQ(doc["actions"][0]["slurm_argv"],
+            json({"scontrol", "update", "NodeName=fgsnode2", "State=DRAIN",
+                  "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T091826Z-slurm-cpu-default)"}));
+}
+
+TEST(NodesCli, ReportsCarryTheNodeActions) {
+  const auto md = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--format", "markdown"}, 60);
+  EXPECT_EQ(md.exit_code, 1) << md.output;
+  EXPECT_NE(md.output.find("```sh\nslurm: " + kDrain + "\nkubernetes: kubectl cordon fgsnode2\n"), std::string::npos) << md.output;
+  const auto console = run_job({FABRICGATE_CLI, "compare", kRun.string()}, 60);
+  EXPECT_NE(console.output.find("node actions (fabricgate nodes RUN --drain runs the Slurm lines):\n  slurm: " + kDrain),
+            std::string::npos)
+      << console.output;
+  const auto js = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--format", "json"}, 60);
+  EXPECT_EQ(json::parse(js.output.substr(js.output.find('{')))["node_actions"][0], "slurm: " + kDrain);
+}
+
+// The committed run with the blamed node's host name made hostile: refused before anything runs
+// (exit 2, the file and field named), for a dry run and for --drain alike.
+TEST(NodesCli, AHostileNodeNameRefusesTheRun) {
+  const fs::path dir = fs::temp_directory_path() / ("fg-nodes-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  json run = load_json_file(kRun / "run.json", "fabricgate.run/1");
+  for (const std::string bad : {"fgsnode2; scontrol shutdown", "fgsnode2$(reboot)", "fgs node2", "fgsnode2\x1b[2J"}) {
+    run["nodes"][2]["hostname"] = bad;
+    run["nodes"][2]["name"] = bad;
+    const fs::path file = dir / "run.json";
+    write_json_atomically(file, run);
+    for (const bool drain : {false, true}) {
+      std::vector<std::string> argv = {FABRICGATE_CLI, "nodes", file.string()};
+      if (drain) argv.push_back("--drain");
+      const auto r = run_job(argv, 60);
+      EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+      EXPECT_NE(r.output.find(file.string()), std::string::npos) << r.output;
+      EXPECT_NE(r.output.find("/nodes/2/hostname"), std::string::npos) << r.output;
+      EXPECT_NE(r.output.find("nothing was drained"), std::string::npos) << r.output;
+      EXPECT_EQ(r.output.find("scontrol update"), std::string::npos) << r.output;
+      EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;  // shown escaped, never raw
+    }
+    // The report still renders, with the action refused as a shell comment.
+    const auto md = run_job({FABRICGATE_CLI, "compare", file.string(), "--format", "markdown"}, 60);
+    EXPECT_NE(md.output.find("# no action for NODE-MISMATCH node fgs"), std::string::npos) << md.output;
+    EXPECT_EQ(md.output.find("scontrol update"), std::string::npos) << md.output;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(NodesCli, ARunThatBlamesNobodyExitsZero) {
+  const fs::path dir = fs::temp_directory_path() / ("fg-nodes-ok-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  json run = load_json_file(kRun / "run.json", "fabricgate.run/1");
+  run["nodes"][2]["facts"] = run["nodes"][0]["facts"];
+  write_json_atomically(dir / "run.json", run);
+  const auto r = run_job({FABRICGATE_CLI, "nodes", (dir / "run.json").string(), "--drain"}, 60);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("no node is blamed by this run"), std::string::npos) << r.output;
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace fabricgate

@@ -1,0 +1,239 @@
+// The shipped nightly job on a real Slurm cluster: ci/slurm/cluster (munge, slurmctld, three
+// slurmd in network namespaces with their own host names) must be running, started by .ci/run,
+// which exports FABRICGATE_SLURM_DIR. The job goes through `sbatch --wait`, `fabricgate run`
+// inside the allocation detects Slurm and starts the bench with `srun --mpi=pmix`, and the test
+// reads what the job left: k, g, the node names, the launch line and the verdict. Then a job whose
+// third node reports another driver fails the gate, and `fabricgate nodes --drain` drains that
+// node in the real slurmctld; the test resumes it whatever happens.
+// Without FABRICGATE_SLURM_DIR (a developer's machine) every test skips and says how to run it.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "harness/model/json_file.hpp"
+#include "mpi_job.hpp"
+
+namespace fabricgate {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::run_job;
+
+const std::string kSource = FABRICGATE_SOURCE_DIR;
+const std::string kCluster = kSource + "/ci/slurm/cluster";
+const std::string kSbatch = kSource + "/ci/slurm/nightly.sbatch";
+const std::string kSuites = kSource + "/tests/integration/slurm";
+// ci/slurm/cluster's bridge: the ranks' TCP traffic stays on it.
+constexpr const char* kClusterSubnet = "10.252.0.0/24";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class SlurmCluster : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* state = std::getenv("FABRICGATE_SLURM_DIR");
+    if (!state || !*state) {
+      GTEST_SKIP() << "no Slurm cluster: run `ci/slurm/cluster start` as root and export "
+                      "FABRICGATE_SLURM_DIR=/tmp/fabricgate-slurm (.ci/run does both)";
+    }
+    // A cluster was promised: from here on, anything missing is a failure, not a skip.
+    const auto ping = cluster({"scontrol", "ping"}, 30);
+    ASSERT_EQ(ping.exit_code, 0) << "FABRICGATE_SLURM_DIR=" << state << " but the controller does not answer:\n" << ping.output;
+    // The job's nodes must see this folder: they share the filesystem, not /tmp's per-node TmpFS.
+    dir_ = fs::temp_directory_path() / ("fg-slurm-" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    if (!dir_.empty() && !HasFailure()) fs::remove_all(dir_);
+  }
+
+  // A Slurm client command where it reaches the controller (ci/slurm/cluster exec).
+  static testing::JobResult cluster(std::vector<std::string> argv, int timeout_s) {
+    argv.insert(argv.begin(), {kCluster, "exec"});
+    return run_job(argv, timeout_s);
+  }
+
+  // The shipped sbatch with this build's CLI, the test suites and the geometry given; `env` adds
+  // to the job's environment (sbatch exports the submitter's).
+  testing::JobResult submit(int nodes, int tasks_per_node, const std::vector<std::string>& env = {}) {
+    std::vector<std::string> argv = {"env",
+                                     std::string("FABRICGATE=") + FABRICGATE_CLI,
+                                     "RESULTS=" + (dir_ / "results").string(),
+                                     "FABRICGATE_SUITE=" + kSuites + "/slurm_cpu.json",
+                                     "FABRICGATE_PAIRS_SUITE=" + kSuites + "/slurm_pairs.json",
+                                     std::string("FABRICGATE_RUN_ARGS=--bench ") + FABRICGATE_BENCH +
+                                         " --platform slurm-ci --baselines-dir " + (dir_ / "baselines").string() +
+                                         " --lock " + (dir_ / "lock").string() + " --timeout 150",
+                                     std::string("OMPI_MCA_btl_tcp_if_include=") + kClusterSubnet,
+                                     "OMPI_MCA_btl=self,vader,tcp",
+                                     "OMPI_MCA_pml=ob1"};
+    argv.insert(argv.end(), env.begin(), env.end());
+    // The header asks for 4 nodes x 8 GPUs, 8 CPUs per task: the command line overrides it for
+    // a cluster of three CPU-only nodes, as a user of a smaller cluster would.
+    const std::vector<std::string> sbatch = {
+        "sbatch", "--wait", "--nodes=" + std::to_string(nodes), "--ntasks-per-node=" + std::to_string(tasks_per_node),
+        "--gpus-per-node=0", "--cpus-per-task=1", "--time=5", "--chdir=" + dir_.string(),
+        "--output=" + (dir_ / "job.out").string(), kSbatch};
+    argv.insert(argv.end(), sbatch.begin(), sbatch.end());
+    auto job = cluster(argv, 400);  // the job's own limit is 5 minutes
+    job.output += "\n--- job.out ---\n" + slurp(dir_ / "job.out");
+    return job;
+  }
+
+  // The run directory of `suite` under results/slurm-ci/.
+  fs::path run_dir(const std::string& suite) const {
+    const fs::path root = dir_ / "results" / "slurm-ci";
+    if (!fs::exists(root)) return {};
+    for (const auto& e : fs::directory_iterator(root)) {
+      if (e.path().filename().string().find("-" + suite + "-") != std::string::npos) return e.path();
+    }
+    return {};
+  }
+
+  fs::path dir_;
+};
+
+void expect_nodes(const json& r, const std::vector<std::string>& names, int ranks_per_node) {
+  EXPECT_EQ(r["complete"], true);
+  EXPECT_EQ(r["launch"]["nodes"], names.size());
+  EXPECT_EQ(r["launch"]["ranks_per_node"], ranks_per_node);
+  EXPECT_EQ(r["launch"]["nodes_emulated"], false);
+  ASSERT_EQ(r["nodes"].size(), names.size()) << r["nodes"].dump();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(r["nodes"][i]["name"], names[i]) << r["nodes"].dump();
+    EXPECT_EQ(r["nodes"][i]["hostname"], names[i]) << r["nodes"].dump();
+    EXPECT_EQ(r["nodes"][i]["ranks"].size(), static_cast<std::size_t>(ranks_per_node));
+  }
+  for (const auto& rank : r["ranks"]) {
+    // srun's block distribution: ranks fill a node before the next one.
+    EXPECT_EQ(rank["node"], names[rank["rank"].get<std::size_t>() / static_cast<std::size_t>(ranks_per_node)]) << rank.dump();
+  }
+  for (const auto& b : r["benchmarks"]) {
+    EXPECT_EQ(b["status"], "ok") << b.dump();
+    EXPECT_EQ(b.value("wrong_elements", 0), 0) << b["key"];
+  }
+}
+
+void expect_srun_launch(const fs::path& dir, int ranks) {
+  const json launch = load_json_file(dir / "launch.json", "fabricgate.launch/1");
+  ASSERT_FALSE(launch["argv"].empty()) << launch.dump();
+  EXPECT_EQ(launch["argv"][0], "srun") << launch.dump();
+  EXPECT_EQ(launch["argv"][1], "--mpi=pmix") << launch.dump();
+  EXPECT_NE(launch["argv"].dump().find("\"-n\",\"" + std::to_string(ranks) + "\""), std::string::npos) << launch.dump();
+}
+
+TEST_F(SlurmCluster, NightlySbatchGatesTwoNodesThroughSrun) {
+  const auto job = submit(2, 2);
+  ASSERT_EQ(job.exit_code, 0) << job.output;  // sbatch --wait exits with the job's status
+  EXPECT_NE(job.output.find("fabricgate nightly: exit 0"), std::string::npos) << job.output;
+
+  const fs::path main = run_dir("slurm-cpu");
+  ASSERT_FALSE(main.empty()) << job.output;
+  const json r = load_json_file(main / "run.json", "fabricgate.run/1");
+  expect_nodes(r, {"fgsnode0", "fgsnode1"}, 2);  // k = 2, g = 2
+  EXPECT_EQ(r["launch"]["nranks"], 4);
+  expect_srun_launch(main, 4);
+  EXPECT_EQ(r["fingerprint"]["environment"]["variables"].value("SLURM_JOB_NUM_NODES", ""), "2") << r["fingerprint"].dump();
+
+  const fs::path pairs = run_dir("slurm-pairs");
+  ASSERT_FALSE(pairs.empty()) << job.output;
+  const json p = load_json_file(pairs / "run.json", "fabricgate.run/1");
+  expect_nodes(p, {"fgsnode0", "fgsnode1"}, 1);
+  expect_srun_launch(pairs, 2);
+  bool pair_key = false;
+  for (const auto& b : p["benchmarks"]) pair_key = pair_key || b["key"] == "pairs/mpi/sendrecv/bytes:65536/nodes:fgsnode0+fgsnode1";
+  EXPECT_TRUE(pair_key) << p["benchmarks"].dump();
+
+  // The verdict, as the job's reports say it: no baseline yet, so a pass that says so, on two
+  // real nodes without a finding.
+  for (const fs::path& d : {main, pairs}) {
+    const std::string md = slurp(d / "report.md");
+    EXPECT_NE(md.find("2 nodes x "), std::string::npos) << md;
+    EXPECT_EQ(md.find("emulated on one host"), std::string::npos) << md;
+    EXPECT_EQ(md.find("NODE-MISMATCH"), std::string::npos) << md;
+    EXPECT_TRUE(fs::exists(d / "junit.xml"));
+  }
+}
+
+// Restores a drained node whatever the test did.
+struct ResumeNode {
+  std::string node;
+  ~ResumeNode() {
+    run_job({kCluster, "exec", "scontrol", "update", "NodeName=" + node, "State=RESUME"}, 30);
+  }
+};
+
+std::string node_state(const std::string& node) {
+  const auto r = run_job({kCluster, "exec", "scontrol", "show", "node", node}, 30);
+  return r.output;
+}
+
+// `scontrol show node` until `pred` holds, for at most 30 s: slurmctld applies an update at once,
+// but on a loaded 2-core box a node can show NOT_RESPONDING for a moment between pings.
+template <typename Pred>
+std::string wait_for_node(const std::string& node, Pred pred) {
+  std::string state;
+  for (int i = 0; i < 60; ++i) {
+    state = node_state(node);
+    if (pred(state)) break;
+    ::usleep(500 * 1000);
+  }
+  return state;
+}
+
+bool drained(const std::string& state) { return state.find("State=IDLE+DRAIN") != std::string::npos; }
+
+TEST_F(SlurmCluster, DrainsTheNodeTheGateBlamesThenResumesIt) {
+  // Node 2 (fgsnode2, rank 2) reports another driver through the bench's test override: 2 of 3
+  // nodes agree, so the gate names fgsnode2 (NODE-MISMATCH fails the gate: the job exits 1).
+  const auto job = submit(3, 1, {"FABRICGATE_TEST_NODE_FACT_OVERRIDE=2:driver=470.00.00"});
+  ASSERT_EQ(job.exit_code, 1) << job.output;
+  EXPECT_NE(job.output.find("CLUSTER FAIL NODE-MISMATCH: node fgsnode2: driver \"470.00.00\""), std::string::npos) << job.output;
+  EXPECT_NE(job.output.find("fabricgate nightly: exit 1"), std::string::npos) << job.output;
+  const fs::path main = run_dir("slurm-cpu");
+  ASSERT_FALSE(main.empty()) << job.output;
+  expect_nodes(load_json_file(main / "run.json", "fabricgate.run/1"), {"fgsnode0", "fgsnode1", "fgsnode2"}, 1);
+  const std::string md = slurp(main / "report.md");
+  EXPECT_NE(md.find("scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver"), std::string::npos)
+      << md;
+
+  ResumeNode resume{"fgsnode2"};
+  // Dry run: the line, nothing changed.
+  const auto dry = run_job({FABRICGATE_CLI, "nodes", main.string(), "--format", "slurm"}, 60);
+  EXPECT_EQ(dry.exit_code, 1) << dry.output;
+  EXPECT_EQ(dry.output.rfind("scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver (run ", 0), 0u)
+      << dry.output;
+  EXPECT_EQ(std::count(dry.output.begin(), dry.output.end(), '\n'), 1) << dry.output;
+  EXPECT_EQ(node_state("fgsnode2").find("DRAIN"), std::string::npos) << node_state("fgsnode2");
+
+  const auto drain = cluster({FABRICGATE_CLI, "nodes", main.string(), "--drain"}, 60);
+  EXPECT_EQ(drain.exit_code, 1) << drain.output;  // 1: a node was blamed (and drained)
+  EXPECT_NE(drain.output.find("drained fgsnode2"), std::string::npos) << drain.output;
+  const std::string state = wait_for_node("fgsnode2", drained);
+  EXPECT_TRUE(drained(state)) << state;
+  EXPECT_NE(state.find("Reason=fabricgate: NODE-MISMATCH driver (run " + main.filename().string() + ")"), std::string::npos)
+      << state;
+  for (const std::string other : {"fgsnode0", "fgsnode1"}) {
+    EXPECT_EQ(node_state(other).find("DRAIN"), std::string::npos) << node_state(other);
+  }
+  const auto sinfo = cluster({"sinfo", "-h", "-n", "fgsnode2", "-o", "%T"}, 30);
+  EXPECT_EQ(sinfo.output.rfind("drained", 0), 0u) << sinfo.output;  // "drained*" while a ping is late
+
+  const auto back = cluster({"scontrol", "update", "NodeName=fgsnode2", "State=RESUME"}, 30);
+  EXPECT_EQ(back.exit_code, 0) << back.output;
+  const std::string resumed = wait_for_node("fgsnode2", [](const std::string& st) { return st.find("State=IDLE ") != std::string::npos; });
+  EXPECT_NE(resumed.find("State=IDLE "), std::string::npos) << resumed;
+}
+
+}  // namespace
+}  // namespace fabricgate

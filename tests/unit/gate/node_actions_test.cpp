@@ -1,0 +1,135 @@
+// Node actions: the Slurm drain and Kubernetes lines for blamed nodes, and the names no command
+// may be built from (shell metacharacters, spaces, control characters from a hostile run.json).
+#include "harness/gate/node_actions.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/gate/cluster_consistency.hpp"
+
+namespace fabricgate::gate {
+namespace {
+
+NodeRecord node(const std::string& name, const std::string& driver, const std::string& hostname = "") {
+  NodeRecord n;
+  n.name = name;
+  n.hostname = hostname.empty() ? name : hostname;
+  n.facts = {{"driver", driver}, {"nccl", "2.28.3"}};
+  return n;
+}
+
+ClusterFinding suspect(const std::string& name) {
+  return {"SUSPECT-NODE", true, name, "", "node " + name + ": its pairs run below 0.75x the median"};
+}
+
+TEST(NodeActions, MismatchWithAMajorityDrainsThatNode) {
+  const std::vector<NodeRecord> nodes = {node("gpu-01", "580"), node("gpu-02", "580"), node("gpu-03", "570")};
+  const NodeActionPlan plan = plan_node_actions(check_cluster_consistency(nodes), nodes, "20261201T0900Z-abc");
+  ASSERT_EQ(plan.actions.size(), 1u);
+  const NodeAction& a = plan.actions.front();
+  EXPECT_EQ(a.node, "gpu-03");
+  EXPECT_EQ(a.slurm_line,
+            "scontrol update NodeName=gpu-03 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver (run 20261201T0900Z-abc)\"");
+  EXPECT_EQ(a.drain_argv, (std::vector<std::string>{"scontrol", "update", "NodeName=gpu-03", "State=DRAIN",
+                                                    "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T0900Z-abc)"}));
+  EXPECT_EQ(a.resume_argv, (std::vector<std::string>{"scontrol", "update", "NodeName=gpu-03", "State=RESUME"}));
+  ASSERT_EQ(a.kubectl_lines.size(), 3u);
+  EXPECT_EQ(a.kubectl_lines[0], "kubectl cordon gpu-03");
+  EXPECT_EQ(a.kubectl_lines[1], "kubectl label node gpu-03 fabricgate/finding=node-mismatch --overwrite");
+  EXPECT_EQ(a.kubectl_lines[2], "kubectl taint node gpu-03 fabricgate/finding=node-mismatch:NoSchedule --overwrite");
+  EXPECT_TRUE(plan.refused.empty());
+}
+
+TEST(NodeActions, TwoFindingsOnOneNodeMakeOneAction) {
+  std::vector<NodeRecord> nodes = {node("gpu-01", "580"), node("gpu-02", "580"), node("gpu-03", "570")};
+  nodes[2].facts["nccl"] = "2.21.5";
+  auto findings = check_cluster_consistency(nodes);
+  findings.push_back(suspect("gpu-03"));
+  const NodeActionPlan plan = plan_node_actions(findings, nodes, "r1");
+  ASSERT_EQ(plan.actions.size(), 1u);
+  EXPECT_EQ(plan.actions[0].findings, (std::vector<std::string>{"NODE-MISMATCH driver", "NODE-MISMATCH nccl", "SUSPECT-NODE"}));
+  EXPECT_EQ(plan.actions[0].reason, "fabricgate: NODE-MISMATCH driver, NODE-MISMATCH nccl, SUSPECT-NODE (run r1)");
+  EXPECT_EQ(plan.actions[0].details.size(), 3u);
+}
+
+TEST(NodeActions, NoMajorityBlamesNobody) {
+  const std::vector<NodeRecord> nodes = {node("gpu-01", "580"), node("gpu-02", "570")};
+  const NodeActionPlan plan = plan_node_actions(check_cluster_consistency(nodes), nodes, "r1");
+  EXPECT_TRUE(plan.actions.empty());
+  ASSERT_EQ(plan.unblamed.size(), 1u);
+  EXPECT_NE(plan.unblamed[0].find("no majority"), std::string::npos);
+}
+
+TEST(NodeActions, WarningsAndOtherFindingsPlanNothing) {
+  const std::vector<ClusterFinding> findings = {{"SLOW-PAIR", false, "a+b", "key", "pair a+b slow"},
+                                                {"SUSPECT-NODE", false, "a", "", "a warning only"}};
+  EXPECT_TRUE(plan_node_actions(findings, {}, "r1").empty());
+}
+
+// Names that would run a second command, split a word or hide in a terminal are refused, and
+// nothing built from them appears in any line.
+TEST(NodeActions, UnsafeNamesAreRefusedNotQuoted) {
+  for (const std::string& bad : std::vector<std::string>{"gpu-01;reboot", "gpu 01", "$(id)", "gpu`x`", "-rf", "a\nb", "a\"b", "a'b", "a|b", ".hidden",
+                                std::string(254, 'a')}) {
+    const NodeActionPlan plan = plan_node_actions({suspect(bad)}, {}, "r1");
+    EXPECT_TRUE(plan.actions.empty()) << bad;
+    ASSERT_EQ(plan.refused.size(), 1u) << bad;
+    EXPECT_TRUE(plan.refused[0].unsafe_name) << bad;
+    for (const std::string& line : node_action_lines(plan)) {
+      EXPECT_EQ(line.rfind("# no action for SUSPECT-NODE node ", 0), 0u) << line;
+      EXPECT_EQ(line.find_first_of(";$`\"'|\n\\"), std::string::npos) << line;
+    }
+  }
+  EXPECT_EQ(plan_node_actions({suspect("a\nb")}, {}, "r1").refused[0].node, "a\\x0ab");
+}
+
+TEST(NodeActions, TheHostNameIsTheMachine) {
+  // Two containers both called "localhost" are two nodes named after their lowest rank; a third
+  // node has its own name: only that one is a machine an admin can address.
+  std::vector<NodeRecord> nodes = {node("localhost-rank0", "580", "localhost"), node("localhost-rank1", "580", "localhost"),
+                                   node("gpu-09", "570")};
+  const NodeActionPlan plan = plan_node_actions({suspect("localhost-rank1"), suspect("gpu-09")}, nodes, "r1");
+  ASSERT_EQ(plan.actions.size(), 1u);
+  EXPECT_EQ(plan.actions[0].node, "gpu-09");
+  ASSERT_EQ(plan.refused.size(), 1u);
+  EXPECT_EQ(plan.refused[0].node, "localhost");
+  EXPECT_NE(plan.refused[0].why.find("shared by 2 nodes"), std::string::npos);
+  EXPECT_FALSE(plan.refused[0].unsafe_name);
+}
+
+TEST(NodeActions, EmulatedNodesAreNoMachine) {
+  std::vector<NodeRecord> nodes = {node("box-node0", "580", "box"), node("box-node1", "580", "box")};
+  for (auto& n : nodes) n.emulated = true;
+  const NodeActionPlan plan = plan_node_actions({suspect("box-node1")}, nodes, "r1");
+  EXPECT_TRUE(plan.actions.empty());
+  ASSERT_EQ(plan.refused.size(), 1u);
+  EXPECT_NE(plan.refused[0].why.find("emulated"), std::string::npos);
+}
+
+TEST(NodeActions, SlurmNamesThatAreNotKubernetesNamesGetNoKubectlLine) {
+  const NodeActionPlan plan = plan_node_actions({suspect("GPU_Node7")}, {}, "r1");
+  ASSERT_EQ(plan.actions.size(), 1u);
+  EXPECT_EQ(plan.actions[0].slurm_line.rfind("scontrol update NodeName=GPU_Node7 State=DRAIN", 0), 0u);
+  EXPECT_TRUE(plan.actions[0].kubectl_lines.empty());
+}
+
+TEST(NodeActions, ReasonKeepsOnlyShellQuietCharacters) {
+  // A fact name from run.json reaches the Reason through the finding's field.
+  const ClusterFinding f{"NODE-MISMATCH", true, "gpu-03", "nics\"; rm -rf / #$(x)`y`", "node gpu-03: nics differ"};
+  const NodeActionPlan plan = plan_node_actions({f}, {}, "r1");
+  ASSERT_EQ(plan.actions.size(), 1u);
+  EXPECT_EQ(plan.actions[0].reason, "fabricgate: NODE-MISMATCH nics__ rm -rf / __(x)_y_ (run r1)");
+  EXPECT_EQ(shell_quiet_text(std::string(300, 'x')).size(), 200u);
+}
+
+TEST(NodeActions, NameRules) {
+  EXPECT_TRUE(is_safe_node_name("gpu-node-01.cluster_a"));
+  EXPECT_FALSE(is_safe_node_name(""));
+  EXPECT_FALSE(is_safe_node_name("-x"));
+  EXPECT_TRUE(is_kubernetes_node_name("ip-10-0-0-1.ec2.internal"));
+  EXPECT_FALSE(is_kubernetes_node_name("Upper"));
+  EXPECT_FALSE(is_kubernetes_node_name("under_score"));
+  EXPECT_FALSE(is_kubernetes_node_name("dot."));
+}
+
+}  // namespace
+}  // namespace fabricgate::gate

@@ -26,9 +26,11 @@
 #include "bench/bench_options.hpp"
 #include "bench/capture/profiler_plugin.hpp"
 #include "bench/engine/family.hpp"
+#include "bench/engine/rank_gpu_check.hpp"
 #include "bench/hang_watchdog.hpp"
 #include "bench/node_setup.hpp"
 #include "harness/model/errors.hpp"
+#include "harness/model/json_file.hpp"
 
 namespace fb = fabricgate::bench;
 
@@ -53,32 +55,11 @@ nlohmann::json rank_table(fb::Communicator& comm, const fb::GpuPlacement& gpu, c
   const nlohmann::json mine = {{"rank", comm.rank()}, {"host", hostname()}, {"local_rank", comm.local_rank()},
                                {"node", nodes.names[node]},
                                {"gpu_uuid", gpu.uuid}, {"pci_bus_id", gpu.pci_bus_id}, {"gpu_name", gpu.name},
+                               {"visible_gpus", gpu.visible},
                                {"nccl_library", fb::nccl_library_path()}};  // per rank: fabricgate ab checks every one
   nlohmann::json table = nlohmann::json::array();
-  for (const auto& s : comm.all_gather(mine.dump())) table.push_back(nlohmann::json::parse(s));
+  for (const auto& s : comm.all_gather(mine.dump())) table.push_back(fabricgate::parse_json_text(s, "rank table entry"));
   return table;
-}
-
-// P01: a collective needs at least two ranks, each on its own GPU. NCCL ranks are processes × GPUs
-// per process (P02 mode); host collectives (MPI) have one rank per process.
-std::string refuse_reason(const fb::BenchOptions& opts, const nlohmann::json& ranks, int processes) {
-  if (!opts.has_collectives) return {};
-  const int nranks = opts.has_host_collectives ? processes : processes * opts.gpus_per_process;
-  if (nranks < 2) {
-    return "P01: collective benchmarks need at least 2 ranks, found " + std::to_string(nranks) +
-           " (ranks started as separate jobs never meet: busbw would be 0). Launch with mpirun -np N or srun.";
-  }
-  if (!opts.has_gpu_collectives) return {};
-  std::set<std::string> seen;
-  for (const auto& r : ranks) {
-    const std::string uuid = r.value("gpu_uuid", "");
-    if (uuid.empty()) continue;
-    if (!seen.insert(uuid).second) {
-      return "P01: two ranks share GPU " + uuid + " (host " + r.value("host", "") +
-             "); one process per GPU is required (check CUDA_VISIBLE_DEVICES and -np)";
-    }
-  }
-  return {};
 }
 
 // The GPUs this process drives: `gpus_per_process` consecutive devices from its placement. Too few
@@ -119,6 +100,11 @@ int run(int argc, char** argv) {
   const fb::NodeLayout nodes = fb::set_up_nodes(comm, opts.emulate_nodes);
   const nlohmann::json ranks = rank_table(comm, gpu, nodes);
   const nlohmann::json node_facts = fb::gather_node_facts(comm, nodes);
+  // P01 before NCCL initialises: two ranks on one GPU would wait there forever.
+  const std::string refused = fb::p01_refusal({opts.has_collectives, opts.has_gpu_collectives, opts.has_host_collectives,
+                                               opts.gpus_per_process, comm.size()},
+                                              ranks);
+  if (!refused.empty()) throw fabricgate::InputError(refused);
 
   fb::RecordWriter writer = comm.rank() == 0 && !opts.records.empty() ? fb::RecordWriter(opts.records) : fb::RecordWriter();
   fb::BenchEnv env{.comm = comm, .writer = writer, .collective_backend = {}};
@@ -154,9 +140,6 @@ int run(int argc, char** argv) {
     if (name == "nccl") return {nccl_backend.get(), nccl_backend ? std::string() : nccl_why_not, gpus_per_process};
     return {};
   };
-
-  const std::string refused = refuse_reason(opts, ranks, comm.size());
-  if (!refused.empty()) throw fabricgate::InputError(refused);
 
   fb::register_suite(opts, env);  // throws InputError naming the suite field
 

@@ -6,6 +6,7 @@
 
 #include "harness/fingerprint/node_facts.hpp"
 #include "harness/model/errors.hpp"
+#include "harness/model/json_file.hpp"
 
 namespace fabricgate::bench {
 
@@ -72,7 +73,7 @@ nlohmann::json gather_node_facts(Communicator& comm, const NodeLayout& layout) {
   if (all.empty()) return nullptr;
   nlohmann::json nodes = nlohmann::json::array();
   for (const std::string& s : all) {
-    if (!s.empty()) nodes.push_back(nlohmann::json::parse(s));
+    if (!s.empty()) nodes.push_back(parse_json_text(s, "node facts of another rank"));
   }
   return nodes;
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "harness/model/suite_limits.hpp"
+
 namespace fabricgate::bench {
 
 FamilyRegistry& FamilyRegistry::instance() {
@@ -46,14 +48,8 @@ std::vector<std::string> SuiteEntry::strings_or(std::string_view name, std::vect
 
 SizeSweep SuiteEntry::sizes() const {
   const std::string p = field("sizes");
-  const auto size_at = [&](const std::string& ptr) -> std::uint64_t {
-    const json& v = reader.at(ptr);
-    if (v.is_number_unsigned() || (v.is_number_integer() && v.get<long long>() > 0)) return v.get<std::uint64_t>();
-    if (v.is_string()) {
-      if (auto s = parse_size(v.get<std::string>()); s && *s > 0) return *s;
-    }
-    reader.fail(ptr, "a positive size in bytes (a number, or a string such as \"64K\", \"16M\", \"1G\")");
-  };
+  // The harness checked the same fields with the same function before launching.
+  const auto size_at = [&](const std::string& ptr) { return suite_size_at(reader, ptr); };
   SizeSweep sweep;
   reader.object_at(p);
   if (reader.find(p + "/list")) {
@@ -76,24 +72,18 @@ SizeSweep SuiteEntry::sizes() const {
 }
 
 MeasurePlan read_plan(const JsonReader& reader, const std::string& pointer, MeasurePlan plan) {
-  const auto bounded = [&](const char* name, long long lo, long long hi, int& out) {
-    const std::string p = pointer + "/" + name;
-    if (!reader.find(p)) return;
-    const long long v = reader.integer_at(p);
-    if (v < lo || v > hi) reader.fail(p, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    out = static_cast<int>(v);
-  };
-  bounded("repetitions", 1, 1000, plan.repetitions);
-  bounded("warmup", 1, 100000, plan.warmup_ops);
-  bounded("iterations", 1, 1000000, plan.fixed_ops_per_sample);
+  // Ranges from harness/model/suite_limits.hpp, which the harness checked before launching.
+  plan.repetitions = suite_integer_in(reader, pointer + "/repetitions", kRepetitions, plan.repetitions);
+  plan.warmup_ops = suite_integer_in(reader, pointer + "/warmup", kWarmupOps, plan.warmup_ops);
+  plan.fixed_ops_per_sample = suite_integer_in(reader, pointer + "/iterations", kIterations, plan.fixed_ops_per_sample);
   if (reader.find(pointer + "/target_sample_ms")) {
     const double ms = reader.number_at(pointer + "/target_sample_ms");
-    if (ms <= 0 || ms > 60000) reader.fail(pointer + "/target_sample_ms", "milliseconds in (0, 60000]");
+    if (ms <= 0 || ms > kMaxTargetSampleMs) reader.fail(pointer + "/target_sample_ms", "milliseconds in (0, 60000]");
     plan.target_sample_seconds = ms / 1000.0;
   }
   if (reader.find(pointer + "/timeout_s")) {
     const double t = reader.number_at(pointer + "/timeout_s");
-    if (!(t > 0 && t <= 86400)) reader.fail(pointer + "/timeout_s", "seconds in (0, 86400]");
+    if (!(t > 0 && t <= kMaxTimeoutSeconds)) reader.fail(pointer + "/timeout_s", "seconds in (0, 86400]");
     plan.timeout_seconds = t;
   }
   return plan;

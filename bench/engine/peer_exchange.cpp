@@ -1,6 +1,7 @@
 #include "bench/engine/peer_exchange.hpp"
 
 #include <stdexcept>
+#include "harness/model/json_file.hpp"
 
 namespace fabricgate::bench {
 
@@ -9,7 +10,7 @@ PeerCards exchange_cards(Communicator& comm, nlohmann::json card, const std::str
   card["skip"] = skip;
   card["error"] = error;
   PeerCards out;
-  for (const auto& text : comm.all_gather(card.dump())) out.cards.push_back(nlohmann::json::parse(text));
+  for (const auto& text : comm.all_gather(card.dump())) out.cards.push_back(parse_json_text(text, "peer card of another rank"));
   for (std::size_t r = 0; r < out.cards.size(); ++r) {
     const std::string e = out.cards[r].value("error", "");
     if (!e.empty()) throw std::runtime_error("rank " + std::to_string(r) + ": " + e);

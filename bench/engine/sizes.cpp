@@ -1,33 +1,14 @@
 #include "bench/engine/sizes.hpp"
 
+#include "harness/model/suite_limits.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 
 namespace fabricgate::bench {
 
-std::optional<std::uint64_t> parse_size(std::string_view text) {
-  std::size_t i = 0;
-  std::uint64_t value = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-    const std::uint64_t digit = static_cast<std::uint64_t>(text[i] - '0');
-    if (value > (UINT64_MAX - digit) / 10) return std::nullopt;
-    value = value * 10 + digit;
-    ++i;
-  }
-  if (i == 0) return std::nullopt;
-  std::string suffix(text.substr(i));
-  for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  int shift = 0;
-  if (suffix.empty() || suffix == "B") shift = 0;
-  else if (suffix == "K" || suffix == "KB" || suffix == "KIB") shift = 10;
-  else if (suffix == "M" || suffix == "MB" || suffix == "MIB") shift = 20;
-  else if (suffix == "G" || suffix == "GB" || suffix == "GIB") shift = 30;
-  else if (suffix == "T" || suffix == "TB" || suffix == "TIB") shift = 40;
-  else return std::nullopt;
-  if (shift > 0 && value > (UINT64_MAX >> shift)) return std::nullopt;
-  return value << shift;
-}
+std::optional<std::uint64_t> parse_size(std::string_view text) { return parse_size_text(text); }
 
 std::vector<std::uint64_t> expand(const SizeSweep& sweep) {
   if (!sweep.list.empty()) return sweep.list;

@@ -18,6 +18,7 @@
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
 #include "harness/report/ab_report.hpp"
+#include "harness/report/text_escape.hpp"
 
 #ifndef FABRICGATE_SOURCE_DIR
 #define FABRICGATE_SOURCE_DIR "."
@@ -63,8 +64,8 @@ int ab_command(AbArgs& a) {
   const launch::AbRunResult result = launch::run_ab(a.ab);
   const gate::AbComparison& c = result.comparison;
   const bool color = ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
-  std::cout << report::render_ab_console(c, color) << std::flush;
-  write_file_atomically(result.dir / "ab.md", report::render_ab_markdown(c));
+  std::cout << report::without_workflow_commands(report::render_ab_console(c, color)) << std::flush;
+  write_file_atomically(result.dir / "ab.md", report::without_workflow_commands(report::render_ab_markdown(c)));
   report::append_ab_step_summary(c);
   std::cerr << "fabricgate: A/B results in " << result.dir.string() << " (ab.json, ab.md)\n";
   return static_cast<int>(c.exit_code);

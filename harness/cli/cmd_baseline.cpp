@@ -9,8 +9,11 @@
 #include "harness/cli/commands.hpp"
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/baseline_diff.hpp"
+#include "harness/gate/platform_guard.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/errors.hpp"
+#include "harness/model/json_file.hpp"
+#include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::cli {
@@ -23,6 +26,8 @@ struct BaselineArgs {
   std::string baselines_dir;
   std::string platform;
   std::string baseline;  // update: the file to update
+  bool force_platform = false;
+  bool reset_policy = false;  // create: the defaults instead of the replaced baseline's policy
 };
 
 std::vector<RunRecord> load_runs(const std::vector<std::string>& paths) {
@@ -41,16 +46,22 @@ int run_create(const BaselineArgs& a) {
     throw InputError("baseline create: give --out FILE or --baselines-dir DIR, not both");
   }
   const std::vector<RunRecord> runs = load_runs(a.from);
-  gate::BaselineBuildOptions options;
-  options.platform = a.platform;
-  options.now = gate::utc_now_iso8601();
-  const gate::BuiltBaseline built = gate::create_baseline(runs, options);
+  const std::string platform = a.platform.empty() ? runs.front().platform : a.platform;
+  require_safe_name(platform, "--platform", "");  // before it becomes part of a path
   const std::filesystem::path dir = a.baselines_dir.empty() ? "baselines" : a.baselines_dir;
   const std::filesystem::path out =
-      a.out.empty() ? dir / (built.baseline.platform + ".json") : std::filesystem::path(a.out);
+      a.out.empty() ? dir / (platform + ".json") : std::filesystem::path(a.out);
+  require_writable_file(out, a.out.empty() ? "--baselines-dir" : "--out");
   std::optional<Baseline> previous;
   std::error_code ec;
   if (std::filesystem::exists(out, ec)) previous = load_baseline(out);  // diff against what it replaces
+  gate::require_file_named_for(out, platform, previous ? &*previous : nullptr, a.force_platform);
+  gate::BaselineBuildOptions options;
+  options.platform = a.platform;
+  options.now = gate::utc_now_iso8601();
+  // A re-created baseline keeps the thresholds someone tuned in review unless told otherwise.
+  if (previous && !a.reset_policy) options.policy = previous->policy;
+  const gate::BuiltBaseline built = gate::create_baseline(runs, options);
   save_baseline(out, built.baseline);
   std::cout << "wrote " << out.string() << "\n"
             << gate::render_baseline_diff(gate::diff_baselines(previous ? &*previous : nullptr, built.baseline));
@@ -61,6 +72,7 @@ int run_create(const BaselineArgs& a) {
 int run_update(const BaselineArgs& a) {
   const Baseline old = load_baseline(a.baseline);
   const std::vector<RunRecord> runs = load_runs(a.from);
+  gate::require_runs_platform(runs, old, a.force_platform);
   const gate::BuiltBaseline built = gate::update_baseline(old, runs, gate::utc_now_iso8601());
   save_baseline(a.baseline, built.baseline);
   std::cout << "updated " << a.baseline << "\n"
@@ -82,12 +94,18 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
   create->add_option("--baselines-dir", create_args->baselines_dir,
                      "Write <DIR>/<platform>.json (default: baselines/)");
   create->add_option("--platform", create_args->platform, "Platform key (default: the runs' platform)");
+  create->add_flag("--force-platform", create_args->force_platform,
+                   "Write even when the target file is another platform's baseline");
+  create->add_flag("--reset-policy", create_args->reset_policy,
+                   "Use the default tolerance policy instead of the replaced baseline's");
   create->callback([create_args, &exit_code] { exit_code = run_create(*create_args); });
 
   auto update_args = std::make_shared<BaselineArgs>();
   auto* update = cmd->add_subcommand("update", "Replace the keys measured by the given runs");
   update->add_option("--baseline", update_args->baseline, "Baseline file to update")->required();
   update->add_option("--from", update_args->from, "Run directory or run.json (repeat)")->required();
+  update->add_flag("--force-platform", update_args->force_platform,
+                   "Merge runs even when their platform key differs from the baseline's");
   update->callback([update_args, &exit_code] { exit_code = run_update(*update_args); });
 }
 

@@ -13,6 +13,7 @@
 #include "harness/gate/compare.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
+#include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
 #include "harness/report/step_summary.hpp"
@@ -27,6 +28,7 @@ struct CompareArgs {
   std::string baselines_dir = "baselines";
   bool require_baseline = false;
   bool force = false;
+  bool force_platform = false;
   std::string format = "console";
   std::string out;
 };
@@ -36,7 +38,8 @@ int run_compare(const CompareArgs& a) {
   if (format == report::ReportFormat::annotations) {
     throw InputError("compare --format annotations is not offered; use `fabricgate report`");
   }
-  const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, a.force);
+  if (!a.out.empty()) require_writable_file(a.out, "--out");
+  const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, gate::CompareOptions{a.force, a.force_platform});
   const gate::Comparison& comparison = g.comparison;
   emit(comparison, format, a.out);
   report::append_github_step_summary(comparison);
@@ -60,6 +63,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_flag("--require-baseline", args->require_baseline, "Exit 2 when the platform has no baseline");
   cmd->add_flag("--force", args->force, "Compare even when the fingerprint identity differs");
+  cmd->add_flag("--force-platform", args->force_platform,
+                "Compare even when the run\'s platform key differs from the baseline\'s");
   cmd->add_option("--format", args->format, "console|markdown|junit|json")
       ->check(CLI::IsMember({"console", "markdown", "junit", "json"}))
       ->capture_default_str();

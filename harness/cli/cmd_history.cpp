@@ -13,6 +13,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/report/history.hpp"
+#include "harness/report/text_escape.hpp"
 
 namespace fabricgate::cli {
 
@@ -73,13 +74,13 @@ int run_history(const HistoryArgs& a) {
   options.last = a.last;
   options.key = a.key;
   const report::RunScan scan = report::scan_runs(dir, options);
-  for (const std::string& w : scan.warnings) std::cerr << "fabricgate: warning: " << w << "\n";
+  for (const std::string& w : scan.warnings) std::cerr << "fabricgate: warning: " << report::printable(w) << "\n";
   const report::KeyHistory history = report::key_history(scan.runs, a.key, metric, a.last);
   if (history.points.empty()) {
     throw InputError(dir.string(), "", "no run measured key " + a.key + " (" + std::to_string(scan.parsed) +
                                            " run.json files read)" + similar_keys(dir, a.key));
   }
-  std::cout << report::render_history_text(history);
+  std::cout << report::without_workflow_commands(report::render_history_text(history));
   return 0;
 }
 

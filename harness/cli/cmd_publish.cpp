@@ -15,6 +15,7 @@
 #include "harness/cli/comparison_output.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/publish/publish_targets.hpp"
+#include "harness/report/text_escape.hpp"
 
 #ifndef FABRICGATE_VERSION
 #define FABRICGATE_VERSION "0"
@@ -30,6 +31,7 @@ struct PublishArgs {
   std::string baseline;
   std::string baselines_dir = "baselines";
   bool force = false;
+  bool force_platform = false;
   publish::PublishOptions options;
   long pr = 0;
   std::string ca_bundle;
@@ -53,7 +55,7 @@ int run_publish(PublishArgs& a) {
       publish::resolve_settings(a.options, targets, publish::process_environment());
   std::vector<publish::Upload> uploads;
   for (const std::string& run : a.runs) {
-    const GatedRun g = gate_run_files(run, a.baseline, a.baselines_dir, a.force);
+    const GatedRun g = gate_run_files(run, a.baseline, a.baselines_dir, gate::CompareOptions{a.force, a.force_platform});
     for (const publish::TargetSpec& t : targets) {
       for (publish::Upload& u : publish::uploads_for(t, g.run, g.comparison, settings)) {
         u.target = g.run.run_id + " → " + u.target;
@@ -74,10 +76,10 @@ int run_publish(PublishArgs& a) {
   for (const publish::Upload& u : uploads) {
     const publish::UploadOutcome outcome = publish::deliver(client, u, policy, a.verbose ? &std::cerr : nullptr);
     if (outcome.ok) {
-      std::cerr << "fabricgate: published " << u.target << " (" << outcome.message << ")\n";
+      std::cerr << "fabricgate: published " << u.target << " (" << report::printable(outcome.message) << ")\n";
     } else {
       ++failed;
-      std::cerr << "fabricgate: publish failed: " << outcome.message << "\n";
+      std::cerr << "fabricgate: publish failed: " << report::printable(outcome.message) << "\n";
     }
   }
   if (failed > 0) {
@@ -103,6 +105,8 @@ void add_publish_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--baseline", a->baseline, "Baseline file (default: <baselines-dir>/<platform>.json)");
   cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines/<platform>.json")->capture_default_str();
   cmd->add_flag("--force", a->force, "Compare even when the fingerprint identity differs");
+  cmd->add_flag("--force-platform", a->force_platform,
+                "Compare even when the run\'s platform key differs from the baseline\'s");
   cmd->add_option("--github-api", a->options.github_api,
                   "GitHub API base URL (default $GITHUB_API_URL, else https://api.github.com)");
   cmd->add_option("--github-repo", a->options.github_repo, "OWNER/NAME (default $GITHUB_REPOSITORY)");

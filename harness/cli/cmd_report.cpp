@@ -16,6 +16,7 @@
 #include "harness/gate/compare.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
+#include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
 #include "harness/report/step_summary.hpp"
@@ -29,6 +30,7 @@ struct ReportArgs {
   std::string baseline;
   std::string baselines_dir = "baselines";
   bool force = false;
+  bool force_platform = false;
   std::string format = "console";
   std::string out;
   std::string history;  // results root or platform directory; "" = where the run lies
@@ -38,7 +40,8 @@ struct ReportArgs {
 
 int run_report(const ReportArgs& a) {
   const report::ReportFormat format = report::parse_report_format(a.format);
-  const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, a.force);
+  if (!a.out.empty()) require_writable_file(a.out, "--out");
+  const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, gate::CompareOptions{a.force, a.force_platform});
   if (format == report::ReportFormat::html) {
     write_html_report(g.run, g.baseline ? &*g.baseline : nullptr, g.comparison,
                       HtmlHistoryOptions{!a.no_history, a.history, a.history_last}, a.out);
@@ -59,6 +62,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--baselines-dir", args->baselines_dir, "Directory of baselines/<platform>.json")
       ->capture_default_str();
   cmd->add_flag("--force", args->force, "Compare even when the fingerprint identity differs");
+  cmd->add_flag("--force-platform", args->force_platform,
+                "Compare even when the run\'s platform key differs from the baseline\'s");
   cmd->add_option("--format", args->format,
                   "console|markdown|junit|annotations|json|html (html: one self-contained file, no network: "
                   "verdict, failing keys, versions, per collective busbw and time vs size with the baseline "

@@ -36,6 +36,7 @@ struct RunArgs {
   std::string baselines_dir = "baselines";
   bool require_baseline = false;
   bool force = false;
+  bool force_platform = false;
   bool no_compare = false;
   int timeout_s = 3600;
   int lock_timeout_s = 600;
@@ -61,7 +62,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   if (sr.scenario == "default" || !explicit_baseline.empty()) {
     baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
   }
-  const gate::Comparison comparison = gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force});
+  const gate::Comparison comparison = gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force, a.force_platform});
   emit(comparison, report::ReportFormat::console, "");
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
@@ -140,6 +141,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines")->capture_default_str();
   cmd->add_flag("--require-baseline", a->require_baseline, "Exit 2 when the platform has no baseline");
   cmd->add_flag("--force", a->force, "Compare even when the fingerprint identity differs");
+  cmd->add_flag("--force-platform", a->force_platform,
+                "Compare even when the run's platform key differs from the baseline's");
   cmd->add_flag("--no-compare", a->no_compare, "Measure and write results only");
   cmd->add_option("--report", a->reports, "Reports written into the run directory: markdown, junit, json, html (report.html)")
       ->capture_default_str();

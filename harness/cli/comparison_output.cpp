@@ -10,10 +10,10 @@
 namespace fabricgate::cli {
 
 GatedRun gate_run_files(const std::string& run_path, const std::string& baseline_file,
-                        const std::string& baselines_dir, bool force) {
+                        const std::string& baselines_dir, const gate::CompareOptions& options) {
   GatedRun g{load_run(run_path), std::nullopt, {}};
   g.baseline = gate::find_baseline(g.run, baseline_file, baselines_dir);
-  g.comparison = gate::compare_run(g.run, g.baseline ? &*g.baseline : nullptr, gate::CompareOptions{force});
+  g.comparison = gate::compare_run(g.run, g.baseline ? &*g.baseline : nullptr, options);
   return g;
 }
 

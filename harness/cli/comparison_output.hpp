@@ -18,7 +18,7 @@ struct GatedRun {
 };
 
 GatedRun gate_run_files(const std::string& run_path, const std::string& baseline_file,
-                        const std::string& baselines_dir, bool force);
+                        const std::string& baselines_dir, const gate::CompareOptions& options);
 
 // `out` empty: stdout. Colours for the console format on a terminal unless NO_COLOR is set.
 void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out);

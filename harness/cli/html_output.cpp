@@ -6,6 +6,8 @@
 
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
+#include "harness/report/printable_comparison.hpp"
+#include "harness/report/text_escape.hpp"
 #include "harness/report/history.hpp"
 #include "harness/report/html_report.hpp"
 
@@ -54,8 +56,11 @@ void write_html_report(const RunRecord& run, const Baseline* baseline, const gat
   if (baseline) in.bands = report::baseline_bands(*baseline);
   in.history_last = history.last;
   if (history.enabled) add_history(run, history, in);
-  for (const std::string& w : in.history_warnings) std::cerr << "fabricgate: history: " << w << "\n";
-  const std::string html = report::render_html(comparison, in);
+  for (const std::string& w : in.history_warnings) {
+    std::cerr << "fabricgate: history: " << report::printable(w) << "\n";
+  }
+  const std::string html =
+      report::without_workflow_commands(report::render_html(report::printable_copy(comparison), in));
   if (out.empty()) {
     std::cout << html << std::flush;
   } else {

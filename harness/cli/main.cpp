@@ -6,6 +6,7 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/model/errors.hpp"
+#include "harness/report/text_escape.hpp"
 
 int main(int argc, char** argv) {
   using fabricgate::ExitCode;
@@ -39,7 +40,7 @@ int main(int argc, char** argv) {
     std::cerr << "fabricgate: infrastructure failure: " << e.what() << "\n";
     return static_cast<int>(ExitCode::infra_failure);
   } catch (const std::exception& e) {
-    std::cerr << "fabricgate: internal error: " << e.what() << "\n";
+    std::cerr << "fabricgate: internal error: " << fabricgate::report::printable(e.what()) << "\n";
     return static_cast<int>(ExitCode::infra_failure);
   }
   return exit_code;

@@ -6,6 +6,7 @@
 
 #include "harness/gate/cluster_consistency.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
+#include "harness/gate/platform_guard.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
 #include "harness/gate/node_actions.hpp"
@@ -119,6 +120,7 @@ bool decide_route(const RunRecord& run, const BenchmarkResult& r, const Baseline
 
 void apply_guard(const RunRecord& run, const Baseline& baseline, const CompareOptions& options,
                  Comparison& c) {
+  require_run_platform(run, baseline, options.force_platform);
   require_same_gpus_per_process(run, baseline);
   if (!run.fingerprint.present || baseline.identity.empty()) {
     c.warnings.push_back("fingerprint identity not checked: " +

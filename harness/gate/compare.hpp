@@ -14,6 +14,7 @@ namespace fabricgate::gate {
 
 struct CompareOptions {
   bool force = false;  // compare despite a different fingerprint identity
+  bool force_platform = false;  // compare despite a different platform key (platform_guard.hpp)
 };
 
 // `baseline` may be null: every key is NEW and the result says how to create a baseline.

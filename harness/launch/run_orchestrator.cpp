@@ -12,14 +12,17 @@ extern char** environ;
 #include "bench/capture/capture_json.hpp"
 #include "bench/capture/controls.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
+#include "harness/launch/gpu_capacity.hpp"
 #include "harness/launch/launch_plan.hpp"
 #include "harness/launch/process.hpp"
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/model/errors.hpp"
+#include "harness/model/output_paths.hpp"
 #include "harness/model/secret_redaction.hpp"
 #include "harness/model/suite.hpp"
 #include "harness/model/suite_advice.hpp"
+#include "harness/model/suite_limits.hpp"
 
 namespace fabricgate::launch {
 
@@ -73,6 +76,7 @@ int ranks_for(const Suite& suite, const RunOptions& o, const json& fingerprint) 
     throw InputError("--ranks", "", "at least " + std::to_string(suite.min_ranks) + " ranks for suite " + suite.name +
                                         " (P01: a collective needs ranks that meet), found " + std::to_string(ranks));
   }
+  require_rank_count(ranks, "--ranks", "");
   return ranks;
 }
 
@@ -164,7 +168,10 @@ fs::path default_bench_path() {
 }
 
 std::vector<ScenarioRun> run_suite(const RunOptions& o) {
-  const Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));
+  const Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));  // the whole suite, validated
+  // Everything the user gave is checked before the lock, the fingerprint and the launch.
+  if (o.ranks != 0) require_rank_count(o.ranks, "--ranks", "");
+  if (o.run_dir.empty()) require_writable_directory(o.results_dir, "--results-dir");
   for (const std::string& advice : suite_advice(suite)) std::fprintf(stderr, "fabricgate: warning: %s\n", advice.c_str());
   const std::vector<std::string> scenarios = o.scenarios.empty() ? suite.scenarios : o.scenarios;
   std::vector<capture::ControlScenario> controls;
@@ -185,6 +192,18 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   const std::string platform = fp.at("platform_key").get<std::string>();
   const int ranks = ranks_for(suite, o, fp);
   const LaunchContext context = detect_launch_context();
+  // One host's launch: the fingerprint knows its GPUs (P01 before NCCL can hang on a shared GPU).
+  if (o.hostfile.empty() && o.launcher != "srun" && !context.inside_slurm_job) {
+    LocalLaunch local{ranks, suite.doc.value("gpus_per_process", 1), ""};
+    if (const auto it = suite.env.find("CUDA_VISIBLE_DEVICES"); it != suite.env.end()) {
+      local.cuda_visible_devices = it->second;
+    } else if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) {
+      local.cuda_visible_devices = v;
+    }
+    if (const std::string refusal = gpu_shortage(suite, local, fp); !refusal.empty()) {
+      throw InputError(suite.file.string(), "/ranks", refusal);
+    }
+  }
 
   std::vector<ScenarioRun> runs;
   for (const auto& control : controls) {
@@ -244,6 +263,13 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
     sr.bench_refused = !result.timed_out && result.signal == 0 && result.exit_code == 2;
 
     const RecordsFile records = read_records(sr.dir / "records.jsonl");
+    if (result.ok() && records.header.is_null() && records.benchmarks.empty()) {
+      // Exit 0 without one record: the launcher never started the bench (a wrapper, a dry run, a
+      // broken mpirun). That is the launcher's failure, not a defect of the run it did not make.
+      throw InfraError("launcher " + plan.launcher + " (" + (plan.argv.empty() ? std::string("?") : plan.argv.front()) +
+                       ") exited 0 but started no fabricgate-bench: " + (sr.dir / "records.jsonl").string() +
+                       " has no records; see " + (sr.dir / "launch.json").string());
+    }
     const capture::CaptureSummary summary = capture::parse_nccl_logs(read_logs(sr.dir / "nccl"));
     const std::string capture_path = records.header.is_object() ? records.header.value("capture_path", "none") : "none";
     json cap = capture::capture_to_json(summary, capture_path);

@@ -4,6 +4,7 @@
 
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
+#include "harness/model/benchmark_key.hpp"
 
 namespace fabricgate {
 
@@ -91,6 +92,9 @@ class BaselineParser {
     b.provenance = provenance("/provenance");
     b.policy = policy("/tolerance_policy");
     for (const auto& [key, value] : r_.object_at("/entries").items()) {
+      if (const std::string problem = benchmark_key_problem(key); !problem.empty()) {
+        r_.fail("/entries" + escape(key), problem);
+      }
       b.entries.emplace(key, entry(key));
     }
     return b;

@@ -27,7 +27,7 @@ class InputError : public std::runtime_error {
 // Launch failures, hangs, crashes, device errors: the measurement could not be made.
 class InfraError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit InfraError(const std::string& message);  // shown as one printable line, cut
 };
 
 }  // namespace fabricgate

@@ -1,9 +1,11 @@
 #include "harness/model/json_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -69,6 +71,7 @@ class DuplicateKeyRejectingBuilder {
   bool string(string_t& v) { return dom_.string(v); }
   bool binary(binary_t& v) { return dom_.binary(v); }
   bool start_object(std::size_t n) {
+    if (too_deep()) return false;
     keys_.emplace_back();
     return dom_.start_object(n);
   }
@@ -81,18 +84,31 @@ class DuplicateKeyRejectingBuilder {
   }
   bool end_object() {
     keys_.pop_back();
+    --depth_;
     return dom_.end_object();
   }
-  bool start_array(std::size_t n) { return dom_.start_array(n); }
-  bool end_array() { return dom_.end_array(); }
+  bool start_array(std::size_t n) { return too_deep() ? false : dom_.start_array(n); }
+  bool end_array() {
+    --depth_;
+    return dom_.end_array();
+  }
   template <typename Exception>
   bool parse_error(std::size_t position, const std::string& token, const Exception& ex) {
     return dom_.parse_error(position, token, ex);  // throws (allow_exceptions)
   }
 
   std::string duplicate;
+  bool exceeded_depth = false;
 
  private:
+  // Counts the container being opened; stops the parse (reported by the caller) past the limit.
+  bool too_deep() {
+    if (++depth_ <= kMaxJsonDepth) return false;
+    exceeded_depth = true;
+    return true;
+  }
+
+  std::size_t depth_ = 0;
   nlohmann::detail::json_sax_dom_parser<json> dom_;
   std::vector<std::set<std::string>> keys_;
 };
@@ -109,6 +125,10 @@ json parse_json_text(std::string_view text, const std::string& origin,
     // nlohmann prefixes "[json.exception.parse_error.101] "; keep the human part.
     if (auto pos = what.find("] "); pos != std::string::npos) what = what.substr(pos + 2);
     throw InputError(origin, "", "not valid JSON (" + what + ")");
+  }
+  if (builder.exceeded_depth) {
+    throw InputError(origin, "", "JSON nested at most " + std::to_string(kMaxJsonDepth) +
+                                     " levels deep (arrays and objects), found deeper nesting");
   }
   if (!builder.duplicate.empty()) {
     throw InputError(origin, "", "duplicate object key \"" + builder.duplicate +
@@ -138,15 +158,51 @@ json load_json_file(const fs::path& path, std::string_view expected_schema) {
   return parse_json_text(buf.str(), path.string(), expected_schema);
 }
 
-void write_file_atomically(const fs::path& path, std::string_view text) {
+namespace {
+
+// A link is written through: the file it points to is replaced, the link stays a link.
+fs::path write_target(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_symlink(path, ec)) return path;
+  const fs::path resolved = fs::weakly_canonical(path, ec);
+  return ec ? path : resolved;
+}
+
+// The replaced file's permission bits, or 0644 (less the umask) for a new file: mkstemp's 0600
+// would make a shared baseline unreadable to the next CI user.
+mode_t mode_for(const fs::path& target) {
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0) return st.st_mode & 07777;
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return static_cast<mode_t>(0644 & ~mask);
+}
+
+// Temp files of an earlier write that was killed (signal, file-size limit) before its rename.
+void remove_stale_temps(const fs::path& dir, const std::string& prefix) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() == prefix.size() + 6 && name.compare(0, prefix.size(), prefix) == 0 && it->is_regular_file(ec)) {
+      fs::remove(it->path(), ec);
+    }
+  }
+}
+
+}  // namespace
+
+void write_file_atomically(const fs::path& requested, std::string_view text) {
+  const fs::path path = write_target(requested);
   const fs::path dir = path.parent_path();
   if (!dir.empty()) fs::create_directories(dir);
-  std::string tmpl = (dir / ("." + path.filename().string() + ".tmpXXXXXX")).string();
+  const std::string prefix = "." + path.filename().string() + ".tmp";
+  remove_stale_temps(dir, prefix);
+  std::string tmpl = (dir / (prefix + "XXXXXX")).string();
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   const int fd = ::mkstemp(name.data());
   if (fd < 0) throw InfraError("cannot create temporary file next to " + path.string() + ": " + errno_text());
-  const bool ok = write_all(fd, text) && ::fsync(fd) == 0;
+  const bool ok = ::fchmod(fd, mode_for(path)) == 0 && write_all(fd, text) && ::fsync(fd) == 0;
   const int saved = errno;
   ::close(fd);
   if (!ok) {
@@ -232,6 +288,10 @@ double JsonReader::non_negative_at(const std::string& pointer) const {
 long long JsonReader::integer_at(const std::string& pointer) const {
   const json& v = at(pointer);
   if (!v.is_number_integer()) fail(pointer, "an integer, found " + v.dump());
+  // 2^63 .. 2^64-1 parse as unsigned; converting them would print (and check) a negative number.
+  if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX)) {
+    fail(pointer, "an integer at most 2^63-1, found " + v.dump());
+  }
   return v.get<long long>();
 }
 

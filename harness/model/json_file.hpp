@@ -12,8 +12,13 @@ namespace fabricgate {
 
 using json = nlohmann::json;
 
+// The deepest nesting any input may have. fabricgate's own documents nest fewer than 10 levels;
+// a hostile file nested 10^5 deep parses fine but crashes later code that copies or compares the
+// value recursively, so the limit is enforced while parsing, for every JSON and JSONL input.
+inline constexpr std::size_t kMaxJsonDepth = 64;
+
 // Parses a whole file. Throws InputError for a missing/unreadable file, invalid UTF-8, malformed
-// or truncated JSON, duplicate object keys, and (when expected_schema is not empty) a missing or
+// or truncated JSON, duplicate object keys, nesting deeper than kMaxJsonDepth, and (when expected_schema is not empty) a missing or
 // different "schema" field. expected_schema is like "fabricgate.run/1".
 json load_json_file(const std::filesystem::path& path, std::string_view expected_schema = {});
 
@@ -22,6 +27,9 @@ json parse_json_text(std::string_view text, const std::string& origin,
                      std::string_view expected_schema = {});
 
 // Writes `text` to `path` atomically (same-directory temp file, fsync, rename, fsync directory).
+// The file keeps its permission bits (a new one gets 0644 less the umask); a symlink is written
+// through (its target is replaced, the link stays); temp files a killed earlier write of the same
+// file left behind are removed first.
 void write_file_atomically(const std::filesystem::path& path, std::string_view text);
 
 // Pretty-prints (2 spaces, trailing newline) and writes atomically.

@@ -1,12 +1,15 @@
 #include "harness/model/run_record.hpp"
 
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <string_view>
 #include <unordered_map>
 
+#include "harness/model/benchmark_key.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
+#include "harness/report/text_escape.hpp"
 
 namespace fabricgate {
 
@@ -140,13 +143,7 @@ ResultStatus parse_status(const JsonReader& r, const std::string& p) {
 
 // Keys are not path components but end up in JUnit names, annotations and baseline files.
 void check_key(const JsonReader& r, const std::string& p, const std::string& key) {
-  if (key.empty() || key.size() > 512) r.fail(p, "a non-empty key of at most 512 characters");
-  for (const char c : key) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f || c == '"' || c == '\\') {
-      r.fail(p, "a key without control characters, quotes or backslashes");
-    }
-  }
-  if (key.find("..") != std::string::npos) r.fail(p, "a key without \"..\", found \"" + key + "\"");
+  if (const std::string problem = benchmark_key_problem(key); !problem.empty()) r.fail(p, problem);
 }
 
 void require_same_size(const JsonReader& r, const std::string& p, std::size_t n,
@@ -241,18 +238,26 @@ BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origi
 
 namespace {
 
+// `positions[i]` names where benchmarks[i] was read: its array index in run.json, its line number
+// in records.jsonl, so that a duplicate is reported where the reader will look for it.
 void check_unique_keys(const std::vector<BenchmarkResult>& benchmarks, const std::string& origin,
-                       const std::string& list_pointer) {
+                       const std::string& list_pointer, const std::vector<std::size_t>& positions) {
   std::unordered_map<std::string_view, std::size_t> seen;
   seen.reserve(benchmarks.size());
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
     auto [it, fresh] = seen.emplace(benchmarks[i].key, i);
     if (!fresh) {
-      throw InputError(origin, list_pointer + std::to_string(i) + "/key",
+      throw InputError(origin, list_pointer + std::to_string(positions[i]) + "/key",
                        "a key that appears once, \"" + benchmarks[i].key + "\" is also at " +
-                           list_pointer + std::to_string(it->second));
+                           list_pointer + std::to_string(positions[it->second]));
     }
   }
+}
+
+std::vector<std::size_t> array_indices(std::size_t n) {
+  std::vector<std::size_t> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = i;
+  return out;
 }
 
 FingerprintSummary parse_fingerprint(const Fields& f, const std::string& p) {
@@ -354,7 +359,7 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
     run.benchmarks.push_back(
         parse_benchmark_result(doc, origin, "/benchmarks/" + std::to_string(i), limits));
   }
-  check_unique_keys(run.benchmarks, origin, "/benchmarks/");
+  check_unique_keys(run.benchmarks, origin, "/benchmarks/", array_indices(run.benchmarks.size()));
   return run;
 }
 
@@ -380,9 +385,13 @@ RunRecord load_records_jsonl(const fs::path& dir, const fs::path& jsonl,
   run.incomplete_reason = "run.json missing (the run did not finish); read records.jsonl";
   std::string line;
   std::size_t line_no = 0;
+  std::vector<std::size_t> line_of_benchmark;
   bool last_line_truncated = false;
   while (std::getline(in, line)) {
     ++line_no;
+    // getline stops at end of file without a newline only on a line the writer did not finish:
+    // every record is written whole with its newline (append_json_line).
+    const bool unterminated = in.eof();
     if (line.empty()) continue;
     const std::string origin = jsonl.string() + " line " + std::to_string(line_no);
     json doc;
@@ -390,8 +399,8 @@ RunRecord load_records_jsonl(const fs::path& dir, const fs::path& jsonl,
     try {
       doc = parse_json_text(line, origin);
     } catch (const InputError&) {
-      // The crash may have cut the last line short; anything earlier is real corruption.
-      if (in.peek() == std::char_traits<char>::eof()) {
+      // A crash may cut the last line short; a complete line that does not parse is corruption.
+      if (unterminated) {
         last_line_truncated = true;
         break;
       }
@@ -400,13 +409,18 @@ RunRecord load_records_jsonl(const fs::path& dir, const fs::path& jsonl,
     const auto type = doc.is_object() ? doc.find("type") : doc.end();
     if (doc.is_object() && type != doc.end() && *type != "benchmark") continue;
     run.benchmarks.push_back(parse_benchmark_result(doc, origin, "", limits));
+    line_of_benchmark.push_back(line_no);
   }
-  if (last_line_truncated) run.incomplete_reason += " (last line truncated, ignored)";
+  if (last_line_truncated) {
+    run.incomplete_reason += " (last line " + std::to_string(line_no) + " cut short, ignored)";
+    std::cerr << "fabricgate: warning: " << report::printable(jsonl.string()) << " line " << line_no
+              << " was cut short (no newline; the run was interrupted while writing it): ignored\n";
+  }
   if (!run.benchmarks.empty()) {
     run.launch.nranks = run.benchmarks.front().nranks;
     run.launch.gpus_per_process = run.benchmarks.front().gpus_per_process;
   }
-  check_unique_keys(run.benchmarks, jsonl.string(), "line ");
+  check_unique_keys(run.benchmarks, jsonl.string(), "line ", line_of_benchmark);
   return run;
 }
 

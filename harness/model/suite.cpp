@@ -1,6 +1,7 @@
 #include "harness/model/suite.hpp"
 
 #include "harness/model/errors.hpp"
+#include "harness/model/suite_limits.hpp"
 
 namespace fabricgate {
 
@@ -43,16 +44,15 @@ Suite load_suite(const std::filesystem::path& file) {
   if (const json* r = rd.find("/ranks")) {
     if (r->is_string() && r->get<std::string>() == "per-gpu") {
       s.ranks = 0;
-    } else if (r->is_number_integer() && r->get<long long>() >= 1 && r->get<long long>() <= 65536) {
+    } else if (r->is_number_integer() && !r->is_number_float() && r->get<long long>() >= 1 &&
+               r->get<long long>() <= kMaxRanks && !(r->is_number_unsigned() && r->get<std::uint64_t>() > kMaxRanks)) {
       s.ranks = static_cast<int>(r->get<long long>());
     } else {
-      rd.fail("/ranks", "\"per-gpu\" or an integer in [1, 65536]");
+      rd.fail("/ranks", "\"per-gpu\" or an integer in [1, " + std::to_string(kMaxRanks) + "], found " + r->dump());
     }
   }
   if (rd.find("/min_ranks")) {
-    const long long m = rd.integer_at("/min_ranks");
-    if (m < 1 || m > 65536) rd.fail("/min_ranks", "an integer in [1, 65536]");
-    s.min_ranks = static_cast<int>(m);
+    s.min_ranks = suite_integer_in(rd, "/min_ranks", IntegerRange{1, kMaxRanks}, 1);
   }
   if (rd.find("/scenarios")) {
     const json& arr = rd.array_at("/scenarios");
@@ -90,6 +90,7 @@ Suite load_suite(const std::filesystem::path& file) {
     rd.object_at(p);
     rd.string_at(p + "/family");
   }
+  validate_suite_document(rd);
   return s;
 }
 

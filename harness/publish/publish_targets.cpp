@@ -249,7 +249,7 @@ std::vector<Upload> uploads_for(const TargetSpec& t, const RunRecord& run, const
     case TargetKind::github_comment: {
       report::RenderOptions options;
       options.max_markdown_bytes = kGithubCommentMax - 1024;  // room for the marker
-      const std::string markdown = report::render_markdown(comparison, options);
+      const std::string markdown = report::render(comparison, report::ReportFormat::markdown, options);
       return {github_upload("github-comment " + s.github_repo + "#" + std::to_string(*s.pr),
                             repo_path(s) + "/issues/" + std::to_string(*s.pr) + "/comments",
                             github_comment_body(github_status_context(run), markdown), s)};

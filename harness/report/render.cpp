@@ -3,6 +3,8 @@
 #include "harness/gate/comparison_json.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/report/html_report.hpp"
+#include "harness/report/printable_comparison.hpp"
+#include "harness/report/text_escape.hpp"
 
 namespace fabricgate::report {
 
@@ -19,14 +21,21 @@ ReportFormat parse_report_format(std::string_view name) {
 
 std::string render_json(const gate::Comparison& c) { return gate::comparison_to_json(c).dump(2) + "\n"; }
 
-std::string render(const gate::Comparison& c, ReportFormat format, const RenderOptions& options) {
+// Text formats render a printable copy (no control characters from input, strings cut) and never
+// emit a line GitHub would run as a workflow command; annotations build theirs from that copy
+// with GitHub's own escapes. JSON keeps the data exactly: its encoder escapes controls itself.
+std::string render(const gate::Comparison& original, ReportFormat format, const RenderOptions& options) {
+  if (format == ReportFormat::json) return render_json(original);
+  if (format == ReportFormat::annotations) return render_annotations(original, options);
+  const gate::Comparison c = printable_copy(original);
   switch (format) {
-    case ReportFormat::console: return render_console(c, options);
-    case ReportFormat::markdown: return render_markdown(c, options);
-    case ReportFormat::junit: return render_junit(c);
-    case ReportFormat::annotations: return render_annotations(c, options);
-    case ReportFormat::json: return render_json(c);
-    case ReportFormat::html: return render_html(c, HtmlInputs{});  // bands of judged keys, no trend
+    case ReportFormat::console: return without_workflow_commands(render_console(c, options));
+    case ReportFormat::markdown: return without_workflow_commands(render_markdown(c, options));
+    case ReportFormat::junit: return without_workflow_commands(render_junit(c));
+    case ReportFormat::annotations:
+    case ReportFormat::json: break;
+    case ReportFormat::html:  // bands of judged keys, no trend
+      return without_workflow_commands(render_html(c, HtmlInputs{}));
   }
   return {};
 }

@@ -11,7 +11,7 @@ namespace fabricgate::report {
 std::string append_github_step_summary(const gate::Comparison& c) {
   const char* path = std::getenv("GITHUB_STEP_SUMMARY");
   if (path == nullptr || *path == '\0') return {};
-  const std::string text = render_markdown(c, RenderOptions{});
+  const std::string text = render(c, ReportFormat::markdown, RenderOptions{});
   std::ofstream out(path, std::ios::app | std::ios::binary);
   out << text;
   out.flush();

@@ -1,6 +1,76 @@
 #include "harness/report/text_escape.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace fabricgate::report {
+
+namespace {
+
+const char kHex[] = "0123456789abcdef";
+
+std::string hex_escape(unsigned char c) {
+  return std::string("\\x") + kHex[c >> 4] + kHex[c & 0xf];
+}
+
+// Bytes of a UTF-8 sequence starting with `lead` (1 for ASCII and for stray bytes).
+std::size_t sequence_length(unsigned char lead) {
+  if (lead >= 0xf0 && lead < 0xf8) return 4;
+  if (lead >= 0xe0) return lead < 0xf0 ? 3 : 1;
+  if (lead >= 0xc0) return 2;
+  return 1;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text, std::size_t max_bytes) {
+  std::string out;
+  out.reserve(std::min(text.size(), max_bytes) + 16);
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = std::min(sequence_length(c), text.size() - i);
+    if (i + n > max_bytes) break;
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      out += hex_escape(c);
+    } else if (c == 0xc2 && n == 2 && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(text[i + 1]) < 0xa0) {
+      out += "\\u00" + hex_escape(static_cast<unsigned char>(text[i + 1])).substr(2);
+    } else {
+      out.append(text.substr(i, n));
+    }
+    i += n;
+  }
+  if (i < text.size()) out += "... (" + std::to_string(text.size() - i) + " more bytes)";
+  return out;
+}
+
+std::string without_workflow_commands(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool line_start = true;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (line_start && c == ':' && i + 1 < text.size() && text[i + 1] == ':') {
+      out += "\\x3a";
+      line_start = false;
+      continue;
+    }
+    out += c;
+    if (c == '\n' || c == '\r') {
+      line_start = true;
+    } else if (c != ' ' && c != '\t') {
+      line_start = false;
+    }
+  }
+  return out;
+}
 
 std::string xml_escape(std::string_view text) {
   std::string out;
@@ -21,13 +91,20 @@ std::string xml_escape(std::string_view text) {
 }
 
 std::string annotation_data(std::string_view text) {
+  // GitHub's own escapes for % CR LF (a message may span lines); other controls as in printable().
   std::string out;
-  for (const char c : text) {
-    if (c == '%') out += "%25";
-    else if (c == '\r') out += "%0D";
-    else if (c == '\n') out += "%0A";
-    else out += c;
+  std::size_t start = 0;
+  const auto flush = [&](std::size_t end) { out += printable(text.substr(start, end - start), SIZE_MAX); };
+  const std::size_t shown = std::min(text.size(), kMaxShownBytes);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const char c = text[i];
+    if (c != '%' && c != '\r' && c != '\n') continue;
+    flush(i);
+    out += c == '%' ? "%25" : c == '\r' ? "%0D" : "%0A";
+    start = i + 1;
   }
+  flush(shown);
+  if (shown < text.size()) out += "... (" + std::to_string(text.size() - shown) + " more bytes)";
   return out;
 }
 
@@ -42,10 +119,12 @@ std::string annotation_property(std::string_view text) {
 }
 
 std::string markdown_cell(std::string_view text) {
+  std::string spaced(text);
+  std::replace(spaced.begin(), spaced.end(), '\n', ' ');
+  std::replace(spaced.begin(), spaced.end(), '\r', ' ');
   std::string out;
-  for (const char c : text) {
+  for (const char c : printable(spaced)) {
     if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
     else out += c;
   }
   return out;

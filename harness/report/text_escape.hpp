@@ -1,9 +1,26 @@
 #pragma once
-// Escaping for each output format, kept apart so each rule is tested once.
+// Escaping for each output format, kept apart so each rule is tested once. This is the one place
+// where text from input files is made safe to show: error messages (errors.cpp), every renderer
+// and the CLI's warnings go through these functions.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
 namespace fabricgate::report {
+
+// The most bytes of one input string shown in a message or report (a 10 MB key must not flood
+// a CI log); the rest is cut and counted.
+inline constexpr std::size_t kMaxShownBytes = 4096;
+
+// One printable line: C0 control characters, DEL and the C1 controls (U+0080..U+009F, which some
+// terminals obey like ESC) become visible escapes (\n, \t, \x1b, \u009b); text longer than
+// max_bytes is cut at a character boundary and ends in "... (N more bytes)".
+std::string printable(std::string_view text, std::size_t max_bytes = kMaxShownBytes);
+
+// GitHub Actions runs any log line that starts (after blanks) with "::" as a workflow command;
+// such lines get their first ':' written as "\x3a". Only the annotations renderer may emit
+// workflow commands, and it builds them itself from escaped data.
+std::string without_workflow_commands(std::string_view text);
 
 // XML 1.0 text and attribute values: & < > " ' escaped; control characters XML forbids dropped.
 std::string xml_escape(std::string_view text);
@@ -12,7 +29,7 @@ std::string xml_escape(std::string_view text);
 std::string annotation_data(std::string_view text);
 std::string annotation_property(std::string_view text);
 
-// A Markdown table cell: pipes escaped, newlines turned into spaces.
+// A Markdown table cell: pipes escaped, newlines turned into spaces, other controls escaped.
 std::string markdown_cell(std::string_view text);
 
 }  // namespace fabricgate::report

@@ -33,10 +33,12 @@ def write_json(rel, doc):
     write_bytes(rel, (json.dumps(doc, indent=1, allow_nan=True) + "\n").encode())
 
 
-def row(name, args, messages, exit_code=2, preexisting=(), allow_new=(), note=""):
-    ROWS.append({"name": name, "args": args, "expect_exit": exit_code,
-                 "expect_message": list(messages), "preexisting": list(preexisting),
-                 "allow_new": list(allow_new), "checks": note})
+def row(name, args, messages, exit_code=2, preexisting=(), allow_new=(), note="", workflow_commands=False):
+    r = {"name": name, "args": args, "expect_exit": exit_code, "expect_message": list(messages),
+         "preexisting": list(preexisting), "allow_new": list(allow_new), "checks": note}
+    if workflow_commands:  # the annotations format: its own "::error" lines are the point
+        r["workflow_commands"] = True
+    ROWS.append(r)
 
 
 def mutate(doc, fn):
@@ -81,7 +83,7 @@ bad_run_bytes("non_utf8", good_text.replace(b'"suite": "cpu"', b'"suite": "cpu\x
 bad_run_bytes("duplicate_key", good_text.replace(b'"complete": true', b'"complete": true, "complete": false', 1),
               ["duplicate object key"], "same key twice")
 bad_run_bytes("not_object", b"[1, 2, 3]\n", ["a JSON object"], "top level is an array")
-bad_run_bytes("deep_nesting", b"[" * 100000 + b"]" * 100000, ["a JSON object"],
+bad_run_bytes("deep_nesting", b"[" * 100000 + b"]" * 100000, ["nested at most 64 levels"],
               "10^5 nested arrays: must not overflow the stack")
 bad_run_json("wrong_schema", mutate(GOOD_RUN, lambda d: d.__setitem__("schema", "fabricgate.run/2")),
              "/schema", "schema version 2")
@@ -115,6 +117,10 @@ bad_run_json("samples_short",
 bad_run_json("bytes_negative", mutate(GOOD_RUN, set_bench("bytes", -1)), "/benchmarks/0/bytes", "negative size")
 bad_run_json("bytes_u64_max", mutate(GOOD_RUN, set_bench("bytes", 18446744073709551615)),
              "/benchmarks/0/bytes", "2^64-1 must not wrap to -1 or pass")
+write_json("runs/bytes_2p63/run.json", mutate(GOOD_RUN, set_bench("bytes", 2**63)))
+compare_run("bytes_2p63", ["/benchmarks/0/bytes", "found 9223372036854775808"], "2^63 printed as unsigned")
+write_json("runs/nranks_u64_max/run.json", mutate(GOOD_RUN, set_bench("nranks", 18446744073709551615)))
+compare_run("nranks_u64_max", ["/benchmarks/0/nranks", "found 18446744073709551615"], "2^64-1 printed as unsigned")
 bad_run_json("bytes_fraction", mutate(GOOD_RUN, set_bench("bytes", 1024.5)), "/benchmarks/0/bytes",
              "fractional size")
 bad_run_json("nranks_zero", mutate(GOOD_RUN, set_bench("nranks", 0)), "/benchmarks/0/nranks", "zero ranks")
@@ -266,6 +272,128 @@ bad_suite("bad_size_string", mutate(GOOD_SUITE, lambda d: d["benchmarks"][0]["si
           ["/benchmarks/0/sizes/list/0"], "unknown size suffix")
 bad_suite("size_absurd", mutate(GOOD_SUITE, lambda d: d["benchmarks"][0].__setitem__(
           "sizes", {"min": 8, "max": "1024P", "factor": 2})), ["/benchmarks/0/sizes/max"], "1024 PiB")
+
+# Hostile nesting inside otherwise valid documents: one depth limit at parse time, every input.
+DEEP = 60000
+deep_text = "[" * DEEP + "]" * DEEP  # Python's own encoder cannot nest this deep
+run_deep = json.dumps(mutate(GOOD_RUN, set_bench("params", {"x": "@DEEP@"})), indent=1).replace('"@DEEP@"', deep_text)
+write_bytes("runs/deep_params/run.json", run_deep.encode())
+compare_run("deep_params", ["runs/deep_params/run.json", "nested at most 64 levels"], "60,000-deep params array (SIGSEGV before)")
+run_deep_id = json.dumps(mutate(GOOD_RUN, lambda d: d["fingerprint"]["identity"].__setitem__("gpu_topology", "@DEEP@")),
+                         indent=1).replace('"@DEEP@"', deep_text)
+write_bytes("runs/deep_identity/run.json", run_deep_id.encode())
+compare_run("deep_identity", ["runs/deep_identity/run.json", "nested at most 64 levels"], "deep value inside identity")
+write_bytes("runs/records_deep/records.jsonl", records[0] + b'{"type":"benchmark","params":' + deep_text.encode() + b"}\n" +
+            b"".join(records[1:]))
+compare_run("records_deep", ["records.jsonl line 2", "nested at most 64 levels"], "deep line in records.jsonl")
+# A deep run among good ones under results/<platform>/: history and the HTML trend skip it.
+write_json("results/cpu-intel-xeon-c2/good-run/run.json", GOOD_RUN)
+write_bytes("results/cpu-intel-xeon-c2/deep-run/run.json", run_deep.encode())
+row("history-skips-deep-run", ["history", ENTRY, "--results", "{data}/results"],
+    ["skipped", "deep-run/run.json", "nested at most 64 levels"], 0, note="scan warns and goes on")
+row("report-html-skips-deep-run", ["report", "{data}/results/cpu-intel-xeon-c2/good-run", "--baseline",
+                                   "{data}/good/baseline.json", "--format", "html", "--out", "{scratch}/r.html"],
+    ["deep-run/run.json", "nested at most 64 levels"], 0, allow_new=["{scratch}"], note="trend scan skips it")
+
+# Platform mix-ups: refused unless --force-platform, saying what differs.
+OTHER_PLATFORM = "cpu-amd-epyc-9b14-c4"
+for i, src in enumerate(["run", "run2", "run3"]):
+    doc = json.load(open(os.path.join(HERE, "good/%s/run.json" % src)))
+    doc["platform"] = OTHER_PLATFORM
+    write_json("runs/other_platform%s/run.json" % ("" if i == 0 else str(i + 1)), doc)
+compare_run("other_platform", ["runs/other_platform/run.json", "/platform", OTHER_PLATFORM, "cpu-intel-xeon-c2",
+                               "--force-platform"], "run of another platform vs this baseline")
+row("runs-other_platform-forced", ["compare", "{data}/runs/other_platform", "--baseline", "{data}/good/baseline.json",
+                                   "--force-platform"], ["PASS"], 0, note="forced: compared")
+row("baseline-update-other-platform", ["baseline", "update", "--baseline", "{data}/out/baseline.json", "--from",
+                                       "{data}/runs/other_platform", "--from", "{data}/runs/other_platform2",
+                                       "--from", "{data}/runs/other_platform3"],
+    ["/platform", OTHER_PLATFORM, "--force-platform"], preexisting=["out/baseline.json"],
+    note="update must not merge another platform's runs")
+os.makedirs(os.path.join(HERE, "baselines_dir/baselines"), exist_ok=True)
+write_json("baselines_dir/baselines/%s.json" % OTHER_PLATFORM, mutate(GOOD_BASELINE, lambda d: d.__setitem__("platform", OTHER_PLATFORM)))
+row("baseline-create-into-other-platform-file", ["baseline", "create", "--from", "{data}/good/run", "--from",
+                                                 "{data}/good/run2", "--from", "{data}/good/run3", "--out",
+                                                 "{data}/baselines_dir/baselines/%s.json" % OTHER_PLATFORM],
+    ["/platform", OTHER_PLATFORM, "--force-platform"], preexisting=["baselines_dir/baselines/%s.json" % OTHER_PLATFORM],
+    note="create --out into the file of another platform")
+
+# Output injection: data never becomes a workflow command, a terminal escape, or a 10 MB line.
+INJECT = "boom\n::error file=x,line=1::injected\x1b[2J\x1b]0;title\x07\r::warning::cr"
+write_json("runs/message_injection/run.json",
+           mutate(GOOD_RUN, lambda d: d["benchmarks"][0].update({"status": "error", "message": INJECT})))
+for fmt in ["console", "markdown", "junit"]:
+    row("runs-message_injection-" + fmt, ["compare", "{data}/runs/message_injection", "--baseline",
+                                           "{data}/good/baseline.json", "--format", fmt], ["injected"], 1,
+        note="run message with newline + ::error, ESC, BEL, CR (gate fails: errored benchmark)")
+row("report-annotations-injection", ["report", "{data}/runs/message_injection", "--baseline",
+                                     "{data}/good/baseline.json", "--format", "annotations"],
+    ["::error title=", "boom%0A::error file=x,line=1::injected\\x1b[2J"], 0, note="annotations escape data per GitHub (%0A)", workflow_commands=True)
+row("report-html-injection", ["report", "{data}/runs/message_injection", "--baseline", "{data}/good/baseline.json",
+                              "--format", "html", "--no-history"], ["injected"], 0, note="HTML to stdout")
+bad_baseline("key_injection", mutate(GOOD_BASELINE, lambda d: d["entries"].__setitem__(
+    "coll/x\n::error file=a::owned", copy.deepcopy(d["entries"][ENTRY]))), ["/entries/", "a key of letters"],
+    "baseline key with newline + workflow command (keys checked on every load path)")
+bad_baseline("key_space", mutate(GOOD_BASELINE, lambda d: d["entries"].__setitem__(
+    "coll/has space", copy.deepcopy(d["entries"][ENTRY]))), ["/entries/coll~1has space"], "key grammar")
+bad_run_json("key_escape", mutate(GOOD_RUN, set_bench("key", "coll/\x1b[31mred")), "/benchmarks/0/key",
+             "ESC in a run key")
+HUGE = 1 << 19  # 512 KiB strings: far above the 4 KiB shown; kept small enough to copy per row
+bad_run_json("key_huge", mutate(GOOD_RUN, set_bench("key", "coll/" + "k" * HUGE)), "/benchmarks/0/key", "huge key")
+write_json("runs/message_huge/run.json",
+           mutate(GOOD_RUN, lambda d: d["benchmarks"][0].update({"status": "error", "message": "m" * HUGE})))
+row("runs-message_huge", ["compare", "{data}/runs/message_huge", "--baseline", "{data}/good/baseline.json"],
+    ["more bytes)"], 1, note="huge run message is cut in the console")
+
+# records.jsonl: real line numbers, and only a cut (unterminated) last line counts as truncated.
+write_bytes("runs/records_duplicate/records.jsonl", records[0] + records[1] + records[1] + b"".join(records[2:]))
+compare_run("records_duplicate", ["records.jsonl", "line 3/key", "also at line 2"], "same key on lines 2 and 3")
+last_complete_corrupt = b"".join(records) + b'{"type": "benchmark", "key": \n'
+write_bytes("runs/records_corrupt_last/records.jsonl", last_complete_corrupt)
+compare_run("records_corrupt_last", ["records.jsonl line %d" % (len(records) + 1), "not valid JSON"],
+            "a complete (newline-terminated) but corrupt last line is an error")
+write_bytes("runs/records_cut_last/records.jsonl", b"".join(records) + b'{"type": "benchmark", "key": "co')
+row("runs-records_cut_last", ["compare", "{data}/runs/records_cut_last", "--baseline", "{data}/good/baseline.json"],
+    ["warning", "line %d was cut short" % (len(records) + 1)], 3, note="cut last line: warning, incomplete run (exit 3)")
+
+# Output paths the user names: exit 2 naming the path, before anything is read or written.
+row("compare-out-under-file", ["compare", "{data}/good/run", "--baseline", "{data}/good/baseline.json",
+                               "--format", "junit", "--out", "{data}/good/baseline.json/junit.xml"],
+    ["good/baseline.json", "is a file"], note="--out below a regular file")
+row("report-out-is-directory", ["report", "{data}/good/run", "--baseline", "{data}/good/baseline.json",
+                                "--format", "markdown", "--out", "{data}/good"], ["found a directory"],
+    note="--out names a directory")
+
+# The whole suite is validated by the harness before the lock, the fingerprint and the launch.
+bad_suite("ranks_huge", mutate(GOOD_SUITE, lambda d: d.__setitem__("ranks", 65536)),
+          ["suites/ranks_huge.json", "/ranks", "[1, 4096]"], "65536 processes")
+bad_suite("size_zero", mutate(GOOD_SUITE, lambda d: d["benchmarks"][0]["sizes"].__setitem__("list", [0])),
+          ["suites/size_zero.json", "/benchmarks/0/sizes/list/0", "found 0"], "0 bytes measures nothing")
+bad_suite("size_2p63", mutate(GOOD_SUITE, lambda d: d["benchmarks"][0]["sizes"].__setitem__("list", [2**63])),
+          ["/benchmarks/0/sizes/list/0", "found 9223372036854775808"], "2^63 bytes")
+bad_suite("repetitions_zero", mutate(GOOD_SUITE, lambda d: d["benchmarks"][0].__setitem__("repetitions", 0)),
+          ["/benchmarks/0/repetitions", "[1, 1000]"], "no repetitions")
+bad_suite("timeout_negative", mutate(GOOD_SUITE, lambda d: d.setdefault("defaults", {}).__setitem__("timeout_s", -1)),
+          ["/defaults/timeout_s"], "negative timeout")
+bad_suite("dtypes_empty", mutate(GOOD_SUITE, lambda d: d["benchmarks"][0].__setitem__("dtypes", [])),
+          ["/benchmarks/0/dtypes", "non-empty"], "empty dtype list")
+write_bytes("suites/suite_deep.json", json.dumps(mutate(GOOD_SUITE, lambda d: d.__setitem__("x", "@DEEP@")),
+                                                 indent=1).replace('"@DEEP@"', deep_text).encode())
+run_suite("suite_deep", ["suites/suite_deep.json", "nested at most 64"], "60,000-deep value in a suite")
+for name, value in [("minus_five", "-5"), ("million", "1000000"), ("4097", "4097")]:
+    run_suite("cli_ranks_" + name, ["--ranks", "[1, 4096]", "found " + value],
+              "--ranks %s is refused, not replaced" % value, launch=("--launcher", "direct", "--ranks", value))
+row("suites-results_dir_under_file", ["run", "--suite", "{data}/good/suite.json", "--bench", "{bench}", "--no-compare",
+                                      "--launcher", "direct", "--ranks", "1", "--platform", "badin-test",
+                                      "--results-dir", "{data}/good/baseline.json/results", "--lock",
+                                      "{scratch}/runner.lock", "--lock-timeout", "5", "--timeout", "60"],
+    ["good/baseline.json", "--results-dir"], allow_new=["{scratch}"], note="results dir below a regular file: exit 2")
+row("run-launcher-started-nothing", ["run", "--suite", "{data}/good/suite.json", "--bench", "/bin/true",
+                                     "--no-compare", "--launcher", "direct", "--ranks", "1", "--platform", "badin-test",
+                                     "--results-dir", "{scratch}/results", "--lock", "{scratch}/runner.lock",
+                                     "--lock-timeout", "5", "--timeout", "60"],
+    ["infrastructure failure", "launcher direct", "started no fabricgate-bench"], 3, allow_new=["{scratch}"],
+    note="a launch that starts nothing and exits 0 is the launcher's failure (exit 3), not run.json's")
 
 # Controls: the good inputs pass, so the harness itself is not what fails above.
 row("good-compare", ["compare", "{data}/good/run", "--baseline", "{data}/good/baseline.json"], ["PASS"], 0,

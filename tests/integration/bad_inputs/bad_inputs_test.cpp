@@ -104,6 +104,24 @@ TEST_P(BadInput, ExitCodeMessageAndNothingOverwritten) {
   for (const json& m : row.at("expect_message")) {
     EXPECT_NE(r.output.find(m.get<std::string>()), std::string::npos) << "message lacks \"" << m << "\"";
   }
+  // Whatever the input, output is printable lines: no terminal controls (ESC, BEL, CR...), no line
+  // GitHub Actions would run as a workflow command (only the annotations format makes those),
+  // and no flood (input strings are cut).
+  const bool annotations = row.value("workflow_commands", false);
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line.compare(first, 2, "::") == 0 && !annotations) {
+      ADD_FAILURE() << "workflow command in the output: " << line.substr(0, 200);
+    }
+    for (const char c : line) {
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\t') {
+        ADD_FAILURE() << "control character " << static_cast<int>(c) << " in the output line: " << line.substr(0, 200);
+        break;
+      }
+    }
+  }
+  EXPECT_LT(r.output.size(), 256u * 1024) << "output not cut: " << r.output.size() << " bytes";
 
   // Nothing that existed changed; new files only where the row allows, never a temp file.
   const auto after = snapshot(tree);

@@ -1,0 +1,81 @@
+#include "harness/report/printable_comparison.hpp"
+
+#include "harness/report/text_escape.hpp"
+
+namespace fabricgate::report {
+
+namespace {
+
+void clean(std::string& s) { s = printable(s); }
+
+void clean(std::vector<std::string>& list) {
+  for (std::string& s : list) clean(s);
+}
+
+void clean(std::vector<gate::Change>& changes) {
+  for (gate::Change& ch : changes) {
+    clean(ch.what);
+    clean(ch.before);
+    clean(ch.after);
+  }
+}
+
+void clean(Capture& capture) {
+  clean(capture.path);
+  clean(capture.nccl_version);
+  clean(capture.network);
+  clean(capture.transports);
+  std::map<std::string, std::string> env;
+  for (const auto& [name, value] : capture.env_overrides) env[printable(name)] = printable(value);
+  capture.env_overrides = std::move(env);
+}
+
+void clean(gate::KeyComparison& k) {
+  clean(k.key);
+  clean(k.family);
+  clean(k.backend);
+  clean(k.op);
+  clean(k.reason);
+  if (k.judgement) {
+    clean(k.judgement->size_class);
+    clean(k.judgement->why_metric);
+  }
+  clean(k.changes);
+  for (Note& n : k.notes) {
+    clean(n.id);
+    clean(n.level);
+    clean(n.text);
+  }
+}
+
+}  // namespace
+
+gate::Comparison printable_copy(const gate::Comparison& original) {
+  gate::Comparison c = original;
+  clean(c.run_id);
+  clean(c.platform);
+  clean(c.run_source);
+  clean(c.baseline_source);
+  clean(c.create_baseline_command);
+  clean(c.incomplete_reason);
+  clean(c.identity_changes);
+  for (gate::VersionChange& v : c.version_changes) {
+    clean(v.component);
+    clean(v.before);
+    clean(v.after);
+  }
+  clean(c.capture);
+  clean(c.warnings);
+  clean(c.multiple_comparison);
+  for (gate::KeyComparison& k : c.keys) clean(k);
+  for (gate::ClusterFinding& f : c.cluster_findings) {
+    clean(f.id);
+    clean(f.node);
+    clean(f.field);
+    clean(f.text);
+  }
+  clean(c.node_layout);
+  return c;
+}
+
+}  // namespace fabricgate::report

@@ -1,0 +1,12 @@
+#pragma once
+// Renderers show strings that came from input files (keys, run messages, host names, scenario
+// names, NCCL log lines). Before any text renderer sees a Comparison, every such string is made
+// one printable, bounded line here, so no renderer can forget one field.
+#include "harness/gate/comparison.hpp"
+
+namespace fabricgate::report {
+
+// A copy of `c` whose every string went through printable() (text_escape.hpp).
+gate::Comparison printable_copy(const gate::Comparison& c);
+
+}  // namespace fabricgate::report

@@ -16,8 +16,9 @@ struct BenchOptions {
   std::string gbench_json;  // Google Benchmark JSON (rank 0)
   std::string nccl_log_dir;  // NCCL's INFO log per rank goes here (rank<N>.log), parsed after the run
   bool progress = false;
+  std::string console_table;  // Google Benchmark's table: a file, "-" for stdout, "" for the default
   int emulate_nodes = 0;     // > 0: split the ranks into this many emulated nodes (flag, else the suite's field)
-  // Measurement modes and hang handling (issues #3, #11):
+  // Measurement modes and hang handling:
   int gpus_per_process = 1;       // NCCL: GPUs one process drives (suite "gpus_per_process" or flag; P02)
   bool cuda_graph = false;        // --cuda-graph: NCCL collectives captured into CUDA graphs
   bool nccl_nonblocking = false;  // --nccl-nonblocking / suite "nccl_nonblocking": ncclConfig_t.blocking = 0

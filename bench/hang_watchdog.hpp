@@ -1,5 +1,5 @@
 #pragma once
-// The bench's last resort after a hang (issue #11). A rank whose NCCL work missed its deadline has
+// The bench's last resort after a hang. A rank whose NCCL work missed its deadline has
 // aborted it and goes on to agree with the other ranks that the benchmark hung. If another rank is
 // stuck where it cannot join that agreement (host code, a blocking call), the agreement never
 // completes: the watchdog, armed at the local hang, then ends the whole job with MPI_Abort (exit 3)

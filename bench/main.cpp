@@ -2,7 +2,7 @@
 //   fabricgate-bench --suite suites/quick.json --records out/records.jsonl --gbench-json out/bench.json
 // Other arguments go to Google Benchmark (--benchmark_filter, --benchmark_list_tests, …).
 // Exit codes: 0 ran (benchmark-level skips/errors are in the records), 2 bad input or a refused
-// configuration (P01), 3 infrastructure failure (also: a benchmark hung and was aborted, issue #11).
+// configuration (P01), 3 infrastructure failure (also: a benchmark hung and was aborted).
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +24,7 @@
 #include "bench/backends/nccl/nccl_backend.hpp"
 #include "bench/backends/nccl/nccl_library.hpp"
 #include "bench/bench_options.hpp"
+#include "bench/console_table.hpp"
 #include "bench/capture/profiler_plugin.hpp"
 #include "bench/engine/family.hpp"
 #include "bench/engine/rank_gpu_check.hpp"
@@ -90,6 +91,100 @@ void configure_nccl_logging(const std::string& dir, int rank) {
   setenv("NCCL_DEBUG_FILE", (dir + "/rank" + std::to_string(rank) + ".log").c_str(), 0);
 }
 
+// The NCCL backend when the suite has GPU collectives, or why there is none (a skip reason).
+struct NcclSetup {
+  std::unique_ptr<fb::CollectiveBackend> backend;
+  std::string why_not = "no NCCL benchmark in this suite";
+  bool profiler_ours = false;  // fabricgate's profiler plugin was enabled (the user set none)
+};
+
+NcclSetup set_up_nccl(const fb::BenchOptions& opts, fb::Communicator& comm, const fb::GpuPlacement& gpu,
+                      int gpus_per_process) {
+  NcclSetup out;
+  if (!opts.has_gpu_collectives) return out;
+  // Before any NCCL call: NCCL reads its environment once.
+  out.profiler_ours = fabricgate::capture::enable_static_profiler_if_unset();
+  if (!opts.nccl_log_dir.empty()) configure_nccl_logging(opts.nccl_log_dir, comm.rank());
+  if (gpu.device < 0) {
+    out.why_not = "no GPU: " + gpu.reason;
+    return out;
+  }
+  fb::NcclBackendResult made =
+      fb::make_nccl_backend(comm, {process_devices(gpu, comm, gpus_per_process), opts.init_timeout_s, opts.nccl_nonblocking});
+  if (made.hung) throw fabricgate::InfraError("hung: " + made.why_not);  // a hang: exit 3
+  out.backend = std::move(made.backend);
+  out.why_not = made.why_not;
+  return out;
+}
+
+// records.jsonl's first line: what the harness needs to know about the job before any benchmark.
+nlohmann::json records_header(const fb::BenchOptions& opts, fb::Communicator& comm, const nlohmann::json& ranks,
+                              const NcclSetup& nccl, const fb::BenchEnv& env, int gpus_per_process) {
+  const char* capture_path = !opts.has_gpu_collectives                   ? "none"
+                             : fabricgate::capture::profiler().active() ? "profiler"
+                                                                        : "log";
+  return {{"schema", "fabricgate.records/1"},
+          {"suite", opts.suite_name},
+          {"nranks", comm.size()},
+          {"gpus_per_process", gpus_per_process},
+          {"nccl_nonblocking", opts.nccl_nonblocking},
+          {"ranks", ranks},
+          {"mpi_version", fb::mpi_library_version()},
+          {"nccl_version", fb::nccl_runtime_version()},
+          {"nccl_library", fb::nccl_library_path()},
+          {"capture_path", capture_path},
+          {"profiler_set_by", nccl.profiler_ours ? "fabricgate" : "user-or-none"},
+          {"benchmarks", env.total_benchmarks}};
+}
+
+// Rank 0's console table, opened before any benchmark; every rank learns when it cannot be, so
+// that all of them stop with the same input error instead of waiting on rank 0.
+std::unique_ptr<fb::ConsoleTable> open_console_table(const fb::BenchOptions& opts, fb::Communicator& comm) {
+  std::unique_ptr<fb::ConsoleTable> table;
+  std::string error;
+  if (comm.rank() == 0) {
+    try {
+      table = std::make_unique<fb::ConsoleTable>(opts.console_table, opts.gbench_json);
+    } catch (const fabricgate::InputError& e) {
+      error = e.what();
+    }
+  }
+  for (const std::string& e : comm.all_gather(error)) {
+    if (!e.empty()) throw fabricgate::InputError(e);
+  }
+  return table;
+}
+
+// Google Benchmark over the registered benchmarks. Rank 0 reports (its table to `table`, JSON to
+// --gbench-json); the other ranks measure in step and say nothing.
+void run_benchmarks(const fb::BenchOptions& opts, fb::Communicator& comm, const nlohmann::json& ranks,
+                    fb::ConsoleTable* table) {
+  for (const auto& r : ranks) {
+    benchmark::AddCustomContext("fabricgate.rank." + std::to_string(r["rank"].get<int>()), r.dump());
+  }
+  benchmark::AddCustomContext("fabricgate.suite", opts.suite_name);
+  std::vector<char*> gb_args = opts.gbench_args;
+  std::string out_flag = "--benchmark_out=" + opts.gbench_json;
+  std::string fmt_flag = "--benchmark_out_format=json";
+  if (comm.rank() == 0 && !opts.gbench_json.empty()) {
+    gb_args.push_back(out_flag.data());
+    gb_args.push_back(fmt_flag.data());
+  }
+  int gb_argc = static_cast<int>(gb_args.size());
+  gb_args.push_back(nullptr);
+  benchmark::Initialize(&gb_argc, gb_args.data());
+  if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_args.data())) {
+    throw fabricgate::InputError("unrecognised argument (see fabricgate-bench --help)");
+  }
+  SilentReporter silent;
+  if (comm.rank() == 0) {
+    benchmark::RunSpecifiedBenchmarks(table ? table->reporter() : nullptr);
+  } else {
+    benchmark::RunSpecifiedBenchmarks(&silent);
+  }
+  benchmark::Shutdown();
+}
+
 int run(int argc, char** argv) {
   fb::MpiCommunicator comm(&argc, &argv);
   fb::BenchOptions opts = fb::parse_bench_options(argc, argv);  // throws InputError
@@ -113,80 +208,28 @@ int run(int argc, char** argv) {
   env.progress = opts.progress && comm.rank() == 0;
   env.nodes = &nodes;
   env.cuda_graph = opts.cuda_graph;
-  fb::HangWatchdog watchdog;  // issue #11: the last resort when ranks cannot agree on a hang
+  fb::HangWatchdog watchdog;  // the last resort when ranks cannot agree on a hang
   env.on_local_hang = [&watchdog](const std::string& key, double grace) { watchdog.arm(key, std::max(grace, 5.0)); };
 
   fb::MpiCollectiveBackend mpi_backend(comm, gpu.device, gpu.reason);
-  std::unique_ptr<fb::CollectiveBackend> nccl_backend;
-  std::string nccl_why_not = "no NCCL benchmark in this suite";
-  bool profiler_ours = false;
-  if (opts.has_gpu_collectives) {
-    // Before any NCCL call: NCCL reads its environment once.
-    profiler_ours = fabricgate::capture::enable_static_profiler_if_unset();
-    if (!opts.nccl_log_dir.empty()) configure_nccl_logging(opts.nccl_log_dir, comm.rank());
-    if (gpu.device < 0) {
-      nccl_why_not = "no GPU: " + gpu.reason;
-    } else {
-      fb::NcclBackendResult made =
-          fb::make_nccl_backend(comm, {process_devices(gpu, comm, gpus_per_process), opts.init_timeout_s,
-                                       opts.nccl_nonblocking});
-      if (made.hung) throw fabricgate::InfraError("hung: " + made.why_not);  // issue #11: exit 3
-      nccl_backend = std::move(made.backend);
-      nccl_why_not = made.why_not;
-    }
-  }
+  const NcclSetup nccl = set_up_nccl(opts, comm, gpu, gpus_per_process);
   env.collective_backend = [&](const std::string& name) -> fb::BackendLookup {
     if (name == "mpi") return {&mpi_backend, {}};
-    if (name == "nccl") return {nccl_backend.get(), nccl_backend ? std::string() : nccl_why_not, gpus_per_process};
+    if (name == "nccl") return {nccl.backend.get(), nccl.backend ? std::string() : nccl.why_not, gpus_per_process};
     return {};
   };
 
   fb::register_suite(opts, env);  // throws InputError naming the suite field
+  const std::unique_ptr<fb::ConsoleTable> table = open_console_table(opts, comm);
 
-  nlohmann::json header = {{"schema", "fabricgate.records/1"},
-                       {"suite", opts.suite_name},
-                       {"nranks", comm.size()},
-                       {"gpus_per_process", gpus_per_process},
-                       {"nccl_nonblocking", opts.nccl_nonblocking},
-                       {"ranks", ranks},
-                       {"mpi_version", fb::mpi_library_version()},
-                       {"nccl_version", fb::nccl_runtime_version()},
-                       {"nccl_library", fb::nccl_library_path()},
-                       {"capture_path", !opts.has_gpu_collectives          ? "none"
-                                        : fabricgate::capture::profiler().active() ? "profiler"
-                                                                                   : "log"},
-                       {"profiler_set_by", profiler_ours ? "fabricgate" : "user-or-none"},
-                       {"benchmarks", env.total_benchmarks}};
+  nlohmann::json header = records_header(opts, comm, ranks, nccl, env, gpus_per_process);
   header.update(fb::node_layout_fields(nodes, gpus_per_process, gpu.visible));
   header["node_facts"] = node_facts;
   writer.write_header(header);
-  for (const auto& r : ranks) {
-    benchmark::AddCustomContext("fabricgate.rank." + std::to_string(r["rank"].get<int>()), r.dump());
-  }
-  benchmark::AddCustomContext("fabricgate.suite", opts.suite_name);
-
-  std::vector<char*> gb_args = opts.gbench_args;
-  std::string out_flag = "--benchmark_out=" + opts.gbench_json;
-  std::string fmt_flag = "--benchmark_out_format=json";
-  if (comm.rank() == 0 && !opts.gbench_json.empty()) {
-    gb_args.push_back(out_flag.data());
-    gb_args.push_back(fmt_flag.data());
-  }
-  int gb_argc = static_cast<int>(gb_args.size());
-  gb_args.push_back(nullptr);
-  benchmark::Initialize(&gb_argc, gb_args.data());
-  if (benchmark::ReportUnrecognizedArguments(gb_argc, gb_args.data())) {
-    throw fabricgate::InputError("unrecognised argument (see fabricgate-bench --help)");
-  }
-  SilentReporter silent;
-  if (comm.rank() == 0) {
-    benchmark::RunSpecifiedBenchmarks();
-  } else {
-    benchmark::RunSpecifiedBenchmarks(&silent);
-  }
-  benchmark::Shutdown();
+  run_benchmarks(opts, comm, ranks, table.get());
+  if (env.progress) std::fputs("\r\033[K", stderr);  // the progress line has done its job
   watchdog.disarm();
-  if (!env.hung_benchmark.empty()) {  // issue #11: the record says which; the exit code says hang
+  if (!env.hung_benchmark.empty()) {  // the record says which; the exit code says hang
     writer.write_footer({{"complete", false}, {"hung", env.hung_benchmark}});
     if (comm.rank() == 0) std::fprintf(stderr, "fabricgate-bench: hung: %s (aborted; later benchmarks not run)\n", env.hung_benchmark.c_str());
     return 3;

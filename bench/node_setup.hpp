@@ -1,5 +1,5 @@
 #pragma once
-// Nodes of the job: k, g and each node's compact fingerprint (issue #10). Real nodes are the
+// Nodes of the job: k, g and each node's compact fingerprint. Real nodes are the
 // hosts; emulated nodes ("emulate_nodes": k in the suite, or --emulate-nodes) split one host's
 // ranks into k groups (rank r -> node r / (n/k)) and give each group its own NCCL_HOSTID, so NCCL
 // connects them through its network transport (NET/Socket without RDMA NICs) as if they were

@@ -31,7 +31,7 @@ struct BenchEnv {
   std::function<BackendLookup(const std::string& name)> collective_backend;
   const NodeLayout* nodes = nullptr;  // k nodes and their representatives (null: not discovered)
   bool cuda_graph = false;     // --cuda-graph: every NCCL collective in CUDA-graph mode (key /graph)
-  // Set when a benchmark hung (issue #11): its backend was aborted, later benchmarks are not run
+  // Set when a benchmark hung: its backend was aborted, later benchmarks are not run
   // and the bench exits 3.
   std::string hung_benchmark{};
   // Called on a rank the moment its own operation missed the deadline, before the ranks agree on

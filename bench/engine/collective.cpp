@@ -16,6 +16,32 @@ const CollectiveDef* CollectiveRegistry::find(std::string_view name) const {
   return it == defs_.end() ? nullptr : &*it;
 }
 
+PeerBlocks peer_blocks(const CollectiveDef& def, const CollectiveCounts& counts, int rank, int nranks) {
+  PeerBlocks b;
+  const auto n = static_cast<std::size_t>(nranks);
+  b.send_counts.resize(n);
+  b.send_offsets.resize(n);
+  b.recv_counts.resize(n);
+  b.recv_offsets.resize(n);
+  std::size_t sent = 0;
+  std::size_t received = 0;
+  for (int peer = 0; peer < nranks; ++peer) {
+    const auto p = static_cast<std::size_t>(peer);
+    b.send_counts[p] = def.peer_count(rank, peer, nranks, counts);
+    b.recv_counts[p] = def.peer_count(peer, rank, nranks, counts);
+    b.send_offsets[p] = sent;
+    b.recv_offsets[p] = received;
+    sent += b.send_counts[p];
+    received += b.recv_counts[p];
+  }
+  return b;
+}
+
+std::string placement_unsupported_reason(const CollectiveDef& def, bool in_place) {
+  if (!in_place || def.supports_in_place()) return {};
+  return "in-place " + def.name + " is not measured (out of place only: MPI's and NCCL's in-place forms differ)";
+}
+
 double reduce_inputs(int nranks, std::size_t index, const std::function<double(int, std::size_t)>& input,
                      RedOp op) {
   double acc = input(0, index);

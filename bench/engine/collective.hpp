@@ -1,7 +1,9 @@
 #pragma once
 // What a collective is, independent of who runs it (nccl-tests' per-collective table, as data):
 // buffer sizing, the bus-bandwidth factor, and the expected result for the data pattern.
-// Each collective lives in one small file under bench/fixtures/coll/ and registers itself here.
+// Each collective lives in one small file under bench/fixtures/coll/ and registers itself here,
+// with every fact a backend or the family needs (in-place form, root, count rounding, per-peer
+// blocks), so adding one means its file, one case per backend and a test.
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -13,7 +15,19 @@
 
 namespace fabricgate::bench {
 
-enum class CollectiveKind { all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall, sendrecv, gather, scatter };
+// Which library call a backend makes; everything else about a collective is on its CollectiveDef.
+enum class CollectiveKind {
+  all_reduce,
+  all_gather,
+  reduce_scatter,
+  broadcast,
+  reduce,
+  alltoall,
+  alltoallv,
+  sendrecv,
+  gather,
+  scatter
+};
 
 // Element counts of one call, from the nominal size in bytes (nccl-tests' "size" column).
 struct CollectiveCounts {
@@ -39,7 +53,33 @@ struct CollectiveDef {
                                        int root, const std::function<double(int, std::size_t)>& input,
                                        RedOp op)>
       expected;
+  // The in-place form (nccl-tests' convention): where `rank`'s send data sits inside its receive
+  // buffer, in elements. Unset: measured out of place only, because MPI's and NCCL's in-place
+  // forms of it differ (or one of them has none), and a key must mean the same thing on both.
+  std::function<std::size_t(int rank, const CollectiveCounts&)> in_place_offset;
+  // Only the root's send buffer is read (broadcast): in place, the other ranks' receive buffers
+  // keep the poison, so a broadcast that did nothing is caught.
+  bool root_input_only = false;
+  // Personalised exchanges (alltoall, alltoallv): elements rank `src` sends to rank `dst`. Blocks
+  // lie in rank order in both buffers; peer_blocks() gives counts and offsets.
+  std::function<std::size_t(int src, int dst, int nranks, const CollectiveCounts&)> peer_count;
+
+  bool supports_in_place() const { return static_cast<bool>(in_place_offset); }
 };
+
+// One rank's blocks of a personalised exchange, in elements: what MPI_Alltoallv's count and
+// displacement arrays hold, and what grouped NCCL sends/receives address.
+struct PeerBlocks {
+  std::vector<std::size_t> send_counts;
+  std::vector<std::size_t> send_offsets;
+  std::vector<std::size_t> recv_counts;
+  std::vector<std::size_t> recv_offsets;
+};
+// Requires def.peer_count.
+PeerBlocks peer_blocks(const CollectiveDef& def, const CollectiveCounts& counts, int rank, int nranks);
+
+// Empty when the family may measure `def` in this placement; otherwise the skip reason.
+std::string placement_unsupported_reason(const CollectiveDef& def, bool in_place);
 
 // Registry filled by the fixture files (static registration, one line each).
 class CollectiveRegistry {

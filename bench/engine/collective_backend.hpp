@@ -19,7 +19,7 @@ struct CollectiveCall {
   int root = 0;
   bool in_place = false;
   CollectiveCounts counts;
-  bool graph = false;  // CUDA-graph mode (#3): one sample's operations captured and launched as a graph
+  bool graph = false;  // CUDA-graph mode: one sample's operations captured and launched as a graph
   // MPI on GPU buffers (suite "memory": "device", CUDA-aware MPI only). NCCL always uses GPU memory.
   bool device_memory = false;
 };

@@ -21,7 +21,7 @@ class MeasuredOp {
   // Non-empty when the backend saw an error (device fault, library error) during run_batch.
   virtual std::string failure() const { return {}; }
 
-  // Hang handling (issue #11). The engine sets the time by which this benchmark must have finished,
+  // Hang handling. The engine sets the time by which this benchmark must have finished,
   // before the first batch. A backend that can wait without blocking (NCCL: events and the
   // communicators' async errors polled) stops waiting then and reports hung(); backends that block in their
   // library (MPI) ignore it and rely on the harness's --timeout.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 namespace fabricgate::bench {
@@ -32,9 +33,14 @@ std::string first_reason(Communicator& comm, const std::string& mine) {
   return {};
 }
 
+// One line on a terminal, rewritten per benchmark (carriage return, clear to end of line), so a
+// suite of a hundred benchmarks does not scroll its verdict away. Errors and wrong results stay
+// on their own line.
 void progress_line(const BenchEnv& env, const MeasurementState& s, const char* what) {
   if (!env.progress || env.comm.rank() != 0) return;
-  std::fprintf(stderr, "fabricgate-bench: [%d/%d] %s %s\n", s.index, env.total_benchmarks, s.rec.key.c_str(), what);
+  const bool keep = std::strcmp(what, "error") == 0 || std::strcmp(what, "wrong") == 0;
+  std::fprintf(stderr, "\r\033[Kfabricgate-bench: [%d/%d] %s %s%s", s.index, env.total_benchmarks, s.rec.key.c_str(),
+               what, keep ? "\n" : "");
 }
 
 // Ends a benchmark that will not produce samples (skip, error, wrong data), on all ranks alike.
@@ -53,7 +59,7 @@ void finish_without_samples(BenchEnv& env, MeasurementState& s, benchmark::State
   progress_line(env, s, status.c_str());
 }
 
-// After a batch: did any rank fail? A failure ends this benchmark; a hang (issue #11) also aborts
+// After a batch: did any rank fail? A failure ends this benchmark; a hang also aborts
 // the backend on every rank and ends the run: later benchmarks are not run, the bench exits 3.
 // Collective: every rank calls it at the same point. Returns true when the benchmark ended.
 // Right after a batch, before the next collective: a rank that hung arms the bench's last resort,

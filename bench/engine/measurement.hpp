@@ -7,7 +7,7 @@
 //   last repetition: tear down, write the record (rank 0).
 //   any batch that misses the benchmark's deadline (plan.timeout_seconds) on any rank: the backend
 //                 is aborted on every rank, the record says "hung: <key> …", later benchmarks are
-//                 skipped and BenchEnv::hung_benchmark tells the bench to exit 3 (issue #11).
+//                 skipped and BenchEnv::hung_benchmark tells the bench to exit 3.
 // All decisions that could differ between ranks (skip, error, batch size) are made collectively, so
 // ranks never disagree on how many operations they issue (which would deadlock a collective).
 #include <benchmark/benchmark.h>
@@ -32,7 +32,7 @@ struct MeasurePlan {
   int min_ops_per_sample = 2;           // ... within these bounds
   int max_ops_per_sample = 2000;
   double warmup_slow_factor = 5.0;      // P09: note when warm-up per op is this much slower
-  // Issue #11: seconds the whole benchmark (set-up, check, warm-up, samples) may take before it is
+  // Seconds the whole benchmark (set-up, check, warm-up, samples) may take before it is
   // declared hung. Backends that can abort (NCCL) stop there; the run then ends with exit 3.
   double timeout_seconds = 600;
 };

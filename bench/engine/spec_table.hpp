@@ -1,6 +1,6 @@
 #pragma once
 // Published link specifications, as pure functions, so "% of spec" is computed the same way
-// everywhere and tested on CPU. Two rules from docs/PITFALLS:
+// everywhere and tested on CPU. Two rules from docs/PITFALLS.md (#p07, #p17):
 //   P07: every spec states its direction; % of spec is taken against the matching one
 //        (a bidirectional measurement against the bidirectional figure, never mixed);
 //   P17: NVLink figures are the published aggregate (NVLink4: 450 GB/s per direction over 18 links),

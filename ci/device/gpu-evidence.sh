@@ -106,7 +106,7 @@ PY
     agrs-iter20-only)
       run agrs-iter20 --suite ci/device/suites/ag-rs-iter20.json --no-compare ;;
     gpumem)
-      # #3 / #7: MPI and libfabric on GPU memory, when the libraries offer it; what they say of themselves.
+      # MPI and libfabric on GPU memory, when the libraries offer it; what they say of themselves.
       { ompi_info --parsable --all 2>&1 | grep -E "built_with_cuda_support:value|mpi_ext" | head -5
         ompi_info 2>&1 | grep -iE "^ +(Open MPI|Package):|pml|ucx" | head -8
         command -v ucx_info >/dev/null && ucx_info -v 2>&1 | head -3 && ucx_info -d 2>&1 | grep -E "Transport: *cuda" | sort -u

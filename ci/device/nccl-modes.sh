@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# NCCL measurement modes and hang handling on a machine with 2 GPUs (issues #3, #11), after
+# NCCL measurement modes and hang handling on a machine with 2 GPUs, after
 # ci/device/build.sh has built build/device. One call, about a minute:
 #   1. one process per GPU: all_reduce, alltoall, gather, scatter (grouped send/recv) plus all_reduce
 #      in CUDA-graph mode: data checked, keys of the graph mode end in /graph and params say so;

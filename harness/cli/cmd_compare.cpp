@@ -31,6 +31,7 @@ struct CompareArgs {
   bool force_platform = false;
   std::string format = "console";
   std::string out;
+  bool verbose = false;
 };
 
 int run_compare(const CompareArgs& a) {
@@ -41,7 +42,7 @@ int run_compare(const CompareArgs& a) {
   if (!a.out.empty()) require_writable_file(a.out, "--out");
   const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, gate::CompareOptions{a.force, a.force_platform});
   const gate::Comparison& comparison = g.comparison;
-  emit(comparison, format, a.out);
+  emit(comparison, format, a.out, a.verbose);
   report::append_github_step_summary(comparison);
   if (!g.baseline && a.require_baseline) {
     std::cerr << "fabricgate: error: no baseline for platform " << g.run.platform
@@ -69,6 +70,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"console", "markdown", "junit", "json"}))
       ->capture_default_str();
   cmd->add_option("--out", args->out, "Write the report to FILE (atomically) instead of stdout");
+  cmd->add_flag("--verbose", args->verbose,
+                "Console: list every key with its notes (default: keys that need a look, then passes, skips and "
+                "notes summarised)");
   cmd->callback([args, &exit_code] { exit_code = run_compare(*args); });
 }
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -43,7 +44,14 @@ struct RunArgs {
   std::string lock_file = "/tmp/fabricgate-runner.lock";
   std::string platform;
   std::vector<std::string> reports{"markdown", "junit"};
+  bool verbose = false;  // the bench's table and every key on the console
 };
+
+// --verbose: the bench's Google Benchmark table, which it wrote into the run directory.
+void print_bench_table(const std::filesystem::path& run_dir) {
+  std::ifstream table(run_dir / "bench-console.txt", std::ios::binary);
+  if (table) std::cout << table.rdbuf() << std::flush;
+}
 
 // Non-default scenarios (controls) are expected to differ from the platform's normal baseline, so
 // they are gated only against a baseline of their own: <platform>--<scenario>.json.
@@ -63,7 +71,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
     baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
   }
   const gate::Comparison comparison = gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force, a.force_platform});
-  emit(comparison, report::ReportFormat::console, "");
+  emit(comparison, report::ReportFormat::console, "", a.verbose);
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
     if (format == report::ReportFormat::html) {  // with bands and the trend of results/<platform>/
@@ -96,7 +104,7 @@ int run_command(RunArgs& a) {
   a.run.timeout = std::chrono::seconds(a.timeout_s);
   a.run.lock_timeout = std::chrono::seconds(a.lock_timeout_s);
   a.run.lock_file = a.lock_file;
-  a.run.progress = true;
+  a.run.progress = ::isatty(STDERR_FILENO) == 1;  // the bench's in-place progress line is for a terminal
   for (const auto& r : a.reports) report::parse_report_format(r);  // InputError before measuring
 
   const auto runs = launch::run_suite(a.run);
@@ -107,6 +115,7 @@ int run_command(RunArgs& a) {
       throw InputError("fabricgate-bench refused the suite (see its message above); the run directory " +
                        sr.dir.string() + " keeps its launch details");
     }
+    if (a.verbose) print_bench_table(sr.dir);
     if (a.no_compare) {
       infra_failed = infra_failed || !sr.complete;
       std::cerr << "fabricgate: results in " << sr.dir.string() << (sr.complete ? "" : " (incomplete)") << "\n";
@@ -146,6 +155,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--no-compare", a->no_compare, "Measure and write results only");
   cmd->add_option("--report", a->reports, "Reports written into the run directory: markdown, junit, json, html (report.html)")
       ->capture_default_str();
+  cmd->add_flag("--verbose", a->verbose,
+                "Print the bench's Google Benchmark table (always in <run dir>/bench-console.txt) and every key "
+                "with its notes");
   cmd->add_option("--bench", a->bench, "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
   cmd->add_option("--suites-dir", a->suites_dir, "Extra directory searched for suite files");
   cmd->add_option("--timeout", a->timeout_s, "Seconds one scenario may take before it is killed (exit 3)")

@@ -17,8 +17,9 @@ GatedRun gate_run_files(const std::string& run_path, const std::string& baseline
   return g;
 }
 
-void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out) {
+void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out, bool verbose) {
   report::RenderOptions options;
+  options.verbose = verbose;
   options.color = out.empty() && format == report::ReportFormat::console && ::isatty(STDOUT_FILENO) == 1 &&
                   std::getenv("NO_COLOR") == nullptr;
   const std::string text = report::render(comparison, format, options);

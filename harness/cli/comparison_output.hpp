@@ -21,6 +21,8 @@ GatedRun gate_run_files(const std::string& run_path, const std::string& baseline
                         const std::string& baselines_dir, const gate::CompareOptions& options);
 
 // `out` empty: stdout. Colours for the console format on a terminal unless NO_COLOR is set.
-void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out);
+// `verbose`: the console lists every key with its notes instead of summarising passes and skips.
+void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out,
+          bool verbose = false);
 
 }  // namespace fabricgate::cli

@@ -72,35 +72,96 @@ void choose_policy(const AbRunOptions& o, const std::string& platform, gate::AbO
   }
 }
 
-}  // namespace
+// What every launch of one A/B series shares.
+struct AbSeries {
+  std::string run_id;
+  fs::path dir;
+  json fingerprint;                        // collected once, before the first launch
+  const char* inherited_ld_path = nullptr;  // LD_LIBRARY_PATH of this process
+};
 
-AbRunResult run_ab(const AbRunOptions& o) {
+// One launch of one side: the suite in a fresh process and its own run directory, checked for
+// the NCCL it really loaded. nullopt with `stopped` saying why when the launch did not finish.
+std::optional<gate::AbLaunch> launch_side(const AbRunOptions& o, const gate::AbSide& side, int pair,
+                                          const AbSeries& series, std::vector<gate::AbLaunchRef>& launches,
+                                          std::string& stopped) {
+  const std::string name = side.id + "-" + std::to_string(pair);
+  RunOptions ro = o.run;
+  ro.scenarios = o.run.scenarios.empty() ? std::vector<std::string>{"default"} : o.run.scenarios;
+  ro.extra_env = ab_launch_env(side, series.inherited_ld_path);
+  ro.run_dir = series.dir / name;
+  ro.run_id = series.run_id + "-" + name;
+  ro.fingerprint = series.fingerprint;
+  // The fingerprint probed the NCCL this process would load; a side with its own library
+  // leaves the version to NCCL's log (run_versions falls back to capture.nccl_version).
+  if (!side.nccl.empty() && ro.fingerprint->contains("versions")) (*ro.fingerprint)["versions"]["nccl"] = nullptr;
+  ro.caller_holds_lock = true;
+  std::fprintf(stderr, "fabricgate ab: pair %d of %d, side %s (%s)\n", pair, o.pairs, side.label.c_str(), name.c_str());
+  const ScenarioRun sr = run_suite(ro).front();  // one scenario, one launch
+  launches.push_back({name, sr.dir.string(), sr.complete});
+  if (sr.bench_refused) {
+    throw InputError("fabricgate-bench refused the suite in launch " + name + " (see its message above); " +
+                     sr.dir.string() + " keeps the launch details");
+  }
+  const fs::path run_file = sr.dir / "run.json";
+  const json doc = load_json_file(run_file, kRunSchema);
+  if (!sr.complete) {
+    stopped = "launch " + name + " did not finish: " + string_in(doc, "incomplete_reason");
+    return std::nullopt;
+  }
+  gate::AbLaunch measured{parse_run(doc, run_file.string()), loaded_libraries(doc)};
+  measured.run.directory = sr.dir.string();
+  gate::verify_loaded_libraries(side, measured.libraries, name, sr.dir.string());
+  return measured;
+}
+
+// Every launch of a side must load what its first launch loaded (a library swapped mid-series
+// would mix two measurements into one side).
+void require_same_as_first(const gate::AbSide& side, const gate::AbLaunch& measured, int pair,
+                           std::optional<gate::LoadedLibraries>& first) {
+  if (first) {
+    gate::require_same_libraries(side, *first, side.id + "-1", measured.libraries, side.id + "-" + std::to_string(pair));
+  } else {
+    first = measured.libraries;
+  }
+}
+
+Suite checked_ab_suite(const AbRunOptions& o) {
   if (o.pairs < 1) throw InputError("--pairs", "", "at least 1 pair");
   if (o.run.scenarios.size() > 1) throw InputError("--scenario", "", "one scenario for both sides of an A/B");
-  const Suite suite = load_suite(resolve_suite(o.run.suite, o.run.suite_dirs));
+  Suite suite = load_suite(resolve_suite(o.run.suite, o.run.suite_dirs));
   if (o.run.bench.empty() || !fs::exists(o.run.bench)) {
     throw InfraError("fabricgate-bench not found" + (o.run.bench.empty() ? std::string() : " at " + o.run.bench.string()) +
                      " (build it, or pass --bench PATH)");
   }
+  return suite;
+}
+
+}  // namespace
+
+AbRunResult run_ab(const AbRunOptions& o) {
+  const Suite suite = checked_ab_suite(o);
   const RunLock lock(o.run.lock_file, o.run.lock_timeout);  // held across every launch
   fingerprint::CollectOptions fo;
   fo.platform_override = o.run.platform;
-  const json fp = fingerprint::collect(fo);
-  const std::string platform = fp.at("platform_key").get<std::string>();
+  AbSeries series;
+  series.fingerprint = fingerprint::collect(fo);
+  series.inherited_ld_path = std::getenv("LD_LIBRARY_PATH");
+  const std::string platform = series.fingerprint.at("platform_key").get<std::string>();
   gate::AbOptions compare = o.compare;
   compare.pairs_requested = o.pairs;
   choose_policy(o, platform, compare);
 
-  const std::string run_id = utc_now_compact() + "-" + suite.name + "-ab";
+  series.run_id = utc_now_compact() + "-" + suite.name + "-ab";
   AbRunResult result;
-  result.dir = o.run.results_dir / platform / run_id;
+  result.dir = series.dir = o.run.results_dir / platform / series.run_id;
   fs::create_directories(result.dir);
   std::vector<gate::AbPair> pairs;
   std::vector<gate::AbLaunchRef> launches;
   const auto write = [&](const std::string& incomplete_reason) {
     compare.incomplete_reason = incomplete_reason;
     gate::AbComparison c = gate::compare_ab(o.a, o.b, pairs, compare);
-    c.run_id = run_id;
+    c.run_id = series.run_id;
     c.suite = suite.name;
     c.platform = platform;
     c.directory = result.dir.string();
@@ -109,7 +170,6 @@ AbRunResult run_ab(const AbRunOptions& o) {
     return c;
   };
 
-  const char* inherited_ld_path = std::getenv("LD_LIBRARY_PATH");
   std::optional<gate::LoadedLibraries> first_a;
   std::optional<gate::LoadedLibraries> first_b;
   std::string stopped;
@@ -118,40 +178,10 @@ AbRunResult run_ab(const AbRunOptions& o) {
       gate::AbPair pair;
       pair.index = p;
       for (const gate::AbSide* side : {&o.a, &o.b}) {
-        const std::string name = side->id + "-" + std::to_string(p);
-        RunOptions ro = o.run;
-        ro.scenarios = o.run.scenarios.empty() ? std::vector<std::string>{"default"} : o.run.scenarios;
-        ro.extra_env = ab_launch_env(*side, inherited_ld_path);
-        ro.run_dir = result.dir / name;
-        ro.run_id = run_id + "-" + name;
-        ro.fingerprint = fp;
-        // The fingerprint probed the NCCL this process would load; a side with its own library
-        // leaves the version to NCCL's log (run_versions falls back to capture.nccl_version).
-        if (!side->nccl.empty() && ro.fingerprint->contains("versions")) (*ro.fingerprint)["versions"]["nccl"] = nullptr;
-        ro.caller_holds_lock = true;
-        std::fprintf(stderr, "fabricgate ab: pair %d of %d, side %s (%s)\n", p, o.pairs, side->label.c_str(), name.c_str());
-        const ScenarioRun sr = run_suite(ro).front();  // one scenario, one launch
-        launches.push_back({name, sr.dir.string(), sr.complete});
-        if (sr.bench_refused) {
-          throw InputError("fabricgate-bench refused the suite in launch " + name + " (see its message above); " +
-                           sr.dir.string() + " keeps the launch details");
-        }
-        const fs::path run_file = sr.dir / "run.json";
-        const json doc = load_json_file(run_file, kRunSchema);
-        if (!sr.complete) {
-          stopped = "launch " + name + " did not finish: " + string_in(doc, "incomplete_reason");
-          break;
-        }
-        gate::AbLaunch measured{parse_run(doc, run_file.string()), loaded_libraries(doc)};
-        measured.run.directory = sr.dir.string();
-        gate::verify_loaded_libraries(*side, measured.libraries, name, sr.dir.string());
-        std::optional<gate::LoadedLibraries>& first = side == &o.a ? first_a : first_b;
-        if (first) {
-          gate::require_same_libraries(*side, *first, side->id + "-1", measured.libraries, name);
-        } else {
-          first = measured.libraries;
-        }
-        (side == &o.a ? pair.a : pair.b) = std::move(measured);
+        std::optional<gate::AbLaunch> measured = launch_side(o, *side, p, series, launches, stopped);
+        if (!measured) break;
+        require_same_as_first(*side, *measured, p, side == &o.a ? first_a : first_b);
+        (side == &o.a ? pair.a : pair.b) = std::move(*measured);
       }
       if (!stopped.empty()) break;
       pairs.push_back(std::move(pair));

@@ -5,6 +5,7 @@
 
 #include "harness/gate/units_text.hpp"
 #include "harness/report/key_figures.hpp"
+#include "harness/report/note_groups.hpp"
 #include "harness/report/render.hpp"
 
 namespace fabricgate::report {
@@ -20,6 +21,8 @@ const char* colour_of(gate::Verdict v) {
     default: return "";
   }
 }
+
+constexpr std::size_t kSummaryLines = 10;  // skip reasons / note groups shown before "N more"
 
 std::string padded(const std::string& text, std::size_t width) {
   return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
@@ -69,6 +72,10 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   }
   if (c.keys.empty()) return out;
 
+  const bool any_listed = options.verbose || std::any_of(c.keys.begin(), c.keys.end(), [](const gate::KeyComparison& k) {
+                            return !summarised_in_quiet_console(k);
+                          });
+  if (!any_listed) return out + quiet_summary(c.keys, kSummaryLines) + pitfall_legend(c.keys);
   std::size_t key_width = 20;
   for (const gate::KeyComparison& k : c.keys) key_width = std::max(key_width, k.key.size() + 2);
   key_width = std::min<std::size_t>(key_width, 72);
@@ -77,7 +84,8 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   std::size_t shown = 0;
   std::size_t hidden = 0;
   for (const gate::KeyComparison& k : c.keys) {
-    const bool quiet = k.verdict == gate::Verdict::pass || k.verdict == gate::Verdict::skipped;
+    const bool quiet = summarised_in_quiet_console(k);
+    if (quiet && !options.verbose) continue;  // summarised after the table
     if (quiet && shown >= options.max_console_rows) {
       ++hidden;
       continue;
@@ -88,7 +96,8 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
     for (const std::string& n : note_lines(k)) out += "    " + n + "\n";
   }
   if (hidden > 0) out += "(" + std::to_string(hidden) + " passing/skipped keys not listed; use --format json for all)\n";
-  return out;
+  if (!options.verbose) out += "\n" + quiet_summary(c.keys, kSummaryLines);
+  return out + pitfall_legend(c.keys);
 }
 
 }  // namespace fabricgate::report

@@ -7,6 +7,7 @@
 
 #include "harness/gate/units_text.hpp"
 #include "harness/report/key_figures.hpp"
+#include "harness/report/note_groups.hpp"
 #include "harness/report/mermaid_chart.hpp"
 #include "harness/report/render.hpp"
 #include "harness/report/text_escape.hpp"
@@ -137,7 +138,7 @@ std::string render_markdown(const gate::Comparison& c, const RenderOptions& opti
   failing_keys(c, head);
   std::string tail;
   capture_summary(c, tail);
-  std::string tables;
+  std::string tables = markdown_note_groups(c.keys);  // before the tables: those are cut first
   per_collective(c, tables);
   // The headline, failing keys and capture always fit; the per-size tables are cut if needed.
   const std::size_t budget = options.max_markdown_bytes > head.size() + tail.size() + 200

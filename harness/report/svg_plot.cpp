@@ -119,7 +119,10 @@ std::vector<double> Scale::ticks(std::size_t max_ticks) const {
   return out;
 }
 
-std::string render_line_plot(const LinePlot& p) {
+namespace {
+
+// The data's extent on both axes: every series point, band edge and marker.
+std::pair<Domain, Domain> data_domains(const LinePlot& p) {
   Domain xs;
   Domain ys;
   for (const Series& s : p.series) {
@@ -139,45 +142,74 @@ std::string render_line_plot(const LinePlot& p) {
     xs.add(m.x, p.x_scale);
     ys.add(m.y, p.y_scale);
   }
-  const bool no_data = xs.empty() || ys.empty();
+  return {xs, ys};
+}
 
-  // Legend entries wrap under the x label; the plot area shrinks to make room.
-  // Each entry drawn as what it labels: a shaded box for a band, a (dashed) line for a series.
-  struct LegendEntry {
-    std::string text;
-    std::string colour;
-    bool band;
-    bool dashed;
-  };
-  std::vector<LegendEntry> legend;
-  for (const Band& b : p.bands) if (!b.name.empty()) legend.push_back({b.name, b.colour, true, false});
-  for (const Series& s : p.series) if (!s.name.empty()) legend.push_back({s.name, s.colour, false, s.dashed});
-  const double left = 70;
-  const double right = 16;
-  const double top = 30;
-  std::vector<std::vector<std::size_t>> legend_rows(1);
+// Each legend entry is drawn as what it labels: a shaded box for a band, a (dashed) line for a
+// series. Entries wrap under the x label in rows; the plot area shrinks to make room.
+struct LegendEntry {
+  std::string text;
+  std::string colour;
+  bool band;
+  bool dashed;
+};
+
+struct Legend {
+  std::vector<LegendEntry> entries;
+  std::vector<std::vector<std::size_t>> rows{1};
+  double height = 0;
+};
+
+double legend_entry_width(const LegendEntry& e) { return 30 + 6.5 * static_cast<double>(e.text.size()); }
+
+Legend lay_out_legend(const LinePlot& p, double available_width) {
+  Legend legend;
+  for (const Band& b : p.bands) if (!b.name.empty()) legend.entries.push_back({b.name, b.colour, true, false});
+  for (const Series& s : p.series) if (!s.name.empty()) legend.entries.push_back({s.name, s.colour, false, s.dashed});
   double row_width = 0;
-  for (std::size_t i = 0; i < legend.size(); ++i) {
-    const double w = 30 + 6.5 * static_cast<double>(legend[i].text.size());
-    if (row_width + w > p.width - left - right && !legend_rows.back().empty()) {
-      legend_rows.emplace_back();
+  for (std::size_t i = 0; i < legend.entries.size(); ++i) {
+    const double w = legend_entry_width(legend.entries[i]);
+    if (row_width + w > available_width && !legend.rows.back().empty()) {
+      legend.rows.emplace_back();
       row_width = 0;
     }
-    legend_rows.back().push_back(i);
+    legend.rows.back().push_back(i);
     row_width += w;
   }
-  const double legend_height = legend.empty() ? 0 : 16.0 * static_cast<double>(legend_rows.size()) + 4;
-  const double bottom = 44 + legend_height;
-  const double plot_bottom = p.height - bottom;
-  const double plot_right = p.width - right;
+  legend.height = legend.entries.empty() ? 0 : 16.0 * static_cast<double>(legend.rows.size()) + 4;
+  return legend;
+}
 
+// Where the plot area lies in the picture, and the scales that map data into it.
+struct Frame {
+  double left = 70;
+  double right = 16;
+  double top = 30;
+  double plot_bottom = 0;
+  double plot_right = 0;
+  Scale sx;
+  Scale sy;
+};
+
+Frame make_frame(const LinePlot& p, const Domain& xs, const Domain& ys, double legend_height) {
+  constexpr double kLeft = 70;
+  constexpr double kRight = 16;
+  constexpr double kTop = 30;
+  const double plot_bottom = p.height - (44 + legend_height);
+  const double plot_right = p.width - kRight;
   const auto [x_lo, x_hi] = padded(xs, p.x_scale, false);
   const auto [y_lo, y_hi] = padded(ys, p.y_scale, p.y_from_zero);
-  const Scale sx(p.x_scale, x_lo, x_hi, left, plot_right);
-  const Scale sy(p.y_scale, y_lo, y_hi, plot_bottom, top);
-  const TickFormatter fx = p.x_ticks ? p.x_ticks : TickFormatter(plain_tick);
-  const TickFormatter fy = p.y_ticks ? p.y_ticks : TickFormatter(plain_tick);
+  return Frame{kLeft,
+               kRight,
+               kTop,
+               plot_bottom,
+               plot_right,
+               Scale(p.x_scale, x_lo, x_hi, kLeft, plot_right),
+               Scale(p.y_scale, y_lo, y_hi, plot_bottom, kTop)};
+}
 
+// The <svg> element's opening, background and title.
+std::string svg_head(const LinePlot& p, const Frame& f) {
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\"" + attr("id", p.id) +
                     attr("class", "plot " + p.css_class) + " width=\"" + std::to_string(p.width) +
                     "\" height=\"" + std::to_string(p.height) + "\" viewBox=\"0 0 " + std::to_string(p.width) +
@@ -185,103 +217,127 @@ std::string render_line_plot(const LinePlot& p) {
   out += title_element(p.title);
   out += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) +
          "\" fill=\"#ffffff\"/>";
-  out += text(left, 18, p.title, " font-size=\"13\" font-weight=\"bold\" fill=\"#222\"");
+  out += text(f.left, 18, p.title, " font-size=\"13\" font-weight=\"bold\" fill=\"#222\"");
+  return out;
+}
 
-  // Axes, grid lines and tick labels.
-  out += "<g class=\"axes\" stroke=\"#999\">";
-  out += "<line x1=\"" + num(left) + "\" y1=\"" + num(plot_bottom) + "\" x2=\"" + num(plot_right) + "\" y2=\"" +
-         num(plot_bottom) + "\"/>";
-  out += "<line x1=\"" + num(left) + "\" y1=\"" + num(top) + "\" x2=\"" + num(left) + "\" y2=\"" + num(plot_bottom) + "\"/>";
+// Axes, grid lines, tick labels and axis labels.
+std::string axes(const LinePlot& p, const Frame& f) {
+  const TickFormatter fx = p.x_ticks ? p.x_ticks : TickFormatter(plain_tick);
+  const TickFormatter fy = p.y_ticks ? p.y_ticks : TickFormatter(plain_tick);
+  std::string out = "<g class=\"axes\" stroke=\"#999\">";
+  out += "<line x1=\"" + num(f.left) + "\" y1=\"" + num(f.plot_bottom) + "\" x2=\"" + num(f.plot_right) + "\" y2=\"" +
+         num(f.plot_bottom) + "\"/>";
+  out += "<line x1=\"" + num(f.left) + "\" y1=\"" + num(f.top) + "\" x2=\"" + num(f.left) + "\" y2=\"" +
+         num(f.plot_bottom) + "\"/>";
   out += "</g><g class=\"x-ticks\" fill=\"#444\" text-anchor=\"middle\">";
-  for (const double t : sx.ticks(8)) {
-    out += "<line x1=\"" + num(sx(t)) + "\" y1=\"" + num(plot_bottom) + "\" x2=\"" + num(sx(t)) + "\" y2=\"" +
-           num(plot_bottom + 4) + "\" stroke=\"#999\"/>" + text(sx(t), plot_bottom + 16, fx(t));
+  for (const double t : f.sx.ticks(8)) {
+    out += "<line x1=\"" + num(f.sx(t)) + "\" y1=\"" + num(f.plot_bottom) + "\" x2=\"" + num(f.sx(t)) + "\" y2=\"" +
+           num(f.plot_bottom + 4) + "\" stroke=\"#999\"/>" + text(f.sx(t), f.plot_bottom + 16, fx(t));
   }
   out += "</g><g class=\"y-ticks\" fill=\"#444\" text-anchor=\"end\">";
-  for (const double t : sy.ticks(6)) {
-    out += "<line x1=\"" + num(left) + "\" y1=\"" + num(sy(t)) + "\" x2=\"" + num(plot_right) + "\" y2=\"" +
-           num(sy(t)) + "\" stroke=\"#eee\"/>" + text(left - 6, sy(t) + 4, fy(t));
+  for (const double t : f.sy.ticks(6)) {
+    out += "<line x1=\"" + num(f.left) + "\" y1=\"" + num(f.sy(t)) + "\" x2=\"" + num(f.plot_right) + "\" y2=\"" +
+           num(f.sy(t)) + "\" stroke=\"#eee\"/>" + text(f.left - 6, f.sy(t) + 4, fy(t));
   }
   out += "</g>";
-  out += text((left + plot_right) / 2, plot_bottom + 32, p.x_label, " class=\"x-label\" text-anchor=\"middle\" fill=\"#222\"");
-  out += text(14, (top + plot_bottom) / 2, p.y_label,
+  out += text((f.left + f.plot_right) / 2, f.plot_bottom + 32, p.x_label,
+              " class=\"x-label\" text-anchor=\"middle\" fill=\"#222\"");
+  out += text(14, (f.top + f.plot_bottom) / 2, p.y_label,
               " class=\"y-label\" text-anchor=\"middle\" fill=\"#222\" transform=\"rotate(-90 14 " +
-                  num((top + plot_bottom) / 2) + ")\"");
+                  num((f.top + f.plot_bottom) / 2) + ")\"");
+  return out;
+}
 
-  if (no_data) {
-    out += text((left + plot_right) / 2, (top + plot_bottom) / 2, "no data",
+std::string band_path(const Band& b, const Frame& f) {
+  std::vector<BandPoint> pts;
+  for (const BandPoint& bp : b.points) {
+    if (f.sx.can_show(bp.x) && f.sy.can_show(bp.low) && f.sy.can_show(bp.high)) pts.push_back(bp);
+  }
+  if (pts.empty()) return "";
+  std::string d;
+  if (pts.size() == 1) {  // one size: a short bar, since a polygon over one x has no area
+    const double x = f.sx(pts[0].x);
+    d = "M" + num(x - 4) + "," + num(f.sy(pts[0].high)) + "H" + num(x + 4) + "V" + num(f.sy(pts[0].low)) + "H" +
+        num(x - 4) + "Z";
+  } else {
+    for (std::size_t i = 0; i < pts.size(); ++i) d += (i ? "L" : "M") + num(f.sx(pts[i].x)) + "," + num(f.sy(pts[i].high));
+    for (std::size_t i = pts.size(); i-- > 0;) d += "L" + num(f.sx(pts[i].x)) + "," + num(f.sy(pts[i].low));
+    d += "Z";
+  }
+  return "<path" + attr("class", "band " + b.css_class) + " d=\"" + d + "\"" + attr("fill", b.colour) +
+         " fill-opacity=\"0.22\"" + attr("stroke", b.colour) + " stroke-opacity=\"0.5\">" + title_element(b.name) +
+         "</path>";
+}
+
+std::string series_group(const Series& s, const Frame& f) {
+  std::string out = "<g" + attr("class", "series " + s.css_class) + attr("stroke", s.colour) + attr("fill", s.colour) + ">";
+  std::string line;
+  for (const Point& pt : s.points) {
+    if (f.sx.can_show(pt.x) && f.sy.can_show(pt.y)) line += (line.empty() ? "" : " ") + num(f.sx(pt.x)) + "," + num(f.sy(pt.y));
+  }
+  if (!line.empty()) {
+    out += "<polyline points=\"" + line + "\" fill=\"none\" stroke-width=\"2\"" +
+           (s.dashed ? " stroke-dasharray=\"5,4\"" : "") + "/>";
+  }
+  if (s.dots) {
+    for (const Point& pt : s.points) {
+      if (!f.sx.can_show(pt.x) || !f.sy.can_show(pt.y)) continue;
+      out += "<circle cx=\"" + num(f.sx(pt.x)) + "\" cy=\"" + num(f.sy(pt.y)) + "\" r=\"3\">" +
+             title_element(pt.tooltip) + "</circle>";
+    }
+  }
+  return out + "</g>";
+}
+
+std::string marker_group(const Marker& m, const Frame& f) {
+  if (!f.sx.can_show(m.x) || !f.sy.can_show(m.y)) return "";
+  const double x = f.sx(m.x);
+  const double y = f.sy(m.y);
+  return "<g" + attr("class", "marker " + m.css_class) + attr("fill", m.colour) + ">" + title_element(m.tooltip) +
+         "<path d=\"M" + num(x) + "," + num(y - 7) + "L" + num(x + 6) + "," + num(y + 4) + "L" + num(x - 6) + "," +
+         num(y + 4) + "Z\" stroke=\"#fff\" stroke-width=\"1\"/>" + text(x + 8, y - 6, m.label, " font-size=\"10\"") +
+         "</g>";
+}
+
+std::string legend_group(const Legend& legend, const Frame& f) {
+  if (legend.entries.empty()) return "";
+  std::string out = "<g class=\"legend\" fill=\"#222\">";
+  double y = f.plot_bottom + 50;
+  for (const auto& row : legend.rows) {
+    double x = f.left;
+    for (const std::size_t i : row) {
+      const LegendEntry& e = legend.entries[i];
+      if (e.band) {
+        out += "<rect x=\"" + num(x) + "\" y=\"" + num(y - 9) + "\" width=\"20\" height=\"10\"" + attr("fill", e.colour) +
+               " fill-opacity=\"0.22\"" + attr("stroke", e.colour) + "/>";
+      } else {
+        out += "<line x1=\"" + num(x) + "\" y1=\"" + num(y - 4) + "\" x2=\"" + num(x + 20) + "\" y2=\"" + num(y - 4) +
+               "\"" + attr("stroke", e.colour) + " stroke-width=\"2\"" + (e.dashed ? " stroke-dasharray=\"5,4\"" : "") + "/>";
+      }
+      out += text(x + 24, y, e.text);
+      x += legend_entry_width(e);
+    }
+    y += 16;
+  }
+  return out + "</g>";
+}
+
+}  // namespace
+
+std::string render_line_plot(const LinePlot& p) {
+  const auto [xs, ys] = data_domains(p);
+  const Legend legend = lay_out_legend(p, p.width - 70.0 - 16.0);
+  const Frame f = make_frame(p, xs, ys, legend.height);
+  std::string out = svg_head(p, f) + axes(p, f);
+  if (xs.empty() || ys.empty()) {
+    out += text((f.left + f.plot_right) / 2, (f.top + f.plot_bottom) / 2, "no data",
                 " class=\"no-data\" text-anchor=\"middle\" fill=\"#888\" font-size=\"14\"");
   }
-  for (const Band& b : p.bands) {
-    std::vector<BandPoint> pts;
-    for (const BandPoint& bp : b.points) {
-      if (sx.can_show(bp.x) && sy.can_show(bp.low) && sy.can_show(bp.high)) pts.push_back(bp);
-    }
-    if (pts.empty()) continue;
-    std::string d;
-    if (pts.size() == 1) {  // one size: a short bar, since a polygon over one x has no area
-      const double x = sx(pts[0].x);
-      d = "M" + num(x - 4) + "," + num(sy(pts[0].high)) + "H" + num(x + 4) + "V" + num(sy(pts[0].low)) + "H" +
-          num(x - 4) + "Z";
-    } else {
-      for (std::size_t i = 0; i < pts.size(); ++i) d += (i ? "L" : "M") + num(sx(pts[i].x)) + "," + num(sy(pts[i].high));
-      for (std::size_t i = pts.size(); i-- > 0;) d += "L" + num(sx(pts[i].x)) + "," + num(sy(pts[i].low));
-      d += "Z";
-    }
-    out += "<path" + attr("class", "band " + b.css_class) + " d=\"" + d + "\"" + attr("fill", b.colour) +
-           " fill-opacity=\"0.22\"" + attr("stroke", b.colour) + " stroke-opacity=\"0.5\">" + title_element(b.name) +
-           "</path>";
-  }
-  for (const Series& s : p.series) {
-    out += "<g" + attr("class", "series " + s.css_class) + attr("stroke", s.colour) + attr("fill", s.colour) + ">";
-    std::string line;
-    for (const Point& pt : s.points) {
-      if (sx.can_show(pt.x) && sy.can_show(pt.y)) line += (line.empty() ? "" : " ") + num(sx(pt.x)) + "," + num(sy(pt.y));
-    }
-    if (!line.empty()) {
-      out += "<polyline points=\"" + line + "\" fill=\"none\" stroke-width=\"2\"" +
-             (s.dashed ? " stroke-dasharray=\"5,4\"" : "") + "/>";
-    }
-    if (s.dots) {
-      for (const Point& pt : s.points) {
-        if (!sx.can_show(pt.x) || !sy.can_show(pt.y)) continue;
-        out += "<circle cx=\"" + num(sx(pt.x)) + "\" cy=\"" + num(sy(pt.y)) + "\" r=\"3\">" +
-               title_element(pt.tooltip) + "</circle>";
-      }
-    }
-    out += "</g>";
-  }
-  for (const Marker& m : p.markers) {
-    if (!sx.can_show(m.x) || !sy.can_show(m.y)) continue;
-    const double x = sx(m.x);
-    const double y = sy(m.y);
-    out += "<g" + attr("class", "marker " + m.css_class) + attr("fill", m.colour) + ">" + title_element(m.tooltip) +
-           "<path d=\"M" + num(x) + "," + num(y - 7) + "L" + num(x + 6) + "," + num(y + 4) + "L" + num(x - 6) + "," +
-           num(y + 4) + "Z\" stroke=\"#fff\" stroke-width=\"1\"/>" + text(x + 8, y - 6, m.label, " font-size=\"10\"") +
-           "</g>";
-  }
-  if (!legend.empty()) {
-    out += "<g class=\"legend\" fill=\"#222\">";
-    double y = plot_bottom + 50;
-    for (const auto& row : legend_rows) {
-      double x = left;
-      for (const std::size_t i : row) {
-        const LegendEntry& e = legend[i];
-        if (e.band) {
-          out += "<rect x=\"" + num(x) + "\" y=\"" + num(y - 9) + "\" width=\"20\" height=\"10\"" + attr("fill", e.colour) +
-                 " fill-opacity=\"0.22\"" + attr("stroke", e.colour) + "/>";
-        } else {
-          out += "<line x1=\"" + num(x) + "\" y1=\"" + num(y - 4) + "\" x2=\"" + num(x + 20) + "\" y2=\"" + num(y - 4) +
-                 "\"" + attr("stroke", e.colour) + " stroke-width=\"2\"" + (e.dashed ? " stroke-dasharray=\"5,4\"" : "") + "/>";
-        }
-        out += text(x + 24, y, e.text);
-        x += 30 + 6.5 * static_cast<double>(e.text.size());
-      }
-      y += 16;
-    }
-    out += "</g>";
-  }
-  return out + "</svg>";
+  for (const Band& b : p.bands) out += band_path(b, f);
+  for (const Series& s : p.series) out += series_group(s, f);
+  for (const Marker& m : p.markers) out += marker_group(m, f);
+  return out + legend_group(legend, f) + "</svg>";
 }
 
 std::string heat_colour(double t) {

@@ -1,7 +1,9 @@
 #include "bench/backends/mpi/mpi_collectives.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <vector>
 
@@ -37,6 +39,25 @@ MPI_Op mpi_op(RedOp op) {
   return MPI_OP_NULL;
 }
 
+constexpr std::size_t kMaxMpiCount = static_cast<std::size_t>(std::numeric_limits<int>::max());
+
+// PeerBlocks as the int arrays MPI_Alltoallv takes (unsupported_reason keeps totals within int).
+struct IntBlocks {
+  IntBlocks() = default;
+  explicit IntBlocks(const PeerBlocks& b)
+      : send_counts(ints(b.send_counts)),
+        send_offsets(ints(b.send_offsets)),
+        recv_counts(ints(b.recv_counts)),
+        recv_offsets(ints(b.recv_offsets)) {}
+  static std::vector<int> ints(const std::vector<std::size_t>& v) {
+    std::vector<int> out;
+    out.reserve(v.size());
+    for (const std::size_t x : v) out.push_back(static_cast<int>(x));
+    return out;
+  }
+  std::vector<int> send_counts, send_offsets, recv_counts, recv_offsets;
+};
+
 // Host memory: the buffers are send_/recv_ themselves. Device memory (CUDA-aware MPI): send_/recv_
 // are the host staging copies, filled and checked there and copied to and from the GPU outside the
 // timed loop; MPI gets the GPU pointers.
@@ -49,7 +70,9 @@ class MpiCollectiveOp final : public MeasuredOp {
         op_(mpi_op(call.redop)),
         elem_(size_of(call.dtype)),
         send_(call.counts.send_count * elem_),
-        recv_(call.counts.recv_count * elem_) {}
+        recv_(call.counts.recv_count * elem_) {
+    if (call.def->peer_count) blocks_ = IntBlocks(peer_blocks(*call.def, call.counts, comm.rank(), comm.size()));
+  }
 
   // Device memory on `device`; false with `reason` when it cannot be had (a skip).
   bool place_on_gpu(int device, std::string& reason) {
@@ -65,11 +88,9 @@ class MpiCollectiveOp final : public MeasuredOp {
     // receive buffer gets the copy here, outside the timed loop.
     const bool bcast_root = call_.def->kind == CollectiveKind::broadcast && comm_.rank() == call_.root;
     if (!call_.in_place && bcast_root) std::memcpy(recv_.data(), send_.data(), send_.size());
-    if (call_.in_place) {
-      const std::size_t offset = call_.def->kind == CollectiveKind::all_gather
-                                     ? static_cast<std::size_t>(comm_.rank()) * send_.size()
-                                     : 0;
-      const bool copy = call_.def->kind != CollectiveKind::broadcast || comm_.rank() == call_.root;
+    if (call_.in_place) {  // the send data goes where the collective's in-place form reads it
+      const std::size_t offset = call_.def->in_place_offset(comm_.rank(), call_.counts) * elem_;
+      const bool copy = !call_.def->root_input_only || comm_.rank() == call_.root;
       if (copy) std::memcpy(recv_.data() + offset, send_.data(), send_.size());
     }
     if (gpu_send_) {
@@ -135,6 +156,11 @@ class MpiCollectiveOp final : public MeasuredOp {
         check(MPI_Scatter(send, count, type_, recv, count, type_, call_.root, w), "MPI_Scatter");
         break;
       case CollectiveKind::alltoall: check(MPI_Alltoall(send, count, type_, recv, count, type_, w), "MPI_Alltoall"); break;
+      case CollectiveKind::alltoallv:
+        check(MPI_Alltoallv(send, blocks_.send_counts.data(), blocks_.send_offsets.data(), type_, recv,
+                            blocks_.recv_counts.data(), blocks_.recv_offsets.data(), type_, w),
+              "MPI_Alltoallv");
+        break;
       case CollectiveKind::sendrecv: {
         const int n = comm_.size();
         const int to = (comm_.rank() + 1) % n;
@@ -152,6 +178,7 @@ class MpiCollectiveOp final : public MeasuredOp {
   std::size_t elem_;
   std::vector<char> send_;
   std::vector<char> recv_;
+  IntBlocks blocks_;  // personalised exchanges: this rank's counts and displacements
   std::unique_ptr<GpuMemory> gpu_send_;
   std::unique_ptr<GpuMemory> gpu_recv_;
   std::string error_;
@@ -172,11 +199,11 @@ std::string MpiCollectiveBackend::unsupported_reason(const CollectiveCall& call)
     if (std::string why = mpi_cuda_unaware_reason(); !why.empty()) return why;
     if (gpu_ < 0) return "no GPU on this rank (device memory requested): " + gpu_reason_;
   }
-  const auto kind = call.def->kind;
-  if (call.in_place && (kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::alltoall ||
-                        kind == CollectiveKind::sendrecv || kind == CollectiveKind::gather ||
-                        kind == CollectiveKind::scatter)) {
-    return "MPI's in-place form of " + call.def->name + " differs from NCCL's; measured out of place only";
+  // MPI counts (and MPI_Alltoallv's displacements, which reach the buffer totals) are ints.
+  const bool displaced = static_cast<bool>(call.def->peer_count);
+  const std::size_t largest = displaced ? std::max(call.counts.send_count, call.counts.recv_count) : call.counts.call_count;
+  if (largest > kMaxMpiCount) {
+    return "more elements than MPI's int counts can address (" + std::to_string(call.counts.bytes) + " bytes)";
   }
   return {};
 }

@@ -1,6 +1,6 @@
 // NCCL collectives on GPU memory: one communicator over all ranks, one stream per GPU. Usually one
 // GPU per process; several in the labelled in-process multi-GPU mode (P02). Communicators are
-// non-blocking so that a hang can be aborted (issue #11, nccl_comms.hpp).
+// non-blocking so that a hang can be aborted (nccl_comms.hpp).
 #include "bench/backends/nccl/nccl_backend.hpp"
 
 #include <cstring>
@@ -63,12 +63,6 @@ class NcclBackend final : public CollectiveBackend {
   std::string unsupported_reason(const CollectiveCall& call) const override {
     if (!nccl_type(call.dtype)) {
       return "NCCL " + nccl_runtime_version() + " build has no " + std::string(to_string(call.dtype));
-    }
-    const auto kind = call.def->kind;
-    if (call.in_place && (kind == CollectiveKind::reduce_scatter || kind == CollectiveKind::alltoall ||
-                          kind == CollectiveKind::sendrecv || kind == CollectiveKind::gather ||
-                          kind == CollectiveKind::scatter)) {
-      return "in-place " + call.def->name + " is not measured (out of place only)";
     }
     if (comms_->aborted()) return "the NCCL communicator was aborted after a hang";
     // Measured on 2x H200 (NCCL 2.28.3): capturing one group over two GPUs' streams from one

@@ -14,7 +14,7 @@ struct NcclBackendOptions {
   // The GPUs this process drives: one normally; several in the in-process multi-GPU mode (P02),
   // where NCCL rank = process rank × GPUs per process + index.
   std::vector<int> devices;
-  double init_timeout_seconds = 600;  // issue #11: initialisation that takes longer is aborted
+  double init_timeout_seconds = 600;  // initialisation that takes longer is aborted
   bool nonblocking = false;           // ncclConfig_t.blocking = 0 (labelled /nonblocking; see nccl_comms.hpp)
 };
 

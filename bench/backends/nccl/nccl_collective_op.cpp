@@ -2,11 +2,12 @@
 // operations back to back (or one launch of a CUDA graph holding them), stop event, wait; the time
 // is the slowest GPU's. Data is staged through host memory once, outside the timed loop, for the
 // pattern fill and the check. Waits never block: completion is polled against the benchmark's
-// deadline, and a miss is reported as a hang (issue #11).
+// deadline, and a miss is reported as a hang.
 #include "bench/backends/nccl/nccl_collective_op.hpp"
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "bench/backends/nccl/nccl_issue.hpp"
@@ -23,6 +24,7 @@ struct DeviceSide {
   cudaEvent_t start = nullptr;
   cudaEvent_t stop = nullptr;
   cudaGraphExec_t graph = nullptr;  // CUDA-graph mode: the captured batch
+  std::optional<PeerBlocks> blocks;  // personalised exchanges: this GPU's per-peer blocks
 };
 
 // Zeroes device memory with host-to-device copies, not cudaMemset. cudaMemset is a kernel, and on
@@ -56,7 +58,12 @@ class NcclCollectiveOp final : public MeasuredOp {
         call_(call),
         elem_(size_of(call.dtype)),
         sides_(comms.members().size()),
-        status_(comms, "on NCCL rank(s) " + ranks_text(comms)) {}
+        status_(comms, "on NCCL rank(s) " + ranks_text(comms)) {
+    if (!call.def->peer_count) return;
+    for (std::size_t i = 0; i < sides_.size(); ++i) {
+      sides_[i].blocks = peer_blocks(*call.def, call.counts, comms.members()[i].rank, comms.nranks());
+    }
+  }
 
   ~NcclCollectiveOp() override {
     const auto& members = comms_.members();
@@ -110,7 +117,7 @@ class NcclCollectiveOp final : public MeasuredOp {
       status_.note(zero_by_copy(sides_[i].recv, call_.counts.recv_count * elem_));  // 0 is never an expected value
       // Broadcast in place: only the root holds data; the others keep the poison so a broadcast
       // that did nothing is caught.
-      const bool skip = call_.in_place && call_.def->kind == CollectiveKind::broadcast && m.rank != call_.root;
+      const bool skip = call_.in_place && call_.def->root_input_only && m.rank != call_.root;
       if (!skip) status_.note(cudaMemcpy(send_pointer(i), host.get(), send_bytes, cudaMemcpyHostToDevice));
       status_.note(cudaDeviceSynchronize());
     }
@@ -176,11 +183,7 @@ class NcclCollectiveOp final : public MeasuredOp {
   void* send_pointer(std::size_t side) const {
     const DeviceSide& d = sides_[side];
     if (!call_.in_place) return d.send;
-    const auto rank = static_cast<std::size_t>(comms_.members()[side].rank);
-    switch (call_.def->kind) {
-      case CollectiveKind::all_gather: return static_cast<char*>(d.recv) + rank * call_.counts.send_count * elem_;
-      default: return d.recv;
-    }
+    return static_cast<char*>(d.recv) + call_.def->in_place_offset(comms_.members()[side].rank, call_.counts) * elem_;
   }
 
   // One operation on every GPU of this process; a group when there are several (P02 mode).
@@ -190,7 +193,8 @@ class NcclCollectiveOp final : public MeasuredOp {
     if (group) status_.note(ncclGroupStart(), "NCCL call still in progress");
     for (std::size_t i = 0; i < members.size(); ++i) {
       const NcclMember& m = members[i];
-      const IssueArgs args{call_, m.comm, m.stream, m.rank, comms_.nranks(), send_pointer(i), sides_[i].recv, elem_};
+      const PeerBlocks* blocks = sides_[i].blocks ? &*sides_[i].blocks : nullptr;
+      const IssueArgs args{call_, m.comm, m.stream, m.rank, comms_.nranks(), send_pointer(i), sides_[i].recv, elem_, blocks};
       status_.note(issue_collective(args), "NCCL call still in progress");
     }
     if (group) status_.note(ncclGroupEnd(), "NCCL call still in progress");

@@ -2,7 +2,7 @@
 // The NCCL communicators this process drives: one per GPU it owns (several only in the labelled
 // in-process multi-GPU mode, P02). Completion of issued work is always polled against a deadline
 // (cudaEventQuery + ncclCommGetAsyncError, never a blocking CUDA sync), and a communicator that
-// misses it is aborted with ncclCommAbort (issue #11).
+// misses it is aborted with ncclCommAbort.
 //
 // Blocking communicators by default: measured on 2x H200 with NCCL 2.28.3, non-blocking ones
 // (ncclConfig_t.blocking = 0) made every operation return ncclInProgress and cost ~80 us per

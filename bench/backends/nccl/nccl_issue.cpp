@@ -18,10 +18,11 @@ class Results {
   ncclResult_t result_ = ncclSuccess;
 };
 
-const char* at(const void* base, std::size_t block, int index) {
-  return static_cast<const char*>(base) + static_cast<std::size_t>(index) * block;
-}
-char* at(void* base, std::size_t block, int index) { return static_cast<char*>(base) + static_cast<std::size_t>(index) * block; }
+// Element `index` of blocks of `block` bytes (or, with block = element size, element `index`).
+const char* at(const void* base, std::size_t block, std::size_t index) { return static_cast<const char*>(base) + index * block; }
+char* at(void* base, std::size_t block, std::size_t index) { return static_cast<char*>(base) + index * block; }
+const char* at(const void* base, std::size_t block, int index) { return at(base, block, static_cast<std::size_t>(index)); }
+char* at(void* base, std::size_t block, int index) { return at(base, block, static_cast<std::size_t>(index)); }
 
 }  // namespace
 
@@ -43,6 +44,17 @@ ncclResult_t issue_collective(const IssueArgs& a) {
       for (int peer = 0; peer < a.nranks; ++peer) {
         r.add(ncclSend(at(a.send, block, peer), count, type, peer, a.comm, a.stream));
         r.add(ncclRecv(at(a.recv, block, peer), count, type, peer, a.comm, a.stream));
+      }
+      r.add(ncclGroupEnd());
+      return r.get();
+    case CollectiveKind::alltoallv:  // grouped sends and receives of each peer's own block size
+      r.add(ncclGroupStart());
+      for (int peer = 0; peer < a.nranks; ++peer) {
+        const auto p = static_cast<std::size_t>(peer);
+        const std::size_t to = a.blocks->send_counts[p];
+        const std::size_t from = a.blocks->recv_counts[p];
+        if (to) r.add(ncclSend(at(a.send, a.elem, a.blocks->send_offsets[p]), to, type, peer, a.comm, a.stream));
+        if (from) r.add(ncclRecv(at(a.recv, a.elem, a.blocks->recv_offsets[p]), from, type, peer, a.comm, a.stream));
       }
       r.add(ncclGroupEnd());
       return r.get();

@@ -17,6 +17,9 @@ struct IssueArgs {
   const void* send;
   void* recv;
   std::size_t elem;  // bytes per element
+  // Personalised exchanges with uneven blocks (alltoallv): this GPU's counts and offsets,
+  // computed once per benchmark, outside the timed loop.
+  const PeerBlocks* blocks = nullptr;
 };
 
 // ncclSuccess, ncclInProgress (non-blocking communicator: wait until ready), or the first error.

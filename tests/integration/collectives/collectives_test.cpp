@@ -82,14 +82,18 @@ TEST_P(EveryOpTest, AllOpsGiveCorrectDataWithRealRanks) {
     // busbw = algbw × factor, with the factor of this rank count.
     const std::string op = r["op"];
     const bool full_buffer = op == "all_gather" || op == "reduce_scatter" || op == "alltoall" || op == "gather" || op == "scatter";
-    const double expected_factor = op == "all_reduce" ? 2.0 * (n - 1) / n : full_buffer ? double(n - 1) / n : 1.0;
+    const double uneven_share = double(n * (n + 1) / 2 - 1) / (n * (n + 1) / 2);  // alltoallv: local 1 of S units
+    const double expected_factor = op == "all_reduce" ? 2.0 * (n - 1) / n
+                                   : full_buffer      ? double(n - 1) / n
+                                   : op == "alltoallv" ? uneven_share
+                                                       : 1.0;
     EXPECT_DOUBLE_EQ(r["busbw_factor"].get<double>(), expected_factor);
     EXPECT_NEAR(r["busbw_GBps"].get<double>(), r["algbw_GBps"].get<double>() * expected_factor, 1e-9);
     // Sizes are rounded to whole elements × ranks where the op needs it.
     const std::string key = r["key"];
     EXPECT_NE(key.find("/ranks:" + std::to_string(n) + "/"), std::string::npos);
   }
-  // 9 ops × 3 types × sizes × placements (minus skips) + 2 ops × 2 types × 2 redops.
+  // 10 ops × 3 types × sizes × placements (minus skips) + 2 ops × 2 types × 2 redops.
   EXPECT_GE(ok, 60);
 }
 

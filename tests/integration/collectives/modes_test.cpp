@@ -1,4 +1,4 @@
-// Real MPI ranks on localhost for the measurement modes and hang handling (issues #3, #11):
+// Real MPI ranks on localhost for the measurement modes and hang handling:
 //   - a hang the bench can abort ends the run with exit 3, the record naming the benchmark, later
 //     benchmarks not run; a rank stuck outside the poll loop makes the watchdog MPI_Abort the job;
 //   - the in-process multi-GPU mode (P02) and CUDA-graph mode label keys, params and the header,

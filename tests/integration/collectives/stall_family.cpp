@@ -1,4 +1,4 @@
-// Test-only fixture family "stall" (issue #11): an operation that never completes but is waited
+// Test-only fixture family "stall": an operation that never completes but is waited
 // for against its deadline and can be aborted, as the NCCL backend does with a collective whose
 // peer is gone. Benchmarks: stall/before (measures normally), stall/stuck, stall/after (must not
 // run). The entry's "stuck" field says who stalls in stall/stuck:

@@ -1,4 +1,4 @@
-// The deadline poll loop behind NCCL's non-blocking waits (issue #11), with a fake clock that only
+// The deadline poll loop behind NCCL's non-blocking waits, with a fake clock that only
 // moves when the loop pauses and fake work that finishes, fails or never finishes.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// gather and scatter (#3): nccl-tests' sizing (the full n·count buffer) and busbw factor (n−1)/n,
+// gather and scatter: nccl-tests' sizing (the full n·count buffer) and busbw factor (n−1)/n,
 // and the expected data: the root holds every rank's block (gather), rank r holds the root's
 // block r (scatter).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The measurement loop's hang handling (issue #11) with a one-process communicator: an operation
+// The measurement loop's hang handling with a one-process communicator: an operation
 // that misses its deadline ends the benchmark with a message naming it, is aborted, and every later
 // benchmark is skipped; the deadline handed to the operation comes from the suite's "timeout_s".
 #include <gtest/gtest.h>

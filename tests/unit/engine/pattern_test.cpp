@@ -61,6 +61,18 @@ using Buffers = std::vector<std::vector<char>>;
         for (int s = 0; s < n; ++s)
           for (std::size_t i = 0; i < cc; ++i) store_element(c.dtype, out, s * cc + i, in(s, r * cc + i));
         break;
+      case CollectiveKind::alltoallv: {
+        // The documented pattern, written out independently: s sends d ((d − s) mod n + 1) units,
+        // blocks in rank order in both buffers; cc is the unit.
+        const auto units = [n](int src, int dst) { return static_cast<std::size_t>(((dst - src) % n + n) % n) + 1; };
+        std::size_t at = 0;
+        for (int s = 0; s < n; ++s) {
+          std::size_t from = 0;
+          for (int q = 0; q < r; ++q) from += units(s, q) * cc;
+          for (std::size_t i = 0; i < units(s, r) * cc; ++i) store_element(c.dtype, out, at++, in(s, from + i));
+        }
+        break;
+      }
       case CollectiveKind::sendrecv:
         for (std::size_t i = 0; i < cc; ++i) store_element(c.dtype, out, i, in((r + n - 1) % n, i));
         break;
@@ -104,6 +116,8 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"all_reduce", DataType::int32, RedOp::avg, 3}, Case{"all_gather", DataType::float64, RedOp::sum, 3},
                       Case{"reduce_scatter", DataType::uint32, RedOp::sum, 4}, Case{"broadcast", DataType::int32, RedOp::sum, 3},
                       Case{"reduce", DataType::float32, RedOp::max, 4}, Case{"alltoall", DataType::float32, RedOp::sum, 4},
+                      Case{"alltoallv", DataType::float32, RedOp::sum, 2}, Case{"alltoallv", DataType::int32, RedOp::sum, 3},
+                      Case{"alltoallv", DataType::int8, RedOp::sum, 4}, Case{"alltoallv", DataType::float64, RedOp::sum, 5},
                       Case{"sendrecv", DataType::int8, RedOp::sum, 3}, Case{"gather", DataType::float32, RedOp::sum, 3},
                       Case{"scatter", DataType::int64, RedOp::sum, 4}),
     [](const auto& param_info) {

@@ -1,0 +1,93 @@
+// `fabricgate run`'s console with real mpirun ranks: Google Benchmark's table (mean / median /
+// stddev / cv rows) is not on the console but in the run directory's bench-console.txt, the
+// skipped benchmarks of one reason are one line, and --verbose brings the table and every key
+// back. Output is captured through a pipe, so no progress line appears (that is for terminals).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "harness/model/json_file.hpp"
+#include "mpi_job.hpp"
+
+namespace fabricgate {
+namespace {
+
+namespace fs = std::filesystem;
+
+class QuietRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("fg-quiet-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    // 6 measured benchmarks and 6 skipped for one reason (MPI has no float16).
+    const json s = {{"schema", "fabricgate.suite/1"},
+                    {"name", "quiet"},
+                    {"ranks", 2},
+                    {"defaults", {{"repetitions", 3}, {"warmup", 2}, {"target_sample_ms", 2}}},
+                    {"benchmarks", json::array({{{"family", "coll"},
+                                                 {"backend", "mpi"},
+                                                 {"ops", {"all_reduce", "alltoallv"}},
+                                                 {"dtypes", {"float32", "float16"}},
+                                                 {"sizes", {{"list", {64, 4096, 65536}}}}}})}};
+    std::ofstream(dir_ / "quiet.json") << s.dump(2);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  testing::JobResult run(bool verbose) {
+    std::vector<std::string> args = {FABRICGATE_CLI, "run", "--suite", (dir_ / "quiet.json").string(), "--results-dir",
+                                     (dir_ / "results").string(), "--lock", (dir_ / "lock").string(), "--bench",
+                                     FABRICGATE_BENCH, "--platform", "test-box"};
+    if (verbose) args.push_back("--verbose");
+    return testing::run_job(args, 120);
+  }
+
+  fs::path only_run_dir() const {
+    std::vector<fs::path> dirs;
+    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) dirs.push_back(e.path());
+    EXPECT_EQ(dirs.size(), 1u);
+    return dirs.empty() ? fs::path() : dirs.front();
+  }
+
+  fs::path dir_;
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST_F(QuietRun, TableGoesToTheRunDirectoryAndSkipsAreOneLine) {
+  const auto job = run(false);
+  ASSERT_EQ(job.exit_code, 0) << job.output;  // no baseline for test-box: pass, with the create command
+  EXPECT_EQ(job.output.find("_mean"), std::string::npos) << job.output;
+  EXPECT_EQ(job.output.find("_cv"), std::string::npos) << job.output;
+  EXPECT_EQ(job.output.find('\r'), std::string::npos) << "no progress line on a pipe:\n" << job.output;
+  EXPECT_TRUE(std::regex_search(job.output, std::regex(R"(\nSKIPPED 6 keys \(e\.g\. coll/mpi/\S+/float16/\S+\): rank 0: MPI has no standard type for float16\n)")))
+      << job.output;
+  // Launch line, headline, the no-baseline advice, one line each for new keys, skips and notes.
+  EXPECT_LE(std::count(job.output.begin(), job.output.end(), '\n'), 11) << job.output;
+
+  const std::string table = read(only_run_dir() / "bench-console.txt");
+  EXPECT_NE(table.find("coll/mpi/alltoallv/float32/bytes:65532/ranks:2/oop"), std::string::npos) << table;
+  EXPECT_NE(table.find("_mean"), std::string::npos) << table;
+}
+
+TEST_F(QuietRun, VerbosePrintsTheTableAndEveryKey) {
+  const auto job = run(true);
+  ASSERT_EQ(job.exit_code, 0) << job.output;
+  EXPECT_NE(job.output.find("_mean"), std::string::npos) << job.output;
+  EXPECT_NE(job.output.find("SKIPPED           coll/mpi/alltoallv/float16/bytes:4092/ranks:2/oop"), std::string::npos)
+      << job.output;
+}
+
+}  // namespace
+}  // namespace fabricgate

@@ -67,7 +67,8 @@ std::string refuse_reason(const fb::BenchOptions& opts, const nlohmann::json& ra
   const int nranks = opts.has_host_collectives ? processes : processes * opts.gpus_per_process;
   if (nranks < 2) {
     return "P01: collective benchmarks need at least 2 ranks, found " + std::to_string(nranks) +
-           " (ranks started as separate jobs never meet: busbw would be 0). Launch with mpirun -np N or srun.";
+           " (ranks started as separate jobs never meet: busbw would be 0). Launch with mpirun -np N or srun "
+           "(docs/PITFALLS.md#p01).";
   }
   if (!opts.has_gpu_collectives) return {};
   std::set<std::string> seen;
@@ -76,7 +77,7 @@ std::string refuse_reason(const fb::BenchOptions& opts, const nlohmann::json& ra
     if (uuid.empty()) continue;
     if (!seen.insert(uuid).second) {
       return "P01: two ranks share GPU " + uuid + " (host " + r.value("host", "") +
-             "); one process per GPU is required (check CUDA_VISIBLE_DEVICES and -np)";
+             "); one process per GPU is required (check CUDA_VISIBLE_DEVICES and -np; docs/PITFALLS.md#p01)";
     }
   }
   return {};
@@ -244,7 +245,6 @@ int run(int argc, char** argv) {
   header["node_facts"] = node_facts;
   writer.write_header(header);
   run_benchmarks(opts, comm, ranks, table.get());
-  if (env.progress) std::fputs("\r\033[K", stderr);  // the progress line has done its job
   watchdog.disarm();
   if (!env.hung_benchmark.empty()) {  // the record says which; the exit code says hang
     writer.write_footer({{"complete", false}, {"hung", env.hung_benchmark}});

@@ -1,7 +1,7 @@
 // `fabricgate run`'s console with real mpirun ranks: Google Benchmark's table (mean / median /
 // stddev / cv rows) is not on the console but in the run directory's bench-console.txt, the
 // skipped benchmarks of one reason are one line, and --verbose brings the table and every key
-// back. Output is captured through a pipe, so no progress line appears (that is for terminals).
+// back. Through a pipe no progress line appears; on a terminal it is one line rewritten in place.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -99,6 +99,32 @@ TEST_F(QuietRun, VerbosePrintsTheTableAndEveryKey) {
   EXPECT_NE(job.output.find("SKIPPED           coll/mpi/alltoallv/float16/bytes:4092/ranks:2/oop"),
             std::string::npos)
       << job.output;
+}
+
+// On a terminal (script(1) gives fabricgate a pseudo-terminal): one progress line, rewritten in
+// place with a carriage return per finished benchmark, read from records.jsonl; cleared before
+// the verdict. No line per benchmark.
+TEST_F(QuietRun, OnATerminalProgressIsOneLineRewrittenInPlace) {
+  std::string command;
+  for (const std::string& a :
+       {std::string(FABRICGATE_CLI), std::string("run"), std::string("--suite"),
+        (dir_ / "quiet.json").string(), std::string("--results-dir"), (dir_ / "results").string(),
+        std::string("--lock"), (dir_ / "lock").string(), std::string("--bench"),
+        std::string(FABRICGATE_BENCH), std::string("--platform"), std::string("test-box")}) {
+    command += "'" + a + "' ";
+  }
+  const fs::path log = dir_ / "tty.log";
+  const auto job = testing::run_job({"script", "-qec", command, log.string()}, 120);
+  ASSERT_EQ(job.exit_code, 0) << job.output;
+  const std::string tty = read(log);
+  EXPECT_NE(tty.find("\r\033[Kfabricgate: ["), std::string::npos) << tty;
+  EXPECT_NE(tty.find("/12] "), std::string::npos) << tty;  // of 12 registered benchmarks
+  EXPECT_EQ(tty.find("fabricgate-bench: ["), std::string::npos)
+      << "the bench's own lines stay off:\n"
+      << tty;
+  const std::size_t cleared = tty.rfind("\r\033[K");
+  ASSERT_NE(cleared, std::string::npos);
+  EXPECT_EQ(tty.compare(cleared + 4, 19, "fabricgate compare:"), 0) << tty.substr(cleared, 80);
 }
 
 }  // namespace

@@ -17,9 +17,7 @@ BenchOptions parse_bench_options(int argc, char** argv) {
   app.add_option("--records", o.records, "Append one JSON line per finished benchmark here (rank 0)");
   app.add_option("--gbench-json", o.gbench_json, "Write Google Benchmark JSON here (rank 0)");
   app.add_option("--nccl-log-dir", o.nccl_log_dir, "Write NCCL's INFO log here, one file per rank (capture)");
-  app.add_flag("--progress", o.progress,
-               "One progress line on stderr, rewritten in place per benchmark (for a terminal; fabricgate run "
-               "passes it only when its own stderr is one)");
+  app.add_flag("--progress", o.progress, "Print progress lines on stderr");
   app.add_option("--console-table", o.console_table,
                  "Where Google Benchmark's console table goes: a file, or - for stdout (default: bench-console.txt "
                  "beside --gbench-json when that is given, else stdout)");

@@ -9,7 +9,8 @@ namespace fabricgate::bench {
 ConsoleTable::ConsoleTable(const std::string& requested, const std::string& gbench_json) {
   if (requested == "-" || (requested.empty() && gbench_json.empty())) return;
   const std::filesystem::path path =
-      requested.empty() ? std::filesystem::path(gbench_json).parent_path() / "bench-console.txt" : std::filesystem::path(requested);
+      requested.empty() ? std::filesystem::path(gbench_json).parent_path() / "bench-console.txt"
+                        : std::filesystem::path(requested);
   file_.open(path, std::ios::out | std::ios::trunc);
   if (!file_) {
     throw InputError(path.string(), requested.empty() ? "--gbench-json" : "--console-table",

@@ -227,7 +227,6 @@ int run(int argc, char** argv) {
   header["node_facts"] = node_facts;
   writer.write_header(header);
   run_benchmarks(opts, comm, ranks, table.get());
-  if (env.progress) std::fputs("\r\033[K", stderr);  // the progress line has done its job
   watchdog.disarm();
   if (!env.hung_benchmark.empty()) {  // the record says which; the exit code says hang
     writer.write_footer({{"complete", false}, {"hung", env.hung_benchmark}});

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 
 namespace fabricgate::bench {
@@ -33,14 +32,11 @@ std::string first_reason(Communicator& comm, const std::string& mine) {
   return {};
 }
 
-// One line on a terminal, rewritten per benchmark (carriage return, clear to end of line), so a
-// suite of a hundred benchmarks does not scroll its verdict away. Errors and wrong results stay
-// on their own line.
+// One short line per benchmark. (fabricgate run shows its own single progress line from the
+// records instead: mpirun's output forwarding turns carriage returns into separate lines.)
 void progress_line(const BenchEnv& env, const MeasurementState& s, const char* what) {
   if (!env.progress || env.comm.rank() != 0) return;
-  const bool keep = std::strcmp(what, "error") == 0 || std::strcmp(what, "wrong") == 0;
-  std::fprintf(stderr, "\r\033[Kfabricgate-bench: [%d/%d] %s %s%s", s.index, env.total_benchmarks, s.rec.key.c_str(),
-               what, keep ? "\n" : "");
+  std::fprintf(stderr, "fabricgate-bench: [%d/%d] %s %s\n", s.index, env.total_benchmarks, s.rec.key.c_str(), what);
 }
 
 // Ends a benchmark that will not produce samples (skip, error, wrong data), on all ranks alike.

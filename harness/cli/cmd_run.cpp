@@ -14,6 +14,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/html_output.hpp"
+#include "harness/cli/run_progress.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/launch/run_orchestrator.hpp"
 #include "harness/model/errors.hpp"
@@ -104,10 +105,14 @@ int run_command(RunArgs& a) {
   a.run.timeout = std::chrono::seconds(a.timeout_s);
   a.run.lock_timeout = std::chrono::seconds(a.lock_timeout_s);
   a.run.lock_file = a.lock_file;
-  a.run.progress = ::isatty(STDERR_FILENO) == 1;  // the bench's in-place progress line is for a terminal
+  a.run.progress = false;  // RunProgress shows one line instead of the bench's line per benchmark
   for (const auto& r : a.reports) report::parse_report_format(r);  // InputError before measuring
 
-  const auto runs = launch::run_suite(a.run);
+  std::vector<launch::ScenarioRun> runs;
+  {
+    const RunProgress progress(a.run.results_dir, ::isatty(STDERR_FILENO) == 1);
+    runs = launch::run_suite(a.run);
+  }
   bool gate_failed = false;
   bool infra_failed = false;
   for (const auto& sr : runs) {

@@ -18,7 +18,8 @@ std::string one_line(const std::string& text, std::size_t max_chars = 110) {
   }
   if (out.size() > max_chars) {
     std::size_t cut = max_chars;
-    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // whole UTF-8 characters
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80)
+      --cut;  // whole UTF-8 characters
     out = out.substr(0, cut) + "...";
   }
   return out;
@@ -29,7 +30,8 @@ std::string keys_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " ke
 }  // namespace
 
 bool summarised_in_quiet_console(const gate::KeyComparison& k) {
-  return k.verdict == gate::Verdict::pass || k.verdict == gate::Verdict::skipped || k.verdict == gate::Verdict::new_key;
+  return k.verdict == gate::Verdict::pass || k.verdict == gate::Verdict::skipped ||
+         k.verdict == gate::Verdict::new_key;
 }
 
 std::vector<NoteGroup> group_notes(const std::vector<gate::KeyComparison>& keys) {
@@ -38,7 +40,9 @@ std::vector<NoteGroup> group_notes(const std::vector<gate::KeyComparison>& keys)
     if (!summarised_in_quiet_console(k)) continue;
     std::vector<std::size_t> counted;  // a key with two P09 notes counts once
     for (const Note& n : k.notes) {
-      auto it = std::find_if(groups.begin(), groups.end(), [&](const NoteGroup& g) { return g.id == n.id && g.level == n.level; });
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const NoteGroup& g) {
+        return g.id == n.id && g.level == n.level;
+      });
       if (it == groups.end()) {
         groups.push_back({n.id, n.level, 0, n.text});
         it = groups.end() - 1;
@@ -56,7 +60,8 @@ std::vector<SkipGroup> group_skips(const std::vector<gate::KeyComparison>& keys)
   std::vector<SkipGroup> groups;
   for (const gate::KeyComparison& k : keys) {
     if (k.verdict != gate::Verdict::skipped) continue;
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const SkipGroup& g) { return g.reason == k.reason; });
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const SkipGroup& g) { return g.reason == k.reason; });
     if (it == groups.end()) {
       groups.push_back({k.reason, 1, k.key});
     } else {
@@ -68,13 +73,17 @@ std::vector<SkipGroup> group_skips(const std::vector<gate::KeyComparison>& keys)
 
 std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::size_t max_lines) {
   const auto passes = static_cast<std::size_t>(
-      std::count_if(keys.begin(), keys.end(), [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::pass; }));
+      std::count_if(keys.begin(), keys.end(),
+                    [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::pass; }));
   std::string out;
   if (passes > 0) out += "PASS on " + keys_text(passes) + " (report.md and --verbose list each)\n";
-  const auto first_new = std::find_if(keys.begin(), keys.end(), [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::new_key; });
+  const auto first_new = std::find_if(keys.begin(), keys.end(), [](const gate::KeyComparison& k) {
+    return k.verdict == gate::Verdict::new_key;
+  });
   if (first_new != keys.end()) {
     const auto news = static_cast<std::size_t>(std::count_if(
-        keys.begin(), keys.end(), [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::new_key; }));
+        keys.begin(), keys.end(),
+        [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::new_key; }));
     out += "NEW " + keys_text(news) + " not in the baseline (e.g. " + one_line(first_new->key, 72) +
            "): `fabricgate baseline update` adds them\n";
   }
@@ -83,21 +92,28 @@ std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::siz
   for (std::size_t i = 0; i < skips.size() && i < max_lines; ++i) {
     const SkipGroup& g = skips[i];
     const std::string why = g.reason.rfind("skipped: ", 0) == 0 ? g.reason.substr(9) : g.reason;
-    out += "SKIPPED " + keys_text(g.keys) + " (e.g. " + one_line(g.first_key, 72) + "): " + one_line(why) + "\n";
+    out += "SKIPPED " + keys_text(g.keys) + " (e.g. " + one_line(g.first_key, 72) +
+           "): " + one_line(why) + "\n";
   }
-  if (skips.size() > max_lines) out += "(" + std::to_string(skips.size() - max_lines) + " more skip reasons; report.md lists them)\n";
+  if (skips.size() > max_lines)
+    out += "(" + std::to_string(skips.size() - max_lines) +
+           " more skip reasons; report.md lists them)\n";
 
   const std::vector<NoteGroup> notes = group_notes(keys);
   for (std::size_t i = 0; i < notes.size() && i < max_lines; ++i) {
     const NoteGroup& g = notes[i];
-    out += g.id + " " + g.level + " on " + keys_text(g.keys) + " - report.md lists them; e.g. " + one_line(g.example) + "\n";
+    out += g.id + " " + g.level + " on " + keys_text(g.keys) + " - report.md lists them; e.g. " +
+           one_line(g.example) + "\n";
   }
-  if (notes.size() > max_lines) out += "(" + std::to_string(notes.size() - max_lines) + " more note groups; report.md lists them)\n";
+  if (notes.size() > max_lines)
+    out += "(" + std::to_string(notes.size() - max_lines) +
+           " more note groups; report.md lists them)\n";
   return out;
 }
 
 std::string pitfall_link(const std::string& id) {
-  const bool code = id.size() == 3 && id[0] == 'P' && id[1] >= '0' && id[1] <= '9' && id[2] >= '0' && id[2] <= '9';
+  const bool code = id.size() == 3 && id[0] == 'P' && id[1] >= '0' && id[1] <= '9' &&
+                    id[2] >= '0' && id[2] <= '9';
   return code ? "docs/PITFALLS.md#p" + id.substr(1) : "";
 }
 
@@ -105,7 +121,8 @@ std::string pitfall_legend(const std::vector<gate::KeyComparison>& keys) {
   std::vector<std::string> ids;
   for (const gate::KeyComparison& k : keys) {
     for (const Note& n : k.notes) {
-      if (!pitfall_link(n.id).empty() && std::find(ids.begin(), ids.end(), n.id) == ids.end()) ids.push_back(n.id);
+      if (!pitfall_link(n.id).empty() && std::find(ids.begin(), ids.end(), n.id) == ids.end())
+        ids.push_back(n.id);
     }
   }
   if (ids.empty()) return "";
@@ -121,13 +138,14 @@ std::string markdown_note_groups(const std::vector<gate::KeyComparison>& keys) {
   std::string out = "### Notes on passing and skipped keys\n\n";
   for (const NoteGroup& g : groups) {
     const std::string link = pitfall_link(g.id);
-    out += "- **" + g.id + " " + g.level + "** on " + keys_text(g.keys) + (link.empty() ? "" : " (`" + link + "`)") +
-           "\n  <details><summary>keys</summary>\n\n";
+    out += "- **" + g.id + " " + g.level + "** on " + keys_text(g.keys) +
+           (link.empty() ? "" : " (`" + link + "`)") + "\n  <details><summary>keys</summary>\n\n";
     for (const gate::KeyComparison& k : keys) {
       if (!summarised_in_quiet_console(k)) continue;
       for (const Note& n : k.notes) {
         if (n.id != g.id || n.level != g.level) continue;
-        out += "  - `" + markdown_cell(one_line(k.key, 200)) + "`: " + markdown_cell(one_line(n.text, 300)) + "\n";
+        out += "  - `" + markdown_cell(one_line(k.key, 200)) +
+               "`: " + markdown_cell(one_line(n.text, 300)) + "\n";
       }
     }
     out += "\n  </details>\n";

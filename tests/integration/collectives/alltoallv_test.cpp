@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 class AlltoallvTest : public ::testing::TestWithParam<int> {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("fg-a2av-" + std::to_string(::getpid()) + "-" + std::to_string(GetParam()));
+    dir_ = fs::temp_directory_path() /
+           ("fg-a2av-" + std::to_string(::getpid()) + "-" + std::to_string(GetParam()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -31,8 +32,8 @@ class AlltoallvTest : public ::testing::TestWithParam<int> {
                         {"benchmarks", json::array({entry})}};
     std::ofstream(dir_ / "suite.json") << suite.dump(2);
     const auto job = testing::run_job(
-        testing::mpirun(GetParam(), {FABRICGATE_BENCH, "--suite", (dir_ / "suite.json").string(), "--records",
-                                     (dir_ / "records.jsonl").string()}),
+        testing::mpirun(GetParam(), {FABRICGATE_BENCH, "--suite", (dir_ / "suite.json").string(),
+                                     "--records", (dir_ / "records.jsonl").string()}),
         120);
     EXPECT_FALSE(job.timed_out) << job.output;
     EXPECT_EQ(job.exit_code, 0) << job.output;
@@ -73,7 +74,8 @@ TEST_P(AlltoallvTest, UnevenBlocksArriveIntact) {
     EXPECT_DOUBLE_EQ(r["busbw_factor"].get<double>(), share);
     EXPECT_NEAR(r["busbw_GBps"].get<double>(), r["algbw_GBps"].get<double>() * share, 1e-9);
     const std::string key = r["key"];
-    EXPECT_EQ(key, "coll/mpi/alltoallv/" + dtype + "/bytes:" + std::to_string(bytes) + "/ranks:" + std::to_string(n) + "/oop");
+    EXPECT_EQ(key, "coll/mpi/alltoallv/" + dtype + "/bytes:" + std::to_string(bytes) +
+                       "/ranks:" + std::to_string(n) + "/oop");
     keys.insert(key);
   }
   EXPECT_EQ(keys.size(), recs.size());
@@ -87,7 +89,8 @@ TEST_P(AlltoallvTest, InPlaceIsSkippedWithAReason) {
                                {"sizes", {{"list", {4096}}}}});
   ASSERT_EQ(recs.size(), 1u);
   EXPECT_EQ(recs[0]["status"], "skipped");
-  EXPECT_NE(recs[0]["message"].get<std::string>().find("in-place alltoallv"), std::string::npos) << recs[0].dump();
+  EXPECT_NE(recs[0]["message"].get<std::string>().find("in-place alltoallv"), std::string::npos)
+      << recs[0].dump();
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, AlltoallvTest, ::testing::Values(2, 3, 4));

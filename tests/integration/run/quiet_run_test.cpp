@@ -1,7 +1,7 @@
 // `fabricgate run`'s console with real mpirun ranks: Google Benchmark's table (mean / median /
 // stddev / cv rows) is not on the console but in the run directory's bench-console.txt, the
 // skipped benchmarks of one reason are one line, and --verbose brings the table and every key
-// back. Output is captured through a pipe, so no progress line appears (that is for terminals).
+// back. Through a pipe no progress line appears; on a terminal it is one line rewritten in place.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -23,7 +23,8 @@ class QuietRun : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("fg-quiet-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("fg-quiet-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     // 6 measured benchmarks and 6 skipped for one reason (MPI has no float16).
@@ -41,16 +42,20 @@ class QuietRun : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   testing::JobResult run(bool verbose) {
-    std::vector<std::string> args = {FABRICGATE_CLI, "run", "--suite", (dir_ / "quiet.json").string(), "--results-dir",
-                                     (dir_ / "results").string(), "--lock", (dir_ / "lock").string(), "--bench",
-                                     FABRICGATE_BENCH, "--platform", "test-box"};
+    std::vector<std::string> args = {FABRICGATE_CLI,  "run",
+                                     "--suite",       (dir_ / "quiet.json").string(),
+                                     "--results-dir", (dir_ / "results").string(),
+                                     "--lock",        (dir_ / "lock").string(),
+                                     "--bench",       FABRICGATE_BENCH,
+                                     "--platform",    "test-box"};
     if (verbose) args.push_back("--verbose");
     return testing::run_job(args, 120);
   }
 
   fs::path only_run_dir() const {
     std::vector<fs::path> dirs;
-    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) dirs.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box"))
+      dirs.push_back(e.path());
     EXPECT_EQ(dirs.size(), 1u);
     return dirs.empty() ? fs::path() : dirs.front();
   }
@@ -67,17 +72,23 @@ std::string read(const fs::path& p) {
 
 TEST_F(QuietRun, TableGoesToTheRunDirectoryAndSkipsAreOneLine) {
   const auto job = run(false);
-  ASSERT_EQ(job.exit_code, 0) << job.output;  // no baseline for test-box: pass, with the create command
+  ASSERT_EQ(job.exit_code, 0)
+      << job.output;  // no baseline for test-box: pass, with the create command
   EXPECT_EQ(job.output.find("_mean"), std::string::npos) << job.output;
   EXPECT_EQ(job.output.find("_cv"), std::string::npos) << job.output;
-  EXPECT_EQ(job.output.find('\r'), std::string::npos) << "no progress line on a pipe:\n" << job.output;
-  EXPECT_TRUE(std::regex_search(job.output, std::regex(R"(\nSKIPPED 6 keys \(e\.g\. coll/mpi/\S+/float16/\S+\): rank 0: MPI has no standard type for float16\n)")))
+  EXPECT_EQ(job.output.find('\r'), std::string::npos) << "no progress line on a pipe:\n"
+                                                      << job.output;
+  EXPECT_TRUE(std::regex_search(
+      job.output,
+      std::regex(
+          R"(\nSKIPPED 6 keys \(e\.g\. coll/mpi/\S+/float16/\S+\): rank 0: MPI has no standard type for float16\n)")))
       << job.output;
   // Launch line, headline, the no-baseline advice, one line each for new keys, skips and notes.
   EXPECT_LE(std::count(job.output.begin(), job.output.end(), '\n'), 11) << job.output;
 
   const std::string table = read(only_run_dir() / "bench-console.txt");
-  EXPECT_NE(table.find("coll/mpi/alltoallv/float32/bytes:65532/ranks:2/oop"), std::string::npos) << table;
+  EXPECT_NE(table.find("coll/mpi/alltoallv/float32/bytes:65532/ranks:2/oop"), std::string::npos)
+      << table;
   EXPECT_NE(table.find("_mean"), std::string::npos) << table;
 }
 
@@ -85,8 +96,35 @@ TEST_F(QuietRun, VerbosePrintsTheTableAndEveryKey) {
   const auto job = run(true);
   ASSERT_EQ(job.exit_code, 0) << job.output;
   EXPECT_NE(job.output.find("_mean"), std::string::npos) << job.output;
-  EXPECT_NE(job.output.find("SKIPPED           coll/mpi/alltoallv/float16/bytes:4092/ranks:2/oop"), std::string::npos)
+  EXPECT_NE(job.output.find("SKIPPED           coll/mpi/alltoallv/float16/bytes:4092/ranks:2/oop"),
+            std::string::npos)
       << job.output;
+}
+
+// On a terminal (script(1) gives fabricgate a pseudo-terminal): one progress line, rewritten in
+// place with a carriage return per finished benchmark, read from records.jsonl; cleared before
+// the verdict. No line per benchmark.
+TEST_F(QuietRun, OnATerminalProgressIsOneLineRewrittenInPlace) {
+  std::string command;
+  for (const std::string& a :
+       {std::string(FABRICGATE_CLI), std::string("run"), std::string("--suite"),
+        (dir_ / "quiet.json").string(), std::string("--results-dir"), (dir_ / "results").string(),
+        std::string("--lock"), (dir_ / "lock").string(), std::string("--bench"),
+        std::string(FABRICGATE_BENCH), std::string("--platform"), std::string("test-box")}) {
+    command += "'" + a + "' ";
+  }
+  const fs::path log = dir_ / "tty.log";
+  const auto job = testing::run_job({"script", "-qec", command, log.string()}, 120);
+  ASSERT_EQ(job.exit_code, 0) << job.output;
+  const std::string tty = read(log);
+  EXPECT_NE(tty.find("\r\033[Kfabricgate: ["), std::string::npos) << tty;
+  EXPECT_NE(tty.find("/12] "), std::string::npos) << tty;  // of 12 registered benchmarks
+  EXPECT_EQ(tty.find("fabricgate-bench: ["), std::string::npos)
+      << "the bench's own lines stay off:\n"
+      << tty;
+  const std::size_t cleared = tty.rfind("\r\033[K");
+  ASSERT_NE(cleared, std::string::npos);
+  EXPECT_EQ(tty.compare(cleared + 4, 19, "fabricgate compare:"), 0) << tty.substr(cleared, 80);
 }
 
 }  // namespace

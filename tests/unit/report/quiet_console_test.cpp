@@ -39,13 +39,19 @@ gate::Comparison suite_of_many() {
   c.has_baseline = true;
   c.baseline_source = "baselines/cpu-test.json";
   for (int i = 0; i < 100; ++i) {
-    KeyComparison k = key("coll/mpi/all_reduce/float32/sum/bytes:" + std::to_string(8 * (i + 1)) + "/ranks:2/oop", Verdict::pass);
-    k.notes = {{"P09", "note", "warm-up 7.3 us/op is 6.6x the timed median 1.09 us (first-use setup, P09)"}};
+    KeyComparison k =
+        key("coll/mpi/all_reduce/float32/sum/bytes:" + std::to_string(8 * (i + 1)) + "/ranks:2/oop",
+            Verdict::pass);
+    k.notes = {{"P09", "note",
+                "warm-up 7.3 us/op is 6.6x the timed median 1.09 us (first-use setup, P09)"}};
     c.keys.push_back(k);
   }
   for (int i = 0; i < 50; ++i) {
-    KeyComparison k = key("coll/mpi/all_reduce/float16/sum/bytes:" + std::to_string(8 * (i + 1)) + "/ranks:2/oop", Verdict::skipped);
-    k.reason = i < 48 ? "skipped: MPI has no standard type for float16" : "skipped: in-place alltoall is not measured";
+    KeyComparison k =
+        key("coll/mpi/all_reduce/float16/sum/bytes:" + std::to_string(8 * (i + 1)) + "/ranks:2/oop",
+            Verdict::skipped);
+    k.reason = i < 48 ? "skipped: MPI has no standard type for float16"
+                      : "skipped: in-place alltoall is not measured";
     c.keys.push_back(k);
   }
   KeyComparison reg = key("coll/mpi/alltoall/float32/bytes:4096/ranks:2/oop", Verdict::regression);
@@ -57,21 +63,29 @@ gate::Comparison suite_of_many() {
   return c;
 }
 
-std::size_t lines(const std::string& s) { return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n')); }
+std::size_t lines(const std::string& s) {
+  return static_cast<std::size_t>(std::count(s.begin(), s.end(), '\n'));
+}
 
 TEST(QuietConsole, ListsWhatNeedsALookAndSummarisesTheRest) {
   const std::string out = render_console(suite_of_many(), RenderOptions{});
   // The regression with its reason and its own note under it.
-  EXPECT_TRUE(std::regex_search(out, std::regex(R"(REGRESSION\s+coll/mpi/alltoall\S+\s+4 KiB[^\n]*\n\s+4 KiB: time_us[^\n]*\n\s+P09 note: warm-up 40)")))
+  EXPECT_TRUE(std::regex_search(
+      out,
+      std::regex(
+          R"(REGRESSION\s+coll/mpi/alltoall\S+\s+4 KiB[^\n]*\n\s+4 KiB: time_us[^\n]*\n\s+P09 note: warm-up 40)")))
       << out;
   EXPECT_NE(out.find("PASS on 100 keys"), std::string::npos) << out;
-  EXPECT_NE(out.find("SKIPPED 48 keys (e.g. coll/mpi/all_reduce/float16/sum/bytes:8/ranks:2/oop): MPI has no standard type for float16"),
+  EXPECT_NE(out.find("SKIPPED 48 keys (e.g. coll/mpi/all_reduce/float16/sum/bytes:8/ranks:2/oop): "
+                     "MPI has no standard type for float16"),
             std::string::npos)
       << out;
   EXPECT_NE(out.find("SKIPPED 2 keys"), std::string::npos) << out;
-  EXPECT_NE(out.find("P09 note on 100 keys - report.md lists them"), std::string::npos) << out;  // not the regression's
+  EXPECT_NE(out.find("P09 note on 100 keys - report.md lists them"), std::string::npos)
+      << out;  // not the regression's
   EXPECT_NE(out.find("Pitfall codes: docs/PITFALLS.md#p09"), std::string::npos) << out;
-  EXPECT_EQ(out.find("PASS    "), std::string::npos) << "no passing row in the quiet console:\n" << out;
+  EXPECT_EQ(out.find("PASS    "), std::string::npos) << "no passing row in the quiet console:\n"
+                                                     << out;
   EXPECT_LT(lines(out), 15u) << out;  // 151 keys
 }
 
@@ -89,17 +103,23 @@ TEST(QuietConsole, AllPassingFitsInAFewLines) {
   c.keys.erase(c.keys.begin());  // the regression
   c.exit_code = ExitCode::pass;
   const std::string out = render_console(c, RenderOptions{});
-  EXPECT_EQ(out.find("VERDICT"), std::string::npos) << "no table header when nothing is listed:\n" << out;
+  EXPECT_EQ(out.find("VERDICT"), std::string::npos) << "no table header when nothing is listed:\n"
+                                                    << out;
   EXPECT_LE(lines(out), 8u) << out;
 }
 
 TEST(QuietConsole, NewKeysAreOneLineThatSaysHowToAddThem) {
   gate::Comparison c;
   c.has_baseline = true;
-  for (int i = 0; i < 9; ++i) c.keys.push_back(key("coll/mpi/alltoallv/float32/bytes:" + std::to_string(12 * (i + 1)) + "/ranks:2/oop", Verdict::new_key));
+  for (int i = 0; i < 9; ++i)
+    c.keys.push_back(
+        key("coll/mpi/alltoallv/float32/bytes:" + std::to_string(12 * (i + 1)) + "/ranks:2/oop",
+            Verdict::new_key));
   const std::string out = render_console(c, RenderOptions{});
-  EXPECT_NE(out.find("NEW 9 keys not in the baseline (e.g. coll/mpi/alltoallv/float32/bytes:12/ranks:2/oop): `fabricgate baseline update`"),
-            std::string::npos)
+  EXPECT_NE(
+      out.find("NEW 9 keys not in the baseline (e.g. "
+               "coll/mpi/alltoallv/float32/bytes:12/ranks:2/oop): `fabricgate baseline update`"),
+      std::string::npos)
       << out;
 }
 
@@ -116,9 +136,12 @@ TEST(QuietConsole, RunTextIsShownWithoutControlCharacters) {
 
 TEST(NoteGroups, MarkdownListsEveryGroupedNoteWithItsKey) {
   const std::string md = markdown_note_groups(suite_of_many().keys);
-  EXPECT_NE(md.find("**P09 note** on 100 keys (`docs/PITFALLS.md#p09`)"), std::string::npos) << md.substr(0, 400);
-  EXPECT_NE(md.find("`coll/mpi/all_reduce/float32/sum/bytes:800/ranks:2/oop`: warm-up 7.3 us/op"), std::string::npos);
-  EXPECT_EQ(md.find("alltoall/float32/bytes:4096"), std::string::npos);  // the regression's row carries its own
+  EXPECT_NE(md.find("**P09 note** on 100 keys (`docs/PITFALLS.md#p09`)"), std::string::npos)
+      << md.substr(0, 400);
+  EXPECT_NE(md.find("`coll/mpi/all_reduce/float32/sum/bytes:800/ranks:2/oop`: warm-up 7.3 us/op"),
+            std::string::npos);
+  EXPECT_EQ(md.find("alltoall/float32/bytes:4096"),
+            std::string::npos);  // the regression's row carries its own
 }
 
 TEST(NoteGroups, PitfallLinksOnlyForPCodes) {

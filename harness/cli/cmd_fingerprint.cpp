@@ -11,6 +11,7 @@
 #include "harness/fingerprint/fingerprint.hpp"
 #include "harness/fingerprint/platform_key.hpp"
 #include "harness/model/json_file.hpp"
+#include "harness/model/output_paths.hpp"
 
 namespace fabricgate::cli {
 
@@ -29,6 +30,7 @@ void run_fingerprint(const FingerprintArgs& args) {
     fingerprint::validate_platform_key(args.platform, "command line", "--platform");
     options.platform_override = args.platform;
   }
+  if (!args.out.empty()) require_writable_file(args.out, "--out");
   const json doc = fingerprint::collect(options);
   if (!args.out.empty()) write_json_atomically(args.out, doc);
   if (args.as_json) {

@@ -144,7 +144,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--suite", a->run.suite, "Suite name (suites/<name>.json) or file")->required();
   cmd->add_option("--scenario", a->run.scenarios,
                   "Scenario(s) to run instead of the suite's: default, nvlink-off, nic-path, socket-only, algo:<A>, proto:<P>");
-  cmd->add_option("--ranks", a->run.ranks, "Processes to launch (default: the suite's; per-gpu = one per GPU)");
+  cmd->add_option("--ranks", a->run.ranks, "Processes to launch, 1..4096 (default: the suite's; per-gpu = one per GPU)");
   cmd->add_option("--launcher", a->run.launcher, "auto|mpirun|srun|direct")
       ->check(CLI::IsMember({"auto", "mpirun", "srun", "direct"}))
       ->capture_default_str();

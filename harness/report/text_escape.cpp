@@ -123,7 +123,7 @@ std::string markdown_cell(std::string_view text) {
   std::replace(spaced.begin(), spaced.end(), '\n', ' ');
   std::replace(spaced.begin(), spaced.end(), '\r', ' ');
   std::string out;
-  for (const char c : printable(spaced)) {
+  for (const char c : printable(spaced, SIZE_MAX)) {  // cut where the data entered the report
     if (c == '|') out += "\\|";
     else out += c;
   }

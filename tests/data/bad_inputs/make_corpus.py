@@ -352,8 +352,10 @@ last_complete_corrupt = b"".join(records) + b'{"type": "benchmark", "key": \n'
 write_bytes("runs/records_corrupt_last/records.jsonl", last_complete_corrupt)
 compare_run("records_corrupt_last", ["records.jsonl line %d" % (len(records) + 1), "not valid JSON"],
             "a complete (newline-terminated) but corrupt last line is an error")
-write_bytes("runs/records_cut_last/records.jsonl", b"".join(records) + b'{"type": "benchmark", "key": "co')
-row("runs-records_cut_last", ["compare", "{data}/runs/records_cut_last", "--baseline", "{data}/good/baseline.json"],
+# A crashed run's directory is results/<platform>/<run_id>/: the platform comes from the path.
+write_bytes("results/cpu-intel-xeon-c2/cut-last/records.jsonl", b"".join(records) + b'{"type": "benchmark", "key": "co')
+row("runs-records_cut_last", ["compare", "{data}/results/cpu-intel-xeon-c2/cut-last", "--baseline",
+                              "{data}/good/baseline.json"],
     ["warning", "line %d was cut short" % (len(records) + 1)], 3, note="cut last line: warning, incomplete run (exit 3)")
 
 # Output paths the user names: exit 2 naming the path, before anything is read or written.
@@ -381,8 +383,12 @@ write_bytes("suites/suite_deep.json", json.dumps(mutate(GOOD_SUITE, lambda d: d.
                                                  indent=1).replace('"@DEEP@"', deep_text).encode())
 run_suite("suite_deep", ["suites/suite_deep.json", "nested at most 64"], "60,000-deep value in a suite")
 for name, value in [("minus_five", "-5"), ("million", "1000000"), ("4097", "4097")]:
-    run_suite("cli_ranks_" + name, ["--ranks", "[1, 4096]", "found " + value],
-              "--ranks %s is refused, not replaced" % value, launch=("--launcher", "direct", "--ranks", value))
+    row("suites-cli_ranks_" + name, ["run", "--suite", "{data}/good/suite.json", "--bench", "{bench}", "--no-compare",
+                                     "--launcher", "direct", "--ranks", value, "--platform", "badin-test",
+                                     "--results-dir", "{scratch}/results", "--lock", "{scratch}/runner.lock",
+                                     "--lock-timeout", "5", "--timeout", "60"],
+        ["--ranks", "[1, 4096]", "found " + value], allow_new=["{scratch}"],
+        note="--ranks %s is refused before the lock, not replaced" % value)
 row("suites-results_dir_under_file", ["run", "--suite", "{data}/good/suite.json", "--bench", "{bench}", "--no-compare",
                                       "--launcher", "direct", "--ranks", "1", "--platform", "badin-test",
                                       "--results-dir", "{data}/good/baseline.json/results", "--lock",

@@ -73,10 +73,13 @@ void print_plan(const gate::NodeActionPlan& plan, const std::string& format, boo
     std::cout << plan_json(plan, drain).dump(2) << "\n";
     return;
   }
-  if (format == "slurm" || format == "kubernetes") {  // bare lines, to review and paste
+  if (format == "slurm") {  // bare lines, to review and paste
+    for (const gate::NodeAction& a : plan.actions) std::cout << a.slurm_line << "\n";
+    return;
+  }
+  if (format == "kubernetes") {
     for (const gate::NodeAction& a : plan.actions) {
-      if (format == "slurm") std::cout << a.slurm_line << "\n";
-      for (const std::string& k : format == "kubernetes" ? a.kubectl_lines : std::vector<std::string>{}) std::cout << k << "\n";
+      for (const std::string& k : a.kubectl_lines) std::cout << k << "\n";
     }
     return;
   }

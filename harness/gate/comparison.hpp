@@ -137,7 +137,7 @@ struct Comparison {
   std::vector<KeyComparison> keys;  // sorted by verdict urgency, then key
   std::vector<ClusterFinding> cluster_findings;  // failing ones first
   // What an admin does about the nodes blamed above (node_actions.hpp): "slurm: scontrol ...",
-  // "kubernetes: kubectl ...", "no action for ...".
+  // "kubernetes: kubectl ...", "# no action for ...".
   std::vector<std::string> node_actions;
   std::string node_layout;  // "2 nodes x 2 ranks (emulated on one host)"; "" for one node
   ExitCode exit_code = ExitCode::pass;

@@ -70,6 +70,9 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   for (std::size_t i = 0; i < c.node_actions.size() && i < kFindingRows; ++i) {
     out += (i ? "  " : "node actions (fabricgate nodes RUN --drain runs the Slurm lines):\n  ") + c.node_actions[i] + "\n";
   }
+  if (c.node_actions.size() > kFindingRows) {
+    out += "  (" + std::to_string(c.node_actions.size() - kFindingRows) + " more lines: fabricgate nodes RUN)\n";
+  }
   if (c.keys.empty()) return out;
 
   const bool any_listed = options.verbose || std::any_of(c.keys.begin(), c.keys.end(), [](const gate::KeyComparison& k) {

@@ -73,6 +73,7 @@ void cluster_section(const gate::Comparison& c, std::string& out) {
   // (harness/gate/node_actions.hpp), so the fence holds them verbatim.
   out += "Node actions (`fabricgate nodes RUN --drain` runs the Slurm lines):\n\n```sh\n";
   for (std::size_t i = 0; i < c.node_actions.size() && i < kRows; ++i) out += c.node_actions[i] + "\n";
+  if (c.node_actions.size() > kRows) out += "# " + std::to_string(c.node_actions.size() - kRows) + " more lines: fabricgate nodes RUN\n";
   out += "```\n\n";
 }
 

@@ -48,6 +48,15 @@ class SlurmCluster : public ::testing::Test {
     // A cluster was promised: from here on, anything missing is a failure, not a skip.
     const auto ping = cluster({"scontrol", "ping"}, 30);
     ASSERT_EQ(ping.exit_code, 0) << "FABRICGATE_SLURM_DIR=" << state << " but the controller does not answer:\n" << ping.output;
+    // A node left drained or down (by a test killed before it resumed it) would keep the job
+    // pending until the deadline: say so now instead.
+    std::string states;
+    for (int i = 0; i < 60; ++i) {
+      states = cluster({"sinfo", "-h", "-N", "-o", "%N %T"}, 30).output;
+      if (states == "fgsnode0 idle\nfgsnode1 idle\nfgsnode2 idle\n") break;
+      ::usleep(500 * 1000);
+    }
+    ASSERT_EQ(states, "fgsnode0 idle\nfgsnode1 idle\nfgsnode2 idle\n") << "the cluster's nodes are not all idle";
     // The job's nodes must see this folder: they share the filesystem, not /tmp's per-node TmpFS.
     dir_ = fs::temp_directory_path() / ("fg-slurm-" + std::to_string(::getpid()));
     fs::remove_all(dir_);

@@ -193,7 +193,7 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   const int ranks = ranks_for(suite, o, fp);
   const LaunchContext context = detect_launch_context();
   // One host's launch: the fingerprint knows its GPUs (P01 before NCCL can hang on a shared GPU).
-  if (o.hostfile.empty() && o.launcher != "srun" && !context.inside_slurm_job) {
+  if (o.hostfile.empty() && o.launcher != "srun" && !context.inside_slurm_job && !context.inside_mpi_job) {
     LocalLaunch local{ranks, suite.doc.value("gpus_per_process", 1), ""};
     if (const auto it = suite.env.find("CUDA_VISIBLE_DEVICES"); it != suite.env.end()) {
       local.cuda_visible_devices = it->second;

@@ -192,9 +192,10 @@ std::string padded(const std::string& text, std::size_t width) {
 std::string differing_env(const KeyHistory& h, const HistoryPoint& p) {
   std::string out;
   for (const auto& [name, value] : p.env) {
-    const bool shared = std::all_of(h.points.begin(), h.points.end(), [&](const HistoryPoint& q) {
-      const auto it = q.env.find(name);
-      return it != q.env.end() && it->second == value;
+    // Named copies: clang 14 (the fuzz build) cannot capture structured bindings.
+    const bool shared = std::all_of(h.points.begin(), h.points.end(), [&n = name, &v = value](const HistoryPoint& q) {
+      const auto it = q.env.find(n);
+      return it != q.env.end() && it->second == v;
     });
     if (!shared) out += (out.empty() ? "" : " ") + name + "=" + value;
   }

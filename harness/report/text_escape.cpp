@@ -13,12 +13,18 @@ std::string hex_escape(unsigned char c) {
   return std::string("\\x") + kHex[c >> 4] + kHex[c & 0xf];
 }
 
-// Bytes of a UTF-8 sequence starting with `lead` (1 for ASCII and for stray bytes).
-std::size_t sequence_length(unsigned char lead) {
-  if (lead >= 0xf0 && lead < 0xf8) return 4;
-  if (lead >= 0xe0) return lead < 0xf0 ? 3 : 1;
-  if (lead >= 0xc0) return 2;
-  return 1;
+// Bytes of the well-formed UTF-8 sequence at text[i] (lead byte plus continuation bytes), or 0
+// for a byte that starts none (stray continuation, bad lead, cut sequence). A sequence is never
+// taken on trust from its lead byte alone: "\xed\n" must not swallow the newline.
+std::size_t sequence_length(std::string_view text, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  if (lead < 0x80) return 1;
+  const std::size_t n = lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return 0;
+  }
+  return n;
 }
 
 }  // namespace
@@ -29,9 +35,12 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
   std::size_t i = 0;
   while (i < text.size()) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const std::size_t n = std::min(sequence_length(c), text.size() - i);
+    const std::size_t seq = sequence_length(text, i);
+    const std::size_t n = seq == 0 ? 1 : seq;
     if (i + n > max_bytes) break;
-    if (c == '\n') {
+    if (seq == 0) {
+      out += hex_escape(c);  // not UTF-8: shown, never passed to the terminal
+    } else if (c == '\n') {
       out += "\\n";
     } else if (c == '\r') {
       out += "\\r";

@@ -57,6 +57,8 @@ TEST(model_Hostile, HugeUnsignedIntegersPrintAsTheyWereWritten) {
 TEST(model_Hostile, PrintableEscapesControlsAndCuts) {
   EXPECT_EQ(report::printable("a\nb\tc\x1b[2J\x07"), "a\\nb\\tc\\x1b[2J\\x07");
   EXPECT_EQ(report::printable("csi \xc2\x9b here, e-acute \xc3\xa9"), "csi \\u009b here, e-acute \xc3\xa9");
+  // Found by fuzz_text_escape: a bad lead byte must not carry the newline after it through.
+  EXPECT_EQ(report::printable("a\xed\n::b\xff"), "a\\xed\\n::b\\xff");
   const std::string huge(10u << 20, 'x');
   const std::string cut = report::printable(huge);
   EXPECT_LT(cut.size(), report::kMaxShownBytes + 64);

@@ -216,6 +216,7 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
       req.bench_command.push_back("--benchmark_color=false");
     }
     if (o.progress) req.bench_command.push_back("--progress");
+    req.bench_command.insert(req.bench_command.end(), o.extra_bench_args.begin(), o.extra_bench_args.end());
     const LaunchPlan plan = plan_launch(req, context);
     write_json_atomically(sr.dir / "launch.json", launch_record(plan));
 

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "harness/model/json_file.hpp"
 #include "mpi_job.hpp"
@@ -48,7 +49,7 @@ class ConfirmCli : public ::testing::Test {
   }
 
   // Three launches -> baseline with wide floors (shared CI cores), then one key made impossible:
-  // its launch medians say the all_reduce took 1/100 of what this machine needs.
+  // its launch medians say the all_reduce took 1/100 of what this machine needs, every time.
   void make_unmeetable_baseline() {
     std::vector<std::string> create = {FABRICGATE_CLI, "baseline", "create", "--out", (dir_ / "b.json").string()};
     for (int i = 0; i < 3; ++i) {
@@ -66,9 +67,11 @@ class ConfirmCli : public ::testing::Test {
     b["tolerance_policy"]["max_band"] = 0.95;
     b["tolerance_policy"]["unstable_cv"] = 5.0;
     for (auto& c : b["tolerance_policy"]["size_classes"]) c["tolerance"] = 0.9;
+    // Three launches that agree (a band of ~0, so the 90 % floor applies) at 1/100 of the time.
     json& t = b["entries"][kKey]["time_us"];
-    for (auto& v : t["run_medians"]) v = v.get<double>() / 100;
-    t["median"] = t["median"].get<double>() / 100;
+    const double fast = t["median"].get<double>() / 100;
+    t["run_medians"] = json::array({fast, fast * 1.001, fast * 0.999});
+    t["median"] = fast;
     write_json_atomically(dir_ / "b.json", b);
   }
 
@@ -84,9 +87,18 @@ TEST_F(ConfirmCli, FailingKeyIsReMeasuredAloneAndTheVerdictShowsBothLaunches) {
   const fs::path run = newest_run();
   ASSERT_TRUE(fs::exists(run / "confirm" / "run.json")) << job.output;
   const json again = load_json_file(run / "confirm" / "run.json");
-  ASSERT_EQ(again["benchmarks"].size(), 1u) << again["benchmarks"].dump();  // only the failing key
-  EXPECT_EQ(again["benchmarks"][0]["key"], kKey);
   const json c = load_json_file(run / "comparison.json");
+  // Only the keys that failed the first launch were re-measured (on shared CI cores another key
+  // may be UNSTABLE too): the confirmation holds exactly the keys that carry a confirmation.
+  std::set<std::string> remeasured;
+  for (const json& r : again["benchmarks"]) remeasured.insert(r["key"].get<std::string>());
+  std::set<std::string> confirmed;
+  for (const json& k : c["keys"]) {
+    if (k.contains("confirmation")) confirmed.insert(k["key"].get<std::string>());
+  }
+  EXPECT_EQ(remeasured, confirmed);
+  EXPECT_TRUE(remeasured.count(kKey));
+  EXPECT_LT(remeasured.size(), 4u);  // the suite has four benchmarks
   bool seen = false;
   for (const json& k : c["keys"]) {
     if (k["key"] != kKey) continue;
@@ -97,7 +109,7 @@ TEST_F(ConfirmCli, FailingKeyIsReMeasuredAloneAndTheVerdictShowsBothLaunches) {
     EXPECT_NE(k["confirmation"]["decision"].get<std::string>().find("confirmed"), std::string::npos);
   }
   EXPECT_TRUE(seen);
-  EXPECT_NE(c["confirmation_note"].get<std::string>().find("1 still failing"), std::string::npos) << c.dump(2);
+  EXPECT_NE(c["confirmation_note"].get<std::string>().find("still failing"), std::string::npos) << c.dump(2);
   // `compare` on the run directory reproduces the confirmed verdict from confirm/.
   const auto compared = run_job({FABRICGATE_CLI, "compare", run.string(), "--baseline", (dir_ / "b.json").string()}, 60);
   EXPECT_EQ(compared.exit_code, 1) << compared.output;

@@ -9,6 +9,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/baseline_diff.hpp"
+#include "harness/gate/baseline_window.hpp"
 #include "harness/gate/platform_guard.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/errors.hpp"
@@ -73,10 +74,13 @@ int run_update(const BaselineArgs& a) {
   const Baseline old = load_baseline(a.baseline);
   const std::vector<RunRecord> runs = load_runs(a.from);
   gate::require_runs_platform(runs, old, a.force_platform);
-  const gate::BuiltBaseline built = gate::update_baseline(old, runs, gate::utc_now_iso8601());
+  const gate::WindowUpdate update = gate::update_baseline_window(old, runs, gate::utc_now_iso8601());
+  const gate::BuiltBaseline& built = update.built;
   save_baseline(a.baseline, built.baseline);
-  std::cout << "updated " << a.baseline << "\n"
+  std::cout << "updated " << a.baseline << ": " << update.launches_merged << " passing key launch(es) merged into windows of "
+            << old.policy.window << " launches\n"
             << gate::render_baseline_diff(gate::diff_baselines(&old, built.baseline));
+  for (const std::string& l : update.not_merged) std::cout << "not merged: " << l << "\n";
   print_left_out(built.left_out);
   return 0;
 }
@@ -101,7 +105,8 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
   create->callback([create_args, &exit_code] { exit_code = run_create(*create_args); });
 
   auto update_args = std::make_shared<BaselineArgs>();
-  auto* update = cmd->add_subcommand("update", "Replace the keys measured by the given runs");
+  auto* update = cmd->add_subcommand(
+      "update", "Merge the passing launches of the given runs into each key's rolling window (policy window)");
   update->add_option("--baseline", update_args->baseline, "Baseline file to update")->required();
   update->add_option("--from", update_args->from, "Run directory or run.json (repeat)")->required();
   update->add_flag("--force-platform", update_args->force_platform,

@@ -1,5 +1,6 @@
 // fabricgate run --suite NAME: launch the bench (mpirun / srun / direct), write the run directory
 // under results/<platform>/<run_id>/, gate it against baselines/<platform>.json and report.
+// Keys that fail on performance are confirmed by a fresh launch of only those keys before failing.
 // Exit: 0 pass (or no baseline yet), 1 gate failure, 2 bad input / refused configuration,
 // 3 infrastructure failure (launch failed, hang, crash: the results so far are kept).
 #include <unistd.h>
@@ -16,6 +17,10 @@
 #include "harness/cli/html_output.hpp"
 #include "harness/cli/run_progress.hpp"
 #include "harness/gate/compare.hpp"
+#include "harness/gate/confirmation.hpp"
+#include "harness/launch/confirmation_launch.hpp"
+#include "harness/launch/run_lock.hpp"
+#include "harness/model/json_file.hpp"
 #include "harness/launch/run_orchestrator.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/model/run_record.hpp"
@@ -40,6 +45,8 @@ struct RunArgs {
   bool force = false;
   bool force_platform = false;
   bool no_compare = false;
+  bool no_confirm = false;
+  std::size_t confirm_max_keys = 16;
   int timeout_s = 3600;
   int lock_timeout_s = 600;
   std::string lock_file = "/tmp/fabricgate-runner.lock";
@@ -64,6 +71,29 @@ std::string scenario_baseline(const RunArgs& a, const RunRecord& run, const std:
   return std::filesystem::exists(file) ? file.string() : "";
 }
 
+// Failing keys are measured again in a fresh launch (same lock, only those keys) before the gate
+// fails them: harness/gate/confirmation.hpp.
+gate::Comparison gate_with_confirmation(const RunArgs& a, const launch::ScenarioRun& sr, const RunRecord& run,
+                                        const Baseline* baseline) {
+  const gate::CompareOptions options{a.force, a.force_platform};
+  if (a.no_confirm || a.confirm_max_keys == 0) return gate::compare_run(run, baseline, options);
+  const auto launcher = [&](const std::vector<std::string>& keys) {
+    std::cerr << "fabricgate: " << keys.size() << " key(s) failed; confirming them in a fresh launch\n";
+    launch::RunOptions o = a.run;
+    o.fingerprint = load_json_file(sr.dir / "run.json").at("fingerprint");  // the same machine facts, not re-probed
+    const launch::ScenarioRun again = launch::launch_confirmation(o, sr, run.run_id, keys);
+    gate::ConfirmationLaunch out;
+    out.source = again.dir.string();
+    if (again.bench_refused || again.dir.empty() || !std::filesystem::exists(again.dir / "run.json")) {
+      out.source = "the confirmation launch did not produce a run" + (again.dir.empty() ? "" : " in " + again.dir.string());
+      return out;
+    }
+    out.run = load_run(again.dir);
+    return out;
+  };
+  return gate::compare_with_confirmation(run, baseline, options, gate::ConfirmOptions{a.confirm_max_keys}, launcher);
+}
+
 int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   const RunRecord run = load_run(sr.dir);
   const std::string explicit_baseline = scenario_baseline(a, run, sr.scenario);
@@ -71,7 +101,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   if (sr.scenario == "default" || !explicit_baseline.empty()) {
     baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
   }
-  const gate::Comparison comparison = gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force, a.force_platform});
+  const gate::Comparison comparison = gate_with_confirmation(a, sr, run, baseline ? &*baseline : nullptr);
   emit(comparison, report::ReportFormat::console, "", a.verbose);
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
@@ -108,6 +138,10 @@ int run_command(RunArgs& a) {
   a.run.progress = false;  // RunProgress shows one line instead of the bench's line per benchmark
   for (const auto& r : a.reports) report::parse_report_format(r);  // InputError before measuring
 
+  launch::validate_run_options(a.run);  // InputError before the lock, the fingerprint and the launch
+  // One lock over the launches and their confirmations: nothing else measures in between.
+  launch::RunLock lock(a.run.lock_file, a.run.lock_timeout);
+  a.run.caller_holds_lock = true;
   std::vector<launch::ScenarioRun> runs;
   {
     const RunProgress progress(a.run.results_dir, ::isatty(STDERR_FILENO) == 1);
@@ -158,6 +192,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--force-platform", a->force_platform,
                 "Compare even when the run's platform key differs from the baseline's");
   cmd->add_flag("--no-compare", a->no_compare, "Measure and write results only");
+  cmd->add_flag("--no-confirm", a->no_confirm,
+                "Fail on the first launch's verdicts (default: failing keys are re-measured once in a fresh launch)");
+  cmd->add_option("--confirm-max-keys", a->confirm_max_keys,
+                  "Re-measure at most this many failing keys (the rest keep their verdict)")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   cmd->add_option("--report", a->reports, "Reports written into the run directory: markdown, junit, json, html (report.html)")
       ->capture_default_str();
   cmd->add_flag("--verbose", a->verbose,

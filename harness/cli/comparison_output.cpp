@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "harness/gate/confirmation.hpp"
 #include "harness/model/json_file.hpp"
 
 namespace fabricgate::cli {
@@ -13,7 +14,18 @@ GatedRun gate_run_files(const std::string& run_path, const std::string& baseline
                         const std::string& baselines_dir, const gate::CompareOptions& options) {
   GatedRun g{load_run(run_path), std::nullopt, {}};
   g.baseline = gate::find_baseline(g.run, baseline_file, baselines_dir);
-  g.comparison = gate::compare_run(g.run, g.baseline ? &*g.baseline : nullptr, options);
+  // A run made by `fabricgate run` may hold its confirmation launch in confirm/: the verdicts
+  // are reproduced from both launches, as the run reported them.
+  const std::filesystem::path confirm = g.run.directory.empty() ? std::filesystem::path() : std::filesystem::path(g.run.directory) / "confirm";
+  std::error_code ec;
+  if (!confirm.empty() && std::filesystem::exists(confirm / "run.json", ec)) {
+    const RunRecord second = load_run(confirm);
+    const auto launcher = [&](const std::vector<std::string>&) { return gate::ConfirmationLaunch{second, confirm.string()}; };
+    g.comparison = gate::compare_with_confirmation(g.run, g.baseline ? &*g.baseline : nullptr, options,
+                                                   gate::ConfirmOptions{}, launcher);
+  } else {
+    g.comparison = gate::compare_run(g.run, g.baseline ? &*g.baseline : nullptr, options);
+  }
   return g;
 }
 

@@ -208,21 +208,4 @@ BuiltBaseline create_baseline(const std::vector<RunRecord>& runs, const Baseline
   return out;
 }
 
-BuiltBaseline update_baseline(const Baseline& old, const std::vector<RunRecord>& runs,
-                              const std::string& now) {
-  require_runs(runs, old.policy.min_runs);
-  require_same_platform(runs, runs.front().platform, old.identity, old.gpus_per_process);
-  BuiltBaseline out;
-  out.baseline = old;
-  Baseline& b = out.baseline;
-  b.updated_at = now;
-  b.provenance = merged_provenance(runs, now);
-  for (auto& [key, entry] : build_entries(runs, old.policy, now, out.left_out)) {
-    auto previous = old.entries.find(key);
-    if (previous != old.entries.end()) entry.tolerance = previous->second.tolerance;
-    b.entries.insert_or_assign(key, std::move(entry));
-  }
-  return out;
-}
-
 }  // namespace fabricgate::gate

@@ -26,10 +26,7 @@ struct BuiltBaseline {
 // Throws InputError naming the offending run.
 BuiltBaseline create_baseline(const std::vector<RunRecord>& runs, const BaselineBuildOptions& options);
 
-// Replaces the keys the runs measured (other keys stay), keeping the old policy and per-key
-// tolerance overrides. Same requirements as create, plus the old baseline's identity.
-BuiltBaseline update_baseline(const Baseline& old, const std::vector<RunRecord>& runs,
-                              const std::string& now);
+// Updating (a rolling window of passing launches per key) is baseline_window.hpp.
 
 std::string utc_now_iso8601();
 

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "harness/gate/launch_band.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/units_text.hpp"
 
@@ -50,6 +51,12 @@ BaselineDiff diff_baselines(const Baseline* before, const Baseline& after) {
       d.medians.push_back({key, e.metric, b.median, a.median, b.median > 0 ? (a.median - b.median) / b.median : 0});
     }
     route_diff(it->second, e, d.route_changes);
+    const LaunchBand band_before = launch_band(before->policy, it->second, b);
+    const LaunchBand band_after = launch_band(after.policy, e, a);
+    if (band_before.half_width != band_after.half_width || band_before.launches != band_after.launches) {
+      d.bands.push_back({key, band_before.half_width, band_after.half_width, band_before.launches, band_after.launches,
+                         band_after.floor, band_after.calibrated, band_after.noisy});
+    }
   }
   for (const auto& [key, e] : before->entries) {
     if (!after.entries.count(key)) d.removed.push_back(key);
@@ -65,7 +72,7 @@ BaselineDiff diff_baselines(const Baseline* before, const Baseline& after) {
 
 std::string render_baseline_diff(const BaselineDiff& d, std::size_t max_lines) {
   std::string out;
-  if (d.removed.empty() && d.medians.empty() && d.route_changes.empty() && d.other.empty() &&
+  if (d.removed.empty() && d.medians.empty() && d.bands.empty() && d.route_changes.empty() && d.other.empty() &&
       d.added.size() == d.total_keys) {
     return "new baseline: " + std::to_string(d.total_keys) + " keys\n";
   }
@@ -85,6 +92,15 @@ std::string render_baseline_diff(const BaselineDiff& d, std::size_t max_lines) {
     const bool is_time = m.metric == "time_us";
     return m.key + "  " + m.metric + " " + format_metric(m.before, is_time) + " -> " +
            format_metric(m.after, is_time) + " (" + format_percent(m.change) + ")";
+  });
+  section("moved bands", d.bands.size(), [&](std::size_t i) {
+    const BandChange& m = d.bands[i];
+    char text[200];
+    std::snprintf(text, sizeof text, "  band %.1f%% (%zu launches) -> %.1f%% (%zu launches%s), floor %.1f%%%s",
+                  m.before * 100, m.launches_before, m.after * 100, m.launches_after,
+                  m.calibrated ? ", calibrated A/A" : "", m.floor * 100,
+                  m.noisy_after ? ": NOISY (wider than max_band, informational)" : "");
+    return m.key + text;
   });
   section("changed expectations", d.route_changes.size(), [&](std::size_t i) { return d.route_changes[i]; });
   section("added keys", d.added.size(), [&](std::size_t i) { return "+ " + d.added[i]; });

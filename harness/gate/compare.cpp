@@ -1,6 +1,7 @@
 #include "harness/gate/compare.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -13,7 +14,6 @@
 #include "harness/gate/pair_outliers.hpp"
 #include "harness/gate/wire_spec_notes.hpp"
 #include "harness/gate/route_checks.hpp"
-#include "harness/gate/statistics.hpp"
 #include "harness/gate/units_text.hpp"
 #include "harness/model/errors.hpp"
 
@@ -22,6 +22,12 @@ namespace fabricgate::gate {
 namespace fs = std::filesystem;
 
 namespace {
+
+std::string plain_percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", fraction * 100);
+  return text;
+}
 
 std::string describe_changes(const std::string& prefix, const std::vector<Change>& changes) {
   std::string out = prefix;
@@ -160,8 +166,8 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
   c.capture = run.capture;
   c.has_baseline = baseline != nullptr;
   const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
-  c.multiple_comparison = multiple_comparison_name(policy.correction);
-  c.alpha = policy.alpha;
+  c.multiple_comparison = "none: one prediction band per key";
+  c.alpha = policy.band_alpha;
   if (baseline) {
     c.baseline_source = baseline->source;
     apply_guard(run, *baseline, options, c);
@@ -215,26 +221,16 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
     }
     c.keys.push_back(std::move(k));
   }
-  // Multiple-comparison control over every key whose rank test ran.
-  std::vector<std::size_t> tested;
-  std::vector<double> p_values;
-  for (const std::size_t i : judged) {
-    if (c.keys[i].judgement->tested) {
-      tested.push_back(i);
-      p_values.push_back(c.keys[i].judgement->p_value);
-    }
-  }
-  const std::vector<double> adjusted = policy.correction == MultipleComparison::holm
-                                           ? holm_adjust(p_values)
-                                           : benjamini_hochberg_adjust(p_values);
-  for (std::size_t t = 0; t < tested.size(); ++t) c.keys[tested[t]].judgement->p_adjusted = adjusted[t];
   for (const std::size_t i : judged) {
     KeyComparison& k = c.keys[i];
-    k.verdict = verdict_from_judgement(*k.judgement, policy.alpha);
+    k.verdict = verdict_from_judgement(*k.judgement, policy);
     k.reason = describe_judgement(*k.judgement, k.bytes);
-    if (k.verdict == Verdict::ambiguous) {
-      k.reason += k.judgement->tested ? "; the rank test does not confirm it (noise)"
-                                      : "; too few repetitions for the rank test";
+    if (k.verdict == Verdict::noisy) {
+      k.reason += "; launch-to-launch noise wider than the policy's max_band " +
+                  plain_percent(policy.max_band) + ": informational, not gated";
+    } else if (k.verdict == Verdict::unstable) {
+      k.reason += "; this launch's repetitions disagree (CV above unstable_cv " +
+                  plain_percent(policy.unstable_cv) + "): not judged";
     }
   }
   if (baseline) {

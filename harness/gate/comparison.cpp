@@ -12,7 +12,9 @@ const char* verdict_name(Verdict v) {
     case Verdict::algo_changed: return "ALGO-CHANGED";
     case Verdict::regression: return "REGRESSION";
     case Verdict::missing: return "MISSING";
+    case Verdict::unstable: return "UNSTABLE";
     case Verdict::ambiguous: return "AMBIGUOUS";
+    case Verdict::noisy: return "NOISY";
     case Verdict::improvement: return "IMPROVEMENT";
     case Verdict::new_key: return "NEW";
     case Verdict::pass: return "PASS";

@@ -20,7 +20,9 @@ enum class Verdict {
   algo_changed,       // P19: NCCL's algorithm/protocol set differs
   regression,
   missing,            // in the baseline, not in the run
-  ambiguous,          // median crossed the threshold, the rank test did not agree
+  unstable,           // the launch's repetitions disagree (robust CV > policy unstable_cv): not judged, a warning
+  ambiguous,          // crossed the band once, the confirmation launch did not (or not judgeable)
+  noisy,              // the baseline's launch-to-launch band is wider than policy max_band: informational
   improvement,
   new_key,            // in the run, not in the baseline
   pass,
@@ -43,13 +45,24 @@ struct MetricJudgement {
   double baseline_median = 0;
   double current_median = 0;
   double performance_ratio = 1;  // > 1 better, < 1 worse (bandwidth now/base, time base/now)
-  double tolerance = 0;          // fraction applied
-  double static_tolerance = 0;
-  double baseline_spread = 0;
-  bool tested = false;           // rank test run (needs samples on both sides)
-  bool exact_test = false;
-  double p_value = 1;            // one-sided, in the direction the median moved
-  double p_adjusted = 1;         // after Holm / Benjamini-Hochberg across the run's keys
+  double tolerance = 0;          // fraction applied: max(static floor, prediction band)
+  double static_tolerance = 0;   // the size class's (or key's) floor
+  double baseline_spread = 0;    // launch-to-launch standard deviation of log launch medians
+  double band = 0;               // prediction half-width for one launch (launch_band.hpp)
+  std::size_t launches = 0;      // baseline launches behind the band
+  bool band_calibrated = false;  // band from `fabricgate calibrate`
+  bool noisy = false;            // band > policy max_band: reported, never failing
+  double launch_cv = 0;          // robust CV of this launch's repetitions (0: fewer than 3)
+  std::size_t repetitions = 0;
+};
+
+// `fabricgate run` re-measures failing keys in a fresh launch before failing (confirmation.hpp).
+struct Confirmation {
+  Verdict first = Verdict::pass;
+  std::string first_reason;
+  std::optional<Verdict> second;  // absent: not re-measured (over --confirm-max-keys, or not re-run)
+  std::string second_reason;
+  std::string decision;           // one line: why the final verdict is what it is
 };
 
 struct Change {
@@ -86,6 +99,7 @@ struct KeyComparison : KeyIdentity {
   std::optional<MetricJudgement> judgement;
   std::vector<Change> changes;  // algorithm/transport before -> after
   std::vector<Note> notes;      // PITFALLS notes from the run for this key, plus the gate's own
+  std::optional<Confirmation> confirmation;
   bool missing_because_incomplete = false;
   // Figures for tables (0 / nullopt when absent).
   double time_us_now = 0;
@@ -139,6 +153,8 @@ struct Comparison {
   // What an admin does about the nodes blamed above (node_actions.hpp): "slurm: scontrol ...",
   // "kubernetes: kubectl ...", "# no action for ...".
   std::vector<std::string> node_actions;
+  std::string confirmation_run;  // the confirmation launch's directory; "" when none was made
+  std::string confirmation_note; // e.g. "3 keys re-measured in a fresh launch; 1 confirmed"
   std::string node_layout;  // "2 nodes x 2 ranks (emulated on one host)"; "" for one node
   ExitCode exit_code = ExitCode::pass;
 

@@ -28,11 +28,21 @@ nlohmann::json key_to_json(const KeyComparison& k) {
                       {"performance_ratio", m.performance_ratio},
                       {"tolerance", m.tolerance},
                       {"static_tolerance", m.static_tolerance},
-                      {"baseline_spread", m.baseline_spread},
-                      {"tested", m.tested},
-                      {"exact_test", m.exact_test},
-                      {"p_value", m.p_value},
-                      {"p_adjusted", m.p_adjusted}};
+                      {"baseline_log_sd", m.baseline_spread},
+                      {"band", m.band},
+                      {"baseline_launches", m.launches},
+                      {"band_calibrated", m.band_calibrated},
+                      {"noisy", m.noisy},
+                      {"launch_cv", m.launch_cv},
+                      {"repetitions", m.repetitions}};
+  }
+  if (k.confirmation) {
+    const Confirmation& f = *k.confirmation;
+    j["confirmation"] = {{"first", verdict_name(f.first)},
+                         {"first_reason", f.first_reason},
+                         {"second", f.second ? nlohmann::json(verdict_name(*f.second)) : nlohmann::json(nullptr)},
+                         {"second_reason", f.second_reason},
+                         {"decision", f.decision}};
   }
   return j;
 }
@@ -75,6 +85,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"counts", std::move(counts)},
           {"cluster_findings", std::move(findings)},
           {"node_actions", c.node_actions},
+          {"confirmation_run", c.confirmation_run},
+          {"confirmation_note", c.confirmation_note},
           {"node_layout", c.node_layout},
           {"keys", std::move(keys)}};
 }

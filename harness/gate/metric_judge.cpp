@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <span>
 
+#include "harness/gate/launch_band.hpp"
 #include "harness/gate/statistics.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/gate/units_text.hpp"
@@ -62,48 +63,48 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
     j.why_metric = "bandwidth not reported: elapsed time";
   }
   const MetricBaseline& reference = baseline_metric(base, j.metric);
-  const ToleranceDecision tol = tolerance_for(policy, base, reference);
-  j.static_tolerance = tol.static_tolerance;
-  j.baseline_spread = tol.spread;
-  j.tolerance = tol.tolerance;
-  j.baseline_median = reference.median;
+  const LaunchBand band = launch_band(policy, base, reference);
+  j.static_tolerance = band.floor;
+  j.baseline_spread = band.log_sd;
+  j.band = band.half_width;
+  j.launches = band.launches;
+  j.band_calibrated = band.calibrated;
+  j.noisy = band.noisy;
+  j.tolerance = band.tolerance;
+  // The centre is the geometric mean of launch medians (the interval is built in log space); an
+  // old baseline without launch medians falls back to its stored median.
+  j.baseline_median = band.centre > 0 ? band.centre : reference.median;
   j.current_median = current_median(now, j.metric);
   const bool higher_better = metric_higher_is_better(j.metric);
   if (j.baseline_median > 0 && j.current_median > 0) {
     j.performance_ratio = higher_better ? j.current_median / j.baseline_median
                                         : j.baseline_median / j.current_median;
   }
-  const auto samples_now = current_samples(now, j.metric);
-  const std::span<const double> samples_base = reference.samples;
-  if (samples_now.size() >= 2 && samples_base.size() >= 2) {
-    // Test in the direction the median moved: "now worse" or "now better".
-    const bool worse = j.performance_ratio < 1;
-    const bool now_lower = worse == higher_better;  // worse bandwidth / better time: now lower
-    const RankTestResult t = now_lower ? mann_whitney_less(samples_now, samples_base)
-                                       : mann_whitney_less(samples_base, samples_now);
-    j.tested = true;
-    j.exact_test = t.exact;
-    j.p_value = t.p_value;
-    j.p_adjusted = t.p_value;
-  }
+  const auto repetitions = current_samples(now, j.metric);
+  j.repetitions = repetitions.size();
+  j.launch_cv = launch_instability(repetitions);
   return j;
 }
 
-Verdict verdict_from_judgement(const MetricJudgement& j, double alpha) {
-  const bool significant = j.tested && j.p_adjusted <= alpha;
-  if (j.performance_ratio < 1 - j.tolerance) return significant ? Verdict::regression : Verdict::ambiguous;
-  if (j.performance_ratio > 1 + j.tolerance && significant) return Verdict::improvement;
+Verdict verdict_from_judgement(const MetricJudgement& j, const TolerancePolicy& policy) {
+  if (j.noisy) return Verdict::noisy;
+  if (j.launch_cv > policy.unstable_cv) return Verdict::unstable;
+  if (j.performance_ratio < 1 - j.tolerance) return Verdict::regression;
+  // Symmetric in log space: the band's upper edge is 1 / (1 - tolerance).
+  if (j.performance_ratio * (1 - j.tolerance) > 1) return Verdict::improvement;
   return Verdict::pass;
 }
 
 std::string describe_judgement(const MetricJudgement& j, std::uint64_t bytes) {
   const double change = (j.performance_ratio - 1) * 100;
-  char text[320];
-  std::snprintf(text, sizeof text, "%s: %s %s -> %s (%+.1f%% %s, tolerance %.1f%%, p=%.2g adj %.2g)",
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "%s: %s %s -> %s (%+.1f%% %s, band %.1f%% from %zu launches%s, floor %.1f%%, repetitions CV %.1f%%)",
                 format_bytes(bytes).c_str(), metric_name(j.metric),
                 format_metric(j.baseline_median, j.metric == Metric::time_us).c_str(),
-                format_metric(j.current_median, j.metric == Metric::time_us).c_str(),
-                change, change < 0 ? "worse" : "better", j.tolerance * 100, j.p_value, j.p_adjusted);
+                format_metric(j.current_median, j.metric == Metric::time_us).c_str(), change,
+                change < 0 ? "worse" : "better", j.tolerance * 100, j.launches,
+                j.band_calibrated ? ", calibrated" : "", j.static_tolerance * 100, j.launch_cv * 100);
   return text;
 }
 

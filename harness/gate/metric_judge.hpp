@@ -1,7 +1,7 @@
 #pragma once
-// Judging one key's performance against its baseline entry: which metric (P03, P04, P15), what
-// tolerance, how far the median moved, and the rank test's raw p-value. The verdict itself needs
-// the p-values of all keys (multiple-comparison control), so it is decided in compare.cpp.
+// Judging one key's performance against its baseline entry: which metric (P03, P04, P15), the
+// launch's median against the prediction band of the baseline's launch medians (launch_band.hpp),
+// and the launch's own stability (its repetitions' robust CV).
 #include "harness/gate/comparison.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
@@ -11,8 +11,8 @@ namespace fabricgate::gate {
 MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,
                              const TolerancePolicy& policy);
 
-// PASS / REGRESSION / IMPROVEMENT / AMBIGUOUS once p_adjusted is known.
-Verdict verdict_from_judgement(const MetricJudgement& j, double alpha);
+// NOISY (band wider than max_band) / UNSTABLE (repetitions disagree) / REGRESSION / IMPROVEMENT / PASS.
+Verdict verdict_from_judgement(const MetricJudgement& j, const TolerancePolicy& policy);
 
 std::string describe_judgement(const MetricJudgement& j, std::uint64_t bytes);  // one line
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "harness/gate/launch_band.hpp"
 #include "harness/gate/statistics.hpp"
 
 namespace fabricgate::gate {
@@ -24,11 +25,11 @@ double baseline_relative_spread(const MetricBaseline& m) {
 
 ToleranceDecision tolerance_for(const TolerancePolicy& policy, const BaselineEntry& entry,
                                 const MetricBaseline& metric) {
+  const LaunchBand band = launch_band(policy, entry, metric);
   ToleranceDecision d;
-  d.static_tolerance = entry.tolerance ? *entry.tolerance : size_class_for(policy, entry.bytes).tolerance;
-  d.spread = baseline_relative_spread(metric);
-  d.tolerance = std::min(policy.max_tolerance,
-                         std::max(d.static_tolerance, policy.spread_multiplier * d.spread));
+  d.static_tolerance = band.floor;
+  d.spread = band.log_sd;
+  d.tolerance = band.tolerance;
   return d;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Which size class a message falls in, and the tolerance applied to one baseline entry:
-// tol = min(max_tolerance, max(static tolerance of the class or key, k x baseline spread)).
+// Which size class a message falls in, and the tolerance applied to one baseline entry (the run
+// gate's: max(static floor, prediction band of launch medians), launch_band.hpp).
 #include <cstdint>
 
 #include "harness/gate/comparison.hpp"
@@ -10,14 +10,13 @@ namespace fabricgate::gate {
 
 const SizeClass& size_class_for(const TolerancePolicy& policy, std::uint64_t bytes);
 
-// Relative spread of the baseline for one metric: the larger of the pooled repetitions' robust
-// CV and half the relative range of the per-run medians. The second term carries run-to-run
-// drift (CPU frequency, placement) that repetitions within one run never show.
+// The A/B gate's (ab_compare.cpp) relative spread of one side: the larger of the pooled
+// repetitions' robust CV and half the relative range of the per-launch medians.
 double baseline_relative_spread(const MetricBaseline& m);
 
 struct ToleranceDecision {
-  double static_tolerance = 0;
-  double spread = 0;
+  double static_tolerance = 0;  // floor
+  double spread = 0;            // standard deviation of log launch medians
   double tolerance = 0;
 };
 

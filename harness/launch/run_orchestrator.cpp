@@ -167,6 +167,13 @@ fs::path default_bench_path() {
   return in_path.empty() ? fs::path() : fs::path(in_path);
 }
 
+void validate_run_options(const RunOptions& o) {
+  const Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));
+  if (o.ranks != 0) require_rank_count(o.ranks, "--ranks", "");
+  if (o.run_dir.empty()) require_writable_directory(o.results_dir, "--results-dir");
+  for (const auto& s : o.scenarios.empty() ? suite.scenarios : o.scenarios) capture::control_scenario(s);
+}
+
 std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   const Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));  // the whole suite, validated
   // Everything the user gave is checked before the lock, the fingerprint and the launch.
@@ -235,6 +242,7 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
       req.bench_command.push_back("--benchmark_color=false");
     }
     if (o.progress) req.bench_command.push_back("--progress");
+    req.bench_command.insert(req.bench_command.end(), o.extra_bench_args.begin(), o.extra_bench_args.end());
     const LaunchPlan plan = plan_launch(req, context);
     write_json_atomically(sr.dir / "launch.json", launch_record(plan));
 

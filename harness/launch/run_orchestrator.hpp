@@ -33,6 +33,7 @@ struct RunOptions {
   std::string run_id;                             // with run_dir
   std::optional<json> fingerprint;                // collected once by the caller
   bool caller_holds_lock = false;                 // the caller holds the runner lock across launches
+  std::vector<std::string> extra_bench_args;      // appended to the bench's arguments (a confirmation's filter)
 };
 
 struct ScenarioRun {
@@ -42,6 +43,10 @@ struct ScenarioRun {
   bool bench_refused = false;  // the bench exited 2 (bad suite, P01): an input error, not a run
   std::string bench_message;
 };
+
+// The suite, --ranks, --results-dir and the scenario names, checked as run_suite checks them: a
+// caller that takes the runner lock itself calls this first, so bad input never waits for the lock.
+void validate_run_options(const RunOptions& options);
 
 std::vector<ScenarioRun> run_suite(const RunOptions& options);
 

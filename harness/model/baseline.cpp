@@ -51,6 +51,10 @@ json policy_to_json(const TolerancePolicy& p) {
               {"multiple_comparison", multiple_comparison_name(p.correction)},
               {"spread_multiplier", p.spread_multiplier},
               {"max_tolerance", p.max_tolerance},
+              {"band_alpha", p.band_alpha},
+              {"max_band", p.max_band},
+              {"unstable_cv", p.unstable_cv},
+              {"window", p.window},
               {"min_runs", p.min_runs},
               {"size_classes", std::move(classes)}};
 }
@@ -72,13 +76,18 @@ json entry_to_json(const BaselineEntry& e) {
                         {"gdrdma", e.transport.gdrdma},
                         {"provider", e.transport.provider}};
   j["tolerance"] = e.tolerance ? json(*e.tolerance) : json(nullptr);
+  if (e.band) {
+    j["band"] = json{{"half_width", e.band->half_width}, {"launches", e.band->launches},
+                     {"launch_cv", e.band->launch_cv}, {"date", e.band->date}};
+  }
   j["provenance"] = provenance_to_json(e.provenance);
   return j;
 }
 
 class BaselineParser {
  public:
-  BaselineParser(const json& doc, const std::string& origin) : r_(doc, origin) {}
+  BaselineParser(const json& doc, const std::string& origin)
+      : r_(doc, origin), v1_(doc.is_object() && doc.contains("schema") && doc["schema"] == kBaselineSchemaV1) {}
 
   Baseline parse() const {
     Baseline b;
@@ -97,6 +106,7 @@ class BaselineParser {
       }
       b.entries.emplace(key, entry(key));
     }
+    require_gateable(b);
     return b;
   }
 
@@ -163,7 +173,14 @@ class BaselineParser {
     }
     out.spread_multiplier = fraction(p + "/spread_multiplier", 0, 100);
     out.max_tolerance = fraction(p + "/max_tolerance", 0.001, 0.95);
-    out.min_runs = int_in(p + "/min_runs", 1, 1000);
+    // An interval for the next launch needs a spread of launches: at least two.
+    out.min_runs = int_in(p + "/min_runs", 2, 1000);
+    if (!v1_) {  // /1 files predate the launch band: they get its defaults
+      out.band_alpha = fraction(p + "/band_alpha", 1e-9, 0.5);
+      out.max_band = fraction(p + "/max_band", 0.001, 0.95);
+      out.unstable_cv = fraction(p + "/unstable_cv", 0.001, 10);
+      out.window = int_in(p + "/window", out.min_runs, 100000);
+    }
     const json& classes = r_.array_at(p + "/size_classes");
     if (classes.empty()) r_.fail(p + "/size_classes", "at least one size class");
     std::optional<std::uint64_t> previous;
@@ -244,12 +261,52 @@ class BaselineParser {
     e.transport.gdrdma = r_.bool_at(p + "/transport/gdrdma");
     e.transport.provider = r_.string_at(p + "/transport/provider");
     if (!r_.at(p + "/tolerance").is_null()) e.tolerance = fraction(p + "/tolerance", 0, 0.95);
+    if (const json* band = r_.find(p + "/band"); band && !band->is_null()) {
+      CalibratedBand c;
+      c.half_width = fraction(p + "/band/half_width", 0, 10);
+      c.launches = int_in(p + "/band/launches", 2, 1000000);
+      c.launch_cv = fraction(p + "/band/launch_cv", 0, 10);
+      c.date = r_.string_at(p + "/band/date");
+      e.band = c;
+    }
     e.provenance = provenance(p + "/provenance");
     return e;
   }
 
+  // A baseline that cannot fail is refused: with no entries every key is NEW, and a key with
+  // fewer launch medians than min_runs has no launch-to-launch spread to predict from.
+  void require_gateable(const Baseline& b) const {
+    if (b.entries.empty()) r_.fail("/entries", "at least one entry (an empty baseline passes everything as NEW)");
+    const auto needed = static_cast<std::size_t>(b.policy.min_runs);
+    for (const auto& [key, e] : b.entries) {
+      const std::string p = "/entries" + escape(key);
+      const auto check = [&](const MetricBaseline& m, const char* name) {
+        if (m.run_medians.size() < needed) {
+          r_.fail(p + "/" + name + "/run_medians",
+                  "at least " + std::to_string(needed) + " launch medians (tolerance_policy/min_runs), found " +
+                      std::to_string(m.run_medians.size()) + ": a band from fewer launches cannot fail honestly");
+        }
+      };
+      check(e.time_us, "time_us");
+      check(e.algbw_GBps, "algbw_GBps");
+      if (e.busbw_GBps) check(*e.busbw_GBps, "busbw_GBps");
+    }
+  }
+
   JsonReader r_;
+  bool v1_ = false;
 };
+
+// The schema is checked here rather than by load_json_file: two versions are read.
+void require_known_schema(const json& doc, const std::string& origin) {
+  if (!doc.is_object()) throw InputError(origin, "/", "a JSON object");
+  const auto it = doc.find("schema");
+  const std::string found = it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
+  if (found != kBaselineSchema && found != kBaselineSchemaV1) {
+    throw InputError(origin, "/schema", "\"" + std::string(kBaselineSchema) + "\" (or \"" + kBaselineSchemaV1 +
+                                           "\"), found " + (it == doc.end() ? std::string("none") : it->dump()));
+  }
+}
 
 }  // namespace
 
@@ -258,7 +315,9 @@ Baseline parse_baseline(const json& doc, const std::string& origin) {
 }
 
 Baseline load_baseline(const std::filesystem::path& path) {
-  return parse_baseline(load_json_file(path, kBaselineSchema), path.string());
+  const json doc = load_json_file(path);
+  require_known_schema(doc, path.string());
+  return parse_baseline(doc, path.string());
 }
 
 json baseline_to_json(const Baseline& b) {

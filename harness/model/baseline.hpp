@@ -1,5 +1,6 @@
 #pragma once
-// The baseline file baselines/<platform>.json (schema fabricgate.baseline/1) as plain data.
+// The baseline file baselines/<platform>.json (schema fabricgate.baseline/2; /1 is still read) as
+// plain data.
 // A baseline is reviewed in pull requests, so it carries the thresholds the gate applies
 // (tolerance policy) next to the numbers: changing a threshold is a visible data change.
 #include <cstdint>
@@ -14,7 +15,9 @@
 
 namespace fabricgate {
 
-inline constexpr const char* kBaselineSchema = "fabricgate.baseline/1";
+inline constexpr const char* kBaselineSchema = "fabricgate.baseline/2";
+// Written before the launch-based band (launch_band.hpp): read with the band settings' defaults.
+inline constexpr const char* kBaselineSchemaV1 = "fabricgate.baseline/1";
 
 enum class MultipleComparison { holm, benjamini_hochberg };
 
@@ -30,11 +33,17 @@ struct SizeClass {
 };
 
 struct TolerancePolicy {
-  double alpha = 0.05;  // significance level of the rank test after multiple-comparison control
+  // The A/B gate's (fabricgate ab, ab_compare.hpp) test level, correction and tolerance rule.
+  double alpha = 0.05;
   MultipleComparison correction = MultipleComparison::benjamini_hochberg;
-  double spread_multiplier = 3.0;  // k in tol = max(static, k x baseline relative spread)
-  double max_tolerance = 0.5;      // a baseline too noisy to gate anything is capped here
-  int min_runs = 3;                // runs needed to create/update a baseline
+  double spread_multiplier = 3.0;  // A/B: k in tol = max(static, k x spread of side A)
+  double max_tolerance = 0.5;      // A/B: cap
+  // The run gate's prediction band over launch medians (harness/gate/launch_band.hpp):
+  double band_alpha = 0.01;   // one-sided miss rate of the band for one new launch of one key
+  double max_band = 0.25;     // wider bands cannot gate anything useful: the key is NOISY
+  double unstable_cv = 0.25;  // robust CV of one launch's repetitions above which it is UNSTABLE
+  int window = 20;            // launch medians kept per key by `baseline update` (rolling)
+  int min_runs = 3;           // launches needed per key to create/update/load a baseline
   std::vector<SizeClass> size_classes;  // ordered by below_bytes; the last has no bound
 
   // small < 64 KiB: 10 % on time; medium < 16 MiB: 5 %; large: 3 % (catches a 5 % regression).
@@ -47,6 +56,17 @@ struct MetricBaseline {
   double median = 0;
   std::vector<double> samples;
   std::vector<double> run_medians;
+};
+
+// A band measured by `fabricgate calibrate` from A/A launches (more launches than the baseline
+// keeps): when present it replaces the half-width computed from `run_medians`.
+struct CalibratedBand {
+  double half_width = 0;  // relative, before the size class's floor
+  int launches = 0;       // A/A launches it was computed from
+  double launch_cv = 0;   // their launch-to-launch coefficient of variation
+  std::string date;       // ISO 8601 UTC
+
+  bool operator==(const CalibratedBand&) const = default;
 };
 
 struct ExpectedChoice {
@@ -86,6 +106,7 @@ struct BaselineEntry {
   std::optional<ExpectedChoice> choice;      // absent when NCCL's choice was not captured
   ExpectedTransport transport;
   std::optional<double> tolerance;  // per-key static tolerance overriding the size class
+  std::optional<CalibratedBand> band;
   BaselineProvenance provenance;
 };
 

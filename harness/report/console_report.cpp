@@ -56,6 +56,7 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
     out += "VERSION CHANGED: " + v.component + " " + v.before + " -> " + v.after + "\n";
   }
   for (const std::string& w : c.warnings) out += "warning: " + w + "\n";
+  if (!c.confirmation_note.empty()) out += "confirmation: " + c.confirmation_note + "\n";
   if (!c.node_layout.empty()) out += "nodes: " + c.node_layout + "\n";
   constexpr std::size_t kFindingRows = 20;  // 1,024 nodes must not flood a CI log
   for (std::size_t i = 0; i < c.cluster_findings.size() && i < kFindingRows; ++i) {

@@ -193,9 +193,10 @@ void capture_and_footer(const gate::Comparison& c, const HtmlInputs& in, std::st
          esc(c.capture.nccl_version.empty() ? "-" : c.capture.nccl_version) + "</td></tr></table></section>\n";
   char alpha[16];
   std::snprintf(alpha, sizeof alpha, "%.3g", c.alpha);
-  out += "<footer><p>Statistics: median of repetitions; a regression needs the median beyond the tolerance and a "
-         "one-sided Mann-Whitney U test at alpha " + std::string(alpha) + " (" + esc(c.multiple_comparison) +
-         " across keys).</p>";
+  out += "<footer><p>Statistics: the launch is the unit; a key regresses when this launch's median leaves the "
+         "prediction band of the baseline's launch medians (one-sided, alpha " + std::string(alpha) +
+         " per key, floored by the size class's tolerance) and a confirmation launch agrees.</p>";
+  if (!c.confirmation_note.empty()) out += "<p>Confirmation: " + esc(c.confirmation_note) + "</p>";
   if (!in.history.empty()) {
     out += "<p id=\"history-source\">Trend: " + std::to_string(in.history.size()) + " runs from <code>" +
            esc(in.history_source) + "</code>.</p>";

@@ -125,9 +125,10 @@ void capture_summary(const gate::Comparison& c, std::string& out) {
          " | " + markdown_cell(transports.empty() ? "-" : transports) + " | " +
          (c.capture.gdrdma ? "yes" : "no") + " | " +
          markdown_cell(c.capture.nccl_version.empty() ? "-" : c.capture.nccl_version) + " |\n\n";
-  out += "<sub>Statistics: median of repetitions; a regression needs the median beyond the "
-         "tolerance and a one-sided Mann-Whitney U test at alpha " + std::to_string(c.alpha).substr(0, 5) +
-         " (" + c.multiple_comparison + " across keys).</sub>\n";
+  out += "<sub>Statistics: the launch is the unit; a key regresses when this launch's median leaves the "
+         "prediction band of the baseline's launch medians (one-sided, alpha " + std::to_string(c.alpha).substr(0, 6) +
+         " per key, floored by the size class's tolerance) and a confirmation launch agrees.</sub>\n";
+  if (!c.confirmation_note.empty()) out += "\n<sub>Confirmation: " + markdown_cell(c.confirmation_note) + "</sub>\n";
 }
 
 }  // namespace

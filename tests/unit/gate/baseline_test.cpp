@@ -8,6 +8,7 @@
 
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/baseline_diff.hpp"
+#include "harness/gate/baseline_window.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
@@ -120,7 +121,7 @@ TEST(gate_BaselineFile, RoundTripsThroughJson) {
   const Baseline b = create_baseline(three_runs(), options()).baseline;
   const Baseline again = parse_baseline(baseline_to_json(b), "mem");
   EXPECT_EQ(baseline_to_json(again), baseline_to_json(b));
-  EXPECT_EQ(baseline_to_json(b)["schema"], "fabricgate.baseline/1");
+  EXPECT_EQ(baseline_to_json(b)["schema"], "fabricgate.baseline/2");
 }
 
 TEST(gate_BaselineFile, ValidationNamesFileAndField) {
@@ -147,13 +148,13 @@ TEST(gate_BaselineFile, ValidationNamesFileAndField) {
   EXPECT_THROW(parse_json_text(doc.dump(), "b.json", "fabricgate.run/1"), InputError);  // wrong schema
 }
 
-TEST(gate_BaselineUpdate, ReplacesMeasuredKeysAndDiffShowsPercent) {
+TEST(gate_BaselineUpdate, MergesLaunchesIntoTheWindowAndDiffShowsPercent) {
   const Baseline old = create_baseline(three_runs(), options()).baseline;
   std::vector<RunRecord> newer{run_with_times("n1", {11, 11, 11}), run_with_times("n2", {11, 11, 11}),
                                run_with_times("n3", {11, 11, 11}),
                                run_with_times("n4", {5, 5, 5}, {}, 4096)};
   // The 4 KiB key is in one run only: left out, and listed as such.
-  const BuiltBaseline updated = update_baseline(old, newer, "2026-12-01T00:00:00Z");
+  const BuiltBaseline updated = update_baseline_window(old, newer, "2026-12-01T00:00:00Z").built;
   ASSERT_EQ(updated.baseline.entries.size(), 1u);
   ASSERT_EQ(updated.left_out.size(), 1u);
   const BaselineEntry& e = updated.baseline.entries.begin()->second;
@@ -198,8 +199,10 @@ TEST(gate_BaselineSave, UpdateWithBadRunsNeverWrites) {
   const Baseline old = create_baseline(three_runs(), options()).baseline;
   save_baseline(path, old);
   const std::string before = read_file(path);
-  std::vector<RunRecord> two{run_with_times("x1", {1, 2, 3}), run_with_times("x2", {1, 2, 3})};
-  EXPECT_THROW(update_baseline(load_baseline(path), two, "now"), InputError);
+  RunSpec incomplete;
+  incomplete.complete = false;
+  std::vector<RunRecord> two{run_with_times("x1", {1, 2, 3}), run_with_times("x2", {1, 2, 3}, incomplete)};
+  EXPECT_THROW(update_baseline_window(load_baseline(path), two, "now"), InputError);
   EXPECT_EQ(read_file(path), before);
   std::filesystem::remove_all(dir);
 }

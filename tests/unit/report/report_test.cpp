@@ -55,9 +55,8 @@ Comparison sample() {
   j.current_median = 80;
   j.performance_ratio = 80.0 / 85.0;
   j.tolerance = 0.03;
-  j.tested = true;
-  j.p_value = 0.0001;
-  j.p_adjusted = 0.001;
+  j.band = 0.02;
+  j.launches = 5;
   reg.judgement = j;
   reg.reason = "256 MiB: busbw_GBps 85.00 GB/s -> 80.00 GB/s (-5.9% worse, tolerance 3.0%)";
   reg.notes = {{"P09", "warn", "warm-up 12.1x slower than the timed median"}};

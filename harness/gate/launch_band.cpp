@@ -1,0 +1,53 @@
+#include "harness/gate/launch_band.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/gate/statistics.hpp"
+#include "harness/gate/student_t.hpp"
+#include "harness/gate/tolerance.hpp"
+
+namespace fabricgate::gate {
+
+LaunchBand prediction_band(std::span<const double> launch_medians, double band_alpha) {
+  LaunchBand b;
+  std::vector<double> logs;
+  logs.reserve(launch_medians.size());
+  for (const double x : launch_medians) {
+    if (x > 0 && std::isfinite(x)) logs.push_back(std::log(x));
+  }
+  b.launches = logs.size();
+  if (logs.empty()) return b;
+  double mean = 0;
+  for (const double l : logs) mean += l;
+  mean /= static_cast<double>(logs.size());
+  b.centre = std::exp(mean);
+  if (logs.size() < 2) return b;  // no spread to predict from: the loader refuses such baselines
+  double ss = 0;
+  for (const double l : logs) ss += (l - mean) * (l - mean);
+  const double n = static_cast<double>(logs.size());
+  b.log_sd = std::sqrt(ss / (n - 1));
+  b.t_quantile = student_t_quantile(1 - band_alpha, n - 1);
+  b.half_width = 1 - std::exp(-b.t_quantile * b.log_sd * std::sqrt(1 + 1 / n));
+  return b;
+}
+
+LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry, const MetricBaseline& metric) {
+  LaunchBand b = prediction_band(metric.run_medians, policy.band_alpha);
+  if (entry.band && entry.band->launches >= 2) {
+    b.half_width = entry.band->half_width;
+    b.launches = static_cast<std::size_t>(entry.band->launches);
+    b.calibrated = true;
+  }
+  b.floor = entry.tolerance ? *entry.tolerance : size_class_for(policy, entry.bytes).tolerance;
+  b.tolerance = std::max(b.floor, b.half_width);
+  b.noisy = b.half_width > policy.max_band;
+  return b;
+}
+
+double launch_instability(std::span<const double> repetitions) {
+  if (repetitions.size() < 3) return 0;
+  return robust_relative_spread(repetitions);
+}
+
+}  // namespace fabricgate::gate

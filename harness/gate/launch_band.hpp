@@ -1,0 +1,40 @@
+#pragma once
+// The band a key's next launch must stay inside: a prediction interval for ONE new launch median
+// given the baseline's n launch medians. The launch is the statistical unit: a process places its
+// buffers, picks clocks and (NCCL) its per-process levels once, so repetitions inside a launch
+// are not independent draws of what the next launch will measure.
+//
+// Model: log launch medians are normal. centre = exp(mean(log x)); half-width (log space)
+// h = t_{n-1, 1-band_alpha} * s * sqrt(1 + 1/n); relative band = 1 - exp(-h). The size class's
+// (or key's) static tolerance is a floor; a band wider than policy max_band makes the key NOISY
+// (informational, never failing). harness/gate/README.md says why t-based and not [min, max].
+#include <cstddef>
+#include <span>
+
+#include "harness/model/baseline.hpp"
+
+namespace fabricgate::gate {
+
+struct LaunchBand {
+  std::size_t launches = 0;    // n behind the half-width (baseline run_medians, or calibration)
+  double centre = 0;           // geometric mean of the baseline launch medians
+  double log_sd = 0;           // sample standard deviation of log launch medians
+  double t_quantile = 0;       // t_{n-1, 1-band_alpha}
+  double half_width = 0;       // relative, 1 - exp(-h), before the floor
+  double floor = 0;            // static tolerance of the size class or key
+  double tolerance = 0;        // max(floor, half_width): what a launch may lose
+  bool calibrated = false;     // half_width from `fabricgate calibrate` (entry.band)
+  bool noisy = false;          // half_width > policy.max_band: not gateable
+};
+
+// From launch medians alone (calibrate uses it on A/A launches). Needs >= 2 positive values.
+LaunchBand prediction_band(std::span<const double> launch_medians, double band_alpha);
+
+// The band of one baseline metric, with the floor and NOISY decision of `policy`.
+LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry, const MetricBaseline& metric);
+
+// Robust CV (1.4826 MAD / median) of one launch's repetitions; 0 with fewer than 3 (a launch of
+// one or two values has no stability of its own to judge: imported single-value launches).
+double launch_instability(std::span<const double> repetitions);
+
+}  // namespace fabricgate::gate

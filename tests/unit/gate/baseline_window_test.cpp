@@ -1,0 +1,71 @@
+// `baseline update`: passing launches join each key's rolling window; failing ones never do; the
+// diff says which bands moved, from how many launches.
+#include "harness/gate/baseline_window.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/gate/baseline_diff.hpp"
+#include "harness/model/errors.hpp"
+#include "tests/unit/gate/gate_fixtures.hpp"
+
+namespace fabricgate::gate {
+namespace {
+
+using testing::json;
+
+RunRecord run_at(const std::string& id, double time_us) {
+  testing::ResultSpec s;
+  s.bytes = 64u << 20;
+  s.time_us = {time_us, time_us * 1.001, time_us * 0.999};
+  testing::RunSpec rs;
+  rs.run_id = id;
+  return testing::to_run(testing::make_run(rs, {testing::make_result(s)}));
+}
+
+Baseline three_launch_baseline() {
+  BaselineBuildOptions o;
+  o.now = "2026-12-01T00:00:00Z";
+  return create_baseline({run_at("b1", 1000), run_at("b2", 1010), run_at("b3", 990)}, o).baseline;
+}
+
+TEST(gate_BaselineWindow, PassingLaunchesJoinTheWindowAndTheBandNarrows) {
+  const Baseline old = three_launch_baseline();
+  std::vector<RunRecord> nightly;
+  for (int i = 0; i < 6; ++i) nightly.push_back(run_at("n" + std::to_string(i), 1000 + (i % 3 - 1) * 10.0));
+  const WindowUpdate u = update_baseline_window(old, nightly, "2026-12-02T00:00:00Z");
+  EXPECT_EQ(u.launches_merged, 6u);
+  EXPECT_TRUE(u.not_merged.empty());
+  const BaselineEntry& e = u.built.baseline.entries.begin()->second;
+  EXPECT_EQ(e.time_us.run_medians.size(), 9u);
+  EXPECT_EQ(e.provenance.runs_merged, 9);
+  const BaselineDiff d = diff_baselines(&old, u.built.baseline);
+  ASSERT_EQ(d.bands.size(), 1u);
+  EXPECT_EQ(d.bands[0].launches_before, 3u);
+  EXPECT_EQ(d.bands[0].launches_after, 9u);
+  EXPECT_LT(d.bands[0].after, d.bands[0].before);  // same noise, more launches: t and sqrt(1+1/n) shrink
+  const std::string text = render_baseline_diff(d);
+  EXPECT_NE(text.find("moved bands (1)"), std::string::npos) << text;
+  EXPECT_NE(text.find("(3 launches) ->"), std::string::npos) << text;
+}
+
+TEST(gate_BaselineWindow, RegressedLaunchIsNotMergedAndWindowIsBounded) {
+  Baseline old = three_launch_baseline();
+  old.policy.window = 4;
+  std::vector<RunRecord> runs{run_at("slow", 1300), run_at("ok1", 1000), run_at("ok2", 1005)};
+  const WindowUpdate u = update_baseline_window(old, runs, "2026-12-02T00:00:00Z");
+  ASSERT_EQ(u.not_merged.size(), 1u);
+  EXPECT_NE(u.not_merged[0].find("run slow: REGRESSION"), std::string::npos) << u.not_merged[0];
+  const BaselineEntry& e = u.built.baseline.entries.begin()->second;
+  ASSERT_EQ(e.time_us.run_medians.size(), 4u);  // 3 + 2 merged, oldest dropped
+  EXPECT_DOUBLE_EQ(e.time_us.run_medians.front(), 1010);
+  EXPECT_EQ(e.provenance.run_ids.back(), "ok2");
+}
+
+TEST(gate_BaselineWindow, RefusesARunAlreadyMergedOrIncomplete) {
+  const Baseline old = three_launch_baseline();
+  EXPECT_THROW(update_baseline_window(old, {run_at("b2", 1000)}, "now"), InputError);
+  EXPECT_THROW(update_baseline_window(old, {}, "now"), InputError);
+}
+
+}  // namespace
+}  // namespace fabricgate::gate

@@ -1,0 +1,182 @@
+// Confirm before fail: real runs and a real baseline through compare_run; the launcher is a test
+// function that returns a real RunRecord (and records which keys it was asked for).
+#include "harness/gate/confirmation.hpp"
+
+#include <gtest/gtest.h>
+
+#include "harness/gate/baseline_builder.hpp"
+#include "tests/unit/gate/gate_fixtures.hpp"
+
+namespace fabricgate::gate {
+namespace {
+
+using testing::json;
+using testing::ResultSpec;
+using testing::RunSpec;
+
+constexpr std::uint64_t kSmall = 8 * 1024;
+constexpr std::uint64_t kMedium = 1 << 20;
+constexpr std::uint64_t kLarge = 64u << 20;
+
+ResultSpec spec(std::uint64_t bytes, unsigned seed, double slowdown = 1.0) {
+  ResultSpec s;
+  s.bytes = bytes;
+  s.time_us = testing::noisy((5.0 + static_cast<double>(bytes) / 2000.0) * slowdown, 0.003, 5, seed);
+  return s;
+}
+
+RunRecord run_of(const std::string& id, const std::vector<ResultSpec>& specs) {
+  RunSpec rs;
+  rs.run_id = id;
+  std::vector<json> results;
+  for (const ResultSpec& s : specs) results.push_back(testing::make_result(s));
+  return testing::to_run(testing::make_run(rs, results));
+}
+
+std::vector<ResultSpec> three_sizes(unsigned seed, double large_slowdown = 1.0, double medium_slowdown = 1.0) {
+  return {spec(kSmall, seed), spec(kMedium, seed + 100, medium_slowdown), spec(kLarge, seed + 200, large_slowdown)};
+}
+
+Baseline baseline() {
+  std::vector<RunRecord> runs;
+  for (unsigned i = 0; i < 5; ++i) runs.push_back(run_of("base-" + std::to_string(i), three_sizes(i + 1)));
+  BaselineBuildOptions o;
+  o.now = "2026-12-01T00:00:00Z";
+  return create_baseline(runs, o).baseline;
+}
+
+const KeyComparison& key_of(const Comparison& c, std::uint64_t bytes) {
+  for (const KeyComparison& k : c.keys) {
+    if (k.bytes == bytes) return k;
+  }
+  throw std::runtime_error("no key of that size");
+}
+
+struct RecordingLauncher {
+  std::vector<std::vector<std::string>> calls;
+  std::optional<RunRecord> answer;
+  ConfirmationLauncher fn() {
+    return [this](const std::vector<std::string>& keys) {
+      calls.push_back(keys);
+      return ConfirmationLaunch{answer, answer ? "results/x/confirm" : "the bench crashed"};
+    };
+  }
+};
+
+TEST(gate_Confirmation, RegressionThatRepeatsFailsAndSaysBoth) {
+  const Baseline b = baseline();
+  RecordingLauncher l;
+  l.answer = run_of("again", three_sizes(70, 1.0 / 0.9));  // busbw -10 % again
+  const Comparison c = compare_with_confirmation(run_of("now", three_sizes(60, 1.0 / 0.9)), &b, {}, {}, l.fn());
+  ASSERT_EQ(l.calls.size(), 1u);
+  ASSERT_EQ(l.calls[0].size(), 1u);  // only the failing key is re-measured
+  EXPECT_NE(l.calls[0][0].find("bytes:67108864"), std::string::npos);
+  const KeyComparison& k = key_of(c, kLarge);
+  EXPECT_EQ(k.verdict, Verdict::regression);
+  ASSERT_TRUE(k.confirmation);
+  EXPECT_EQ(k.confirmation->first, Verdict::regression);
+  ASSERT_TRUE(k.confirmation->second);
+  EXPECT_EQ(*k.confirmation->second, Verdict::regression);
+  EXPECT_NE(k.reason.find("confirmed"), std::string::npos) << k.reason;
+  EXPECT_NE(k.reason.find("Confirmation: REGRESSION"), std::string::npos) << k.reason;
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(c.confirmation_run, "results/x/confirm");
+  EXPECT_FALSE(key_of(c, kSmall).confirmation);  // passing keys were not touched
+}
+
+TEST(gate_Confirmation, OneBadLaunchIsNotAFailure) {
+  const Baseline b = baseline();
+  RecordingLauncher l;
+  l.answer = run_of("again", three_sizes(71));  // the fresh launch is normal
+  const Comparison c = compare_with_confirmation(run_of("now", three_sizes(61, 1.0 / 0.9)), &b, {}, {}, l.fn());
+  const KeyComparison& k = key_of(c, kLarge);
+  EXPECT_EQ(k.verdict, Verdict::ambiguous) << k.reason;
+  EXPECT_EQ(k.confirmation->first, Verdict::regression);
+  EXPECT_EQ(*k.confirmation->second, Verdict::pass);
+  EXPECT_NE(k.reason.find("not confirmed"), std::string::npos) << k.reason;
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+  EXPECT_NE(c.confirmation_note.find("1 not confirmed"), std::string::npos) << c.confirmation_note;
+}
+
+TEST(gate_Confirmation, NothingFailingLaunchesNothing) {
+  const Baseline b = baseline();
+  RecordingLauncher l;
+  const Comparison c = compare_with_confirmation(run_of("now", three_sizes(62)), &b, {}, {}, l.fn());
+  EXPECT_TRUE(l.calls.empty());
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+  EXPECT_TRUE(c.confirmation_note.empty());
+}
+
+TEST(gate_Confirmation, BoundedByMaxKeysTheRestKeepTheirVerdict) {
+  const Baseline b = baseline();
+  RecordingLauncher l;
+  l.answer = run_of("again", three_sizes(72));
+  ConfirmOptions one;
+  one.max_keys = 1;
+  const Comparison c =
+      compare_with_confirmation(run_of("now", three_sizes(63, 1.0 / 0.8, 1.0 / 0.8)), &b, {}, one, l.fn());
+  ASSERT_EQ(l.calls.size(), 1u);
+  EXPECT_EQ(l.calls[0].size(), 1u);
+  std::size_t confirmed_away = 0;
+  std::size_t over_limit = 0;
+  for (const std::uint64_t bytes : {kMedium, kLarge}) {
+    const KeyComparison& k = key_of(c, bytes);
+    ASSERT_TRUE(k.confirmation);
+    if (k.confirmation->second) {
+      ++confirmed_away;
+      EXPECT_EQ(k.verdict, Verdict::ambiguous);
+    } else {
+      ++over_limit;
+      EXPECT_EQ(k.verdict, Verdict::regression);
+      EXPECT_NE(k.reason.find("more than 1 keys"), std::string::npos) << k.reason;
+    }
+  }
+  EXPECT_EQ(confirmed_away, 1u);
+  EXPECT_EQ(over_limit, 1u);
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+}
+
+TEST(gate_Confirmation, NoConfirmationRunLeavesTheFirstVerdict) {
+  const Baseline b = baseline();
+  RecordingLauncher l;  // answer: none
+  const Comparison c = compare_with_confirmation(run_of("now", three_sizes(64, 1.0 / 0.9)), &b, {}, {}, l.fn());
+  const KeyComparison& k = key_of(c, kLarge);
+  EXPECT_EQ(k.verdict, Verdict::regression);
+  EXPECT_NE(k.reason.find("the bench crashed"), std::string::npos) << k.reason;
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+}
+
+TEST(gate_Confirmation, UnstableIsNeverAFailureAndNeverConfirmsOne) {
+  const Baseline b = baseline();
+  auto torn = three_sizes(65);
+  const double t = torn[2].time_us[0];
+  torn[2].time_us = {t, 1.6 * t, 0.7 * t, 1.3 * t, 0.9 * t};  // repetitions disagree (robust CV ~ 0.3)
+  RecordingLauncher l;
+  l.answer = run_of("again", torn);
+  Comparison c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());
+  ASSERT_EQ(l.calls.size(), 1u);  // re-measured: a judged answer is wanted
+  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::unstable) << key_of(c, kLarge).reason;
+  EXPECT_EQ(c.exit_code, ExitCode::pass);  // twice unjudgeable: a warning
+
+  l.answer = run_of("again", three_sizes(73, 1.0 / 0.85));  // then one judged regression: not two
+  c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());
+  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::ambiguous);
+  EXPECT_EQ(key_of(c, kLarge).confirmation->first, Verdict::unstable);
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+
+  l.answer = run_of("again", three_sizes(74));  // then a judged pass
+  c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());
+  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::pass);
+}
+
+TEST(gate_Confirmation, CorrectnessFailuresAreNotReRun) {
+  EXPECT_FALSE(verdict_needs_confirmation(Verdict::wrong_results));
+  EXPECT_FALSE(verdict_needs_confirmation(Verdict::transport_changed));
+  EXPECT_FALSE(verdict_needs_confirmation(Verdict::invalid));
+  EXPECT_FALSE(verdict_needs_confirmation(Verdict::missing));
+  EXPECT_TRUE(verdict_needs_confirmation(Verdict::regression));
+  EXPECT_TRUE(verdict_needs_confirmation(Verdict::unstable));
+}
+
+}  // namespace
+}  // namespace fabricgate::gate

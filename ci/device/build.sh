@@ -9,4 +9,9 @@ prefix=()
 [[ -d .deps/root/usr ]] && prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr")
 cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release -DFABRICGATE_BUILD_TESTS=OFF \
   -DCMAKE_CUDA_HOST_COMPILER="$CUDAHOSTCXX" "${prefix[@]}" 2>&1 | grep -E "fabricgate|  [A-Z]+=|NCCL headers|Error|error" || true
-cmake --build build/device -j "$(nproc)" --target fabricgate fabricgate-bench 2>&1 | tail -3
+# Only the last lines on success; every error line when the build fails.
+if ! cmake --build build/device -j "$(nproc)" --target fabricgate fabricgate-bench >build/device/build.log 2>&1; then
+  grep -E -A12 "FAILED|error" build/device/build.log | head -150
+  exit 1
+fi
+tail -3 build/device/build.log

@@ -10,7 +10,7 @@ prefix=()
 cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release -DFABRICGATE_BUILD_TESTS=OFF \
   -DCMAKE_CUDA_HOST_COMPILER="$CUDAHOSTCXX" "${prefix[@]}" 2>&1 | grep -E "fabricgate|  [A-Z]+=|NCCL headers|Error|error" || true
 # Only the last lines on success; every error line when the build fails.
-if ! cmake --build build/device -j "$(nproc)" --target fabricgate fabricgate-bench >build/device/build.log 2>&1; then
+if ! cmake --build build/device -j "$(nproc)" --target fabricgate fabricgate-bench -- -k 0 >build/device/build.log 2>&1; then
   grep -E -A12 "FAILED|error" build/device/build.log | head -150
   exit 1
 fi

@@ -5,6 +5,7 @@
 // i+1, the last by the first), and the minimum detectable effect: the band these N launches
 // give one new launch at the policy's band_alpha, floored by the size class (a change larger
 // than that fails at least half the time), and the change detected with 80 % power.
+#include <cstdint>
 #include <cstddef>
 #include <optional>
 #include <string>

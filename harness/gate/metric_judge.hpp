@@ -2,6 +2,7 @@
 // Judging one key's performance against its baseline entry: which metric (P03, P04, P15), the
 // launch's median against the prediction band of the baseline's launch medians (launch_band.hpp),
 // and the launch's own stability (its repetitions' robust CV).
+#include <cstdint>
 #include "harness/gate/comparison.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"

@@ -2,6 +2,7 @@
 // nccl-tests' names mapped onto fabricgate's key grammar (bench/fixtures/coll/coll_family.cpp):
 //   coll/nccl/<op>/<dtype>[/<redop>][/root:R]/bytes:N/ranks:n[/gpp:g]/{oop|ip}[/graph]
 // so an imported launch meets the baseline keys of `fabricgate run` for the same measurement.
+#include <cstdint>
 #include <optional>
 #include <string>
 

@@ -13,6 +13,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/html_output.hpp"
+#include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/launch/run_orchestrator.hpp"
 #include "harness/model/errors.hpp"
@@ -42,6 +43,8 @@ struct RunArgs {
   std::string lock_file = "/tmp/fabricgate-runner.lock";
   std::string platform;
   std::vector<std::string> reports{"markdown", "junit"};
+  std::string store;
+  store::StoreLocation store_location;  // resolved before anything is launched
 };
 
 // Non-default scenarios (controls) are expected to differ from the platform's normal baseline, so
@@ -61,7 +64,8 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   if (sr.scenario == "default" || !explicit_baseline.empty()) {
     baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
   }
-  const gate::Comparison comparison = gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force});
+  gate::Comparison comparison = gate::compare_run(run, baseline ? &*baseline : nullptr, gate::CompareOptions{a.force});
+  const bool recorded = judge_drift_and_record(a.store_location, run, baseline ? &*baseline : nullptr, comparison);
   emit(comparison, report::ReportFormat::console, "");
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
@@ -83,6 +87,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
               << " and --require-baseline was given; create one with:\n  " << comparison.create_baseline_command << "\n";
     return static_cast<int>(ExitCode::input_error);
   }
+  if (!recorded && comparison.exit_code == ExitCode::pass) return static_cast<int>(ExitCode::infra_failure);
   return static_cast<int>(comparison.exit_code);
 }
 
@@ -97,6 +102,7 @@ int run_command(RunArgs& a) {
   a.run.lock_file = a.lock_file;
   a.run.progress = true;
   for (const auto& r : a.reports) report::parse_report_format(r);  // InputError before measuring
+  if (!a.no_compare) a.store_location = store::resolve_store_location(a.store, a.run.results_dir);
 
   const auto runs = launch::run_suite(a.run);
   bool gate_failed = false;
@@ -143,6 +149,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--no-compare", a->no_compare, "Measure and write results only");
   cmd->add_option("--report", a->reports, "Reports written into the run directory: markdown, junit, json, html (report.html)")
       ->capture_default_str();
+  cmd->add_option("--store", a->store,
+                  "Results store the run is recorded in and DRIFT reads: sqlite:PATH, postgresql://HOST/DB, a libpq "
+                  "conninfo or none (default: $FABRICGATE_STORE, else sqlite:<results-dir>/fabricgate.sqlite)");
   cmd->add_option("--bench", a->bench, "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
   cmd->add_option("--suites-dir", a->suites_dir, "Extra directory searched for suite files");
   cmd->add_option("--timeout", a->timeout_s, "Seconds one scenario may take before it is killed (exit 3)")

@@ -16,5 +16,6 @@ void add_report_command(CLI::App& app, int& exit_code);
 void add_history_command(CLI::App& app, int& exit_code);
 void add_ab_command(CLI::App& app, int& exit_code);
 void add_publish_command(CLI::App& app, int& exit_code);
+void add_store_command(CLI::App& app, int& exit_code);
 
 }  // namespace fabricgate::cli

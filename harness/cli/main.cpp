@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   fabricgate::cli::add_history_command(app, exit_code);
   fabricgate::cli::add_ab_command(app, exit_code);
   fabricgate::cli::add_publish_command(app, exit_code);
+  fabricgate::cli::add_store_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -51,6 +51,8 @@ json policy_to_json(const TolerancePolicy& p) {
               {"spread_multiplier", p.spread_multiplier},
               {"max_tolerance", p.max_tolerance},
               {"min_runs", p.min_runs},
+              {"drift_threshold", p.drift_threshold},
+              {"drift_min_runs", p.drift_min_runs},
               {"size_classes", std::move(classes)}};
 }
 
@@ -160,6 +162,8 @@ class BaselineParser {
     out.spread_multiplier = fraction(p + "/spread_multiplier", 0, 100);
     out.max_tolerance = fraction(p + "/max_tolerance", 0.001, 0.95);
     out.min_runs = int_in(p + "/min_runs", 1, 1000);
+    if (r_.find(p + "/drift_threshold")) out.drift_threshold = fraction(p + "/drift_threshold", 0.001, 0.5);
+    if (r_.find(p + "/drift_min_runs")) out.drift_min_runs = int_in(p + "/drift_min_runs", 1, 1000);
     const json& classes = r_.array_at(p + "/size_classes");
     if (classes.empty()) r_.fail(p + "/size_classes", "at least one size class");
     std::optional<std::uint64_t> previous;

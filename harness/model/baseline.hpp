@@ -35,6 +35,10 @@ struct TolerancePolicy {
   double spread_multiplier = 3.0;  // k in tol = max(static, k x baseline relative spread)
   double max_tolerance = 0.5;      // a baseline too noisy to gate anything is capped here
   int min_runs = 3;                // runs needed to create/update a baseline
+  // DRIFT (harness/gate/drift.hpp): recent runs on a level worse by more than drift_threshold,
+  // for at least drift_min_runs runs, fail even when each run passed. Optional in the file.
+  double drift_threshold = 0.02;
+  int drift_min_runs = 3;
   std::vector<SizeClass> size_classes;  // ordered by below_bytes; the last has no bound
 
   // small < 64 KiB: 10 % on time; medium < 16 MiB: 5 %; large: 3 % (catches a 5 % regression).

@@ -137,7 +137,7 @@ class PostgresStore final : public ResultsStore {
           "SELECT m.run, k.key, m.bytes, m.time_us, m.algbw, m.busbw, m.verdict FROM medians m JOIN keys k ON k.id = "
           "m.key WHERE m.run = ANY($1::bigint[])";
       msql += q.key.empty() ? " AND $2 = ''" : " AND k.key = $2";
-      msql += " ORDER BY m.run, m.key";  // keys in the order they were first recorded, as in SQLite
+      msql += " ORDER BY m.run, m.key";  // a stable order: key ids
       std::string id_array = "{";
       for (std::size_t i = 0; i < ids.size(); ++i) id_array += (i ? "," : "") + ids[i];
       id_array += "}";

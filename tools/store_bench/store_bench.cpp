@@ -32,7 +32,7 @@ double noise(std::uint64_t a, std::uint64_t b) {
 std::string key_name(std::size_t k) {
   static const char* ops[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall"};
   return std::string("coll/nccl/") + ops[k % 5] + "/float32/sum/bytes:" + std::to_string(std::size_t{1024} << (k % 20)) +
-         "/ranks:" + std::to_string(8 + k / 100) + "/oop";
+         "/ranks:" + std::to_string(8 + k / 20) + "/oop";  // (k % 20, k / 20) is unique
 }
 
 int fill(const std::string& url, std::size_t runs, std::size_t keys, const std::string& platform) {

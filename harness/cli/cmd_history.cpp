@@ -135,7 +135,7 @@ int print_key(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
     throw InputError(src.where, "", "no run measured key " + a.key + " (" + std::to_string(src.read) + " runs read)" +
                                         similar_keys(src.newest_for_hint, a.key));
   }
-  const auto points = report::history_change_points(history, gate::ChangePointOptions{});
+  const auto points = report::history_change_points(history, gate::ChangePointOptions{}, &src.runs);
   if (a.json) {
     nlohmann::json j = report::history_json(history, points);
     j["platform"] = src.platform;
@@ -158,7 +158,7 @@ int print_all(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
   for (const std::string& key : keys) {
     const report::KeyHistory h = report::key_history(src.runs, key, metric, a.last);
     if (h.points.empty()) continue;
-    const auto points = report::history_change_points(h, gate::ChangePointOptions{});
+    const auto points = report::history_change_points(h, gate::ChangePointOptions{}, &src.runs);
     if (!points.empty()) ++with_change;
     if (a.json) {
       out_keys.push_back({{"key", key}, {"metric", gate::metric_name(h.metric)}, {"runs", h.points.size()},

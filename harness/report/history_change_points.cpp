@@ -9,7 +9,20 @@ namespace fabricgate::report {
 
 using nlohmann::json;
 
-std::vector<HistoryChangePoint> history_change_points(const KeyHistory& h, const gate::ChangePointOptions& options) {
+namespace {
+
+const nlohmann::json* facts_of(const std::vector<IndexedRun>* runs, const std::string& run_id) {
+  if (!runs) return nullptr;
+  for (const IndexedRun& r : *runs) {
+    if (r.run_id == run_id) return &r.facts;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<HistoryChangePoint> history_change_points(const KeyHistory& h, const gate::ChangePointOptions& options,
+                                                      const std::vector<IndexedRun>* runs) {
   std::vector<double> values;
   values.reserve(h.points.size());
   for (const HistoryPoint& p : h.points) values.push_back(p.value);
@@ -30,6 +43,9 @@ std::vector<HistoryChangePoint> history_change_points(const KeyHistory& h, const
     c.interval_bounded = cp.interval_bounded;
     c.p_value = cp.p_value;
     c.worse = gate::metric_higher_is_better(h.metric) ? cp.ratio < 1 : cp.ratio > 1;
+    const nlohmann::json* before = facts_of(runs, c.previous_run_id);
+    const nlohmann::json* after = facts_of(runs, c.run_id);
+    if (before && after) c.changed = fingerprint_diff(*before, *after);
     out.push_back(std::move(c));
   }
   return out;
@@ -56,6 +72,7 @@ std::string render_change_points_text(const KeyHistory& h, const std::vector<His
       out += " (95% interval " + gate::format_percent(c.ratio_low - 1) + " .. " + gate::format_percent(c.ratio_high - 1) + ")";
     }
     out += std::string(", ") + (c.worse ? "worse" : "better") + ", p = " + p_text(c.p_value) + "\n";
+    if (!c.changed.empty()) out += "  what changed: " + render_fact_changes(c.changed) + "\n";
   }
   return out;
 }
@@ -72,6 +89,9 @@ json change_points_json(const std::vector<HistoryChangePoint>& points) {
            {"ratio", c.ratio},
            {"direction", c.worse ? "worse" : "better"},
            {"p_value", c.p_value}};
+    json changed = json::array();
+    for (const FactChange& f : c.changed) changed.push_back({{"what", f.what}, {"before", f.before}, {"after", f.after}});
+    j["changed"] = std::move(changed);
     j["interval"] = c.interval_bounded ? json{{"low", c.ratio_low}, {"high", c.ratio_high}, {"confidence", 0.95}} : json(nullptr);
     out.push_back(std::move(j));
   }

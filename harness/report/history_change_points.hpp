@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/gate/change_points.hpp"
+#include "harness/report/fingerprint_diff.hpp"
 #include "harness/report/history.hpp"
 
 namespace fabricgate::report {
@@ -25,10 +26,14 @@ struct HistoryChangePoint {
   bool interval_bounded = false;
   double p_value = 1;
   bool worse = false;      // for the metric: bandwidth down or time up
+  std::vector<FactChange> changed;  // fingerprint facts: last run before vs first run after
 };
 
 // Seeds the detector per key (seed_for), so the answer for a key never depends on other keys.
-std::vector<HistoryChangePoint> history_change_points(const KeyHistory& history, const gate::ChangePointOptions& options);
+// With `runs` (the runs the history was built from), each change point carries what changed in
+// the fingerprint facts across it.
+std::vector<HistoryChangePoint> history_change_points(const KeyHistory& history, const gate::ChangePointOptions& options,
+                                                      const std::vector<IndexedRun>* runs = nullptr);
 
 // One line per change point, e.g. "change point at run R (date): 45.1 -> 42.3 GB/s, -6.2 %
 // (95 % interval -6.8 % .. -5.5 %), worse, p = 0.002".

@@ -12,6 +12,7 @@ report::IndexedRun indexed_run(const StoredRun& run) {
   r.scenario = run.scenario;
   r.complete = run.complete;
   r.env = run.env;
+  r.facts = run.facts;
   for (const StoredMedian& m : run.medians) {
     r.keys.emplace(m.key, report::KeyMedians{m.bytes, m.time_us, m.algbw_GBps, m.busbw_GBps});
   }

@@ -53,7 +53,9 @@ int fill(const std::string& url, std::size_t runs, std::size_t keys, const std::
     for (std::size_t k = 0; k < keys; ++k) {
       const double step = (k % 10 == 0 && i >= runs * 3 / 4) ? 0.95 : 1.0;
       const double bw = 100 * step * (1 + 0.01 * noise(i, k));
-      r.medians.push_back({key_name(k), std::uint64_t{1024} << (k % 20), 50.0, bw, bw * 1.75, "PASS"});
+      const std::uint64_t bytes = std::uint64_t{1024} << (k % 20);
+      const double time_us = 5 / step + static_cast<double>(bytes) / (bw * 1e3);  // latency + size / bandwidth
+      r.medians.push_back({key_name(k), bytes, time_us, bw, bw * 1.75, "PASS"});
     }
     store->record(r);
     if ((i + 1) % 100 == 0) {

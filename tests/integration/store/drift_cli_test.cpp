@@ -34,7 +34,8 @@ Result cli(const std::vector<std::string>& args) {
 
 constexpr std::uint64_t kLarge = std::uint64_t{64} << 20;
 
-fs::path write(const fs::path& results, const std::string& id, double slowdown, unsigned seed) {
+fs::path write(const fs::path& results, const std::string& id, double slowdown, unsigned seed,
+               const std::string& nccl = "2.28.3") {
   std::vector<json> out;
   for (const std::uint64_t bytes : {std::uint64_t{8192}, kLarge}) {
     testing::ResultSpec s;
@@ -45,6 +46,7 @@ fs::path write(const fs::path& results, const std::string& id, double slowdown, 
   }
   testing::RunSpec rs;
   rs.run_id = id;
+  rs.versions["nccl"] = nccl;
   return testing::write_run_dir(results, testing::make_run(rs, out));
 }
 
@@ -67,7 +69,8 @@ TEST(store_DriftCli, StepWithinToleranceFailsAsDriftAfterThreeRunsAndHistoryFind
   unsetenv("FABRICGATE_STORE");
   constexpr int kStepAt = 12;
   for (int i = 0; i < kStepAt + 3; ++i) {
-    const fs::path dir = write(results, run_id(i), i >= kStepAt ? 1.025 : 1.0, 200 + static_cast<unsigned>(i));
+    const fs::path dir = write(results, run_id(i), i >= kStepAt ? 1.025 : 1.0, 200 + static_cast<unsigned>(i),
+                               i >= kStepAt ? "2.28.9" : "2.28.3");  // the step comes with an NCCL update
     const Result r = cli({"compare", dir.string(), "--baselines-dir", (root / "baselines").string()});
     if (i < kStepAt + 2) {
       ASSERT_EQ(r.code, 0) << "run " << i << "\n" << r.out << r.err;
@@ -92,6 +95,13 @@ TEST(store_DriftCli, StepWithinToleranceFailsAsDriftAfterThreeRunsAndHistoryFind
   ASSERT_EQ(j["change_points"].size(), 1u) << h.out;
   EXPECT_EQ(j["change_points"][0]["run_id"], run_id(kStepAt));
   EXPECT_EQ(j["change_points"][0]["direction"], "worse");
+  const json changed = j["change_points"][0]["changed"];  // what changed across the step
+  ASSERT_EQ(changed.size(), 1u) << changed.dump();
+  EXPECT_EQ(changed[0]["what"], "versions/nccl");
+  EXPECT_EQ(changed[0]["before"], "2.28.3");
+  EXPECT_EQ(changed[0]["after"], "2.28.9");
+  const Result text = cli({"history", key, "--results", results.string()});
+  EXPECT_NE(text.out.find("what changed: versions/nccl 2.28.3 -> 2.28.9"), std::string::npos) << text.out;
 
   const Result all = cli({"history", "--all", "--results", results.string()});
   ASSERT_EQ(all.code, 0) << all.err;

@@ -63,6 +63,11 @@ fabricgate_feature(VERBS "${IBVERBS_FOUND}" "libibverbs not found (apt-get insta
 pkg_check_modules(LIBFABRIC IMPORTED_TARGET libfabric)
 fabricgate_feature(LIBFABRIC "${LIBFABRIC_FOUND}" "libfabric headers not found (apt-get install libfabric-dev)")
 
+# The results store: SQLite is required (the default store), PostgreSQL optional (shared stores).
+pkg_check_modules(SQLITE3 REQUIRED IMPORTED_TARGET sqlite3)
+pkg_check_modules(LIBPQ IMPORTED_TARGET libpq)
+fabricgate_feature(POSTGRESQL "${LIBPQ_FOUND}" "libpq not found (apt-get install libpq-dev)")
+
 find_package(CURL)
 fabricgate_feature(CURL "${CURL_FOUND}" "libcurl not found (apt-get install libcurl4-openssl-dev)")
 

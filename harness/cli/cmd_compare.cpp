@@ -10,6 +10,7 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
+#include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
@@ -32,6 +33,7 @@ struct CompareArgs {
   std::string format = "console";
   std::string out;
   bool verbose = false;
+  std::string store;
 };
 
 int run_compare(const CompareArgs& a) {
@@ -40,8 +42,12 @@ int run_compare(const CompareArgs& a) {
     throw InputError("compare --format annotations is not offered; use `fabricgate report`");
   }
   if (!a.out.empty()) require_writable_file(a.out, "--out");
-  const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, gate::CompareOptions{a.force, a.force_platform});
-  const gate::Comparison& comparison = g.comparison;
+  const store::StoreLocation where = store::resolve_store_location(a.store, "results");  // InputError first
+  GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, gate::CompareOptions{a.force, a.force_platform});
+  gate::Comparison& comparison = g.comparison;
+  const store::StoreLocation store_at =
+      a.store.empty() && where.origin == "default" ? store::resolve_store_location("", results_root_of(g.run)) : where;
+  const bool recorded = judge_drift_and_record(store_at, g.run, g.baseline ? &*g.baseline : nullptr, comparison);
   emit(comparison, format, a.out, a.verbose);
   report::append_github_step_summary(comparison);
   if (!g.baseline && a.require_baseline) {
@@ -50,6 +56,7 @@ int run_compare(const CompareArgs& a) {
               << comparison.create_baseline_command << "\n";
     return static_cast<int>(ExitCode::input_error);
   }
+  if (!recorded && comparison.exit_code == ExitCode::pass) return static_cast<int>(ExitCode::infra_failure);
   return static_cast<int>(comparison.exit_code);
 }
 
@@ -69,6 +76,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", args->format, "console|markdown|junit|json")
       ->check(CLI::IsMember({"console", "markdown", "junit", "json"}))
       ->capture_default_str();
+  cmd->add_option("--store", args->store,
+                  "Results store the run is recorded in and DRIFT reads: sqlite:PATH, postgresql://HOST/DB, a libpq "
+                  "conninfo or none (default: $FABRICGATE_STORE, else sqlite:<results root of RUN>/fabricgate.sqlite)");
   cmd->add_option("--out", args->out, "Write the report to FILE (atomically) instead of stdout");
   cmd->add_flag("--verbose", args->verbose,
                 "Console: list every key with its notes (default: keys that need a look, then passes, skips and "

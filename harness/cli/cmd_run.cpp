@@ -16,6 +16,7 @@
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/html_output.hpp"
 #include "harness/cli/run_progress.hpp"
+#include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/confirmation.hpp"
 #include "harness/launch/confirmation_launch.hpp"
@@ -53,6 +54,8 @@ struct RunArgs {
   std::string platform;
   std::vector<std::string> reports{"markdown", "junit"};
   bool verbose = false;  // the bench's table and every key on the console
+  std::string store;
+  store::StoreLocation store_location;  // resolved before anything is launched
 };
 
 // --verbose: the bench's Google Benchmark table, which it wrote into the run directory.
@@ -101,7 +104,8 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   if (sr.scenario == "default" || !explicit_baseline.empty()) {
     baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
   }
-  const gate::Comparison comparison = gate_with_confirmation(a, sr, run, baseline ? &*baseline : nullptr);
+  gate::Comparison comparison = gate_with_confirmation(a, sr, run, baseline ? &*baseline : nullptr);
+  const bool recorded = judge_drift_and_record(a.store_location, run, baseline ? &*baseline : nullptr, comparison);
   emit(comparison, report::ReportFormat::console, "", a.verbose);
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
@@ -123,6 +127,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
               << " and --require-baseline was given; create one with:\n  " << comparison.create_baseline_command << "\n";
     return static_cast<int>(ExitCode::input_error);
   }
+  if (!recorded && comparison.exit_code == ExitCode::pass) return static_cast<int>(ExitCode::infra_failure);
   return static_cast<int>(comparison.exit_code);
 }
 
@@ -137,6 +142,7 @@ int run_command(RunArgs& a) {
   a.run.lock_file = a.lock_file;
   a.run.progress = false;  // RunProgress shows one line instead of the bench's line per benchmark
   for (const auto& r : a.reports) report::parse_report_format(r);  // InputError before measuring
+  if (!a.no_compare) a.store_location = store::resolve_store_location(a.store, a.run.results_dir);
 
   launch::validate_run_options(a.run);  // InputError before the lock, the fingerprint and the launch
   // One lock over the launches and their confirmations: nothing else measures in between.
@@ -203,6 +209,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--verbose", a->verbose,
                 "Print the bench's Google Benchmark table (always in <run dir>/bench-console.txt) and every key "
                 "with its notes");
+  cmd->add_option("--store", a->store,
+                  "Results store the run is recorded in and DRIFT reads: sqlite:PATH, postgresql://HOST/DB, a libpq "
+                  "conninfo or none (default: $FABRICGATE_STORE, else sqlite:<results-dir>/fabricgate.sqlite)");
   cmd->add_option("--bench", a->bench, "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
   cmd->add_option("--suites-dir", a->suites_dir, "Extra directory searched for suite files");
   cmd->add_option("--timeout", a->timeout_s, "Seconds one scenario may take before it is killed (exit 3)")

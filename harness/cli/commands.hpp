@@ -19,5 +19,6 @@ void add_publish_command(CLI::App& app, int& exit_code);
 void add_import_command(CLI::App& app, int& exit_code);
 void add_nodes_command(CLI::App& app, int& exit_code);
 void add_calibrate_command(CLI::App& app, int& exit_code);
+void add_store_command(CLI::App& app, int& exit_code);
 
 }  // namespace fabricgate::cli

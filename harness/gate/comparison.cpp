@@ -11,6 +11,7 @@ const char* verdict_name(Verdict v) {
     case Verdict::transport_changed: return "TRANSPORT-CHANGED";
     case Verdict::algo_changed: return "ALGO-CHANGED";
     case Verdict::regression: return "REGRESSION";
+    case Verdict::drift: return "DRIFT";
     case Verdict::missing: return "MISSING";
     case Verdict::unstable: return "UNSTABLE";
     case Verdict::ambiguous: return "AMBIGUOUS";
@@ -30,6 +31,7 @@ bool verdict_fails_gate(Verdict v) {
     case Verdict::transport_changed:
     case Verdict::algo_changed:
     case Verdict::regression:
+    case Verdict::drift:
     case Verdict::missing: return true;
     default: return false;
   }

@@ -19,6 +19,7 @@ enum class Verdict {
   transport_changed,  // P05/P06: network, transports, GDRDMA or libfabric provider differ
   algo_changed,       // P19: NCCL's algorithm/protocol set differs
   regression,
+  drift,              // passed this run, but the store's recent runs sit on a worse level (drift.hpp)
   missing,            // in the baseline, not in the run
   unstable,           // the launch's repetitions disagree (robust CV > policy unstable_cv): not judged, a warning
   ambiguous,          // crossed the band once, the confirmation launch did not (or not judgeable)

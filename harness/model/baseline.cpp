@@ -56,6 +56,8 @@ json policy_to_json(const TolerancePolicy& p) {
               {"unstable_cv", p.unstable_cv},
               {"window", p.window},
               {"min_runs", p.min_runs},
+              {"drift_threshold", p.drift_threshold},
+              {"drift_min_runs", p.drift_min_runs},
               {"size_classes", std::move(classes)}};
 }
 
@@ -181,6 +183,8 @@ class BaselineParser {
       out.unstable_cv = fraction(p + "/unstable_cv", 0.001, 10);
       out.window = int_in(p + "/window", out.min_runs, 100000);
     }
+    if (r_.find(p + "/drift_threshold")) out.drift_threshold = fraction(p + "/drift_threshold", 0.001, 0.5);
+    if (r_.find(p + "/drift_min_runs")) out.drift_min_runs = int_in(p + "/drift_min_runs", 1, 1000);
     const json& classes = r_.array_at(p + "/size_classes");
     if (classes.empty()) r_.fail(p + "/size_classes", "at least one size class");
     std::optional<std::uint64_t> previous;

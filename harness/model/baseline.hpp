@@ -44,6 +44,10 @@ struct TolerancePolicy {
   double unstable_cv = 0.25;  // robust CV of one launch's repetitions above which it is UNSTABLE
   int window = 20;            // launch medians kept per key by `baseline update` (rolling)
   int min_runs = 3;           // launches needed per key to create/update/load a baseline
+  // DRIFT (harness/gate/drift.hpp): recent runs on a level worse by more than drift_threshold,
+  // for at least drift_min_runs runs, fail even when each run passed. Optional in the file.
+  double drift_threshold = 0.02;
+  int drift_min_runs = 3;
   std::vector<SizeClass> size_classes;  // ordered by below_bytes; the last has no bound
 
   // small < 64 KiB: 10 % on time; medium < 16 MiB: 5 %; large: 3 % (catches a 5 % regression).

@@ -78,6 +78,8 @@ std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison&
                    {}};
   Family complete{"fabricgate_run_complete", "1 when every benchmark of the run finished, else 0.", {}};
   Family keys{"fabricgate_keys", "Number of keys with each gate verdict.", {}};
+  Family drift{"fabricgate_key_drift",
+               "1 when this key passed but its recent runs sit on a worse level (DRIFT, from the results store), else 0.", {}};
 
   std::set<std::string> seen;
   for (const BenchmarkResult& b : run.benchmarks) {
@@ -93,6 +95,7 @@ std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison&
     const std::string labels = label("key", k.key);
     if (k.judgement.has_value()) add_sample(ratio, labels, k.judgement->performance_ratio);
     add_sample(key_failed, labels, gate::verdict_fails_gate(k.verdict) ? 1 : 0);
+    add_sample(drift, labels, k.verdict == gate::Verdict::drift ? 1 : 0);
   }
   add_sample(gate_failed, "", comparison.exit_code == ExitCode::gate_failure ? 1 : 0);
   add_sample(exit_code, "", static_cast<double>(static_cast<int>(comparison.exit_code)));
@@ -102,7 +105,7 @@ std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison&
   }
 
   std::string out;
-  for (const Family* f : {&time, &algbw, &busbw, &ratio, &key_failed, &gate_failed, &exit_code, &complete, &keys}) {
+  for (const Family* f : {&time, &algbw, &busbw, &ratio, &key_failed, &gate_failed, &exit_code, &complete, &keys, &drift}) {
     append_family(out, *f);
   }
   return out;

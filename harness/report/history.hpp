@@ -43,6 +43,7 @@ struct IndexedRun {
   bool complete = true;
   std::map<std::string, std::string> env;  // scenario environment and captured NCCL_* overrides
   std::map<std::string, KeyMedians> keys;  // ok results only
+  nlohmann::json facts;  // compact fingerprint facts when read from the results store, else null
 };
 
 IndexedRun index_run(const RunRecord& run);

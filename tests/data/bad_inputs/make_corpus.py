@@ -142,8 +142,8 @@ other = mutate(GOOD_RUN, lambda d: d["fingerprint"]["identity"].update({"gpu_cou
 write_json("runs/other_identity/run.json", other)
 compare_run("other_identity", ["/fingerprint/identity", "gpu_count"], "identity differs from the baseline")
 row("runs-other_identity-forced", ["compare", "{data}/runs/other_identity", "--baseline",
-                                   "{data}/good/baseline.json", "--force"], ["forced"], 0,
-    note="--force compares anyway (same numbers: pass)")
+                                   "{data}/good/baseline.json", "--force", "--store", "sqlite:{scratch}/fabricgate.sqlite"],
+    ["forced"], 0, allow_new=["{scratch}"], note="--force compares anyway (same numbers: pass); recorded in a scratch store")
 
 # Crashed runs keep only records.jsonl; corruption before the last line is an error.
 records = open(os.path.join(HERE, "good/run/records.jsonl"), "rb").read().splitlines(keepends=True)
@@ -402,8 +402,9 @@ row("run-launcher-started-nothing", ["run", "--suite", "{data}/good/suite.json",
     note="a launch that starts nothing and exits 0 is the launcher's failure (exit 3), not run.json's")
 
 # Controls: the good inputs pass, so the harness itself is not what fails above.
-row("good-compare", ["compare", "{data}/good/run", "--baseline", "{data}/good/baseline.json"], ["PASS"], 0,
-    note="control")
+row("good-compare", ["compare", "{data}/good/run", "--baseline", "{data}/good/baseline.json",
+                     "--store", "sqlite:{scratch}/fabricgate.sqlite"], ["PASS"], 0,
+    allow_new=["{scratch}"], note="control (the run is recorded in a scratch store)")
 
 row("good-baseline-create", ["baseline", "create", "--from", "{data}/good/run", "--from", "{data}/good/run2",
                              "--from", "{data}/good/run3", "--out", "{scratch}/baseline.json"], ["wrote"], 0,

@@ -57,6 +57,17 @@ TEST(publish_Pushgateway, GroupingIsPlatformHostSuiteScenario) {
   EXPECT_EQ(g[3].second, "algo:Ring");
 }
 
+TEST(publish_Pushgateway, DriftGaugeIsOneForADriftKey) {
+  const RunRecord run = testing::publish_run();
+  gate::Comparison c = testing::publish_comparison(run);
+  c.keys[1].verdict = gate::Verdict::drift;
+  const std::string text = pushgateway_exposition(run, c);
+  const auto lines = lines_of(text);
+  const std::string line = "fabricgate_key_drift{key=\"" + exposition_label_value(c.keys[1].key) + "\"} 1";
+  EXPECT_NE(std::find(lines.begin(), lines.end(), line), lines.end()) << text;
+  EXPECT_NE(text.find("# TYPE fabricgate_key_drift gauge"), std::string::npos);
+}
+
 TEST(publish_Pushgateway, ExpositionHasOneFamilyBlockPerMetricAndTheRunsFigures) {
   const RunRecord run = testing::publish_run();
   const gate::Comparison c = testing::publish_comparison(run);
@@ -76,6 +87,7 @@ TEST(publish_Pushgateway, ExpositionHasOneFamilyBlockPerMetricAndTheRunsFigures)
   EXPECT_TRUE(has("fabricgate_performance_ratio" + reduce_label + " 0.9")) << text;
   EXPECT_TRUE(has("fabricgate_key_failed" + reduce_label + " 1")) << text;
   EXPECT_TRUE(has("fabricgate_key_failed" + send_label + " 0")) << text;
+  EXPECT_TRUE(has("fabricgate_key_drift" + reduce_label + " 0")) << text;  // a REGRESSION, not DRIFT
   EXPECT_TRUE(has("fabricgate_gate_failed 1")) << text;
   EXPECT_TRUE(has("fabricgate_gate_exit_code 1")) << text;
   EXPECT_TRUE(has("fabricgate_run_complete 1")) << text;
@@ -101,7 +113,7 @@ TEST(publish_Pushgateway, ExpositionHasOneFamilyBlockPerMetricAndTheRunsFigures)
     EXPECT_EQ(name, current) << "sample outside its family block: " << line;
   }
   for (const auto& [name, n] : type_lines) EXPECT_EQ(n, 1) << name;
-  EXPECT_EQ(type_lines.size(), 9u);
+  EXPECT_EQ(type_lines.size(), 10u);  // nine families and the DRIFT gauge
 }
 
 TEST(publish_Pushgateway, KeysWithQuotesAreEscapedAndDuplicatesKeepTheFirst) {

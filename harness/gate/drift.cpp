@@ -1,0 +1,84 @@
+#include "harness/gate/drift.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "harness/gate/statistics.hpp"
+#include "harness/gate/units_text.hpp"
+
+namespace fabricgate::gate {
+
+namespace {
+
+std::string p_text(double p) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", p);
+  return buffer;
+}
+
+}  // namespace
+
+std::optional<DriftFinding> detect_drift(std::span<const double> series, bool higher_is_better,
+                                         const DriftPolicy& policy, const ChangePointOptions& options) {
+  const std::size_t n = std::min(series.size(), std::max<std::size_t>(policy.window, 2));
+  const std::span<const double> window = series.subspan(series.size() - n);
+  const std::vector<ChangePoint> cps = find_change_points(window, options);
+  if (cps.empty()) return std::nullopt;
+  std::vector<std::size_t> bounds{0};
+  for (const ChangePoint& cp : cps) bounds.push_back(cp.index);
+  bounds.push_back(window.size());
+  auto level = [&](std::size_t segment) { return median(window.subspan(bounds[segment], bounds[segment + 1] - bounds[segment])); };
+  const double reference = level(0);
+  if (reference <= 0) return std::nullopt;
+  auto performance = [&](double value) {
+    if (value <= 0) return 0.0;
+    return higher_is_better ? value / reference : reference / value;
+  };
+  const std::size_t segments = bounds.size() - 1;
+  const double current = level(segments - 1);
+  const std::size_t on_level = bounds[segments] - bounds[segments - 1];
+  const double worse_than = 1 - policy.threshold;
+  if (performance(current) >= worse_than || on_level < static_cast<std::size_t>(std::max(policy.min_runs, 1))) {
+    return std::nullopt;
+  }
+  // Walk back while the levels stay worse than the threshold: the earliest of them began it.
+  std::size_t first_bad = segments - 1;
+  while (first_bad > 1 && performance(level(first_bad - 1)) < worse_than) --first_bad;
+  DriftFinding f;
+  f.began_index = series.size() - n + bounds[first_bad];
+  f.runs_on_level = on_level;
+  f.reference_level = reference;
+  f.current_level = current;
+  f.performance_ratio = performance(current);
+  f.p_value = cps[first_bad - 1].p_value;
+  return f;
+}
+
+void sort_by_urgency(std::vector<KeyComparison>& keys) {
+  std::stable_sort(keys.begin(), keys.end(), [](const KeyComparison& a, const KeyComparison& b) {
+    return static_cast<int>(a.verdict) < static_cast<int>(b.verdict);
+  });
+}
+
+bool drift_applies_to(Verdict v) { return v == Verdict::pass || v == Verdict::ambiguous || v == Verdict::new_key; }
+
+Metric drift_metric(const KeyComparison& key) {
+  if (key.judgement) return key.judgement->metric;
+  if (key.busbw_now) return Metric::busbw_GBps;
+  return key.time_us_now > 0 ? Metric::time_us : Metric::algbw_GBps;
+}
+
+void mark_drift(KeyComparison& key, const DriftFinding& f, const KeySeries& s, const DriftPolicy& policy) {
+  const bool is_time = drift_metric(key) == Metric::time_us;
+  const std::string began = f.began_index < s.run_ids.size() ? s.run_ids[f.began_index] : "?";
+  key.verdict = Verdict::drift;
+  key.reason = std::string(metric_name(drift_metric(key))) + " drifted to a level " +
+               format_percent(f.performance_ratio - 1) + " (" + format_metric(f.reference_level, is_time) + " -> " +
+               format_metric(f.current_level, is_time) + ", " + std::to_string(f.runs_on_level) +
+               " runs on it; drift threshold " + format_percent(-policy.threshold) + " for >= " +
+               std::to_string(policy.min_runs) + " runs); began at run " + began + " (change point p = " +
+               p_text(f.p_value) + ")";
+}
+
+}  // namespace fabricgate::gate

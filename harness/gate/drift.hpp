@@ -1,0 +1,89 @@
+#pragma once
+// DRIFT: a key whose recent runs sit on a new, worse level, although each run passed the gate.
+// A fixed baseline and a per-run tolerance miss a slow slide (each run 0.5 % worse) and a step
+// smaller than the tolerance; the store's history of launch medians does not.
+//
+// Rule: find the change points of the key's newest runs (change_points.hpp). The level before
+// the first change point is the reference; when the level after the last change point is worse
+// than the reference by more than `threshold` and has lasted at least `min_runs` runs, the key
+// drifted. It began at the first change point from which every later level is that much worse
+// (for a slide: where it first crossed the threshold; for a step: the step).
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "harness/gate/change_points.hpp"
+#include "harness/gate/comparison.hpp"
+
+namespace fabricgate::gate {
+
+struct DriftPolicy {
+  double threshold = 0.02;   // worse by more than 2 % ...
+  int min_runs = 3;          // ... for at least 3 runs
+  std::size_t window = 20;   // newest runs examined (as `history --last`)
+};
+
+struct DriftFinding {
+  std::size_t began_index = 0;  // index into the series of the first run on the worse level
+  std::size_t runs_on_level = 0;  // runs since the last change point
+  double reference_level = 0;   // median before the first change point
+  double current_level = 0;     // median after the last change point
+  double performance_ratio = 1;  // current vs reference, > 1 better (time inverted)
+  double p_value = 1;            // of the change point where it began
+};
+
+// nullopt when the series did not drift.
+std::optional<DriftFinding> detect_drift(std::span<const double> series, bool higher_is_better,
+                                         const DriftPolicy& policy, const ChangePointOptions& options);
+
+// One key's history as the drift check needs it: run ids and values of the judged metric,
+// oldest first, the run being compared last.
+struct KeySeries {
+  std::vector<std::string> run_ids;
+  std::vector<double> values;
+};
+
+// Turns keys that passed (PASS, AMBIGUOUS, NEW) into DRIFT where their series drifted, with a
+// reason naming the run where it began, and sets the exit code to 1 when any did. `series_of`
+// returns nullptr for a key without history. Returns the number of keys marked.
+template <typename SeriesLookup>
+std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy, const ChangePointOptions& options,
+                        SeriesLookup&& series_of);
+
+// Failing verdicts first (the enum's order), keys in their previous order within a verdict.
+void sort_by_urgency(std::vector<KeyComparison>& keys);
+
+// The verdicts apply_drift may replace.
+bool drift_applies_to(Verdict v);
+
+// The metric the drift check follows for a compared key: the gate's judged metric.
+Metric drift_metric(const KeyComparison& key);
+
+// Marks one key; the reason is one line with the levels, the change and the run where it began.
+void mark_drift(KeyComparison& key, const DriftFinding& finding, const KeySeries& series, const DriftPolicy& policy);
+
+template <typename SeriesLookup>
+std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy, const ChangePointOptions& options,
+                        SeriesLookup&& series_of) {
+  std::size_t marked = 0;
+  for (KeyComparison& k : comparison.keys) {
+    if (!drift_applies_to(k.verdict)) continue;
+    const KeySeries* s = series_of(k);
+    if (!s || s->values.size() < 2) continue;
+    ChangePointOptions per_key = options;
+    per_key.seed = seed_for(options.seed, k.key);
+    const auto finding = detect_drift(s->values, metric_higher_is_better(drift_metric(k)), policy, per_key);
+    if (!finding) continue;
+    mark_drift(k, *finding, *s, policy);
+    ++marked;
+  }
+  if (marked > 0) {
+    comparison.exit_code = ExitCode::gate_failure;
+    sort_by_urgency(comparison.keys);
+  }
+  return marked;
+}
+
+}  // namespace fabricgate::gate

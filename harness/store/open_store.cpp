@@ -1,0 +1,32 @@
+#include "harness/model/errors.hpp"
+#include "harness/store/results_store.hpp"
+#include "harness/store/sqlite_store.hpp"
+#ifdef FABRICGATE_HAVE_LIBPQ
+#include "harness/store/postgres_store.hpp"
+#endif
+
+namespace fabricgate::store {
+
+bool postgresql_available() {
+#ifdef FABRICGATE_HAVE_LIBPQ
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::unique_ptr<ResultsStore> open_store(const StoreLocation& location) {
+  switch (location.kind) {
+    case StoreKind::none: throw InputError(location.origin, "", "a results store (this command needs one; found \"none\")");
+    case StoreKind::sqlite: return open_sqlite_store(location.target, location.display);
+    case StoreKind::postgresql:
+#ifdef FABRICGATE_HAVE_LIBPQ
+      return open_postgres_store(location.target, location.display);
+#else
+      throw InputError(location.origin, "", "sqlite:PATH: this fabricgate was built without libpq (apt-get install libpq-dev)");
+#endif
+  }
+  throw InputError(location.origin, "", "a known store kind");
+}
+
+}  // namespace fabricgate::store

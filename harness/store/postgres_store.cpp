@@ -1,0 +1,288 @@
+#include "harness/store/postgres_store.hpp"
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_map>
+
+namespace fabricgate::store {
+
+namespace {
+
+using nlohmann::json;
+
+// Advisory lock key for schema changes: any constant shared by every fabricgate ("fgstore1").
+constexpr long long kSchemaLock = 0x6667'7374'6f72'6531LL;
+
+class Result {
+ public:
+  explicit Result(PGresult* r) : r_(r) {}
+  ~Result() { PQclear(r_); }
+  Result(const Result&) = delete;
+  Result& operator=(const Result&) = delete;
+  Result(Result&& other) noexcept : r_(other.r_) { other.r_ = nullptr; }
+  Result& operator=(Result&&) = delete;
+  PGresult* get() const { return r_; }
+  int rows() const { return PQntuples(r_); }
+  std::string text(int row, int col) const { return PQgetvalue(r_, row, col); }
+  bool null(int row, int col) const { return PQgetisnull(r_, row, col) != 0; }
+  long long integer(int row, int col) const { return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10); }
+  double real(int row, int col) const { return std::strtod(PQgetvalue(r_, row, col), nullptr); }
+
+ private:
+  PGresult* r_;
+};
+
+// A PostgreSQL text[] literal: {"a","b"} with backslash and quote escaped.
+std::string text_array(const std::vector<std::string>& values) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    out += '"';
+    for (const char c : values[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
+
+// One field of COPY's text format.
+void copy_field(std::string& line, const std::string& value) {
+  for (const char c : value) {
+    switch (c) {
+      case '\\': line += "\\\\"; break;
+      case '\t': line += "\\t"; break;
+      case '\n': line += "\\n"; break;
+      case '\r': line += "\\r"; break;
+      default: line += c;
+    }
+  }
+}
+
+std::string number(double v) {
+  char buffer[40];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  return buffer;
+}
+
+void ignore_notice(void*, const char*) {}
+
+class PostgresStore final : public ResultsStore {
+ public:
+  PostgresStore(const std::string& conninfo, const std::string& display) : ResultsStore(display) {
+    conn_ = PQconnectdb(conninfo.c_str());
+    if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
+      const std::string why = conn_ ? trimmed(PQerrorMessage(conn_)) : "out of memory";
+      PQfinish(conn_);
+      conn_ = nullptr;
+      throw StoreError("results store " + display + ": cannot connect (" + why + ")");
+    }
+    PQsetNoticeProcessor(conn_, ignore_notice, nullptr);
+    migrate();
+  }
+  ~PostgresStore() override { PQfinish(conn_); }
+  PostgresStore(const PostgresStore&) = delete;
+  PostgresStore& operator=(const PostgresStore&) = delete;
+
+  void record(const StoredRun& run) override { record_all({run}); }
+
+  void record_all(const std::vector<StoredRun>& runs) override {
+    Transaction t(*this);
+    for (const StoredRun& r : runs) record_one(r);
+    t.commit();
+  }
+
+  std::vector<StoredRun> runs(const RunQuery& q) override {
+    Transaction t(*this, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    std::string sql =
+        "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, r.fingerprint_digest, r.facts, r.env "
+        "FROM runs r WHERE r.platform = $1 AND r.run_id <> $2";
+    if (!q.key.empty()) {
+      sql += " AND EXISTS (SELECT 1 FROM medians m JOIN keys k ON k.id = m.key WHERE m.run = r.id AND k.key = $3)";
+    } else {
+      sql += " AND $3 = ''";
+    }
+    sql += " ORDER BY r.started_at DESC, r.run_id DESC";
+    if (q.last > 0) sql += " LIMIT " + std::to_string(q.last);
+    const Result header = exec(sql, {q.platform, q.exclude_run_id, q.key});
+    std::vector<StoredRun> out(static_cast<std::size_t>(header.rows()));
+    std::unordered_map<long long, std::size_t> slot;
+    std::vector<std::string> ids;
+    for (int i = 0; i < header.rows(); ++i) {
+      StoredRun& r = out[static_cast<std::size_t>(i)];
+      r.platform = q.platform;
+      slot[header.integer(i, 0)] = static_cast<std::size_t>(i);
+      ids.push_back(header.text(i, 0));
+      r.run_id = header.text(i, 1);
+      r.started_at = header.text(i, 2);
+      r.suite = header.text(i, 3);
+      r.scenario = header.text(i, 4);
+      r.complete = header.integer(i, 5) != 0;
+      r.fingerprint_digest = header.text(i, 6);
+      r.facts = json::parse(header.text(i, 7), nullptr, false);
+      if (r.facts.is_discarded()) r.facts = json::object();
+      const json env = json::parse(header.text(i, 8), nullptr, false);
+      if (env.is_object()) {
+        for (const auto& [name, value] : env.items()) {
+          if (value.is_string()) r.env[name] = value.get<std::string>();
+        }
+      }
+    }
+    if (!out.empty()) {
+      std::string msql =
+          "SELECT m.run, k.key, m.bytes, m.time_us, m.algbw, m.busbw, m.verdict FROM medians m JOIN keys k ON k.id = "
+          "m.key WHERE m.run = ANY($1::bigint[])";
+      msql += q.key.empty() ? " AND $2 = ''" : " AND k.key = $2";
+      msql += " ORDER BY m.run, m.key";  // a stable order: key ids
+      std::string id_array = "{";
+      for (std::size_t i = 0; i < ids.size(); ++i) id_array += (i ? "," : "") + ids[i];
+      id_array += "}";
+      const Result m = exec(msql, {id_array, q.key});
+      for (int i = 0; i < m.rows(); ++i) {
+        StoredMedian sm;
+        sm.key = m.text(i, 1);
+        sm.bytes = static_cast<std::uint64_t>(m.integer(i, 2));
+        sm.time_us = m.real(i, 3);
+        sm.algbw_GBps = m.real(i, 4);
+        if (!m.null(i, 5)) sm.busbw_GBps = m.real(i, 5);
+        sm.verdict = m.text(i, 6);
+        out[slot.at(m.integer(i, 0))].medians.push_back(std::move(sm));
+      }
+    }
+    t.commit();
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+  std::vector<std::string> platforms() override {
+    const Result r = exec("SELECT DISTINCT platform FROM runs ORDER BY platform", {});
+    std::vector<std::string> out;
+    for (int i = 0; i < r.rows(); ++i) out.push_back(r.text(i, 0));
+    return out;
+  }
+
+  std::size_t run_count(const std::string& platform) override {
+    const Result r = exec("SELECT count(*) FROM runs WHERE platform = $1", {platform});
+    return static_cast<std::size_t>(r.integer(0, 0));
+  }
+
+  int schema_version() override {
+    const Result r = exec("SELECT version FROM schema_version", {});
+    return r.rows() > 0 ? static_cast<int>(r.integer(0, 0)) : 0;
+  }
+
+ private:
+  class Transaction {
+   public:
+    explicit Transaction(PostgresStore& store, const char* begin = "BEGIN") : store_(store) { store_.exec(begin, {}); }
+    ~Transaction() {
+      if (!done_) PQclear(PQexec(store_.conn_, "ROLLBACK"));
+    }
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+    void commit() {
+      store_.exec("COMMIT", {});
+      done_ = true;
+    }
+
+   private:
+    PostgresStore& store_;
+    bool done_ = false;
+  };
+
+  static std::string trimmed(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    for (char& c : s) {
+      if (c == '\n' || c == '\t') c = ' ';
+    }
+    return s;
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw StoreError("results store " + display() + ": " + what + ": " + trimmed(PQerrorMessage(conn_)));
+  }
+
+  Result exec(const std::string& sql, const std::vector<std::string>& params) {
+    std::vector<const char*> values;
+    for (const std::string& p : params) values.push_back(p.c_str());
+    Result r(PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0));
+    const ExecStatusType status = PQresultStatus(r.get());
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_COPY_IN) {
+      fail(sql.substr(0, sql.find(' ', 12)));
+    }
+    return r;
+  }
+
+  void record_one(const StoredRun& r) {
+    exec("DELETE FROM runs WHERE platform = $1 AND run_id = $2", {r.platform, r.run_id});
+    const Result id = exec(
+        "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, fingerprint_digest, facts, env) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+        {r.platform, r.run_id, r.started_at, r.suite, r.scenario, r.complete ? "1" : "0", r.fingerprint_digest,
+         r.facts.dump(), json(r.env).dump()});
+    const std::string run_ref = id.text(0, 0);
+    std::vector<std::string> keys;
+    keys.reserve(r.medians.size());
+    for (const StoredMedian& m : r.medians) keys.push_back(m.key);
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    const std::string array = text_array(keys);
+    exec("INSERT INTO keys (key) SELECT k FROM unnest($1::text[]) AS k ORDER BY k ON CONFLICT (key) DO NOTHING", {array});
+    const Result ids = exec("SELECT key, id FROM keys WHERE key = ANY($1::text[])", {array});
+    std::unordered_map<std::string, std::string> key_ids;
+    for (int i = 0; i < ids.rows(); ++i) key_ids.emplace(ids.text(i, 0), ids.text(i, 1));
+    exec("COPY medians (run, key, bytes, time_us, algbw, busbw, verdict) FROM STDIN", {});
+    std::string buffer;
+    auto flush = [&](bool force) {
+      if (buffer.empty() || (!force && buffer.size() < (1u << 20))) return;
+      if (PQputCopyData(conn_, buffer.data(), static_cast<int>(buffer.size())) != 1) fail("COPY medians");
+      buffer.clear();
+    };
+    for (const StoredMedian& m : r.medians) {
+      buffer += run_ref + '\t' + key_ids.at(m.key) + '\t' + std::to_string(m.bytes) + '\t' + number(m.time_us) + '\t' +
+                number(m.algbw_GBps) + '\t' + (m.busbw_GBps ? number(*m.busbw_GBps) : "\\N") + '\t';
+      copy_field(buffer, m.verdict);
+      buffer += '\n';
+      flush(false);
+    }
+    flush(true);
+    if (PQputCopyEnd(conn_, nullptr) != 1) fail("COPY medians");
+    const Result done(PQgetResult(conn_));
+    if (PQresultStatus(done.get()) != PGRES_COMMAND_OK) fail("COPY medians");
+    while (PGresult* more = PQgetResult(conn_)) PQclear(more);
+  }
+
+  void migrate() {
+    Transaction t(*this);
+    exec("SELECT pg_advisory_xact_lock(" + std::to_string(kSchemaLock) + ")", {});
+    const Result has = exec("SELECT to_regclass('schema_version') IS NOT NULL", {});
+    if (has.text(0, 0) != "t") {
+      for (const std::string& s : create_current_schema(Dialect::postgresql)) exec(s, {});
+    } else {
+      int version = schema_version();
+      if (version > kSchemaVersion) {
+        throw StoreError("results store " + display() + ": schema version " + std::to_string(version) +
+                         " is newer than this fabricgate's (" + std::to_string(kSchemaVersion) + "); upgrade fabricgate");
+      }
+      if (version < 1) throw StoreError("results store " + display() + ": schema_version table without a version");
+      for (; version < kSchemaVersion; ++version) {
+        for (const std::string& s : migrate_from(version, Dialect::postgresql)) exec(s, {});
+      }
+    }
+    t.commit();
+  }
+
+  PGconn* conn_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<ResultsStore> open_postgres_store(const std::string& conninfo, const std::string& display) {
+  return std::make_unique<PostgresStore>(conninfo, display);
+}
+
+}  // namespace fabricgate::store

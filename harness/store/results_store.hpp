@@ -1,0 +1,59 @@
+#pragma once
+// The results store: one interface, two backends (SQLite for a single runner, PostgreSQL shared
+// by runners and clusters). Every write is one transaction: a run is in the store with all its
+// medians or not at all, whatever kills the writer. Errors are StoreError (an InfraError, exit 3)
+// and name the store by its display form, never a credential.
+#include <cstddef>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/model/errors.hpp"
+#include "harness/store/schema.hpp"
+#include "harness/store/store_location.hpp"
+#include "harness/store/stored_run.hpp"
+
+namespace fabricgate::store {
+
+class StoreError : public InfraError {
+ public:
+  using InfraError::InfraError;
+};
+
+struct RunQuery {
+  std::string platform;
+  std::size_t last = 0;        // newest runs; 0 = all
+  std::string key;             // when set: only runs that measured it, and only its median
+  std::string exclude_run_id;  // leave this run out (the one being compared)
+};
+
+class ResultsStore {
+ public:
+  virtual ~ResultsStore() = default;
+  // Adds the run, or replaces the run of the same platform and id (a re-compare updates verdicts).
+  virtual void record(const StoredRun& run) = 0;
+  // Several runs in one transaction (import, benchmarks).
+  virtual void record_all(const std::vector<StoredRun>& runs) = 0;
+  // Runs of a platform, oldest first (started_at, then run id), with their medians.
+  virtual std::vector<StoredRun> runs(const RunQuery& query) = 0;
+  virtual std::vector<std::string> platforms() = 0;
+  virtual std::size_t run_count(const std::string& platform) = 0;
+  virtual int schema_version() = 0;
+  const std::string& display() const { return display_; }
+
+ protected:
+  explicit ResultsStore(std::string display) : display_(std::move(display)) {}
+
+ private:
+  std::string display_;
+};
+
+// Opens (creating and migrating as needed) the store at `location`. Throws InputError for
+// StoreKind::none, StoreError when the store cannot be opened.
+std::unique_ptr<ResultsStore> open_store(const StoreLocation& location);
+
+// True when this build has the PostgreSQL backend (libpq found at configure time).
+bool postgresql_available();
+
+}  // namespace fabricgate::store

@@ -1,0 +1,28 @@
+#pragma once
+// The store's tables, for both dialects, and the migrations between versions.
+//   v1  runs(platform, run_id, started_at, suite, scenario, complete) and medians with the key
+//       text in every row (the first shape: simple, but the key text was most of the file).
+//   v2  keys interned in a table of their own; runs gain the fingerprint digest, the compact
+//       facts (JSON) and the environment; medians gain the gate's verdict.
+// A store is migrated inside one transaction when opened, so a crash mid-migration leaves the
+// old version intact.
+#include <string>
+#include <vector>
+
+namespace fabricgate::store {
+
+// The schema this build writes; older stores are migrated when opened.
+inline constexpr int kSchemaVersion = 2;
+
+enum class Dialect { sqlite, postgresql };
+
+// Statements that create the current schema in an empty database (schema_version included).
+std::vector<std::string> create_current_schema(Dialect d);
+
+// Statements that create the v1 schema (tests build old stores with it).
+std::vector<std::string> create_schema_v1(Dialect d);
+
+// Statements that take a store from version `from` to `from + 1`.
+std::vector<std::string> migrate_from(int from, Dialect d);
+
+}  // namespace fabricgate::store

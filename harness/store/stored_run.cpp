@@ -1,0 +1,70 @@
+#include "harness/store/stored_run.hpp"
+
+#include <cstdio>
+#include <unordered_map>
+
+namespace fabricgate::store {
+
+using nlohmann::json;
+
+json fingerprint_facts(const RunRecord& run) {
+  json facts = json::object();
+  if (!run.fingerprint.present && run.nodes.empty() && run.capture.env_overrides.empty()) return facts;
+  facts["versions"] = run.fingerprint.versions;
+  facts["identity"] = run.fingerprint.identity;
+  if (!run.nodes.empty()) {
+    // Facts every node shares; a node that differs is the cluster check's business, not history's.
+    std::map<std::string, std::string> shared = run.nodes.front().facts;
+    for (const NodeRecord& n : run.nodes) {
+      for (auto it = shared.begin(); it != shared.end();) {
+        const auto other = n.facts.find(it->first);
+        it = other == n.facts.end() || other->second != it->second ? shared.erase(it) : std::next(it);
+      }
+    }
+    facts["nodes"] = shared;
+    facts["node_count"] = run.nodes.size();
+  }
+  facts["env"] = run.capture.env_overrides;
+  if (!run.capture.nccl_version.empty()) facts["capture"] = {{"nccl", run.capture.nccl_version}, {"network", run.capture.network}};
+  return facts;
+}
+
+std::string fingerprint_digest(const json& facts) {
+  if (facts.empty()) return "";
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : facts.dump()) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparison) {
+  StoredRun s;
+  s.platform = run.platform;
+  s.run_id = run.run_id;
+  s.started_at = run.started_at;
+  s.suite = run.suite;
+  s.scenario = run.scenario;
+  s.complete = run.complete;
+  s.facts = fingerprint_facts(run);
+  s.fingerprint_digest = fingerprint_digest(s.facts);
+  s.env = run.capture.env_overrides;
+  for (const auto& [name, value] : run.scenario_env) s.env[name] = value;
+  std::unordered_map<std::string, const char*> verdicts;
+  if (comparison) {
+    for (const gate::KeyComparison& k : comparison->keys) verdicts.emplace(k.key, gate::verdict_name(k.verdict));
+  }
+  s.medians.reserve(run.benchmarks.size());
+  for (const BenchmarkResult& b : run.benchmarks) {
+    if (b.status != ResultStatus::ok || b.has_error_note()) continue;  // no believable median
+    StoredMedian m{b.key, b.bytes, b.time_us, b.algbw_GBps, b.busbw_GBps, ""};
+    if (const auto v = verdicts.find(b.key); v != verdicts.end()) m.verdict = v->second;
+    s.medians.push_back(std::move(m));
+  }
+  return s;
+}
+
+}  // namespace fabricgate::store

@@ -1,0 +1,150 @@
+// The PostgreSQL results store against a real server: the one ci/postgres starts for .ci/run
+// (FABRICGATE_TEST_POSTGRES_URL, password in PGPASSWORD). Without it the tests skip with the
+// reason, unless FABRICGATE_REQUIRE_POSTGRES=1 (CI), where a missing server fails them.
+#include <gtest/gtest.h>
+
+#include <libpq-fe.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "../../unit/store/store_fixtures.hpp"
+#include "harness/store/results_store.hpp"
+#include "harness/store/schema.hpp"
+
+namespace fabricgate::store {
+namespace {
+
+using fabricgate::testing::holds_complete_runs;
+using fabricgate::testing::synthetic_run;
+
+// The test server's URL with a fresh schema of its own (search_path), so tests never see each
+// other's rows; "" (after GTEST_SKIP or a failure) when there is no server.
+class PostgresStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* url = std::getenv("FABRICGATE_TEST_POSTGRES_URL");
+    const bool required = std::getenv("FABRICGATE_REQUIRE_POSTGRES") && std::string(std::getenv("FABRICGATE_REQUIRE_POSTGRES")) == "1";
+    if (!url || !*url) {
+      if (required) FAIL() << "FABRICGATE_REQUIRE_POSTGRES=1 but FABRICGATE_TEST_POSTGRES_URL is not set (ci/postgres start)";
+      GTEST_SKIP() << "no PostgreSQL server: set FABRICGATE_TEST_POSTGRES_URL (ci/postgres start DIR; . DIR/env)";
+    }
+    schema_ = "t" + std::to_string(getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    for (char& c : schema_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    admin("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE; CREATE SCHEMA " + schema_);
+    url_ = std::string(url) + "?options=-csearch_path%3D" + schema_;
+  }
+  void TearDown() override {
+    if (!schema_.empty() && std::getenv("FABRICGATE_TEST_POSTGRES_URL")) admin("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE");
+  }
+  void admin(const std::string& sql) {
+    PGconn* c = PQconnectdb(std::getenv("FABRICGATE_TEST_POSTGRES_URL"));
+    ASSERT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
+    PQsetNoticeProcessor(c, [](void*, const char*) {}, nullptr);
+    PGresult* r = PQexec(c, sql.c_str());
+    EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQerrorMessage(c);
+    PQclear(r);
+    PQfinish(c);
+  }
+  std::unique_ptr<ResultsStore> open() { return open_store(parse_store_location(url_, "--store")); }
+
+  std::string schema_;
+  std::string url_;
+};
+
+TEST_F(PostgresStoreTest, RecordsReplacesAndReadsBack) {
+  auto s = open();
+  EXPECT_EQ(s->schema_version(), kSchemaVersion);
+  for (std::size_t i = 0; i < 5; ++i) s->record(synthetic_run("plat", i, 7));
+  StoredRun again = synthetic_run("plat", 4, 7);
+  again.medians[0].verdict = "DRIFT";
+  s->record(again);
+  EXPECT_EQ(s->run_count("plat"), 5u);
+  RunQuery q;
+  q.platform = "plat";
+  q.last = 2;
+  const auto runs = s->runs(q);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[1].run_id, again.run_id);
+  ASSERT_EQ(runs[1].medians.size(), 7u);
+  bool drift_seen = false;
+  for (const StoredMedian& m : runs[1].medians) drift_seen = drift_seen || m.verdict == "DRIFT";
+  EXPECT_TRUE(drift_seen);
+  EXPECT_EQ(runs[1].facts["versions"]["nccl"], "2.28.3");
+  for (const StoredMedian& m : runs[1].medians) {
+    if (m.key.find("/ranks:1/") != std::string::npos) q.key = m.key;  // key 1: odd keys have no busbw
+  }
+  ASSERT_FALSE(q.key.empty());
+  q.exclude_run_id = again.run_id;
+  const auto one = s->runs(q);
+  ASSERT_EQ(one.size(), 2u);
+  ASSERT_EQ(one[1].medians.size(), 1u);
+  EXPECT_FALSE(one[1].medians[0].busbw_GBps);  // NULL round trip
+  EXPECT_TRUE(holds_complete_runs(*s, "plat", 7));
+}
+
+TEST_F(PostgresStoreTest, MigratesAVersion1Store) {
+  std::string v1 = "SET search_path = " + schema_ + ";";
+  for (const std::string& sql : create_schema_v1(Dialect::postgresql)) v1 += sql + ";";
+  v1 += "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete) VALUES "
+        "('p', 'r1', '2026-01-01T00:00:00Z', 'quick', 'default', 1);"
+        "INSERT INTO medians SELECT id, 'k/a', 1024, 5.0, 10.0, NULL FROM runs;";
+  admin(v1);
+  auto s = open();
+  EXPECT_EQ(s->schema_version(), 2);
+  const auto runs = s->runs(RunQuery{"p", 0, "", ""});
+  ASSERT_EQ(runs.size(), 1u);
+  ASSERT_EQ(runs[0].medians.size(), 1u);
+  EXPECT_EQ(runs[0].medians[0].key, "k/a");
+  s->record(synthetic_run("p", 2, 3));
+  EXPECT_EQ(s->run_count("p"), 2u);
+}
+
+TEST_F(PostgresStoreTest, TwoWritersAtOnceLoseNothing) {
+  constexpr std::size_t kRuns = 40;
+  constexpr std::size_t kKeys = 300;  // both writers share these keys: the new-key race is exercised
+  { auto s = open(); }                // schema created once; the writers race on keys and runs
+  std::vector<pid_t> writers;
+  for (const char* name : {"a", "b"}) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int code = 0;
+      try {
+        auto s = open();
+        for (std::size_t i = 0; i < kRuns; ++i) s->record(synthetic_run("shared", i, kKeys, name));
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "writer %s: %s\n", name, e.what());
+        code = 1;
+      }
+      _exit(code);
+    }
+    writers.push_back(pid);
+  }
+  for (const pid_t pid : writers) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer failed (its message is above)";
+  }
+  auto s = open();
+  EXPECT_EQ(s->run_count("shared"), 2 * kRuns);
+  EXPECT_TRUE(holds_complete_runs(*s, "shared", kKeys));
+}
+
+TEST_F(PostgresStoreTest, AWrongPasswordFailsWithoutPrintingIt) {
+  const char* saved = std::getenv("PGPASSWORD");
+  const std::string keep = saved ? saved : "";
+  setenv("PGPASSWORD", "not-the-password-5b2c", 1);
+  try {
+    open();
+    ADD_FAILURE() << "connected with a wrong password";
+  } catch (const StoreError& e) {
+    EXPECT_EQ(std::string(e.what()).find("not-the-password-5b2c"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cannot connect"), std::string::npos) << e.what();
+  }
+  if (saved) setenv("PGPASSWORD", keep.c_str(), 1);
+}
+
+}  // namespace
+}  // namespace fabricgate::store

@@ -1,0 +1,189 @@
+// The SQLite results store on real files: round trip, replace, migration from schema v1, a
+// writer killed mid-transaction, import of run directories (bad ones skipped), and the store
+// location rules (no password in a URL).
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "../gate/gate_fixtures.hpp"
+#include "harness/model/errors.hpp"
+#include "harness/store/results_store.hpp"
+#include "harness/store/schema.hpp"
+#include "harness/store/store_import.hpp"
+#include "store_fixtures.hpp"
+
+namespace fabricgate::store {
+namespace {
+
+namespace fs = std::filesystem;
+using fabricgate::testing::fresh_temp_dir;
+using fabricgate::testing::holds_complete_runs;
+using fabricgate::testing::synthetic_run;
+
+StoreLocation sqlite_at(const fs::path& file) { return parse_store_location("sqlite:" + file.string(), "--store"); }
+
+TEST(SqliteStore, RecordsAndReadsBackNewestRunsOldestFirst) {
+  const fs::path dir = fresh_temp_dir("store-roundtrip");
+  auto s = open_store(sqlite_at(dir / "sub" / "fg.sqlite"));  // the directory is created
+  EXPECT_EQ(s->schema_version(), kSchemaVersion);
+  for (std::size_t i = 0; i < 6; ++i) s->record(synthetic_run("plat-a", i, 5));
+  s->record(synthetic_run("plat-b", 0, 2));
+  EXPECT_EQ(s->platforms(), (std::vector<std::string>{"plat-a", "plat-b"}));
+  RunQuery q;
+  q.platform = "plat-a";
+  q.last = 3;
+  const auto runs = s->runs(q);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].run_id, synthetic_run("plat-a", 3, 0).run_id);
+  EXPECT_EQ(runs[2].run_id, synthetic_run("plat-a", 5, 0).run_id);
+  ASSERT_EQ(runs[2].medians.size(), 5u);
+  EXPECT_EQ(runs[2].medians[0].verdict, "PASS");
+  EXPECT_EQ(runs[2].env.at("NCCL_PROTO"), "Simple");
+  EXPECT_EQ(runs[2].facts["versions"]["nccl"], "2.28.3");
+  EXPECT_FALSE(runs[2].fingerprint_digest.empty());
+  q.key = runs[2].medians[1].key;
+  q.exclude_run_id = runs[2].run_id;
+  const auto one_key = s->runs(q);
+  ASSERT_EQ(one_key.size(), 3u);
+  EXPECT_EQ(one_key.back().run_id, runs[1].run_id);
+  ASSERT_EQ(one_key.back().medians.size(), 1u);
+  EXPECT_FALSE(one_key.back().medians[0].busbw_GBps);  // odd keys have no busbw: NULL round trip
+  EXPECT_TRUE(holds_complete_runs(*s, "plat-a", 5));
+}
+
+TEST(SqliteStore, RecordingARunAgainReplacesIt) {
+  const fs::path dir = fresh_temp_dir("store-replace");
+  auto s = open_store(sqlite_at(dir / "fg.sqlite"));
+  s->record(synthetic_run("p", 1, 4));
+  StoredRun again = synthetic_run("p", 1, 4);
+  again.medians[0].verdict = "DRIFT";
+  again.medians.pop_back();
+  s->record(again);
+  EXPECT_EQ(s->run_count("p"), 1u);
+  const auto runs = s->runs(RunQuery{"p", 0, "", ""});
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].medians.size(), 3u);
+}
+
+TEST(SqliteStore, MigratesAVersion1StoreKeepingItsRuns) {
+  const fs::path file = fresh_temp_dir("store-migrate") / "v1.sqlite";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+  for (const std::string& sql : create_schema_v1(Dialect::sqlite)) ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+  const char* rows =
+      "INSERT INTO runs (id, platform, run_id, started_at, suite, scenario, complete) VALUES "
+      "(1, 'p', 'r1', '2026-01-01T00:00:00Z', 'quick', 'default', 1), (2, 'p', 'r2', '2026-01-02T00:00:00Z', 'quick', 'default', 1);"
+      "INSERT INTO medians VALUES (1, 'k/a', 1024, 5.0, 10.0, NULL), (1, 'k/b', 2048, 6.0, 11.0, 12.0),"
+      " (2, 'k/a', 1024, 5.5, 9.0, NULL);";
+  ASSERT_EQ(sqlite3_exec(db, rows, nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto s = open_store(sqlite_at(file));
+  EXPECT_EQ(s->schema_version(), 2);
+  const auto runs = s->runs(RunQuery{"p", 0, "", ""});
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].run_id, "r1");
+  ASSERT_EQ(runs[0].medians.size(), 2u);
+  EXPECT_EQ(runs[1].medians[0].algbw_GBps, 9.0);
+  EXPECT_EQ(runs[0].fingerprint_digest, "");
+  s->record(synthetic_run("p", 3, 2));  // the migrated store takes new runs
+  EXPECT_EQ(s->run_count("p"), 3u);
+}
+
+TEST(SqliteStore, RefusesAStoreFromANewerFabricgate) {
+  const fs::path file = fresh_temp_dir("store-newer") / "fg.sqlite";
+  { auto s = open_store(sqlite_at(file)); }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+  sqlite3_exec(db, "UPDATE schema_version SET version = 99", nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  try {
+    open_store(sqlite_at(file));
+    FAIL() << "opened a v99 store";
+  } catch (const StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("schema version 99"), std::string::npos) << e.what();
+  }
+}
+
+TEST(SqliteStore, AWriterKilledMidRunLeavesOnlyWholeRuns) {
+  const fs::path file = fresh_temp_dir("store-kill") / "fg.sqlite";
+  { auto s = open_store(sqlite_at(file)); }
+  constexpr std::size_t kKeys = 20000;  // ~tens of ms per run: the kill lands inside a transaction
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto s = open_store(sqlite_at(file));
+    for (std::size_t i = 0; i < 1000; ++i) s->record(synthetic_run("p", i, kKeys));
+    _exit(0);
+  }
+  {  // kill once a few runs are committed, so the kill lands inside a later run's transaction
+    auto watcher = open_store(sqlite_at(file));
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (watcher->run_count("p") < 2 && std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the writer finished 1000 runs before the kill";
+  auto s = open_store(sqlite_at(file));
+  EXPECT_GT(s->run_count("p"), 0u);
+  EXPECT_TRUE(holds_complete_runs(*s, "p", kKeys));
+}
+
+TEST(StoreImport, BackFillsRunDirectoriesAndSkipsBadOnes) {
+  using namespace fabricgate::testing;
+  const fs::path root = fresh_temp_dir("store-import");
+  for (int i = 0; i < 3; ++i) {
+    RunSpec spec;
+    spec.run_id = "2026010" + std::to_string(i + 1) + "T000000Z-quick-default";
+    ResultSpec r;
+    r.time_us = noisy(100, 0.01, 5, static_cast<unsigned>(i));
+    write_run_dir(root, make_run(spec, {make_result(r)}));
+  }
+  fs::create_directories(root / "cpu-test-2c" / "broken");
+  std::ofstream(root / "cpu-test-2c" / "broken" / "run.json") << "{\"schema\": ";
+  auto s = open_store(sqlite_at(root / "fg.sqlite"));
+  const ImportSummary summary = import_run_directories(*s, root);
+  EXPECT_EQ(summary.imported, 3u);
+  EXPECT_EQ(summary.skipped, 1u);
+  ASSERT_EQ(summary.warnings.size(), 1u);
+  EXPECT_NE(summary.warnings[0].find("broken/run.json"), std::string::npos) << summary.warnings[0];
+  EXPECT_EQ(s->run_count("cpu-test-2c"), 3u);
+  EXPECT_THROW(import_run_directories(*s, root / "nowhere"), InputError);
+}
+
+TEST(StoreLocation, KindsDefaultsAndRefusedPasswords) {
+  EXPECT_EQ(parse_store_location("sqlite:/tmp/x.sqlite", "--store").target, "/tmp/x.sqlite");
+  EXPECT_EQ(parse_store_location("postgresql://ci@db.example:5432/fg", "--store").kind, StoreKind::postgresql);
+  EXPECT_EQ(parse_store_location("host=db dbname=fg user=ci", "--store").kind, StoreKind::postgresql);
+  EXPECT_EQ(parse_store_location("none", "--store").kind, StoreKind::none);
+  EXPECT_THROW(parse_store_location("mysql://db/fg", "--store"), InputError);
+  EXPECT_THROW(parse_store_location("sqlite:", "--store"), InputError);
+  for (const char* secret : {"postgresql://ci:hunter2@db/fg", "host=db password=hunter2", "postgresql://db/fg?password=hunter2"}) {
+    try {
+      parse_store_location(secret, "FABRICGATE_STORE");
+      ADD_FAILURE() << "accepted " << secret;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).find("hunter2"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("PGPASSWORD"), std::string::npos) << e.what();
+    }
+  }
+  unsetenv("FABRICGATE_STORE");
+  EXPECT_EQ(resolve_store_location("", "res").target, "res/fabricgate.sqlite");
+  setenv("FABRICGATE_STORE", "sqlite:/tmp/env.sqlite", 1);
+  EXPECT_EQ(resolve_store_location("", "res").target, "/tmp/env.sqlite");
+  EXPECT_EQ(resolve_store_location("none", "res").kind, StoreKind::none);
+  unsetenv("FABRICGATE_STORE");
+}
+
+}  // namespace
+}  // namespace fabricgate::store

@@ -206,7 +206,15 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
       }
     }
     if (entry) fill_baseline_figures(k, *entry);
-    if (!decide_without_numbers(r, k)) {
+    if (decide_without_numbers(r, k)) {
+      // The baseline only holds keys that were measured cleanly, so a skip here means something
+      // the platform could do is gone (a libfabric provider no longer offered, a GPU not seen):
+      // passing it would hide exactly the fallback the gate exists to catch.
+      if (k.verdict == Verdict::skipped && entry && !other_rank_count) {
+        k.verdict = Verdict::missing;
+        k.reason = format_bytes(r.bytes) + ": measured in the baseline, " + k.reason + " in this run";
+      }
+    } else {
       if (!entry) {
         k.verdict = Verdict::new_key;
         k.reason = format_bytes(r.bytes) + ": not in the baseline";

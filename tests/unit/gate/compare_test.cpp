@@ -154,8 +154,33 @@ TEST(gate_Compare, WrongResultsInvalidAndSkipped) {
   const KeyComparison& invalid = find_key(c, kMedium);
   EXPECT_EQ(invalid.verdict, Verdict::invalid);
   EXPECT_NE(invalid.reason.find("P01"), std::string::npos);
-  EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::skipped);
+  EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::missing);  // the baseline measured it: see below
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+}
+
+// A key the baseline measured but this run skipped (libfabric offered no shm provider under
+// FI_PROVIDER=tcp, a GPU went missing) fails as MISSING; a skip of a key the baseline never had
+// stays a non-failing SKIPPED.
+TEST(gate_Compare, SkippedKeyThatTheBaselineMeasuredFailsAsMissing) {
+  const Baseline b = standard_baseline();
+  auto now = three_sizes(100);
+  now[2].status = "skipped";
+  now[2].message = "provider shm not offered by libfabric";
+  auto extra = spec(4u << 20, 300);
+  extra.status = "skipped";
+  now.push_back(extra);
+  const Comparison c = compare_run(run_of("now", now), &b, {});
+  const KeyComparison& gone = find_key(c, kLarge);
+  EXPECT_EQ(gone.verdict, Verdict::missing);
+  EXPECT_NE(gone.reason.find("measured in the baseline"), std::string::npos) << gone.reason;
+  EXPECT_NE(gone.reason.find("provider shm not offered"), std::string::npos) << gone.reason;
+  EXPECT_EQ(find_key(c, 4u << 20).verdict, Verdict::skipped);
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+
+  now[2].status = "ok";
+  const Comparison only_new_skip = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(only_new_skip, 4u << 20).verdict, Verdict::skipped);
+  EXPECT_EQ(only_new_skip.exit_code, ExitCode::pass);
 }
 
 TEST(gate_Compare, AlgorithmChangeFailsEvenWhenBandwidthHeld) {

@@ -24,7 +24,7 @@ double median_of(std::vector<double> v) {
 json make_result(const ResultSpec& s) {
   json r{{"key", key_for(s)},   {"family", s.family}, {"backend", s.backend}, {"op", s.op},
          {"params", s.params},  {"bytes", s.bytes},   {"nranks", s.nranks},
-         {"gpus_per_process", s.gpus_per_process},    {"status", s.status},   {"message", ""},
+         {"gpus_per_process", s.gpus_per_process},    {"status", s.status},   {"message", s.message},
          {"notes", s.notes}};
   if (!s.choice.is_null()) r["choice"] = s.choice;
   if (s.status != "ok") return r;

@@ -24,6 +24,7 @@ struct ResultSpec {
   std::vector<double> time_us;  // one per repetition
   double busbw_factor = 1.0;     // 0: non-collective (no busbw)
   std::string status = "ok";
+  std::string message;           // the bench's message (skip reason, error)
   json choice;                   // null or {"algo": {...}, "proto": {...}, "channels": {...}}
   json params = json::object();
   json notes = json::array();

@@ -7,9 +7,9 @@
 namespace fabricgate::capture {
 namespace {
 
-json counts_to_json(const CountMap& counts) {
-  json out = json::object();
-  for (const auto& [key, n] : counts) out[key] = n;
+std::map<std::string, long long> typed_counts(const CountMap& counts) {
+  std::map<std::string, long long> out;
+  for (const auto& [key, n] : counts) out[key] = static_cast<long long>(n);
   return out;
 }
 
@@ -72,14 +72,18 @@ json capture_to_json(const CaptureSummary& s, std::string_view path) {
   return out;
 }
 
-json choice_to_json(const ChoiceSummary& c) {
-  return json{{"events", c.events},
-              {"algo", counts_to_json(c.algo)},
-              {"proto", counts_to_json(c.proto)},
-              {"channels", counts_to_json(c.channels)},
-              {"warps", counts_to_json(c.warps)},
-              {"funcs", counts_to_json(c.funcs)}};
+Choice to_choice(const ChoiceSummary& c) {
+  Choice out;
+  out.events = static_cast<long long>(c.events);
+  out.algo = typed_counts(c.algo);
+  out.proto = typed_counts(c.proto);
+  out.channels = typed_counts(c.channels);
+  out.warps = typed_counts(c.warps);
+  out.funcs = typed_counts(c.funcs);
+  return out;
 }
+
+json choice_to_json(const ChoiceSummary& c) { return to_json(to_choice(c)); }
 
 ChoiceSummary choice_from_tuning(const CaptureSummary& s, std::string_view func,
                                  std::uint64_t bytes) {

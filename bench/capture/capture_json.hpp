@@ -4,6 +4,7 @@
 
 #include "bench/capture/capture_summary.hpp"
 #include "bench/capture/choice_summary.hpp"
+#include "harness/model/benchmark_result.hpp"
 #include "harness/model/json_file.hpp"
 
 namespace fabricgate::capture {
@@ -14,6 +15,8 @@ namespace fabricgate::capture {
 // rings/trees connected, ranks, tuning, profiler_plugin).
 json capture_to_json(const CaptureSummary& summary, std::string_view path = {});
 
+// The record's typed choice (what is written: events, algo, proto, channels, warps, funcs).
+Choice to_choice(const ChoiceSummary& choice);
 // {"algo": {...}, "proto": {...}, "channels": {...}, "warps": {...}, "funcs": {...}, "events": n}
 json choice_to_json(const ChoiceSummary& choice);
 

@@ -3,12 +3,14 @@
 // semantics come from CollectiveDef; a backend only allocates, calls its library and times.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "bench/engine/collective.hpp"
 #include "bench/engine/measured_op.hpp"
+#include "harness/model/benchmark_result.hpp"
 
 namespace fabricgate::bench {
 
@@ -37,9 +39,9 @@ class CollectiveBackend {
   // Allocates and prepares one benchmark's buffers; nullptr + reason to skip (no memory, no GPU).
   virtual std::unique_ptr<MeasuredOp> create(const CollectiveCall& call, std::string& skip_reason) = 0;
   // Called on every rank when a benchmark starts/ends, so capture can attribute what the library
-  // chose (algorithm, protocol, channels) to the benchmark key. Returns null when nothing captured.
+  // chose (algorithm, protocol, channels) to the benchmark key. Returns nothing when nothing captured.
   virtual void begin_capture(const std::string& /*key*/) {}
-  virtual nlohmann::json end_capture(const std::string& /*key*/) { return nullptr; }
+  virtual std::optional<Choice> end_capture(const std::string& /*key*/) { return std::nullopt; }
   // Node-pair test (family "nodepairs"): `bytes` sent to and received from `peer` at once, per
   // operation; peer < 0 means this rank idles through the batches (it still meets the others at
   // the batch's barrier). Buffers hold the message-window payload (fill_payload) for the check.

@@ -19,7 +19,7 @@ struct MeasurementState {
   bool finished = false;
   std::unique_ptr<MeasuredOp> op;
   int ops_per_sample = 0;
-  BenchmarkRecord rec;
+  BenchmarkResult rec;
   std::chrono::steady_clock::time_point started;
 };
 
@@ -41,18 +41,18 @@ void progress_line(const BenchEnv& env, const MeasurementState& s, const char* w
 
 // Ends a benchmark that will not produce samples (skip, error, wrong data), on all ranks alike.
 void finish_without_samples(BenchEnv& env, MeasurementState& s, benchmark::State& state,
-                            const std::string& status, const std::string& message) {
+                            ResultStatus status, const std::string& message) {
   s.rec.status = status;
   s.rec.message = message;
   s.finished = true;
   s.op.reset();
-  if (status == "skipped") {
+  if (status == ResultStatus::skipped) {
     skip_benchmark(state, message);
   } else {
     state.SkipWithError(message.c_str());
   }
   env.writer.write(s.rec);
-  progress_line(env, s, status.c_str());
+  progress_line(env, s, status_name(status));
 }
 
 // After a batch: did any rank fail? A failure ends this benchmark; a hang also aborts
@@ -70,14 +70,14 @@ bool batch_failed(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   const std::string failure = first_reason(env.comm, s.op->failure());
   if (failure.empty()) return false;
   if (env.comm.all_agree(!hung_here)) {
-    finish_without_samples(env, s, state, "error", failure);
+    finish_without_samples(env, s, state, ResultStatus::error, failure);
     return true;
   }
   s.op->abort();
   env.hung_benchmark = s.rec.key;
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", s.plan.timeout_seconds);
-  finish_without_samples(env, s, state, "error",
+  finish_without_samples(env, s, state, ResultStatus::error,
                          "hung: " + s.rec.key + " did not complete within its " + limit + " s timeout (" + failure +
                              "); " + s.rec.backend + " aborted, later benchmarks not run");
   return true;
@@ -91,7 +91,7 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   s.rec.busbw_factor = s.tmpl.busbw_factor;
   s.started = std::chrono::steady_clock::now();
   if (!env.hung_benchmark.empty()) {  // every rank knows: no collective needed to agree
-    finish_without_samples(env, s, state, "skipped", "not run: " + env.hung_benchmark + " hung earlier in this run");
+    finish_without_samples(env, s, state, ResultStatus::skipped, "not run: " + env.hung_benchmark + " hung earlier in this run");
     return false;
   }
   env.writer.write_start(s.rec.key);
@@ -106,11 +106,11 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   }
   const std::string any_error = first_reason(comm, error);
   if (!any_error.empty()) {
-    finish_without_samples(env, s, state, "error", any_error);
+    finish_without_samples(env, s, state, ResultStatus::error, any_error);
     return false;
   }
   if (!comm.all_agree(s.op != nullptr)) {
-    finish_without_samples(env, s, state, "skipped", first_reason(comm, s.op ? "" : reason));
+    finish_without_samples(env, s, state, ResultStatus::skipped, first_reason(comm, s.op ? "" : reason));
     return false;
   }
   s.op->set_deadline(s.started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
@@ -122,7 +122,7 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   if (batch_failed(env, s, state)) return false;
   if (wrong > 0) {
     s.rec.wrong_elements = wrong;
-    finish_without_samples(env, s, state, "wrong", "wrong results: " + std::to_string(wrong) + " elements differ from the expected pattern");
+    finish_without_samples(env, s, state, ResultStatus::wrong, "wrong results: " + std::to_string(wrong) + " elements differ from the expected pattern");
     return false;
   }
   // Warm-up, timed apart from the samples (P09).
@@ -144,7 +144,7 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
 }
 
 void add_notes(MeasurementState& s) {
-  const double med = median(s.rec.time_us);
+  const double med = median(s.rec.samples.time_us);
   if (med > 0 && s.rec.warmup_us > s.plan.warmup_slow_factor * med) {
     char text[160];
     std::snprintf(text, sizeof text, "warm-up %.1f us/op is %.1fx the timed median %.2f us (first-use setup, P09)",
@@ -168,7 +168,7 @@ void run_repetition(BenchEnv& env, MeasurementState& s, benchmark::State& state)
   }
   if (batch_failed(env, s, state)) return;
   const double per_op = seconds / s.ops_per_sample;
-  s.rec.time_us.push_back(per_op * 1e6);
+  s.rec.samples.time_us.push_back(per_op * 1e6);
   state.counters["time_us"] = per_op * 1e6;
   state.counters["bytes"] = static_cast<double>(s.rec.bytes);
   state.counters["nranks"] = s.rec.nranks;
@@ -176,10 +176,10 @@ void run_repetition(BenchEnv& env, MeasurementState& s, benchmark::State& state)
   state.counters["ops_per_sample"] = s.ops_per_sample;
   if (s.tmpl.bytes_for_rate > 0 && per_op > 0) {
     const double algbw = s.tmpl.bytes_for_rate / per_op / 1e9;  // decimal GB/s (P08)
-    s.rec.algbw_GBps.push_back(algbw);
+    s.rec.samples.algbw_GBps.push_back(algbw);
     state.counters["algbw_GBps"] = algbw;
     if (s.tmpl.busbw_factor > 0) {
-      s.rec.busbw_GBps.push_back(algbw * s.tmpl.busbw_factor);
+      s.rec.samples.busbw_GBps.push_back(algbw * s.tmpl.busbw_factor);
       state.counters["busbw_GBps"] = algbw * s.tmpl.busbw_factor;
     }
   }

@@ -43,11 +43,11 @@ using OpFactory = std::function<std::unique_ptr<MeasuredOp>(std::string& skip_re
 
 // Everything the record needs besides the samples.
 struct RecordTemplate {
-  BenchmarkRecord record;        // key, family, backend, op, params, bytes, nranks, ...
+  BenchmarkResult record;        // key, family, backend, op, params, bytes, nranks, ...
   double bytes_for_rate = 0;     // bytes counted by algbw (0: no rate)
   double busbw_factor = 0;       // 0: not a collective (no busbw)
   // Called on rank 0 after the last sample, to add capture data (algorithm/protocol choice).
-  std::function<void(BenchmarkRecord&)> finish;
+  std::function<void(BenchmarkResult&)> finish;
 };
 
 // Registers one benchmark with Google Benchmark, pinned to 1 iteration × plan.repetitions, manual time.

@@ -25,14 +25,7 @@ ExpectedTransport observed_transport(const RunRecord& run, const BenchmarkResult
   return t;
 }
 
-ExpectedChoice observed_choice(const Choice& choice) {
-  ExpectedChoice c;
-  // A name with a zero count was not used.
-  for (const auto& [name, n] : choice.algo) if (n > 0) c.algo.insert(name);
-  for (const auto& [name, n] : choice.proto) if (n > 0) c.proto.insert(name);
-  for (const auto& [name, n] : choice.channels) if (n > 0) c.channels.insert(name);
-  return c;
-}
+ExpectedChoice observed_choice(const Choice& choice) { return names_used(choice); }
 
 std::vector<Change> transport_changes(const ExpectedTransport& before, const ExpectedTransport& after,
                                       std::string& unknown_note) {

@@ -3,58 +3,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
 
-#include "harness/model/errors.hpp"
 #include "harness/model/secret_redaction.hpp"
 
 namespace fabricgate::launch {
-
-RecordsFile read_records(const std::filesystem::path& file) {
-  RecordsFile out;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return out;  // nothing measured
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  // getline cannot tell whether the last line had its newline: check the file's last byte.
-  in.clear();
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::streamoff>(in.tellg());
-  bool ends_with_newline = true;
-  if (size > 0) {
-    in.seekg(size - 1);
-    ends_with_newline = in.get() == '\n';
-  }
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i].empty()) continue;
-    const bool last = i + 1 == lines.size();
-    json rec;
-    try {
-      rec = parse_json_text(lines[i], file.string() + ":" + std::to_string(i + 1));
-    } catch (const InputError&) {
-      if (last && !ends_with_newline) {
-        out.truncated_tail = true;
-        break;
-      }
-      throw;
-    }
-    const std::string type = rec.is_object() ? rec.value("type", "") : "";
-    if (type == "header") {
-      out.header = rec;
-    } else if (type == "start") {
-      out.in_progress = rec.value("key", "");
-    } else if (type == "benchmark") {
-      rec.erase("type");
-      if (rec.value("key", "") == out.in_progress) out.in_progress.clear();
-      out.benchmarks.push_back(std::move(rec));
-    } else if (type == "footer") {
-      out.complete = rec.value("complete", false);
-    } else {
-      throw InputError(file.string() + ":" + std::to_string(i + 1), "/type", "\"header\", \"benchmark\" or \"footer\"");
-    }
-  }
-  return out;
-}
 
 json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fingerprint, const json& capture) {
   const json& h = records.header;

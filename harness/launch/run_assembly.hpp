@@ -8,20 +8,13 @@
 #include <vector>
 
 #include "harness/model/json_file.hpp"
+#include "harness/model/records_file.hpp"
 
 namespace fabricgate::launch {
 
-struct RecordsFile {
-  json header;                  // null when the bench never got that far
-  std::vector<json> benchmarks;
-  bool complete = false;        // a footer with complete=true was written
-  bool truncated_tail = false;  // the last line was cut off (the writer died mid-line)
-  std::string in_progress;      // a benchmark that started and never finished (hang or crash)
-};
-
-// Reads records.jsonl. A cut-off last line is dropped (that benchmark was not finished); a bad
-// line elsewhere is an InputError naming the line.
-RecordsFile read_records(const std::filesystem::path& file);
+// records.jsonl is read by the model's one reader (harness/model/records_file.hpp).
+using fabricgate::RecordsFile;
+inline RecordsFile read_records(const std::filesystem::path& file) { return read_records_file(file); }
 
 struct RunFacts {
   std::string run_id;

@@ -8,6 +8,15 @@
 
 namespace fabricgate {
 
+ExpectedChoice names_used(const Choice& choice) {
+  ExpectedChoice c;
+  // A name with a zero count was not used.
+  for (const auto& [name, n] : choice.algo) if (n > 0) c.algo.insert(name);
+  for (const auto& [name, n] : choice.proto) if (n > 0) c.proto.insert(name);
+  for (const auto& [name, n] : choice.channels) if (n > 0) c.channels.insert(name);
+  return c;
+}
+
 TolerancePolicy TolerancePolicy::defaults() {
   TolerancePolicy p;
   // Below 1 MiB a collective is latency-bound (P15): on 2x H200 the 8 B all_reduce moves between

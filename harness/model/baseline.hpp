@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/model/benchmark_result.hpp"
+
 namespace fabricgate {
 
 inline constexpr const char* kBaselineSchema = "fabricgate.baseline/2";
@@ -73,11 +75,15 @@ struct CalibratedBand {
   bool operator==(const CalibratedBand&) const = default;
 };
 
+// The names of a record's Choice that a baseline expects (the counts do not matter).
 struct ExpectedChoice {
   std::set<std::string> algo;
   std::set<std::string> proto;
   std::set<std::string> channels;
 };
+
+// The names a measured choice used: those with a count > 0.
+ExpectedChoice names_used(const Choice& choice);
 
 struct ExpectedTransport {
   bool known = false;  // false when the baseline runs captured nothing (capture path "none")

@@ -1,7 +1,6 @@
 #include "harness/model/run_record.hpp"
 
 #include <fstream>
-#include <iostream>
 #include <set>
 #include <string_view>
 #include <unordered_map>
@@ -9,33 +8,11 @@
 #include "harness/model/benchmark_key.hpp"
 #include "harness/model/errors.hpp"
 #include "harness/model/json_file.hpp"
-#include "harness/report/text_escape.hpp"
+#include "harness/model/records_file.hpp"
 
 namespace fabricgate {
 
 namespace fs = std::filesystem;
-
-const char* status_name(ResultStatus status) {
-  switch (status) {
-    case ResultStatus::ok: return "ok";
-    case ResultStatus::skipped: return "skipped";
-    case ResultStatus::error: return "error";
-    case ResultStatus::wrong: return "wrong";
-  }
-  return "?";
-}
-
-std::string BenchmarkResult::provider() const {
-  auto it = params.find("provider");
-  return (it != params.end() && it->is_string()) ? it->get<std::string>() : std::string();
-}
-
-bool BenchmarkResult::has_error_note() const {
-  for (const Note& n : notes) {
-    if (n.level == "error") return true;
-  }
-  return false;
-}
 
 namespace {
 
@@ -195,6 +172,12 @@ BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origi
     c.algo = f.count_map(p + "/choice/algo");
     c.proto = f.count_map(p + "/choice/proto");
     c.channels = f.count_map(p + "/choice/channels");
+    c.warps = f.count_map(p + "/choice/warps");
+    c.funcs = f.count_map(p + "/choice/funcs");
+    if (r.find(p + "/choice/events")) {
+      c.events = r.integer_at(p + "/choice/events");
+      if (*c.events < 0) r.fail(p + "/choice/events", "a count >= 0");
+    }
     b.choice = std::move(c);
   }
   if (r.find(p + "/transport")) {
@@ -204,9 +187,18 @@ BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origi
   // Only ok results must carry numbers (the bench writes none for skipped/error/wrong); numbers
   // that are present are validated whatever the status.
   const bool measured = b.status == ResultStatus::ok;
-  if (!measured && !r.find(p + "/samples") && !r.find(p + "/time_us")) return b;
-  b.repetitions = f.int_in(p + "/repetitions", measured ? 1 : 0, 1000000);
+  const bool has_numbers = r.find(p + "/samples") || r.find(p + "/time_us");
+  // The bench writes the planned repetitions and iterations for every status: keep them.
+  if (measured || has_numbers || r.find(p + "/repetitions")) {
+    b.repetitions = f.int_in(p + "/repetitions", measured ? 1 : 0, 1000000);
+  }
   b.iterations = r.find(p + "/iterations") ? f.int_in(p + "/iterations", 0, 1000000000) : 0;
+  if (r.find(p + "/busbw_factor")) b.busbw_factor = r.non_negative_at(p + "/busbw_factor");
+  if (r.find(p + "/wrong_elements")) {
+    b.wrong_elements = r.integer_at(p + "/wrong_elements");
+    if (b.wrong_elements < 0) r.fail(p + "/wrong_elements", "a count >= 0");
+  }
+  if (!measured && !has_numbers) return b;
   b.samples.time_us = f.series(p + "/samples/time_us", true, measured);
   b.samples.algbw_GBps = f.series(p + "/samples/algbw_GBps", false, false);
   b.samples.busbw_GBps = f.series(p + "/samples/busbw_GBps", false, false);
@@ -227,12 +219,7 @@ BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origi
   if (r.find(p + "/busbw_GBps") && !r.at(p + "/busbw_GBps").is_null()) {
     b.busbw_GBps = f.rate_at(p + "/busbw_GBps");
   }
-  if (r.find(p + "/busbw_factor")) b.busbw_factor = r.non_negative_at(p + "/busbw_factor");
   if (r.find(p + "/warmup_us")) b.warmup_us = f.time_at(p + "/warmup_us", false);
-  if (r.find(p + "/wrong_elements")) {
-    b.wrong_elements = r.integer_at(p + "/wrong_elements");
-    if (b.wrong_elements < 0) r.fail(p + "/wrong_elements", "a count >= 0");
-  }
   return b;
 }
 
@@ -369,8 +356,7 @@ namespace {
 // results/<platform>/<run_id>/, so the names come from the path; nothing else is known.
 RunRecord load_records_jsonl(const fs::path& dir, const fs::path& jsonl,
                              const PlausibilityLimits& limits) {
-  std::ifstream in(jsonl, std::ios::binary);
-  if (!in) throw InputError(jsonl.string(), "", "cannot open file");
+  if (!std::ifstream(jsonl, std::ios::binary)) throw InputError(jsonl.string(), "", "cannot open file");
   RunRecord run;
   run.source = jsonl.string();
   run.directory = dir.string();
@@ -383,44 +369,20 @@ RunRecord load_records_jsonl(const fs::path& dir, const fs::path& jsonl,
   }
   run.complete = false;
   run.incomplete_reason = "run.json missing (the run did not finish); read records.jsonl";
-  std::string line;
-  std::size_t line_no = 0;
-  std::vector<std::size_t> line_of_benchmark;
-  bool last_line_truncated = false;
-  while (std::getline(in, line)) {
-    ++line_no;
-    // getline stops at end of file without a newline only on a line the writer did not finish:
-    // every record is written whole with its newline (append_json_line).
-    const bool unterminated = in.eof();
-    if (line.empty()) continue;
-    const std::string origin = jsonl.string() + " line " + std::to_string(line_no);
-    json doc;
-    // Lines are {"type": "header"|"benchmark"|"footer", ...}; only benchmarks are results.
-    try {
-      doc = parse_json_text(line, origin);
-    } catch (const InputError&) {
-      // A crash may cut the last line short; a complete line that does not parse is corruption.
-      if (unterminated) {
-        last_line_truncated = true;
-        break;
-      }
-      throw;
-    }
-    const auto type = doc.is_object() ? doc.find("type") : doc.end();
-    if (doc.is_object() && type != doc.end() && *type != "benchmark") continue;
-    run.benchmarks.push_back(parse_benchmark_result(doc, origin, "", limits));
-    line_of_benchmark.push_back(line_no);
+  const RecordsFile records = read_records_file(jsonl);
+  for (std::size_t i = 0; i < records.benchmarks.size(); ++i) {
+    run.benchmarks.push_back(parse_benchmark_result(
+        records.benchmarks[i], records_line_origin(jsonl, records.benchmark_lines[i]), "", limits));
   }
-  if (last_line_truncated) {
-    run.incomplete_reason += " (last line " + std::to_string(line_no) + " cut short, ignored)";
-    std::cerr << "fabricgate: warning: " << report::printable(jsonl.string()) << " line " << line_no
-              << " was cut short (no newline; the run was interrupted while writing it): ignored\n";
+  if (records.truncated_tail) {
+    run.incomplete_reason += " (last line " + std::to_string(records.truncated_line) +
+                             " truncated: cut short by the interruption, ignored)";
   }
   if (!run.benchmarks.empty()) {
     run.launch.nranks = run.benchmarks.front().nranks;
     run.launch.gpus_per_process = run.benchmarks.front().gpus_per_process;
   }
-  check_unique_keys(run.benchmarks, jsonl.string(), "line ", line_of_benchmark);
+  check_unique_keys(run.benchmarks, jsonl.string(), "line ", records.benchmark_lines);
   return run;
 }
 

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/model/benchmark_result.hpp"
+
 namespace fabricgate {
 
 inline constexpr const char* kRunSchema = "fabricgate.run/1";
@@ -21,62 +23,6 @@ struct PlausibilityLimits {
   double max_time_us = 1e10;           // ~2.8 hours for one operation
   std::uint64_t max_bytes = 1ULL << 50;  // 1 PiB message
   int max_ranks = 1 << 20;
-};
-
-enum class ResultStatus { ok, skipped, error, wrong };
-const char* status_name(ResultStatus status);
-
-struct Note {
-  std::string id;     // PITFALLS id, e.g. "P09"
-  std::string level;  // "error" | "warn" | "note"
-  std::string text;
-};
-
-struct Samples {
-  std::vector<double> time_us;
-  std::vector<double> algbw_GBps;
-  std::vector<double> busbw_GBps;  // empty for non-collectives
-};
-
-// What NCCL chose for this key: name -> number of operations that used it.
-struct Choice {
-  std::map<std::string, long long> algo;
-  std::map<std::string, long long> proto;
-  std::map<std::string, long long> channels;
-};
-
-struct TransportSeen {
-  std::string network;
-  std::vector<std::string> transports;
-};
-
-struct BenchmarkResult {
-  std::string key;
-  std::string family;
-  std::string backend;
-  std::string op;
-  nlohmann::json params = nlohmann::json::object();
-  std::uint64_t bytes = 0;
-  int nranks = 0;
-  int gpus_per_process = 1;
-  ResultStatus status = ResultStatus::ok;
-  std::string message;
-  int repetitions = 0;
-  int iterations = 0;
-  Samples samples;
-  double time_us = 0;
-  double algbw_GBps = 0;
-  std::optional<double> busbw_GBps;
-  double busbw_factor = 0;
-  double warmup_us = 0;
-  long long wrong_elements = 0;
-  std::optional<Choice> choice;
-  std::optional<TransportSeen> transport;
-  std::vector<Note> notes;
-
-  // params.provider for libfabric results (P05), "" otherwise.
-  std::string provider() const;
-  bool has_error_note() const;
 };
 
 struct Launch {

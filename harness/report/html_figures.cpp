@@ -7,6 +7,7 @@
 
 #include "harness/gate/tolerance.hpp"
 #include "harness/gate/units_text.hpp"
+#include "harness/model/key_parts.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/svg_plot.hpp"
 
@@ -18,26 +19,6 @@ namespace {
 const char* const kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b",
                                 "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#d62728"};
 constexpr std::size_t kPaletteSize = std::size(kPalette);
-
-std::vector<std::string> split(const std::string& key) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t slash; (slash = key.find('/', start)) != std::string::npos; start = slash + 1) {
-    parts.push_back(key.substr(start, slash - start));
-  }
-  parts.push_back(key.substr(start));
-  return parts;
-}
-
-std::string join_without(const std::vector<std::string>& parts, std::initializer_list<const char*> prefixes) {
-  std::string out;
-  for (const std::string& p : parts) {
-    bool drop = false;
-    for (const char* prefix : prefixes) drop = drop || p.rfind(prefix, 0) == 0;
-    if (!drop) out += (out.empty() ? "" : "/") + p;
-  }
-  return out;
-}
 
 std::string slug(const std::string& text) {
   std::string out;
@@ -117,9 +98,7 @@ std::vector<std::pair<std::string, std::vector<const gate::KeyComparison*>>> ser
 
 // Legend text of a series: the key's shape without the parts the group title already says.
 std::string series_label(const std::string& series) {
-  const std::vector<std::string> parts = split(series);
-  std::vector<std::string> rest(parts.size() > 2 ? parts.begin() + 2 : parts.end(), parts.end());
-  const std::string label = join_without(rest, {"ranks:"});
+  const std::string label = BenchmarkKey::parse(series).drop_front(2).without({"ranks"}).text();
   return label.empty() ? series : label;
 }
 
@@ -140,16 +119,11 @@ std::map<std::string, KeyBands> baseline_bands(const Baseline& baseline) {
 }
 
 bool is_pair_key(const std::string& key) {
-  bool src = false;
-  bool dst = false;
-  for (const std::string& p : split(key)) {
-    src = src || p.rfind("src:", 0) == 0;
-    dst = dst || p.rfind("dst:", 0) == 0;
-  }
-  return src && dst;
+  const BenchmarkKey parts = BenchmarkKey::parse(key);
+  return parts.tagged("src") && parts.tagged("dst");
 }
 
-std::string series_of(const std::string& key) { return join_without(split(key), {"bytes:"}); }
+std::string series_of(const std::string& key) { return BenchmarkKey::parse(key).without({"bytes"}).text(); }
 
 std::vector<CurveGroup> curve_groups(const gate::Comparison& c) {
   using Id = std::tuple<std::string, std::string, std::string, int>;
@@ -313,13 +287,10 @@ std::vector<PairMatrix> pair_matrices(const gate::Comparison& c) {
   std::map<std::string, Cells> shapes;
   for (const gate::KeyComparison& k : c.keys) {
     if (!is_pair_key(k.key)) continue;
-    std::string src;
-    std::string dst;
-    for (const std::string& p : split(k.key)) {
-      if (p.rfind("src:", 0) == 0) src = p.substr(4);
-      if (p.rfind("dst:", 0) == 0) dst = p.substr(4);
-    }
-    Cells& cells = shapes[join_without(split(k.key), {"src:", "dst:"})];
+    const BenchmarkKey parts = BenchmarkKey::parse(k.key);
+    const std::string src = parts.tagged("src").value_or("");
+    const std::string dst = parts.tagged("dst").value_or("");
+    Cells& cells = shapes[parts.without({"src", "dst"}).text()];
     cells.src.insert(src);
     cells.dst.insert(dst);
     cells.at[{src, dst}] = &k;
@@ -375,10 +346,9 @@ std::vector<PairMatrix> pair_matrices(const gate::Comparison& c) {
     }
     for (const std::string& d : dsts) m.col_labels.push_back("GPU " + d);
     std::string readable;  // "p2p/ce/write/uni/1 GiB": the size as people say it
-    for (const std::string& part : split(shape)) {
-      const bool size = part.rfind("bytes:", 0) == 0 && part.size() > 6 &&
-                        part.find_first_not_of("0123456789", 6) == std::string::npos;
-      readable += (readable.empty() ? "" : "/") + (size ? gate::format_bytes(std::stoull(part.substr(6))) : part);
+    for (const KeyPart& part : BenchmarkKey::parse(shape).parts()) {
+      const std::optional<std::uint64_t> size = part.tagged && part.name == "bytes" ? part.number() : std::nullopt;
+      readable += (readable.empty() ? "" : "/") + (size ? gate::format_bytes(*size) : part.text());
     }
     pm.title = readable + (unit.empty() ? "" : " (" + unit + ")");
     m.title = pm.title;

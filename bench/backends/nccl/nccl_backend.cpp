@@ -90,9 +90,9 @@ class NcclBackend final : public CollectiveBackend {
   // bench (NCCL >= 2.27). Without it (older NCCL, or the user's own profiler) the harness falls
   // back to rank 0's TUNING log lines.
   void begin_capture(const std::string& key) override { capture::profiler().set_label(key); }
-  nlohmann::json end_capture(const std::string& key) override {
-    if (!capture::profiler().active()) return nullptr;
-    return capture::choice_to_json(capture::profiler().take(key));
+  std::optional<Choice> end_capture(const std::string& key) override {
+    if (!capture::profiler().active()) return std::nullopt;
+    return capture::to_choice(capture::profiler().take(key));
   }
 
  private:

@@ -12,7 +12,8 @@ struct Fixture {
   void add(const std::string& key, std::uint64_t bytes, double busbw, std::map<std::string, long long> algo) {
     BenchmarkResult r;
     r.key = key;
-    r.choice = Choice{algo, {}, {}};
+    r.choice = Choice{};
+    r.choice->algo = algo;
     run.benchmarks.push_back(r);
     KeyComparison k;
     k.key = key;

@@ -16,6 +16,7 @@
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/units_text.hpp"
 #include "harness/model/errors.hpp"
+#include "harness/model/key_parts.hpp"
 
 namespace fabricgate::gate {
 
@@ -39,10 +40,7 @@ std::string describe_changes(const std::string& prefix, const std::vector<Change
 
 // The key with its "/ranks:N" part made generic: the same benchmark at another rank count (P04).
 std::string without_rank_count(const std::string& key) {
-  const auto pos = key.find("/ranks:");
-  if (pos == std::string::npos) return key;
-  const auto end = key.find('/', pos + 1);
-  return key.substr(0, pos) + "/ranks:*" + (end == std::string::npos ? std::string() : key.substr(end));
+  return BenchmarkKey::parse(key).with("ranks", "*").text();
 }
 
 KeyComparison start_key(const BenchmarkResult& r) {

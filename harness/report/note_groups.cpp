@@ -30,8 +30,10 @@ std::string keys_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " ke
 }  // namespace
 
 bool summarised_in_quiet_console(const gate::KeyComparison& k) {
+  // NOISY keys are informational by definition (their launch-to-launch noise is wider than the
+  // policy's max_band): one summary line, not a row each, or they bury the keys that need a look.
   return k.verdict == gate::Verdict::pass || k.verdict == gate::Verdict::skipped ||
-         k.verdict == gate::Verdict::new_key;
+         k.verdict == gate::Verdict::new_key || k.verdict == gate::Verdict::noisy;
 }
 
 std::vector<NoteGroup> group_notes(const std::vector<gate::KeyComparison>& keys) {
@@ -77,6 +79,17 @@ std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::siz
                     [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::pass; }));
   std::string out;
   if (passes > 0) out += "PASS on " + keys_text(passes) + " (report.md and --verbose list each)\n";
+  const auto first_noisy = std::find_if(keys.begin(), keys.end(), [](const gate::KeyComparison& k) {
+    return k.verdict == gate::Verdict::noisy;
+  });
+  if (first_noisy != keys.end()) {
+    const auto noisy = static_cast<std::size_t>(std::count_if(
+        keys.begin(), keys.end(),
+        [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::noisy; }));
+    out += "NOISY " + keys_text(noisy) + ": launch-to-launch noise wider than the policy's max_band, " +
+           "informational, not gated (e.g. " + one_line(first_noisy->key, 72) +
+           "; report.md and --verbose list each with its measured noise)\n";
+  }
   const auto first_new = std::find_if(keys.begin(), keys.end(), [](const gate::KeyComparison& k) {
     return k.verdict == gate::Verdict::new_key;
   });

@@ -87,7 +87,10 @@ fs::path RunProgress::newest_records() const {
 
 void RunProgress::watch() {
   std::string shown;
-  while (!stop_) {
+  // One last look after stop is asked for, so a suite that finishes between two polls still shows
+  // its final count before the line is cleared.
+  for (bool last_look = false; !last_look;) {
+    last_look = stop_;
     const fs::path records = newest_records();
     if (!records.empty()) {
       const std::string line = line_for(read_all(records));
@@ -97,7 +100,7 @@ void RunProgress::watch() {
         shown = line;
       }
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));
+    if (!last_look) std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
 }
 

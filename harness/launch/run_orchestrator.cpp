@@ -216,10 +216,22 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   for (const auto& control : controls) {
     ScenarioRun sr;
     sr.scenario = control.name;
-    const std::string run_id =
+    std::string run_id =
         o.run_id.empty() ? utc_now_compact() + "-" + suite.name + "-" + scenario_slug(control.name) : o.run_id;
-    sr.dir = o.run_dir.empty() ? o.results_dir / platform / run_id : o.run_dir;
-    fs::create_directories(sr.dir);
+    if (o.run_dir.empty()) {
+      // Run ids have one-second resolution and a quick suite can finish within the second: a new
+      // launch never writes into an earlier launch's directory (its records would mix), it takes
+      // the next free suffix. create_directory is atomic, so two runners cannot both get one.
+      const std::string stem = run_id;
+      for (int n = 2; !fs::create_directories(o.results_dir / platform / run_id); ++n) {
+        if (n > 1000) throw InfraError("no free run directory for " + stem + " under " + (o.results_dir / platform).string());
+        run_id = stem + "-" + std::to_string(n);
+      }
+      sr.dir = o.results_dir / platform / run_id;
+    } else {
+      sr.dir = o.run_dir;
+      fs::create_directories(sr.dir);
+    }
 
     LaunchRequest req;
     req.launcher = o.launcher;

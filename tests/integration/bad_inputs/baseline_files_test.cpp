@@ -72,8 +72,13 @@ TEST_F(BaselineFiles, ModeAndSymlinkSurviveAnUpdate) {
   ASSERT_EQ(::chmod(real.c_str(), 0644), 0);
   const fs::path link = root_ / "baseline.json";
   fs::create_symlink(real, link);
-  const auto r = cli({"baseline", "update", "--baseline", link.string(), "--from", (kGood / "run").string(), "--from",
-                      (kGood / "run2").string(), "--from", (kGood / "run3").string()});
+  // A fourth launch (the baseline already holds the three good runs; update merges only new ones).
+  const fs::path fourth = root_ / "run4";
+  fs::copy(kGood / "run", fourth, fs::copy_options::recursive);
+  json doc = read(fourth / "run.json");
+  doc["run_id"] = "20261129T194999Z-cpu-default";
+  write(fourth / "run.json", doc);
+  const auto r = cli({"baseline", "update", "--baseline", link.string(), "--from", fourth.string()});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(fs::is_symlink(link)) << "update replaced the link with a file";
   struct stat st {};

@@ -138,9 +138,11 @@ TEST_F(import_ImportCli, AllReduceLaunchesMakeABaselineAndAFourthPasses) {
   EXPECT_NE(created.out.find("new baseline: 2 keys"), std::string::npos) << created.out << created.err;
 
   ASSERT_EQ(import_nccl(r + "session3/small-op-drift/ref-small-r2.txt", "ar-4").code, 0);
-  const Result pass = cli({"compare", run_dir("ar-4").string(), "--baseline", baseline});
+  // --verbose lists every key; three one-figure launches of an 8 B latency may give a band wider
+  // than max_band (NOISY: informational), which passes as well.
+  const Result pass = cli({"compare", run_dir("ar-4").string(), "--baseline", baseline, "--verbose"});
   EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
-  EXPECT_NE(pass.out.find("2 PASS"), std::string::npos) << pass.out;
+  EXPECT_NE(pass.out.find("PASS: 4 keys compared"), std::string::npos) << pass.out;
   EXPECT_NE(pass.out.find("coll/nccl/all_reduce/float32/sum/bytes:8/ranks:2/oop"), std::string::npos) << pass.out;
 }
 
@@ -235,7 +237,7 @@ TEST_F(import_ImportCli, NvbandwidthNeedsItsBufferSizeAndGivesP2pKeys) {
                          "--buffer-size", "512"});
   ASSERT_EQ(ok.code, 0) << ok.err;
   EXPECT_NE(ok.err.find("host_device_latency_sm not imported"), std::string::npos) << ok.err;
-  const Result report = cli({"report", run_dir("n").string(), "--format", "console"});
+  const Result report = cli({"report", run_dir("n").string(), "--format", "json"});
   EXPECT_NE(report.out.find("hostcopy/cuda/h2d/pinned/gpu:0/bytes:536870912"), std::string::npos) << report.out << report.err;
 }
 

@@ -9,16 +9,6 @@
 
 namespace fabricgate::gate {
 
-namespace {
-
-std::string p_text(double p) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", p);
-  return buffer;
-}
-
-}  // namespace
-
 std::optional<DriftFinding> detect_drift(std::span<const double> series, bool higher_is_better,
                                          const DriftPolicy& policy, const ChangePointOptions& options) {
   const std::size_t n = std::min(series.size(), std::max<std::size_t>(policy.window, 2));
@@ -78,7 +68,7 @@ void mark_drift(KeyComparison& key, const DriftFinding& f, const KeySeries& s, c
                format_metric(f.current_level, is_time) + ", " + std::to_string(f.runs_on_level) +
                " runs on it; drift threshold " + format_percent(-policy.threshold) + " for >= " +
                std::to_string(policy.min_runs) + " runs); began at run " + began + " (change point p = " +
-               p_text(f.p_value) + ")";
+               format_p_value(f.p_value) + ")";
 }
 
 }  // namespace fabricgate::gate

@@ -32,4 +32,10 @@ std::string format_percent(double fraction) {
   return text;
 }
 
+std::string format_p_value(double p) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", p);
+  return buffer;
+}
+
 }  // namespace fabricgate::gate

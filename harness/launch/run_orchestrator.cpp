@@ -167,18 +167,17 @@ fs::path default_bench_path() {
   return in_path.empty() ? fs::path() : fs::path(in_path);
 }
 
-void validate_run_options(const RunOptions& o) {
-  const Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));
+Suite validate_run_options(const RunOptions& o) {
+  Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));  // the whole suite, validated
   if (o.ranks != 0) require_rank_count(o.ranks, "--ranks", "");
   if (o.run_dir.empty()) require_writable_directory(o.results_dir, "--results-dir");
   for (const auto& s : o.scenarios.empty() ? suite.scenarios : o.scenarios) capture::control_scenario(s);
+  return suite;
 }
 
 std::vector<ScenarioRun> run_suite(const RunOptions& o) {
-  const Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));  // the whole suite, validated
   // Everything the user gave is checked before the lock, the fingerprint and the launch.
-  if (o.ranks != 0) require_rank_count(o.ranks, "--ranks", "");
-  if (o.run_dir.empty()) require_writable_directory(o.results_dir, "--results-dir");
+  const Suite suite = validate_run_options(o);
   for (const std::string& advice : suite_advice(suite)) std::fprintf(stderr, "fabricgate: warning: %s\n", advice.c_str());
   const std::vector<std::string> scenarios = o.scenarios.empty() ? suite.scenarios : o.scenarios;
   std::vector<capture::ControlScenario> controls;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harness/model/json_file.hpp"
+#include "harness/model/suite.hpp"
 
 namespace fabricgate::launch {
 
@@ -46,7 +47,7 @@ struct ScenarioRun {
 
 // The suite, --ranks, --results-dir and the scenario names, checked as run_suite checks them: a
 // caller that takes the runner lock itself calls this first, so bad input never waits for the lock.
-void validate_run_options(const RunOptions& options);
+Suite validate_run_options(const RunOptions& options);
 
 std::vector<ScenarioRun> run_suite(const RunOptions& options);
 

@@ -51,16 +51,6 @@ std::vector<HistoryChangePoint> history_change_points(const KeyHistory& h, const
   return out;
 }
 
-namespace {
-
-std::string p_text(double p) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", p);
-  return buffer;
-}
-
-}  // namespace
-
 std::string render_change_points_text(const KeyHistory& h, const std::vector<HistoryChangePoint>& points) {
   const bool is_time = h.metric == gate::Metric::time_us;
   if (points.empty()) return "change points: none (E-divisive means, permutation test)\n";
@@ -71,7 +61,7 @@ std::string render_change_points_text(const KeyHistory& h, const std::vector<His
     if (c.interval_bounded) {
       out += " (95% interval " + gate::format_percent(c.ratio_low - 1) + " .. " + gate::format_percent(c.ratio_high - 1) + ")";
     }
-    out += std::string(", ") + (c.worse ? "worse" : "better") + ", p = " + p_text(c.p_value) + "\n";
+    out += std::string(", ") + (c.worse ? "worse" : "better") + ", p = " + gate::format_p_value(c.p_value) + "\n";
     if (!c.changed.empty()) out += "  what changed: " + render_fact_changes(c.changed) + "\n";
   }
   return out;

@@ -88,8 +88,6 @@ class PostgresStore final : public ResultsStore {
   PostgresStore(const PostgresStore&) = delete;
   PostgresStore& operator=(const PostgresStore&) = delete;
 
-  void record(const StoredRun& run) override { record_all({run}); }
-
   void record_all(const std::vector<StoredRun>& runs) override {
     Transaction t(*this);
     for (const StoredRun& r : runs) record_one(r);

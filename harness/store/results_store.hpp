@@ -32,7 +32,7 @@ class ResultsStore {
  public:
   virtual ~ResultsStore() = default;
   // Adds the run, or replaces the run of the same platform and id (a re-compare updates verdicts).
-  virtual void record(const StoredRun& run) = 0;
+  void record(const StoredRun& run) { record_all({run}); }
   // Several runs in one transaction (import, benchmarks).
   virtual void record_all(const std::vector<StoredRun>& runs) = 0;
   // Runs of a platform, oldest first (started_at, then run id), with their medians.

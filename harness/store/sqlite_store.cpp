@@ -87,8 +87,6 @@ class SqliteStore final : public ResultsStore {
   SqliteStore(const SqliteStore&) = delete;
   SqliteStore& operator=(const SqliteStore&) = delete;
 
-  void record(const StoredRun& run) override { record_all({run}); }
-
   void record_all(const std::vector<StoredRun>& runs) override {
     Transaction t(*this, true);
     Statement drop(db_, "DELETE FROM runs WHERE platform = ?1 AND run_id = ?2", display());

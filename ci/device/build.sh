@@ -7,8 +7,11 @@ export CUDAHOSTCXX=${CUDAHOSTCXX:-/opt/gcc/bin/g++}
 if ! command -v g++ >/dev/null && [[ -x /opt/gcc/bin/g++ ]]; then export CXX=/opt/gcc/bin/g++ CC=/opt/gcc/bin/gcc; fi
 prefix=()
 [[ -d .deps/root/usr ]] && prefix=(-DCMAKE_PREFIX_PATH="$PWD/.deps/root/usr")
+# libsqlite3-dev (the results store) may be missing too: its extracted .pc points into .deps/.
+[[ -d .deps/root/usr/lib/x86_64-linux-gnu/pkgconfig ]] &&
+  export PKG_CONFIG_PATH="$PWD/.deps/root/usr/lib/x86_64-linux-gnu/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release -DFABRICGATE_BUILD_TESTS=OFF \
-  -DCMAKE_CUDA_HOST_COMPILER="$CUDAHOSTCXX" "${prefix[@]}" 2>&1 | grep -E "fabricgate|  [A-Z]+=|NCCL headers|Error|error" || true
+  -DCMAKE_CUDA_HOST_COMPILER="$CUDAHOSTCXX" "${prefix[@]}" 2>&1 | grep -E -A3 "fabricgate|  [A-Z]+=|NCCL headers|Error|error|not found" || true
 # Only the last lines on success; every error line when the build fails.
 if ! cmake --build build/device -j "$(nproc)" --target fabricgate fabricgate-bench -- -k 0 >build/device/build.log 2>&1; then
   grep -E -A12 "FAILED|error" build/device/build.log | head -150

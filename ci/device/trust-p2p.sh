@@ -86,9 +86,24 @@ fi
 
 # What the gate can see here: the table from the A/A launches (their first launches, not confirm/).
 if [ "${#aa_dirs[@]}" -ge 2 ]; then
-  "$fg" calibrate $(printf -- '--from %s ' "${aa_dirs[@]}") --baseline "$dir/baseline.json" --out "$dir/calibration.txt" \
-    >"$dir/calibrate.log" 2>&1
-  say "calibrate over ${#aa_dirs[@]} A/A launches: exit $?"
+  cp "$dir/baseline.json" "$dir/baseline-calibrated.json"
+  "$fg" calibrate $(printf -- '--from %s ' "${aa_dirs[@]}") --baseline "$dir/baseline-calibrated.json" --write \
+    --out "$dir/calibration.txt" >"$dir/calibrate.log" 2>&1
+  say "calibrate --write over ${#aa_dirs[@]} A/A launches into baseline-calibrated.json: exit $?"
   sed -n '1,200p' "$dir/calibration.txt" >>"$summary"
 fi
+
+# Out of sample: fresh A/A launches against the calibrated bands, as many as the time allows.
+verify_fail=0
+verify_done=0
+for i in $(seq 1 "${TRUST_VERIFY:-10}"); do
+  [ -f "$dir/baseline-calibrated.json" ] || break
+  if [ "$(left)" -lt 30 ]; then break; fi
+  timeout 60 "$fg" run --suite p2p --results-dir "$res" --lock /tmp/fg-trust.lock \
+    --baseline "$dir/baseline-calibrated.json" --report json >"$dir/verify-$i.log" 2>&1
+  rc=$?
+  verify_done=$i
+  [ "$rc" = 1 ] && { verify_fail=$((verify_fail + 1)); grep -E "^(REGRESSION|DRIFT|AMBIGUOUS)" "$dir/verify-$i.log" | head -4 >>"$summary"; }
+done
+say "fresh A/A against the calibrated bands: $verify_fail of $verify_done launches failed (exit 1)"
 say "done in ${SECONDS}s"

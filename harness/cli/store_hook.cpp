@@ -1,5 +1,6 @@
 #include "harness/cli/store_hook.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <unordered_map>
 
@@ -76,6 +77,9 @@ bool judge_drift_and_record(const store::StoreLocation& location, const RunRecor
     if (baseline) {
       policy.threshold = baseline->policy.drift_threshold;
       policy.min_runs = baseline->policy.drift_min_runs;
+      policy.band_alpha = baseline->policy.band_alpha;
+    } else {
+      policy.band_alpha = 0.01 / static_cast<double>(std::max<std::size_t>(comparison.keys.size(), 1));
     }
     const auto series = series_for(*s, run, comparison, policy.window);
     const std::size_t drifted = gate::apply_drift(comparison, policy, gate::ChangePointOptions{},

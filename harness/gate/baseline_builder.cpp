@@ -205,6 +205,7 @@ BuiltBaseline create_baseline(const std::vector<RunRecord>& runs, const Baseline
     throw InputError("no benchmark was measured cleanly in " + std::to_string(b.policy.min_runs) +
                      " runs; nothing to baseline");
   }
+  set_family_size(b.policy, b.entries.size());
   return out;
 }
 

@@ -77,7 +77,7 @@ std::string pct(double fraction) {
 
 CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baseline* baseline, const TolerancePolicy& given) {
   require_launches(launches);
-  const TolerancePolicy& policy = baseline ? baseline->policy : given;
+  TolerancePolicy policy = baseline ? baseline->policy : given;
   CalibrationTable t;
   t.launches = launches.size();
   t.has_baseline = baseline != nullptr;
@@ -102,6 +102,9 @@ CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baselin
       s.repetition_cvs.push_back(launch_instability(values));
     }
   }
+  // Without a baseline the family is every key these launches measured (a baseline's own policy
+  // already carries its per-key level).
+  if (!baseline) set_family_size(policy, by_key.size());
   // Failures per launch and key against the baseline.
   std::vector<std::map<std::string, bool>> failed(launches.size());
   if (baseline) {
@@ -131,18 +134,27 @@ CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baselin
     row.repetition_cv = median(cvs);
     BaselineEntry probe;
     probe.bytes = s.bytes;
+    MetricBaseline aa;
+    aa.run_medians = s.medians;
+    LaunchBand band = launch_band(policy, probe, aa);
     if (baseline) {
       if (const auto it = baseline->entries.find(key); it != baseline->entries.end()) {
         probe.tolerance = it->second.tolerance;
         const MetricBaseline& m = s.metric == Metric::busbw_GBps && it->second.busbw_GBps ? *it->second.busbw_GBps
                                   : s.metric == Metric::algbw_GBps                        ? it->second.algbw_GBps
                                                                                           : it->second.time_us;
-        row.baseline_band = launch_band(policy, it->second, m).tolerance;
+        const LaunchBand own = launch_band(policy, it->second, m);
+        row.baseline_band = own.tolerance;
+        // Against a baseline the band is what these launches need around ITS centre.
+        const LaunchBand around = band_around_centre(s.medians, own.centre, metric_higher_is_better(s.metric),
+                                                     policy.band_alpha);
+        band.half_width = around.half_width;
+        band.log_sd = around.log_sd;
+        band.floor = it->second.tolerance ? *it->second.tolerance : band.floor;
+        band.tolerance = std::max(band.floor, band.half_width);
+        band.noisy = band.half_width > policy.max_band;
       }
     }
-    MetricBaseline aa;
-    aa.run_medians = s.medians;
-    const LaunchBand band = launch_band(policy, probe, aa);
     row.band = band.half_width;
     row.mde = band.tolerance;
     row.noisy = band.noisy;

@@ -164,7 +164,10 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
   c.capture = run.capture;
   c.has_baseline = baseline != nullptr;
   const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
-  c.multiple_comparison = "none: one prediction band per key";
+  c.multiple_comparison = policy.launch_alpha
+                              ? "bonferroni: launch_alpha " + plain_percent(*policy.launch_alpha) +
+                                    " over the baseline's keys, one prediction band per key"
+                              : std::string("none: one prediction band per key");
   c.alpha = policy.band_alpha;
   if (baseline) {
     c.baseline_source = baseline->source;

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "harness/gate/statistics.hpp"
+#include "harness/gate/student_t.hpp"
 #include "harness/gate/units_text.hpp"
 
 namespace fabricgate::gate {
@@ -28,7 +29,9 @@ std::optional<DriftFinding> detect_drift(std::span<const double> series, bool hi
   const std::size_t segments = bounds.size() - 1;
   const double current = level(segments - 1);
   const std::size_t on_level = bounds[segments] - bounds[segments - 1];
-  const double worse_than = 1 - policy.threshold;
+  const double threshold =
+      std::max(policy.threshold, drift_noise_threshold(window, on_level, bounds[1], policy.band_alpha));
+  const double worse_than = 1 - threshold;
   if (performance(current) >= worse_than || on_level < static_cast<std::size_t>(std::max(policy.min_runs, 1))) {
     return std::nullopt;
   }
@@ -42,7 +45,26 @@ std::optional<DriftFinding> detect_drift(std::span<const double> series, bool hi
   f.current_level = current;
   f.performance_ratio = performance(current);
   f.p_value = cps[first_bad - 1].p_value;
+  f.threshold = threshold;
   return f;
+}
+
+double drift_noise_threshold(std::span<const double> series, std::size_t on_level, std::size_t before,
+                             double band_alpha) {
+  std::vector<double> diffs;
+  for (std::size_t i = 1; i < series.size(); ++i) {
+    if (series[i] > 0 && series[i - 1] > 0) diffs.push_back(std::log(series[i]) - std::log(series[i - 1]));
+  }
+  if (diffs.size() < 2 || on_level == 0 || before == 0) return 0;
+  const double centre = median(diffs);
+  std::vector<double> deviations;
+  deviations.reserve(diffs.size());
+  for (const double d : diffs) deviations.push_back(std::fabs(d - centre));
+  // A difference of two launches has twice one launch's variance.
+  const double sigma = 1.4826 * median(deviations) / std::sqrt(2.0);
+  const double t = student_t_quantile(1 - band_alpha, static_cast<double>(diffs.size() - 1));
+  const double h = t * sigma * std::sqrt(1 / static_cast<double>(on_level) + 1 / static_cast<double>(before));
+  return 1 - std::exp(-h);
 }
 
 void sort_by_urgency(std::vector<KeyComparison>& keys) {
@@ -66,7 +88,8 @@ void mark_drift(KeyComparison& key, const DriftFinding& f, const KeySeries& s, c
   key.reason = std::string(metric_name(drift_metric(key))) + " drifted to a level " +
                format_percent(f.performance_ratio - 1) + " (" + format_metric(f.reference_level, is_time) + " -> " +
                format_metric(f.current_level, is_time) + ", " + std::to_string(f.runs_on_level) +
-               " runs on it; drift threshold " + format_percent(-policy.threshold) + " for >= " +
+               " runs on it; drift threshold " + format_percent(-f.threshold) +
+               (f.threshold > policy.threshold ? " (this key's launch noise)" : "") + " for >= " +
                std::to_string(policy.min_runs) + " runs); began at run " + began + " (change point p = " +
                format_p_value(f.p_value) + ")";
 }

@@ -8,6 +8,12 @@
 // than the reference by more than `threshold` and has lasted at least `min_runs` runs, the key
 // drifted. It began at the first change point from which every later level is that much worse
 // (for a slide: where it first crossed the threshold; for a step: the step).
+// The threshold is never below the series' own noise: a level is the median of m launches, and a
+// shift of such a level by launch-to-launch noise alone reaches t * sigma * sqrt(1/m + 1/r)
+// (r runs before the change). sigma is the robust spread of the run-to-run differences of the
+// log values (a step or a slide barely moves it), t Student's at the gate's per-key level
+// (band_alpha, family-wise over the launch's keys). Without it a 2 % threshold on a key that
+// moves 10 % from launch to launch fails A/A histories (measured on the 2-core CPU box).
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -23,6 +29,7 @@ struct DriftPolicy {
   double threshold = 0.02;   // worse by more than 2 % ...
   int min_runs = 3;          // ... for at least 3 runs
   std::size_t window = 20;   // newest runs examined (as `history --last`)
+  double band_alpha = 0.01;  // per-key level of the noise threshold (the baseline's band_alpha)
 };
 
 struct DriftFinding {
@@ -32,7 +39,12 @@ struct DriftFinding {
   double current_level = 0;     // median after the last change point
   double performance_ratio = 1;  // current vs reference, > 1 better (time inverted)
   double p_value = 1;            // of the change point where it began
+  double threshold = 0;          // what the level had to lose: max(policy threshold, noise)
 };
+
+// t * sigma * sqrt(1/m + 1/r) as a relative loss (see above); 0 with fewer than 3 values.
+double drift_noise_threshold(std::span<const double> series, std::size_t on_level, std::size_t before,
+                             double band_alpha);
 
 // nullopt when the series did not drift.
 std::optional<DriftFinding> detect_drift(std::span<const double> series, bool higher_is_better,

@@ -32,6 +32,30 @@ LaunchBand prediction_band(std::span<const double> launch_medians, double band_a
   return b;
 }
 
+LaunchBand band_around_centre(std::span<const double> launch_medians, double centre, bool higher_is_better,
+                              double band_alpha) {
+  LaunchBand b;
+  b.centre = centre;
+  std::vector<double> losses;
+  losses.reserve(launch_medians.size());
+  for (const double x : launch_medians) {
+    if (!(x > 0 && std::isfinite(x)) || !(centre > 0)) continue;
+    losses.push_back(higher_is_better ? std::log(centre / x) : std::log(x / centre));
+  }
+  b.launches = losses.size();
+  if (losses.size() < 2) return b;
+  const double n = static_cast<double>(losses.size());
+  double mean = 0;
+  for (const double l : losses) mean += l;
+  mean /= n;
+  double ss = 0;
+  for (const double l : losses) ss += (l - mean) * (l - mean);
+  b.log_sd = std::sqrt(ss / (n - 1));
+  b.t_quantile = student_t_quantile(1 - band_alpha, n - 1);
+  b.half_width = 1 - std::exp(-(std::max(0.0, mean) + b.t_quantile * b.log_sd * std::sqrt(1 + 1 / n)));
+  return b;
+}
+
 LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry, const MetricBaseline& metric) {
   LaunchBand b = prediction_band(metric.run_medians, policy.band_alpha);
   if (entry.band && entry.band->launches >= 2) {

@@ -30,6 +30,15 @@ struct LaunchBand {
 // From launch medians alone (calibrate uses it on A/A launches). Needs >= 2 positive values.
 LaunchBand prediction_band(std::span<const double> launch_medians, double band_alpha);
 
+// The band `fabricgate calibrate --write` stores: how far N A/A launch medians fall from the
+// baseline's OWN centre, not from their own mean. A centre taken from a few back-to-back launches
+// can sit away from the level the machine holds later; the gate compares every launch with that
+// centre, so the band must cover the offset as well as the spread:
+// h = max(0, mean loss) + t_{N-1, 1-band_alpha} * s * sqrt(1 + 1/N), loss = log(centre / x) for a
+// metric where higher is better, log(x / centre) for time. Needs >= 2 positive values.
+LaunchBand band_around_centre(std::span<const double> launch_medians, double centre, bool higher_is_better,
+                              double band_alpha);
+
 // The band of one baseline metric, with the floor and NOISY decision of `policy`.
 LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry, const MetricBaseline& metric);
 

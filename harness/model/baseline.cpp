@@ -1,5 +1,6 @@
 #include "harness/model/baseline.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "harness/model/errors.hpp"
@@ -31,6 +32,10 @@ TolerancePolicy TolerancePolicy::defaults() {
   return p;
 }
 
+void set_family_size(TolerancePolicy& policy, std::size_t keys) {
+  if (policy.launch_alpha) policy.band_alpha = *policy.launch_alpha / static_cast<double>(std::max<std::size_t>(keys, 1));
+}
+
 const char* multiple_comparison_name(MultipleComparison m) {
   return m == MultipleComparison::holm ? "holm" : "benjamini-hochberg";
 }
@@ -56,7 +61,7 @@ json policy_to_json(const TolerancePolicy& p) {
     j["below_bytes"] = c.below_bytes ? json(*c.below_bytes) : json(nullptr);
     classes.push_back(std::move(j));
   }
-  return json{{"alpha", p.alpha},
+  json out{{"alpha", p.alpha},
               {"multiple_comparison", multiple_comparison_name(p.correction)},
               {"spread_multiplier", p.spread_multiplier},
               {"max_tolerance", p.max_tolerance},
@@ -68,6 +73,8 @@ json policy_to_json(const TolerancePolicy& p) {
               {"drift_threshold", p.drift_threshold},
               {"drift_min_runs", p.drift_min_runs},
               {"size_classes", std::move(classes)}};
+  if (p.launch_alpha) out["launch_alpha"] = *p.launch_alpha;
+  return out;
 }
 
 json entry_to_json(const BaselineEntry& e) {
@@ -118,6 +125,7 @@ class BaselineParser {
       b.entries.emplace(key, entry(key));
     }
     require_gateable(b);
+    set_family_size(b.policy, b.entries.size());
     return b;
   }
 
@@ -187,7 +195,10 @@ class BaselineParser {
     // An interval for the next launch needs a spread of launches: at least two.
     out.min_runs = int_in(p + "/min_runs", 2, 1000);
     if (!v1_) {  // /1 files predate the launch band: they get its defaults
-      out.band_alpha = fraction(p + "/band_alpha", 1e-9, 0.5);
+      out.band_alpha = fraction(p + "/band_alpha", 1e-12, 0.5);
+      // A /2 file written before the family-wise rate keeps its per-key band_alpha.
+      out.launch_alpha = r_.find(p + "/launch_alpha") ? std::optional<double>(fraction(p + "/launch_alpha", 1e-6, 0.5))
+                                                      : std::nullopt;
       out.max_band = fraction(p + "/max_band", 0.001, 0.95);
       out.unstable_cv = fraction(p + "/unstable_cv", 0.001, 10);
       out.window = int_in(p + "/window", out.min_runs, 100000);

@@ -41,6 +41,12 @@ struct TolerancePolicy {
   double spread_multiplier = 3.0;  // A/B: k in tol = max(static, k x spread of side A)
   double max_tolerance = 0.5;      // A/B: cap
   // The run gate's prediction band over launch medians (harness/gate/launch_band.hpp):
+  // launch_alpha is the rate the gate is built for: the chance that an A/A launch fails on ANY
+  // key. A launch judges every key of the baseline at once, so each key's band gets
+  // launch_alpha / keys (Bonferroni; for "does this launch fail" Holm's step-down gives the same
+  // answer). band_alpha is that per-key level, derived from launch_alpha whenever the key count is
+  // known (set_family_size); a file without launch_alpha keeps its band_alpha as written.
+  std::optional<double> launch_alpha = 0.01;
   double band_alpha = 0.01;   // one-sided miss rate of the band for one new launch of one key
   double max_band = 0.25;     // wider bands cannot gate anything useful: the key is NOISY
   double unstable_cv = 0.25;  // robust CV of one launch's repetitions above which it is UNSTABLE
@@ -56,6 +62,9 @@ struct TolerancePolicy {
   static TolerancePolicy defaults();
   bool operator==(const TolerancePolicy&) const = default;
 };
+
+// band_alpha = launch_alpha / keys (at least one key); no change when launch_alpha is absent.
+void set_family_size(TolerancePolicy& policy, std::size_t keys);
 
 // Median, pooled repetition samples and one median per merged run, for one metric.
 struct MetricBaseline {

@@ -72,15 +72,26 @@ TEST(gate_BaselineRefusal, SaveRefusesToWriteAnUngateableBaseline) {
 TEST(gate_BaselineSchema, VersionOneLoadsWithBandDefaultsVersionTwoIsWritten) {
   json doc = good_doc();
   EXPECT_EQ(doc["schema"], "fabricgate.baseline/2");
-  EXPECT_EQ(doc["tolerance_policy"]["band_alpha"], 0.01);
+  // Written: the family-wise rate and the per-key level derived from it (one per key).
+  const double keys = static_cast<double>(doc["entries"].size());
+  EXPECT_EQ(doc["tolerance_policy"]["launch_alpha"], 0.01);
+  EXPECT_NEAR(doc["tolerance_policy"]["band_alpha"].get<double>(), 0.01 / keys, 1e-15);
   json v1 = doc;
   v1["schema"] = "fabricgate.baseline/1";
   for (const char* f : {"band_alpha", "max_band", "unstable_cv", "window"}) v1["tolerance_policy"].erase(f);
   const auto dir = testing::fresh_temp_dir("schema-v1");
   write_json_atomically(dir / "v1.json", v1);
   const Baseline b = load_baseline(dir / "v1.json");
-  EXPECT_EQ(b.policy.band_alpha, TolerancePolicy::defaults().band_alpha);
+  EXPECT_NEAR(b.policy.band_alpha, 0.01 / keys, 1e-15);  // /1 gets today's family-wise default
   EXPECT_EQ(b.policy.window, 20);
+  // A /2 file from before launch_alpha keeps the per-key band_alpha it was reviewed with.
+  json old2 = doc;
+  old2["tolerance_policy"].erase("launch_alpha");
+  old2["tolerance_policy"]["band_alpha"] = 0.01;
+  write_json_atomically(dir / "old2.json", old2);
+  const Baseline kept = load_baseline(dir / "old2.json");
+  EXPECT_EQ(kept.policy.band_alpha, 0.01);
+  EXPECT_FALSE(kept.policy.launch_alpha);
   json v3 = doc;
   v3["schema"] = "fabricgate.baseline/3";
   write_json_atomically(dir / "v3.json", v3);

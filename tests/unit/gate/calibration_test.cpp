@@ -44,9 +44,11 @@ TEST(gate_Calibration, CountsFalseAlarmsAndSaysWhatIsTooNoisy) {
   EXPECT_EQ(large.failing_confirmed, 0u);
   EXPECT_TRUE(small.noisy);  // +-40 % between launches: said so, not gated
   EXPECT_FALSE(large.noisy);
-  // The large key's MDE is its band from these five launch medians (or the 3 % floor).
-  const std::vector<double> medians{1001, 1050, 999, 1000, 1001};
-  EXPECT_NEAR(large.mde, std::max(0.03, prediction_band(medians, b.policy.band_alpha).half_width), 1e-12);
+  // Two keys share launch_alpha 1 %: each band is at 0.5 %. The large key's MDE is the band these
+  // five launch medians need around the baseline's centre (geometric mean of 1000, 1002, 998):
+  // max(0, mean loss) + t_{4, 0.995} s sqrt(1 + 1/5) in log space, computed with SciPy once.
+  EXPECT_NEAR(b.policy.band_alpha, 0.005, 1e-15);
+  EXPECT_NEAR(large.mde, 0.112657163792239, 1e-9);
   EXPECT_GT(large.mde80, large.mde);
   const std::string text = render_calibration(t);
   EXPECT_NE(text.find("NOISY"), std::string::npos) << text;

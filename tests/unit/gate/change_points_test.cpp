@@ -188,6 +188,32 @@ TEST(Drift, StepWorseThanThresholdNamesItsFirstRunAndSmallStepIsNot) {
   EXPECT_FALSE(detect_drift(step, true, loose, ChangePointOptions{}));
 }
 
+TEST(Drift, NoiseThresholdMatchesAHandComputation) {
+  // Differences of log(100, 110, 100, 110, 100) are +-0.0953: MAD 0.0953, sigma = 1.4826 MAD / sqrt 2;
+  // t_{3, 0.99} (SciPy) x sigma x sqrt(1/2 + 1/3), as a relative loss.
+  const std::vector<double> v{100, 110, 100, 110, 100};
+  EXPECT_NEAR(drift_noise_threshold(v, 2, 3, 0.01), 0.3391127383226159, 1e-9);
+  EXPECT_EQ(drift_noise_threshold(std::vector<double>{100, 101}, 1, 1, 0.01), 0);  // too short to say
+}
+
+TEST(Drift, AStepInsideTheKeysLaunchNoiseIsNotDriftALargeOneIs) {
+  // A key moving 10 % from launch to launch (the 2-core CPU box), judged at a family-wise level of
+  // 1 % over 115 keys: a 13 % step lasting 4 runs is within its noise, a 50 % step is not.
+  constexpr Level kNoisy{0.10, 0.0};
+  DriftPolicy policy;
+  policy.band_alpha = 0.01 / 115;
+  std::size_t small = 0;
+  std::size_t large = 0;
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) {
+    ChangePointOptions o;
+    o.seed = seed;
+    if (detect_drift(series(20, kNoisy, 7000 + seed, 16, -0.13), true, policy, o)) ++small;
+    if (detect_drift(series(20, kNoisy, 8000 + seed, 14, -0.5), true, policy, o)) ++large;
+  }
+  EXPECT_LE(small, 2u);
+  EXPECT_GE(large, 45u);
+}
+
 TEST(Drift, ApplyDriftTurnsPassIntoDriftNamingTheRun) {
   Comparison c;
   KeyComparison k;

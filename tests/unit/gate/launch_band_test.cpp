@@ -83,6 +83,35 @@ TEST(gate_LaunchBand, FloorNoisyAndCalibratedBand) {
   EXPECT_FALSE(b.noisy);
 }
 
+TEST(gate_BandAroundCentre, CoversTheOffsetFromTheBaselineCentreAsWellAsTheSpread) {
+  // Four A/A launches 10 % slower than a baseline centre of 100 us: a band around their own mean
+  // would be narrow; around the centre the gate uses it must also hold the 10 %. SciPy:
+  // max(0, mean log(x/100)) + t_{3, 0.999} * sd * sqrt(1 + 1/4).
+  const std::vector<double> slow_time{110, 111, 109, 110};
+  EXPECT_NEAR(band_around_centre(slow_time, 100, false, 0.001).half_width, 0.16478067165737298, 1e-9);
+  const std::vector<double> low_bandwidth{90, 91, 89, 90};  // higher is better: 10 % below the centre
+  EXPECT_NEAR(band_around_centre(low_bandwidth, 100, true, 0.001).half_width, 0.18860683116439436, 1e-9);
+  // Launches FASTER than the centre earn no narrower band than their spread alone.
+  EXPECT_NEAR(band_around_centre(low_bandwidth, 100, false, 0.001).half_width, 0.09842420692538567, 1e-9);
+  EXPECT_EQ(band_around_centre(std::vector<double>{100}, 100, false, 0.001).half_width, 0);
+}
+
+TEST(gate_FamilyWise, EachKeyGetsLaunchAlphaOverTheKeyCount) {
+  // 115 keys judged in one launch at 1 % each would fail about 68 % of A/A launches somewhere.
+  TolerancePolicy p = TolerancePolicy::defaults();
+  ASSERT_TRUE(p.launch_alpha);
+  set_family_size(p, 115);
+  EXPECT_NEAR(p.band_alpha, 0.01 / 115, 1e-15);
+  EXPECT_NEAR(student_t_quantile(1 - p.band_alpha, 4), 13.50603361595207, 1e-6);   // SciPy
+  EXPECT_NEAR(student_t_quantile(1 - p.band_alpha, 19), 4.65164920792192, 1e-7);
+  set_family_size(p, 0);
+  EXPECT_NEAR(p.band_alpha, 0.01, 1e-15);  // never divided by zero
+  p.launch_alpha.reset();
+  p.band_alpha = 0.02;
+  set_family_size(p, 115);
+  EXPECT_EQ(p.band_alpha, 0.02);  // a per-key level written without launch_alpha stays as written
+}
+
 TEST(gate_LaunchInstability, RobustCvOfRepetitionsMatchesNumpy) {
   const std::vector<double> steady{10, 10.2, 9.9, 10.1, 10.0};
   const std::vector<double> torn{10, 14, 7, 12, 9};

@@ -7,6 +7,7 @@
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/model/baseline.hpp"
+#include "harness/model/errors.hpp"
 #include "harness/report/render.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
@@ -106,6 +107,23 @@ TEST(FingerprintChangesReport, HostileValuesAreEscapedAndSecretsRedacted) {
   EXPECT_NE(console.find("env/NCCL_PLUGIN_TOKEN: (unset) -> <redacted>"), std::string::npos) << console;
   EXPECT_EQ(console.find("hunter2"), std::string::npos);
   EXPECT_EQ(render(c, ReportFormat::html, {}).find('\x1b'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fabricgate::report
+
+namespace fabricgate::report {
+namespace {
+
+TEST(FingerprintChangesReport, ABaselineWithANonTextDetailIsRefusedNamingTheField) {
+  json doc = baseline_to_json(baseline_of_three());
+  doc["fingerprint_detail"]["nccl"] = 2;
+  try {
+    parse_baseline(doc, "<bad baseline>");
+    FAIL() << "a number where the detail holds text was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("/fingerprint_detail/nccl"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -157,8 +158,17 @@ int print_all(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
   nlohmann::json out_keys = nlohmann::json::array();
   std::size_t with_change = 0;
   std::string text;
+  // Every run's key map is sorted like `keys`: one cursor per run walks it forwards.
+  std::vector<std::map<std::string, report::KeyMedians>::const_iterator> cursor;
+  for (const report::IndexedRun& r : src.runs) cursor.push_back(r.keys.begin());
+  std::vector<const report::KeyMedians*> medians(src.runs.size());
   for (const std::string& key : keys) {
-    const report::KeyHistory h = report::key_history(src.runs, key, metric, a.last);
+    for (std::size_t i = 0; i < src.runs.size(); ++i) {
+      const auto end = src.runs[i].keys.end();
+      while (cursor[i] != end && cursor[i]->first < key) ++cursor[i];
+      medians[i] = cursor[i] != end && cursor[i]->first == key ? &cursor[i]->second : nullptr;
+    }
+    const report::KeyHistory h = report::key_history(src.runs, medians, key, metric, a.last);
     if (h.points.empty()) continue;
     const auto points = report::history_change_points(h, gate::ChangePointOptions{}, &src.runs);
     if (!points.empty()) ++with_change;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <span>
 
+#include "harness/gate/fingerprint_changes.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/shift_estimate.hpp"
 #include "harness/gate/statistics.hpp"
@@ -409,6 +410,14 @@ AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPa
     c.platform = pairs.front().a.run.platform;
   }
   c.side_changes = side_changes(a, b, pairs);
+  if (pairs.empty()) {
+    c.fingerprint_note = "no pair compared";
+  } else {
+    FingerprintChanges fp = fingerprint_changes(pairs.front().a.run.fingerprint.detail, pairs.front().b.run.fingerprint.detail,
+                                                "side A's run has no fingerprint detail", "side B's run has no fingerprint detail");
+    c.fingerprint_changes = std::move(fp.changes);
+    c.fingerprint_note = std::move(fp.note);
+  }
   if (a.env == b.env && a.nccl_expected == b.nccl_expected) {
     c.warnings.push_back("A and B are the same configuration (an A/A run): a FAIL here is noise or drift");
   } else if (c.side_changes.empty() && !pairs.empty()) {

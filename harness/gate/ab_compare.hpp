@@ -117,6 +117,10 @@ struct AbComparison {
   LoadedLibraries libraries_a;  // from the first compared pair
   LoadedLibraries libraries_b;
   std::vector<Change> side_changes;  // what differs between the sides: variables, NCCL, MPI, capture
+  // Every fingerprint field that differs between the first compared pair's A and B launches
+  // (fingerprint_changes.hpp); `fingerprint_note` says why when nothing could be compared.
+  std::vector<Change> fingerprint_changes;
+  std::string fingerprint_note;
   int pairs_requested = 0;
   std::vector<int> pairs_compared;
   std::vector<AbLaunchRef> launches;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "harness/gate/fingerprint_changes.hpp"
 #include "harness/model/secret_redaction.hpp"
 
 namespace fabricgate::gate {
@@ -84,6 +85,8 @@ json ab_to_json(const AbComparison& c) {
           {"directory", c.directory},
           {"sides", {{"a", side_to_json(c.a, c.libraries_a)}, {"b", side_to_json(c.b, c.libraries_b)}}},
           {"changes", changes_to_json(c.side_changes)},
+          {"fingerprint_diff", fingerprint_diff_to_json(c.fingerprint_changes)},
+          {"fingerprint_note", c.fingerprint_note},
           {"pairs_requested", c.pairs_requested},
           {"pairs_compared", c.pairs_compared},
           {"launches", std::move(launches)},

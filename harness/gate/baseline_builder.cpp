@@ -195,6 +195,7 @@ BuiltBaseline create_baseline(const std::vector<RunRecord>& runs, const Baseline
   b.platform = options.platform.empty() ? first.platform : options.platform;
   require_safe_name(b.platform, "--platform", "");
   b.identity = first.fingerprint.identity;
+  b.fingerprint_detail = runs.back().fingerprint.detail;
   b.gpus_per_process = first.launch.gpus_per_process;
   b.created_at = options.now;
   b.updated_at = options.now;

@@ -119,6 +119,7 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
   b.provenance.runs_merged += static_cast<int>(runs.size());
   b.provenance.versions = run_versions(runs.back());
   set_family_size(b.policy, b.entries.size());
+  b.fingerprint_detail = runs.back().fingerprint.detail;
   return out;
 }
 

@@ -19,6 +19,10 @@
 
 namespace fabricgate::gate {
 
+// How the split statistic is summed (energy_split.hpp): the same numbers either way, up to
+// rounding; `quadratic` is the plain O(n^2)-per-permutation formula, kept as the reference.
+enum class SplitStatistic { sorted, quadratic };
+
 struct ChangePointOptions {
   double alpha = 0.01;              // a candidate is kept when its permutation p-value <= alpha
   std::size_t permutations = 499;   // p-value resolution 1/500
@@ -26,6 +30,7 @@ struct ChangePointOptions {
   std::size_t max_change_points = 10;
   double interval_confidence = 0.95;  // of the step's ratio interval
   std::uint64_t seed = 0x9e3779b97f4a7c15ULL;
+  SplitStatistic statistic = SplitStatistic::sorted;
 };
 
 struct ChangePoint {

@@ -7,6 +7,7 @@
 
 #include "harness/gate/cluster_consistency.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
+#include "harness/gate/fingerprint_changes.hpp"
 #include "harness/gate/platform_guard.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
@@ -144,6 +145,10 @@ void apply_guard(const RunRecord& run, const Baseline& baseline, const CompareOp
     c.warnings.push_back(describe_changes("identity differs from the baseline (forced)", c.identity_changes));
   }
   c.version_changes = version_differences(baseline.provenance.versions, run_versions(run));
+  FingerprintChanges fp = fingerprint_changes(baseline.fingerprint_detail, run.fingerprint.detail,
+                                             kBaselineWithoutDetail, "run has no fingerprint detail");
+  c.fingerprint_changes = std::move(fp.changes);
+  c.fingerprint_note = std::move(fp.note);
 }
 
 bool verdict_order(const KeyComparison& a, const KeyComparison& b) {
@@ -174,6 +179,7 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
     apply_guard(run, *baseline, options, c);
   } else {
     c.create_baseline_command = create_baseline_command(run, fs::path("baselines") / (run.platform + ".json"));
+    c.fingerprint_note = "no baseline to compare the fingerprint with";
   }
   c.keys.reserve(run.benchmarks.size() + (baseline ? baseline->entries.size() : 0));
   std::vector<std::size_t> judged;  // indices into c.keys awaiting the p-value adjustment

@@ -145,6 +145,10 @@ struct Comparison {
   bool identity_forced = false;  // --force over a different identity
   std::vector<Change> identity_changes;
   std::vector<VersionChange> version_changes;
+  // Every fingerprint field that differs, baseline -> run (fingerprint_changes.hpp); when nothing
+  // could be compared, `fingerprint_note` says why (and `fingerprint_changes` is empty).
+  std::vector<Change> fingerprint_changes;
+  std::string fingerprint_note;
   Capture capture;
   std::vector<std::string> warnings;  // run-level, e.g. "transport not captured"
   std::string multiple_comparison;    // "holm" | "benjamini-hochberg"

@@ -1,4 +1,5 @@
 #include "harness/gate/comparison_json.hpp"
+#include "harness/gate/fingerprint_changes.hpp"
 
 namespace fabricgate::gate {
 
@@ -74,6 +75,8 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"identity_forced", c.identity_forced},
           {"identity_changes", changes_to_json(c.identity_changes)},
           {"version_changes", std::move(versions)},
+          {"fingerprint_diff", fingerprint_diff_to_json(c.fingerprint_changes)},
+          {"fingerprint_note", c.fingerprint_note},
           {"capture", {{"path", c.capture.path}, {"network", c.capture.network},
                        {"transports", c.capture.transports}, {"gdrdma", c.capture.gdrdma},
                        {"nccl_version", c.capture.nccl_version}}},

@@ -113,6 +113,11 @@ class BaselineParser {
     b.platform = r_.string_at("/platform");
     require_safe_name(b.platform, r_.file(), "/platform");
     b.identity = r_.object_at("/identity");
+    if (r_.find("/fingerprint_detail")) {
+      for (const auto& [field, value] : r_.object_at("/fingerprint_detail").items()) {
+        b.fingerprint_detail[field] = r_.string_at("/fingerprint_detail" + escape(field));
+      }
+    }
     b.gpus_per_process = int_in("/gpus_per_process", 0, 64);
     b.created_at = r_.string_at("/created_at");
     b.updated_at = r_.string_at("/updated_at");
@@ -347,7 +352,7 @@ Baseline load_baseline(const std::filesystem::path& path) {
 json baseline_to_json(const Baseline& b) {
   json entries = json::object();
   for (const auto& [key, e] : b.entries) entries[key] = entry_to_json(e);
-  return json{{"schema", kBaselineSchema},
+  json doc{{"schema", kBaselineSchema},
               {"platform", b.platform},
               {"identity", b.identity},
               {"gpus_per_process", b.gpus_per_process},
@@ -356,6 +361,8 @@ json baseline_to_json(const Baseline& b) {
               {"provenance", provenance_to_json(b.provenance)},
               {"tolerance_policy", policy_to_json(b.policy)},
               {"entries", std::move(entries)}};
+  if (!b.fingerprint_detail.empty()) doc["fingerprint_detail"] = b.fingerprint_detail;
+  return doc;
 }
 
 void save_baseline(const std::filesystem::path& path, const Baseline& baseline) {

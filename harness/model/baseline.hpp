@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/model/benchmark_result.hpp"
+#include "harness/model/fingerprint_detail.hpp"
 
 namespace fabricgate {
 
@@ -133,6 +134,9 @@ struct Baseline {
   std::string source;  // file it was read from
   std::string platform;
   nlohmann::json identity = nlohmann::json::object();  // fingerprint identity
+  // The newest merged run's fingerprint detail, so that compare can say what changed since; empty
+  // in baselines written before it was kept (optional in the file).
+  FingerprintDetail fingerprint_detail;
   int gpus_per_process = 1;
   std::string created_at;
   std::string updated_at;

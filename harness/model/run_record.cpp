@@ -255,6 +255,7 @@ FingerprintSummary parse_fingerprint(const Fields& f, const std::string& p) {
   fp.present = true;
   fp.platform_key = f.optional_string(p + "/platform_key");
   fp.identity = r.object_at(p + "/identity");
+  fp.detail = fingerprint_detail(r.at(p));
   if (r.find(p + "/versions")) {
     for (const auto& [k, v] : r.object_at(p + "/versions").items()) {
       // Versions are strings; tolerate null for "not installed" rather than failing the run.

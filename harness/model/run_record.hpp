@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/model/benchmark_result.hpp"
+#include "harness/model/fingerprint_detail.hpp"
 
 namespace fabricgate {
 
@@ -72,6 +73,7 @@ struct FingerprintSummary {
   // Smallest per-direction NVLink aggregate over the GPUs (GB/s, the published figure, P17);
   // 0 when there is no NVLink or no GPU section.
   double nvlink_GBps_per_direction = 0;
+  FingerprintDetail detail;  // what a "what changed" report compares (fingerprint_detail.hpp)
 };
 
 struct RunRecord {

@@ -8,6 +8,7 @@
 
 #include "harness/gate/units_text.hpp"
 #include "harness/model/errors.hpp"
+#include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/text_escape.hpp"
 
 namespace fabricgate::report {
@@ -76,6 +77,7 @@ std::string render_ab_console(const gate::AbComparison& c, bool color) {
   out += std::string(color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() + (color ? "\033[0m" : "") + "\n";
   if (c.side_changes.empty()) out += "changed A -> B: nothing\n";
   for (const gate::Change& ch : c.side_changes) out += "changed A -> B: " + ch.what + " " + ch.before + " -> " + ch.after + "\n";
+  out += fingerprint_changes_console({c.fingerprint_changes, c.fingerprint_note, "A", "B"});
   char stats[200];
   std::snprintf(stats, sizeof stats, "%.0f%% intervals (Hodges-Lehmann, distribution-free); ", c.confidence * 100);
   out += stats + c.tolerance_source + "\n";
@@ -133,6 +135,7 @@ std::string render_ab_markdown(const gate::AbComparison& c) {
     }
     out += "\n";
   }
+  out += fingerprint_changes_markdown({c.fingerprint_changes, c.fingerprint_note, "A", "B", "Fingerprint difference (A → B)"});
   out += "### Keys\n\n| verdict | key | size | metric | A | B | B/A [interval] | change (+ = B better) | tolerance | route A → B |\n"
          "|---|---|---:|---|---:|---:|---|---:|---:|---|\n";
   for (const gate::AbKey& k : c.keys) {

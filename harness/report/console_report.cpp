@@ -6,6 +6,7 @@
 #include "harness/gate/units_text.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/note_groups.hpp"
+#include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/render.hpp"
 
 namespace fabricgate::report {
@@ -55,6 +56,7 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   for (const gate::VersionChange& v : c.version_changes) {
     out += "VERSION CHANGED: " + v.component + " " + v.before + " -> " + v.after + "\n";
   }
+  if (c.has_baseline) out += fingerprint_changes_console({c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
   for (const std::string& w : c.warnings) out += "warning: " + w + "\n";
   if (!c.confirmation_note.empty()) out += "confirmation: " + c.confirmation_note + "\n";
   if (!c.node_layout.empty()) out += "nodes: " + c.node_layout + "\n";

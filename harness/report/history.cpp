@@ -128,21 +128,30 @@ gate::Metric choose_metric(const KeyMedians& newest, HistoryMetric wanted) {
 
 KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::string& key, HistoryMetric metric,
                        std::size_t last) {
+  std::vector<const KeyMedians*> medians;
+  medians.reserve(ordered.size());
+  for (const IndexedRun& r : ordered) {
+    const auto k = r.keys.find(key);
+    medians.push_back(k == r.keys.end() ? nullptr : &k->second);
+  }
+  return key_history(ordered, medians, key, metric, last);
+}
+
+KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::vector<const KeyMedians*>& medians,
+                       const std::string& key, HistoryMetric metric, std::size_t last) {
   KeyHistory h;
   h.key = key;
   const KeyMedians* newest = nullptr;
-  for (auto it = ordered.rbegin(); it != ordered.rend() && !newest; ++it) {
-    if (auto k = it->keys.find(key); k != it->keys.end()) newest = &k->second;
-  }
+  for (std::size_t i = ordered.size(); i-- > 0 && !newest;) newest = medians[i];
   if (!newest) return h;
   h.metric = choose_metric(*newest, metric);
-  for (auto it = ordered.rbegin(); it != ordered.rend(); ++it) {
+  for (std::size_t i = ordered.size(); i-- > 0;) {
     if (last > 0 && h.points.size() >= last) break;
-    const auto k = it->keys.find(key);
-    if (k == it->keys.end()) continue;
-    const std::optional<double> v = figure(k->second, h.metric);
+    if (!medians[i]) continue;
+    const std::optional<double> v = figure(*medians[i], h.metric);
     if (!v) continue;
-    h.points.push_back({it->run_id, it->started_at, it->suite, it->scenario, *v, std::nullopt, it->env});
+    const IndexedRun& r = ordered[i];
+    h.points.push_back({r.run_id, r.started_at, r.suite, r.scenario, *v, std::nullopt, r.env});
   }
   std::reverse(h.points.begin(), h.points.end());
   for (std::size_t i = 1; i < h.points.size(); ++i) {

@@ -101,6 +101,12 @@ struct KeyHistory {
 KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::string& key,
                        HistoryMetric metric, std::size_t last);
 
+// The same from the key's medians already looked up: `medians[i]` is the key's entry in
+// ordered[i], nullptr where that run did not measure it (`history --all` finds them for every
+// key in one merge pass over the runs' sorted key maps instead of one map search per run and key).
+KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::vector<const KeyMedians*>& medians,
+                       const std::string& key, HistoryMetric metric, std::size_t last);
+
 struct Trend {
   std::size_t runs = 0;
   double slope_per_run = 0;           // least-squares slope, metric units per run

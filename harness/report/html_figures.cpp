@@ -10,6 +10,7 @@
 #include "harness/model/key_parts.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/svg_plot.hpp"
+#include "harness/report/trend_change_points.hpp"
 
 namespace fabricgate::report {
 
@@ -234,6 +235,7 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
   };
   bool any = false;
   std::size_t colour = 0;
+  std::vector<TrendSeries> stepped;  // every plotted key's history, for the change-point markers
   for (const gate::KeyComparison* k : g.keys) {
     const Plotted p = k->judgement ? (k->judgement->metric == gate::Metric::time_us      ? Plotted::time
                                       : k->judgement->metric == gate::Metric::busbw_GBps ? Plotted::busbw
@@ -269,9 +271,11 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
                               gate::format_metric(pt.value, p == Plotted::time) + " = " + buf + " x baseline"});
     }
     plot.series.push_back(std::move(s));
+    stepped.push_back({k->key, h});
     any = true;
   }
   if (!any) return {};
+  plot.vertical_markers = trend_change_point_markers(stepped, window);
   svg::Series one{"baseline", "series-reference", "#555555", {}, true, false};
   one.points = {{0, 1, ""}, {static_cast<double>(window.size() - 1), 1, ""}};
   plot.series.insert(plot.series.begin(), std::move(one));

@@ -6,6 +6,7 @@
 
 #include "harness/gate/units_text.hpp"
 #include "harness/report/key_figures.hpp"
+#include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/text_escape.hpp"
 
 namespace fabricgate::report {
@@ -124,6 +125,7 @@ void versions_and_warnings(const gate::Comparison& c, std::string& out) {
     out += "</table>";
   }
   out += "</section>\n";
+  if (c.has_baseline) out += fingerprint_changes_html({c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
   if (c.warnings.empty()) return;
   out += "<section id=\"warnings\"><h2>Warnings</h2>";
   for (const std::string& w : c.warnings) out += "<p class=\"warning\">" + esc(w) + "</p>";

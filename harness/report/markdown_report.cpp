@@ -10,6 +10,7 @@
 #include "harness/report/note_groups.hpp"
 #include "harness/report/mermaid_chart.hpp"
 #include "harness/report/render.hpp"
+#include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/text_escape.hpp"
 
 namespace fabricgate::report {
@@ -46,6 +47,7 @@ void headline(const gate::Comparison& c, std::string& out) {
     out += "\n\n";
   }
   for (const std::string& w : c.warnings) out += "> [!WARNING]\n> " + markdown_cell(w) + "\n\n";
+  if (c.has_baseline) out += fingerprint_changes_markdown({c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
 }
 
 // Nodes that differ from the rest, slow node pairs, suspect nodes (docs/MULTINODE.md).

@@ -59,6 +59,8 @@ gate::Comparison printable_copy(const gate::Comparison& original) {
   clean(c.create_baseline_command);
   clean(c.incomplete_reason);
   clean(c.identity_changes);
+  clean(c.fingerprint_changes);
+  clean(c.fingerprint_note);
   for (gate::VersionChange& v : c.version_changes) {
     clean(v.component);
     clean(v.before);

@@ -300,6 +300,15 @@ std::string marker_group(const Marker& m, const Frame& f) {
          "</g>";
 }
 
+std::string vertical_marker_group(const VerticalMarker& m, const Frame& f) {
+  if (!f.sx.can_show(m.x)) return "";
+  const double x = f.sx(m.x);
+  return "<g" + attr("class", "vertical-marker " + m.css_class) + attr("fill", m.colour) + ">" + title_element(m.tooltip) +
+         "<line x1=\"" + num(x) + "\" y1=\"" + num(f.top) + "\" x2=\"" + num(x) + "\" y2=\"" + num(f.plot_bottom) + "\"" +
+         attr("stroke", m.colour) + " stroke-width=\"1.5\" stroke-dasharray=\"4,3\"/>" +
+         text(x + 3, f.top + 10, m.label, " font-size=\"10\"") + "</g>";
+}
+
 std::string legend_group(const Legend& legend, const Frame& f) {
   if (legend.entries.empty()) return "";
   std::string out = "<g class=\"legend\" fill=\"#222\">";
@@ -337,6 +346,7 @@ std::string render_line_plot(const LinePlot& p) {
   for (const Band& b : p.bands) out += band_path(b, f);
   for (const Series& s : p.series) out += series_group(s, f);
   for (const Marker& m : p.markers) out += marker_group(m, f);
+  for (const VerticalMarker& m : p.vertical_markers) out += vertical_marker_group(m, f);
   return out + legend_group(legend, f) + "</svg>";
 }
 

@@ -72,6 +72,16 @@ struct Marker {
   std::string colour = "#d62728";
 };
 
+// A vertical line across the plot at x (e.g. a change point in a trend: the first run on a new
+// level), its label drawn at the top, its tooltip on hover.
+struct VerticalMarker {
+  double x = 0;
+  std::string label;
+  std::string tooltip;
+  std::string css_class;
+  std::string colour = "#9467bd";
+};
+
 using TickFormatter = std::function<std::string(double)>;
 
 struct LinePlot {
@@ -90,6 +100,7 @@ struct LinePlot {
   std::vector<Band> bands;
   std::vector<Series> series;
   std::vector<Marker> markers;
+  std::vector<VerticalMarker> vertical_markers;
 };
 
 std::string render_line_plot(const LinePlot& plot);

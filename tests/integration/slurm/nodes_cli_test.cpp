@@ -51,16 +51,34 @@ TEST(NodesCli, DryRunPrintsTheDrainAndKubectlLinesForTheBlamedNode) {
                   "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T091826Z-slurm-cpu-default)"}));
 }
 
+// The state of a file as far as "did a command write it" goes: absent, or its size and mtime.
+std::string file_state(const fs::path& p) {
+  std::error_code ec;
+  if (!fs::exists(p, ec)) return "absent";
+  return std::to_string(fs::file_size(p, ec)) + "@" +
+         std::to_string(fs::last_write_time(p, ec).time_since_epoch().count());
+}
+
 TEST(NodesCli, ReportsCarryTheNodeActions) {
-  const auto md = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--format", "markdown"}, 60);
+  // compare records the run in a store; by default the one beside the run's results root, which
+  // for this committed run is tests/data/: the source tree must not collect a database, so the
+  // compares record into a scratch store, and the default location is checked untouched.
+  const fs::path scratch = fs::temp_directory_path() / ("fg-nodes-store-" + std::to_string(::getpid()) + ".sqlite");
+  const std::string store = "sqlite:" + scratch.string();
+  const fs::path default_store = kRun.parent_path().parent_path() / "fabricgate.sqlite";
+  const std::string default_before = file_state(default_store);
+  const auto md = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--format", "markdown", "--store", store}, 60);
   EXPECT_EQ(md.exit_code, 1) << md.output;
   EXPECT_NE(md.output.find("```sh\nslurm: " + kDrain + "\nkubernetes: kubectl cordon fgsnode2\n"), std::string::npos) << md.output;
-  const auto console = run_job({FABRICGATE_CLI, "compare", kRun.string()}, 60);
+  const auto console = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--store", store}, 60);
   EXPECT_NE(console.output.find("node actions (fabricgate nodes RUN --drain runs the Slurm lines):\n  slurm: " + kDrain),
             std::string::npos)
       << console.output;
-  const auto js = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--format", "json"}, 60);
+  const auto js = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--format", "json", "--store", store}, 60);
   EXPECT_EQ(json::parse(js.output.substr(js.output.find('{')))["node_actions"][0], "slurm: " + kDrain);
+  EXPECT_TRUE(fs::exists(scratch)) << "the runs were recorded in the scratch store";
+  EXPECT_EQ(file_state(default_store), default_before) << default_store << " was written by a test";
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(scratch.string() + suffix);
 }
 
 // The committed run with the blamed node's host name made hostile: refused before anything runs

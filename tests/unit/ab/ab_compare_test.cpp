@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "harness/gate/ab_compare.hpp"
+#include "harness/gate/ab_json.hpp"
+#include "harness/report/ab_report.hpp"
 #include "tests/unit/ab/ab_fixtures.hpp"
 
 namespace fabricgate::testing {
@@ -193,6 +195,37 @@ TEST(AbCompare, IncompleteWithoutFailureExits3WithFailureExits1) {
   EXPECT_NE(ok.headline().find("INCOMPLETE"), std::string::npos);
   const auto bad = compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 2.0, 0.01, 2), o);
   EXPECT_EQ(bad.exit_code, ExitCode::gate_failure);
+}
+
+}  // namespace
+}  // namespace fabricgate::testing
+
+namespace fabricgate::testing {
+namespace {
+
+// What changed between the sides' fingerprints: named field by field in ab.json and ab.md; a
+// side without fingerprint detail is said, not guessed.
+TEST(AbCompare, TheSidesFingerprintDifferenceIsListed) {
+  std::vector<gate::AbPair> pairs = pairs_with(kMiB, 100, 1.0, 0.02, 5);
+  for (gate::AbPair& p : pairs) {
+    p.a.run.fingerprint.detail = {{"nccl", "2.28.3"}, {"nccl_path", "/opt/a/libnccl.so.2"}, {"env/NCCL_PROTO", "Simple"}};
+    p.b.run.fingerprint.detail = {{"nccl", "2.28.9"}, {"nccl_path", "/opt/b/libnccl.so.2"}, {"env/NCCL_PROTO", "Simple"}};
+  }
+  const gate::AbComparison c = compare_ab(ab_side("a"), ab_side("b"), pairs, options());
+  ASSERT_EQ(c.fingerprint_changes.size(), 2u);
+  EXPECT_EQ(c.fingerprint_changes[0].what, "nccl");
+  EXPECT_EQ(c.fingerprint_changes[1].after, "/opt/b/libnccl.so.2");
+  EXPECT_EQ(gate::ab_to_json(c)["fingerprint_diff"][0], json({{"field", "nccl"}, {"before", "2.28.3"}, {"after", "2.28.9"}}));
+  EXPECT_NE(report::render_ab_markdown(c).find("### Fingerprint difference (A → B)\n\n| field | A | B |\n|---|---|---|\n"
+                                               "| nccl | 2.28.3 | 2.28.9 |\n"),
+            std::string::npos);
+  EXPECT_NE(report::render_ab_console(c, false).find("WHAT CHANGED (2 fingerprint fields, A -> B):\n  nccl: 2.28.3 -> 2.28.9\n"),
+            std::string::npos);
+
+  for (gate::AbPair& p : pairs) p.b.run.fingerprint.detail.clear();
+  const gate::AbComparison none = compare_ab(ab_side("a"), ab_side("b"), pairs, options());
+  EXPECT_TRUE(none.fingerprint_changes.empty());
+  EXPECT_EQ(none.fingerprint_note, "side B's run has no fingerprint detail");
 }
 
 }  // namespace

@@ -30,8 +30,8 @@
 #include "bench/engine/rank_gpu_check.hpp"
 #include "bench/hang_watchdog.hpp"
 #include "bench/node_setup.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 
 namespace fb = fabricgate::bench;
 

@@ -5,8 +5,8 @@
 #include <cstdlib>
 
 #include "harness/fingerprint/node_facts.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::bench {
 

@@ -9,7 +9,7 @@
 #include "harness/gate/launch_band.hpp"
 #include "harness/gate/statistics.hpp"
 #include "harness/gate/tolerance.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::gate {
 

@@ -15,8 +15,8 @@
 #include "harness/gate/wire_spec_notes.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/units_text.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/key_parts.hpp"
+#include "core/errors.hpp"
+#include "core/key_parts.hpp"
 
 namespace fabricgate::gate {
 

@@ -9,20 +9,20 @@ extern char** environ;
 #include <fstream>
 #include <sstream>
 
-#include "bench/capture/capture_json.hpp"
-#include "bench/capture/controls.hpp"
+#include "harness/analysis/capture_json.hpp"
+#include "harness/analysis/controls.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
 #include "harness/launch/gpu_capacity.hpp"
 #include "harness/launch/launch_plan.hpp"
 #include "harness/launch/process.hpp"
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/secret_redaction.hpp"
-#include "harness/model/suite.hpp"
+#include "core/suite.hpp"
 #include "harness/model/suite_advice.hpp"
-#include "harness/model/suite_limits.hpp"
+#include "core/suite_limits.hpp"
 
 namespace fabricgate::launch {
 

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/model/benchmark_result.hpp"
+#include "core/benchmark_result.hpp"
 
 namespace fabricgate {
 

@@ -5,10 +5,10 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "harness/model/benchmark_key.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
-#include "harness/model/records_file.hpp"
+#include "core/benchmark_key.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/records_file.hpp"
 
 namespace fabricgate {
 

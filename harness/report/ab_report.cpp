@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "harness/gate/units_text.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 

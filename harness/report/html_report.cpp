@@ -6,7 +6,7 @@
 
 #include "harness/gate/units_text.hpp"
 #include "harness/report/key_figures.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 

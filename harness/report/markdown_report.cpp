@@ -10,7 +10,7 @@
 #include "harness/report/note_groups.hpp"
 #include "harness/report/mermaid_chart.hpp"
 #include "harness/report/render.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 

@@ -4,8 +4,8 @@
 
 #include "bench/engine/dtype.hpp"
 #include "bench/engine/sizes.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/suite_limits.hpp"
+#include "core/errors.hpp"
+#include "core/suite_limits.hpp"
 
 namespace fabricgate::bench {
 namespace {

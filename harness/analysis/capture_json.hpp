@@ -2,10 +2,10 @@
 // JSON for the run record: the "capture" object and a benchmark's "choice" (docs/DESIGN.md).
 #include <string_view>
 
-#include "bench/capture/capture_summary.hpp"
-#include "bench/capture/choice_summary.hpp"
-#include "harness/model/benchmark_result.hpp"
-#include "harness/model/json_file.hpp"
+#include "harness/analysis/capture_summary.hpp"
+#include "core/choice_summary.hpp"
+#include "core/benchmark_result.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::capture {
 

@@ -1,4 +1,4 @@
-#include "bench/capture/capture_json.hpp"
+#include "harness/analysis/capture_json.hpp"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-// The harness validates suites with harness/model/suite_limits before launching; the bench must
+// The harness validates suites with core/suite_limits before launching; the bench must
 // accept exactly what passed there. The data type names are the one list kept in two places.
 #include <gtest/gtest.h>
 

@@ -131,6 +131,63 @@ void require_same_size(const JsonReader& r, const std::string& p, std::size_t n,
   }
 }
 
+std::vector<Note> parse_notes(const Fields& f, const std::string& p) {
+  const JsonReader& r = f.reader();
+  std::vector<Note> out;
+  if (!r.find(p)) return out;
+  const json& notes = r.array_at(p);
+  for (std::size_t i = 0; i < notes.size(); ++i) {
+    const std::string np = p + "/" + std::to_string(i);
+    Note n{r.string_at(np + "/id"), r.string_at(np + "/level"), f.optional_string(np + "/text")};
+    if (n.level != "error" && n.level != "warn" && n.level != "note") {
+      r.fail(np + "/level", "one of error|warn|note, found \"" + n.level + "\"");
+    }
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+Choice parse_choice(const Fields& f, const std::string& p) {
+  const JsonReader& r = f.reader();
+  Choice c;
+  c.algo = f.count_map(p + "/algo");
+  c.proto = f.count_map(p + "/proto");
+  c.channels = f.count_map(p + "/channels");
+  c.warps = f.count_map(p + "/warps");
+  c.funcs = f.count_map(p + "/funcs");
+  if (r.find(p + "/events")) {
+    c.events = r.integer_at(p + "/events");
+    if (*c.events < 0) r.fail(p + "/events", "a count >= 0");
+  }
+  return c;
+}
+
+// The samples and their medians of a result `measured` (status ok) or carrying numbers anyway.
+void parse_numbers(const Fields& f, const std::string& p, bool measured, BenchmarkResult& b) {
+  const JsonReader& r = f.reader();
+  b.samples.time_us = f.series(p + "/samples/time_us", true, measured);
+  b.samples.algbw_GBps = f.series(p + "/samples/algbw_GBps", false, false);
+  b.samples.busbw_GBps = f.series(p + "/samples/busbw_GBps", false, false);
+  if (measured) {
+    r.array_at(p + "/samples/time_us");
+    if (b.samples.time_us.size() != static_cast<std::size_t>(b.repetitions)) {
+      r.fail(p + "/samples/time_us", "one sample per repetition (" +
+                                         std::to_string(b.repetitions) + "), found " +
+                                         std::to_string(b.samples.time_us.size()));
+    }
+  }
+  require_same_size(r, p + "/samples/algbw_GBps", b.samples.algbw_GBps.size(),
+                    b.samples.time_us.size());
+  require_same_size(r, p + "/samples/busbw_GBps", b.samples.busbw_GBps.size(),
+                    b.samples.time_us.size());
+  b.time_us = f.time_at(p + "/time_us", measured);
+  b.algbw_GBps = r.find(p + "/algbw_GBps") ? f.rate_at(p + "/algbw_GBps") : 0.0;
+  if (r.find(p + "/busbw_GBps") && !r.at(p + "/busbw_GBps").is_null()) {
+    b.busbw_GBps = f.rate_at(p + "/busbw_GBps");
+  }
+  if (r.find(p + "/warmup_us")) b.warmup_us = f.time_at(p + "/warmup_us", false);
+}
+
 }  // namespace
 
 BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origin,
@@ -156,30 +213,8 @@ BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origi
   b.gpus_per_process = r.find(p + "/gpus_per_process") ? f.int_in(p + "/gpus_per_process", 0, 64) : 1;
   b.status = parse_status(r, p + "/status");
   b.message = f.optional_string(p + "/message");
-  if (r.find(p + "/notes")) {
-    const json& notes = r.array_at(p + "/notes");
-    for (std::size_t i = 0; i < notes.size(); ++i) {
-      const std::string np = p + "/notes/" + std::to_string(i);
-      Note n{r.string_at(np + "/id"), r.string_at(np + "/level"), f.optional_string(np + "/text")};
-      if (n.level != "error" && n.level != "warn" && n.level != "note") {
-        r.fail(np + "/level", "one of error|warn|note, found \"" + n.level + "\"");
-      }
-      b.notes.push_back(std::move(n));
-    }
-  }
-  if (r.find(p + "/choice")) {
-    Choice c;
-    c.algo = f.count_map(p + "/choice/algo");
-    c.proto = f.count_map(p + "/choice/proto");
-    c.channels = f.count_map(p + "/choice/channels");
-    c.warps = f.count_map(p + "/choice/warps");
-    c.funcs = f.count_map(p + "/choice/funcs");
-    if (r.find(p + "/choice/events")) {
-      c.events = r.integer_at(p + "/choice/events");
-      if (*c.events < 0) r.fail(p + "/choice/events", "a count >= 0");
-    }
-    b.choice = std::move(c);
-  }
+  b.notes = parse_notes(f, p + "/notes");
+  if (r.find(p + "/choice")) b.choice = parse_choice(f, p + "/choice");
   if (r.find(p + "/transport")) {
     b.transport = TransportSeen{f.optional_string(p + "/transport/network"),
                                 f.string_list(p + "/transport/transports")};
@@ -198,28 +233,7 @@ BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origi
     b.wrong_elements = r.integer_at(p + "/wrong_elements");
     if (b.wrong_elements < 0) r.fail(p + "/wrong_elements", "a count >= 0");
   }
-  if (!measured && !has_numbers) return b;
-  b.samples.time_us = f.series(p + "/samples/time_us", true, measured);
-  b.samples.algbw_GBps = f.series(p + "/samples/algbw_GBps", false, false);
-  b.samples.busbw_GBps = f.series(p + "/samples/busbw_GBps", false, false);
-  if (measured) {
-    r.array_at(p + "/samples/time_us");
-    if (b.samples.time_us.size() != static_cast<std::size_t>(b.repetitions)) {
-      r.fail(p + "/samples/time_us", "one sample per repetition (" +
-                                         std::to_string(b.repetitions) + "), found " +
-                                         std::to_string(b.samples.time_us.size()));
-    }
-  }
-  require_same_size(r, p + "/samples/algbw_GBps", b.samples.algbw_GBps.size(),
-                    b.samples.time_us.size());
-  require_same_size(r, p + "/samples/busbw_GBps", b.samples.busbw_GBps.size(),
-                    b.samples.time_us.size());
-  b.time_us = f.time_at(p + "/time_us", measured);
-  b.algbw_GBps = r.find(p + "/algbw_GBps") ? f.rate_at(p + "/algbw_GBps") : 0.0;
-  if (r.find(p + "/busbw_GBps") && !r.at(p + "/busbw_GBps").is_null()) {
-    b.busbw_GBps = f.rate_at(p + "/busbw_GBps");
-  }
-  if (r.find(p + "/warmup_us")) b.warmup_us = f.time_at(p + "/warmup_us", false);
+  if (measured || has_numbers) parse_numbers(f, p, measured, b);
   return b;
 }
 

@@ -18,6 +18,7 @@ extern char** environ;
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "core/errors.hpp"
+#include "core/records_header.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/secret_redaction.hpp"
 #include "core/suite.hpp"
@@ -273,7 +274,8 @@ void require_bench_started(const ProcessResult& result, const RecordsFile& recor
 // The run record's "capture" object: what NCCL's logs say, and whether the control held.
 json capture_record(const capture::ControlScenario& control, const fs::path& dir, const RecordsFile& records) {
   const capture::CaptureSummary summary = capture::parse_nccl_logs(read_logs(dir / "nccl"));
-  const std::string capture_path = records.header.is_object() ? records.header.value("capture_path", "none") : "none";
+  const std::string capture_path =
+      records.header.is_object() ? read_records_header(records.header).capture_path : RecordsHeader{}.capture_path;
   json cap = capture::capture_to_json(summary, capture_path);
   bool nccl_ran = false;
   for (const auto& b : records.benchmarks) nccl_ran = nccl_ran || (b.value("backend", "") == "nccl" && b.value("status", "") == "ok");

@@ -5,7 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench/engine/family.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::bench {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "bench/engine/bench_env.hpp"
-#include "harness/model/suite.hpp"
+#include "core/suite.hpp"
 
 namespace fabricgate::bench {
 

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::bench {
 

@@ -30,8 +30,9 @@
 #include "bench/engine/rank_gpu_check.hpp"
 #include "bench/hang_watchdog.hpp"
 #include "bench/node_setup.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/records_header.hpp"
 
 namespace fb = fabricgate::bench;
 
@@ -118,23 +119,24 @@ NcclSetup set_up_nccl(const fb::BenchOptions& opts, fb::Communicator& comm, cons
 }
 
 // records.jsonl's first line: what the harness needs to know about the job before any benchmark.
-nlohmann::json records_header(const fb::BenchOptions& opts, fb::Communicator& comm, const nlohmann::json& ranks,
-                              const NcclSetup& nccl, const fb::BenchEnv& env, int gpus_per_process) {
-  const char* capture_path = !opts.has_gpu_collectives                   ? "none"
-                             : fabricgate::capture::profiler().active() ? "profiler"
-                                                                        : "log";
-  return {{"schema", "fabricgate.records/1"},
-          {"suite", opts.suite_name},
-          {"nranks", comm.size()},
-          {"gpus_per_process", gpus_per_process},
-          {"nccl_nonblocking", opts.nccl_nonblocking},
-          {"ranks", ranks},
-          {"mpi_version", fb::mpi_library_version()},
-          {"nccl_version", fb::nccl_runtime_version()},
-          {"nccl_library", fb::nccl_library_path()},
-          {"capture_path", capture_path},
-          {"profiler_set_by", nccl.profiler_ours ? "fabricgate" : "user-or-none"},
-          {"benchmarks", env.total_benchmarks}};
+fabricgate::RecordsHeader records_header(const fb::BenchOptions& opts, fb::Communicator& comm,
+                                         const nlohmann::json& ranks, const NcclSetup& nccl,
+                                         const fb::BenchEnv& env, int gpus_per_process) {
+  fabricgate::RecordsHeader h;
+  h.suite = opts.suite_name;
+  h.nranks = comm.size();
+  h.gpus_per_process = gpus_per_process;
+  h.nccl_nonblocking = opts.nccl_nonblocking;
+  h.ranks = ranks;
+  h.mpi_version = fb::mpi_library_version();
+  h.nccl_version = fb::nccl_runtime_version();
+  h.nccl_library = fb::nccl_library_path();
+  h.capture_path = !opts.has_gpu_collectives                   ? "none"
+                   : fabricgate::capture::profiler().active() ? "profiler"
+                                                              : "log";
+  h.profiler_set_by = nccl.profiler_ours ? "fabricgate" : "user-or-none";
+  h.benchmarks = env.total_benchmarks;
+  return h;
 }
 
 // Rank 0's console table, opened before any benchmark; every rank learns when it cannot be, so
@@ -222,10 +224,10 @@ int run(int argc, char** argv) {
   fb::register_suite(opts, env);  // throws InputError naming the suite field
   const std::unique_ptr<fb::ConsoleTable> table = open_console_table(opts, comm);
 
-  nlohmann::json header = records_header(opts, comm, ranks, nccl, env, gpus_per_process);
-  header.update(fb::node_layout_fields(nodes, gpus_per_process, gpu.visible));
-  header["node_facts"] = node_facts;
-  writer.write_header(header);
+  fabricgate::RecordsHeader header = records_header(opts, comm, ranks, nccl, env, gpus_per_process);
+  fb::set_node_layout(header, nodes, gpus_per_process, gpu.visible);
+  header.node_facts = node_facts;
+  writer.write_header(to_json(header));
   run_benchmarks(opts, comm, ranks, table.get());
   watchdog.disarm();
   if (!env.hung_benchmark.empty()) {  // the record says which; the exit code says hang

@@ -5,8 +5,8 @@
 #include <cstdlib>
 
 #include "harness/fingerprint/node_facts.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::bench {
 
@@ -78,13 +78,13 @@ nlohmann::json gather_node_facts(Communicator& comm, const NodeLayout& layout) {
   return nodes;
 }
 
-nlohmann::json node_layout_fields(const NodeLayout& layout, int gpus_per_process, int visible_gpus) {
+void set_node_layout(RecordsHeader& header, const NodeLayout& layout, int gpus_per_process, int visible_gpus) {
   const int g = layout.ranks_per_node_min;
-  return {{"nodes", layout.nodes()},
-          {"ranks_per_node", g},
-          {"ranks_per_node_max", layout.ranks_per_node_max},
-          {"gpus_per_node", visible_gpus > 0 ? g * gpus_per_process : 0},
-          {"nodes_emulated", layout.emulated}};
+  header.nodes = layout.nodes();
+  header.ranks_per_node = g;
+  header.ranks_per_node_max = layout.ranks_per_node_max;
+  header.gpus_per_node = visible_gpus > 0 ? g * gpus_per_process : 0;
+  header.nodes_emulated = layout.emulated;
 }
 
 }  // namespace fabricgate::bench

@@ -10,6 +10,7 @@
 
 #include "bench/backends/mpi/mpi_communicator.hpp"
 #include "bench/engine/node_layout.hpp"
+#include "core/records_header.hpp"
 
 namespace fabricgate::bench {
 
@@ -23,7 +24,8 @@ NodeLayout set_up_nodes(MpiCommunicator& comm, int emulate);
 // on rank 0; null elsewhere. FABRICGATE_TEST_NODE_FACT_OVERRIDE replaces facts (tests).
 nlohmann::json gather_node_facts(Communicator& comm, const NodeLayout& layout);
 
-// The header fields that describe the node layout: nodes, ranks_per_node, gpus_per_node, nodes_emulated.
-nlohmann::json node_layout_fields(const NodeLayout& layout, int gpus_per_process, int visible_gpus);
+// Sets the header fields that describe the node layout: nodes, ranks_per_node(_max),
+// gpus_per_node, nodes_emulated.
+void set_node_layout(RecordsHeader& header, const NodeLayout& layout, int gpus_per_process, int visible_gpus);
 
 }  // namespace fabricgate::bench

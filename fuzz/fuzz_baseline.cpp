@@ -3,7 +3,7 @@
 // baseline the next run cannot read back would block the gate).
 #include "fuzz/fuzz_common.hpp"
 #include "harness/model/baseline.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   return fabricgate::fuzz::expect_only_input_errors([&] {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::fuzz {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "fuzz/fuzz_common.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/capture/capture_summary.hpp"
+#include "harness/analysis/capture_summary.hpp"
 #include "fuzz/fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

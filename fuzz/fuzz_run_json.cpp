@@ -1,6 +1,6 @@
 // run.json bytes -> parse_json_text (UTF-8, duplicates, schema) -> parse_run (every field check).
 #include "fuzz/fuzz_common.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 #include "harness/model/run_record.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

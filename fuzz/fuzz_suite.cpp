@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fuzz/fuzz_common.hpp"
-#include "harness/model/suite.hpp"
+#include "core/suite.hpp"
 
 namespace {
 

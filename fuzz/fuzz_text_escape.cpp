@@ -8,7 +8,7 @@
 #include "fuzz/fuzz_common.hpp"
 #include "harness/gate/comparison.hpp"
 #include "harness/report/render.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace {
 

@@ -6,6 +6,9 @@
 # Usage: tools/compare_before_after.sh OLD_FABRICGATE NEW_FABRICGATE [SUMMARY_FILE]
 # Run from the repository root. Exit 0 when every run is identical, 1 when one differs.
 set -u
+# No results store: compare would create fabricgate.sqlite files inside the committed results/
+# tree, and the second binary would then see the first one's runs in its history (DRIFT).
+export FABRICGATE_STORE=none
 old=${1:?old fabricgate binary} new=${2:?new fabricgate binary} summary=${3:-/dev/stdout}
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

@@ -1,6 +1,6 @@
 #include "bench/capture/choice_collector.hpp"
 
-#include "bench/capture/nccl_names.hpp"
+#include "core/nccl_names.hpp"
 
 #include <charconv>
 #include <utility>

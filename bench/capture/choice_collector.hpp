@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "bench/capture/choice_summary.hpp"
+#include "core/choice_summary.hpp"
 
 namespace fabricgate::capture {
 

@@ -10,7 +10,7 @@
 
 #include "bench/engine/collective.hpp"
 #include "bench/engine/measured_op.hpp"
-#include "harness/model/benchmark_result.hpp"
+#include "core/benchmark_result.hpp"
 
 namespace fabricgate::bench {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/model/suite_limits.hpp"
+#include "core/suite_limits.hpp"
 
 namespace fabricgate::bench {
 
@@ -72,7 +72,7 @@ SizeSweep SuiteEntry::sizes() const {
 }
 
 MeasurePlan read_plan(const JsonReader& reader, const std::string& pointer, MeasurePlan plan) {
-  // Ranges from harness/model/suite_limits.hpp, which the harness checked before launching.
+  // Ranges from core/suite_limits.hpp, which the harness checked before launching.
   plan.repetitions = suite_integer_in(reader, pointer + "/repetitions", kRepetitions, plan.repetitions);
   plan.warmup_ops = suite_integer_in(reader, pointer + "/warmup", kWarmupOps, plan.warmup_ops);
   plan.fixed_ops_per_sample = suite_integer_in(reader, pointer + "/iterations", kIterations, plan.fixed_ops_per_sample);

@@ -10,7 +10,7 @@
 #include "bench/engine/bench_env.hpp"
 #include "bench/engine/measurement.hpp"
 #include "bench/engine/sizes.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::bench {
 

@@ -1,7 +1,7 @@
 #include "bench/engine/peer_exchange.hpp"
 
 #include <stdexcept>
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::bench {
 

@@ -1,6 +1,6 @@
 #include "bench/engine/record.hpp"
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::bench {
 

@@ -1,13 +1,13 @@
 #pragma once
 // Writing records.jsonl. The per-benchmark result itself is the shared BenchmarkResult
-// (harness/model/benchmark_result.hpp, docs/DESIGN.md "The record contract"): the bench fills
+// (core/benchmark_result.hpp, docs/DESIGN.md "The record contract"): the bench fills
 // it, the harness reads the same type back.
 #include <filesystem>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "harness/model/benchmark_result.hpp"
+#include "core/benchmark_result.hpp"
 
 namespace fabricgate::bench {
 

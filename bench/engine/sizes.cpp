@@ -1,6 +1,6 @@
 #include "bench/engine/sizes.hpp"
 
-#include "harness/model/suite_limits.hpp"
+#include "core/suite_limits.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -15,10 +15,10 @@
 #include "harness/cli/commands.hpp"
 #include "harness/launch/ab_runner.hpp"
 #include "harness/launch/ab_spec.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/report/ab_report.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 #ifndef FABRICGATE_SOURCE_DIR
 #define FABRICGATE_SOURCE_DIR "."

@@ -12,8 +12,8 @@
 #include "harness/gate/baseline_window.hpp"
 #include "harness/gate/platform_guard.hpp"
 #include "harness/model/baseline.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 

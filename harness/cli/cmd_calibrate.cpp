@@ -14,8 +14,8 @@
 #include "harness/gate/calibration.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/launch/run_orchestrator.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/model/run_record.hpp"
 
 #ifndef FABRICGATE_SOURCE_DIR

@@ -16,10 +16,10 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/report/history.hpp"
 #include "harness/report/history_change_points.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 #include "harness/store/store_history.hpp"
 
 namespace fabricgate::cli {

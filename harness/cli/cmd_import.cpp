@@ -20,7 +20,7 @@
 #include "harness/import/nvbandwidth_json.hpp"
 #include "harness/import/source_text.hpp"
 #include "harness/launch/run_assembly.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::cli {
 

@@ -16,8 +16,8 @@
 #include "harness/gate/cluster_consistency.hpp"
 #include "harness/gate/node_actions.hpp"
 #include "harness/gate/pair_outliers.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::cli {

@@ -13,9 +13,9 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/publish/publish_targets.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 #ifndef FABRICGATE_VERSION
 #define FABRICGATE_VERSION "0"

@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/report/history.hpp"
 #include "harness/store/results_store.hpp"
 #include "harness/store/store_import.hpp"

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "harness/gate/confirmation.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::cli {
 

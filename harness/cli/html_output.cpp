@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <iostream>
 
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/report/printable_comparison.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 #include "harness/report/history.hpp"
 #include "harness/report/html_report.hpp"
 

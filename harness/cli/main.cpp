@@ -5,8 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include "harness/cli/commands.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 int main(int argc, char** argv) {
   using fabricgate::ExitCode;

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 #include "harness/model/secret_redaction.hpp"
 
 namespace fabricgate::fingerprint {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "harness/fingerprint/gpu_query.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::fingerprint {
 

@@ -5,7 +5,7 @@
 
 #include "harness/fingerprint/gpu_query.hpp"
 #include "harness/fingerprint/gpu_topology.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::fingerprint {
 

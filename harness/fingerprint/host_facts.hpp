@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::fingerprint {
 

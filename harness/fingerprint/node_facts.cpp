@@ -10,7 +10,7 @@
 #include "harness/fingerprint/nvml_gpu_query.hpp"
 #include "harness/fingerprint/platform_key.hpp"
 #include "harness/fingerprint/rdma_inventory.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::fingerprint {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "harness/fingerprint/gpu_query.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::fingerprint {
 

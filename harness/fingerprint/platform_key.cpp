@@ -3,7 +3,7 @@
 #include <cctype>
 #include <regex>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::fingerprint {
 

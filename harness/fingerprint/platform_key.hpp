@@ -31,7 +31,7 @@ std::string cpu_model_slug(std::string_view model);
 std::string derive_platform_key(const PlatformFacts& facts);
 
 // Throws InputError naming `origin` and `field` unless `key` is a safe path component
-// (require_safe_name in harness/model/json_file.hpp).
+// (require_safe_name in core/json_file.hpp).
 void validate_platform_key(std::string_view key, const std::string& origin,
                            const std::string& field);
 

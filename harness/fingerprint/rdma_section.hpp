@@ -8,7 +8,7 @@
 
 #include "harness/fingerprint/fi_info_parser.hpp"
 #include "harness/fingerprint/rdma_inventory.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::fingerprint {
 

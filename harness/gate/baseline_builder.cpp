@@ -9,8 +9,8 @@
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/statistics.hpp"
 #include "harness/gate/tolerance.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::gate {
 

@@ -8,7 +8,7 @@
 #include "harness/gate/compare.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/statistics.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::gate {
 

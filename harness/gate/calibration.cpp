@@ -9,7 +9,7 @@
 #include "harness/gate/launch_band.hpp"
 #include "harness/gate/statistics.hpp"
 #include "harness/gate/tolerance.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::gate {
 
@@ -73,25 +73,21 @@ std::string pct(double fraction) {
   return text;
 }
 
-}  // namespace
+// One key over the A/A launches: the metric's median per launch and the repetitions' CV.
+struct SeenKey {
+  std::uint64_t bytes = 0;
+  Metric metric = Metric::time_us;
+  std::vector<double> medians;
+  std::vector<double> repetition_cvs;
+};
 
-CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baseline* baseline, const TolerancePolicy& given) {
-  require_launches(launches);
-  TolerancePolicy policy = baseline ? baseline->policy : given;
-  CalibrationTable t;
-  t.launches = launches.size();
-  t.has_baseline = baseline != nullptr;
-  struct Seen {
-    std::uint64_t bytes = 0;
-    Metric metric = Metric::time_us;
-    std::vector<double> medians;
-    std::vector<double> repetition_cvs;
-  };
-  std::map<std::string, Seen> by_key;
+std::map<std::string, SeenKey> collect_keys(const std::vector<RunRecord>& launches, const Baseline* baseline,
+                                            const TolerancePolicy& policy) {
+  std::map<std::string, SeenKey> by_key;
   for (const RunRecord& run : launches) {
     for (const BenchmarkResult& r : run.benchmarks) {
       if (r.status != ResultStatus::ok || r.has_error_note()) continue;
-      Seen& s = by_key[r.key];
+      SeenKey& s = by_key[r.key];
       if (s.medians.empty()) {
         s.bytes = r.bytes;
         s.metric = metric_for(r, baseline, policy);
@@ -102,91 +98,115 @@ CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baselin
       s.repetition_cvs.push_back(launch_instability(values));
     }
   }
+  return by_key;
+}
+
+// failed[i][key]: launch i fails the gate on key against the baseline. Counts the failing
+// launches, and those the next launch (the confirmation) would confirm, into `t`.
+using FailedKeys = std::vector<std::map<std::string, bool>>;
+
+FailedKeys gate_each_launch(const std::vector<RunRecord>& launches, const Baseline& baseline, CalibrationTable& t) {
+  FailedKeys failed(launches.size());
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const Comparison c = compare_run(launches[i], &baseline, CompareOptions{});
+    for (const KeyComparison& k : c.keys) {
+      if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) failed[i][k.key] = true;
+    }
+    if (c.failing_count() > 0) ++t.launches_failing;
+  }
+  for (std::size_t i = 0; i < launches.size(); ++i) {
+    const auto& next = failed[(i + 1) % launches.size()];
+    bool confirmed = false;
+    for (const auto& [key, yes] : failed[i]) confirmed = confirmed || next.count(key);
+    if (confirmed) ++t.launches_failing_confirmed;
+  }
+  return failed;
+}
+
+CalibrationRow calibration_row(const std::string& key, const SeenKey& s, const Baseline* baseline,
+                               const TolerancePolicy& policy, const FailedKeys& failed) {
+  CalibrationRow row;
+  row.key = key;
+  row.bytes = s.bytes;
+  row.metric = s.metric;
+  row.size_class = size_class_for(policy, s.bytes).name;
+  row.launches = s.medians.size();
+  row.launch_cv = cv_of(s.medians);
+  std::vector<double> cvs = s.repetition_cvs;
+  row.repetition_cv = median(cvs);
+  BaselineEntry probe;
+  probe.bytes = s.bytes;
+  MetricBaseline aa;
+  aa.run_medians = s.medians;
+  LaunchBand band = launch_band(policy, probe, aa);
+  if (baseline) {
+    if (const auto it = baseline->entries.find(key); it != baseline->entries.end()) {
+      const MetricBaseline& m = s.metric == Metric::busbw_GBps && it->second.busbw_GBps ? *it->second.busbw_GBps
+                                : s.metric == Metric::algbw_GBps                        ? it->second.algbw_GBps
+                                                                                        : it->second.time_us;
+      const LaunchBand own = launch_band(policy, it->second, m);
+      row.baseline_band = own.tolerance;
+      // Against a baseline the band is what these launches need around ITS centre, which the
+      // gate compares every later launch with (launch_band.hpp, band_around_centre).
+      const LaunchBand around =
+          band_around_centre(s.medians, own.centre, metric_higher_is_better(s.metric), policy.band_alpha);
+      band.half_width = around.half_width;
+      band.log_sd = around.log_sd;
+      band.floor = own.floor;
+      band.tolerance = std::max(band.floor, band.half_width);
+      band.noisy = band.half_width > policy.max_band;
+    }
+  }
+  row.band = band.half_width;
+  row.mde = band.tolerance;
+  row.noisy = band.noisy;
+  // 80 % power: the shift must clear the threshold by z_0.8 = 0.8416 launch standard deviations.
+  const double threshold = -std::log(1 - row.mde);
+  row.mde80 = 1 - std::exp(-(threshold + 0.8416 * band.log_sd));
+  for (std::size_t i = 0; i < failed.size(); ++i) {
+    if (!failed[i].count(key)) continue;
+    ++row.failing;
+    if (failed[(i + 1) % failed.size()].count(key)) ++row.failing_confirmed;
+  }
+  return row;
+}
+
+SizeClassSummary summarise_class(const SizeClass& c, const std::vector<CalibrationRow>& rows) {
+  SizeClassSummary sum;
+  sum.name = c.name;
+  std::vector<double> mdes;
+  for (const CalibrationRow& r : rows) {
+    if (r.size_class != c.name) continue;
+    ++sum.keys;
+    if (r.noisy) {
+      ++sum.noisy;
+      continue;
+    }
+    mdes.push_back(r.mde);
+  }
+  if (!mdes.empty()) {
+    sum.median_mde = median(mdes);
+    sum.max_mde = *std::max_element(mdes.begin(), mdes.end());
+  }
+  return sum;
+}
+
+}  // namespace
+
+CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baseline* baseline, const TolerancePolicy& given) {
+  require_launches(launches);
+  TolerancePolicy policy = baseline ? baseline->policy : given;
+  CalibrationTable t;
+  t.launches = launches.size();
+  t.has_baseline = baseline != nullptr;
+  const std::map<std::string, SeenKey> by_key = collect_keys(launches, baseline, policy);
   // Without a baseline the family is every key these launches measured (a baseline's own policy
   // already carries its per-key level).
   if (!baseline) set_family_size(policy, by_key.size());
-  // Failures per launch and key against the baseline.
-  std::vector<std::map<std::string, bool>> failed(launches.size());
-  if (baseline) {
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-      const Comparison c = compare_run(launches[i], baseline, CompareOptions{});
-      for (const KeyComparison& k : c.keys) {
-        if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) failed[i][k.key] = true;
-      }
-      if (c.failing_count() > 0) ++t.launches_failing;
-    }
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-      const auto& next = failed[(i + 1) % launches.size()];
-      bool confirmed = false;
-      for (const auto& [key, yes] : failed[i]) confirmed = confirmed || next.count(key);
-      if (confirmed) ++t.launches_failing_confirmed;
-    }
-  }
-  for (const auto& [key, s] : by_key) {
-    CalibrationRow row;
-    row.key = key;
-    row.bytes = s.bytes;
-    row.metric = s.metric;
-    row.size_class = size_class_for(policy, s.bytes).name;
-    row.launches = s.medians.size();
-    row.launch_cv = cv_of(s.medians);
-    std::vector<double> cvs = s.repetition_cvs;
-    row.repetition_cv = median(cvs);
-    BaselineEntry probe;
-    probe.bytes = s.bytes;
-    MetricBaseline aa;
-    aa.run_medians = s.medians;
-    LaunchBand band = launch_band(policy, probe, aa);
-    if (baseline) {
-      if (const auto it = baseline->entries.find(key); it != baseline->entries.end()) {
-        probe.tolerance = it->second.tolerance;
-        const MetricBaseline& m = s.metric == Metric::busbw_GBps && it->second.busbw_GBps ? *it->second.busbw_GBps
-                                  : s.metric == Metric::algbw_GBps                        ? it->second.algbw_GBps
-                                                                                          : it->second.time_us;
-        const LaunchBand own = launch_band(policy, it->second, m);
-        row.baseline_band = own.tolerance;
-        // Against a baseline the band is what these launches need around ITS centre.
-        const LaunchBand around = band_around_centre(s.medians, own.centre, metric_higher_is_better(s.metric),
-                                                     policy.band_alpha);
-        band.half_width = around.half_width;
-        band.log_sd = around.log_sd;
-        band.floor = it->second.tolerance ? *it->second.tolerance : band.floor;
-        band.tolerance = std::max(band.floor, band.half_width);
-        band.noisy = band.half_width > policy.max_band;
-      }
-    }
-    row.band = band.half_width;
-    row.mde = band.tolerance;
-    row.noisy = band.noisy;
-    // 80 % power: the shift must clear the threshold by z_0.8 = 0.8416 launch standard deviations.
-    const double threshold = -std::log(1 - row.mde);
-    row.mde80 = 1 - std::exp(-(threshold + 0.8416 * band.log_sd));
-    for (std::size_t i = 0; i < launches.size(); ++i) {
-      if (!failed[i].count(key)) continue;
-      ++row.failing;
-      if (failed[(i + 1) % launches.size()].count(key)) ++row.failing_confirmed;
-    }
-    t.rows.push_back(std::move(row));
-  }
-  for (const SizeClass& c : policy.size_classes) {
-    SizeClassSummary sum;
-    sum.name = c.name;
-    std::vector<double> mdes;
-    for (const CalibrationRow& r : t.rows) {
-      if (r.size_class != c.name) continue;
-      ++sum.keys;
-      if (r.noisy) {
-        ++sum.noisy;
-        continue;
-      }
-      mdes.push_back(r.mde);
-    }
-    if (!mdes.empty()) {
-      sum.median_mde = median(mdes);
-      sum.max_mde = *std::max_element(mdes.begin(), mdes.end());
-    }
-    t.classes.push_back(std::move(sum));
-  }
+  // Failures per launch and key against the baseline (none without one).
+  const FailedKeys failed = baseline ? gate_each_launch(launches, *baseline, t) : FailedKeys(launches.size());
+  for (const auto& [key, s] : by_key) t.rows.push_back(calibration_row(key, s, baseline, policy, failed));
+  for (const SizeClass& c : policy.size_classes) t.classes.push_back(summarise_class(c, t.rows));
   return t;
 }
 

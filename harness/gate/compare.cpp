@@ -16,8 +16,8 @@
 #include "harness/gate/wire_spec_notes.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/units_text.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/key_parts.hpp"
+#include "core/errors.hpp"
+#include "core/key_parts.hpp"
 
 namespace fabricgate::gate {
 
@@ -157,9 +157,9 @@ bool verdict_order(const KeyComparison& a, const KeyComparison& b) {
   return false;
 }
 
-}  // namespace
-
-Comparison compare_run(const RunRecord& run, const Baseline* baseline, const CompareOptions& options) {
+// Header fields of the comparison, and the identity/platform guard when there is a baseline.
+Comparison start_comparison(const RunRecord& run, const Baseline* baseline, const CompareOptions& options,
+                            const TolerancePolicy& policy) {
   Comparison c;
   c.run_id = run.run_id;
   c.platform = run.platform;
@@ -168,7 +168,6 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
   c.incomplete_reason = run.incomplete_reason;
   c.capture = run.capture;
   c.has_baseline = baseline != nullptr;
-  const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
   c.multiple_comparison = policy.launch_alpha
                               ? "bonferroni: launch_alpha " + plain_percent(*policy.launch_alpha) +
                                     " over the baseline's keys, one prediction band per key"
@@ -181,114 +180,165 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline, const Com
     c.create_baseline_command = create_baseline_command(run, fs::path("baselines") / (run.platform + ".json"));
     c.fingerprint_note = "no baseline to compare the fingerprint with";
   }
-  c.keys.reserve(run.benchmarks.size() + (baseline ? baseline->entries.size() : 0));
-  std::vector<std::size_t> judged;  // indices into c.keys awaiting the p-value adjustment
-  // P04: a run at another rank count is compared key by key on elapsed time. Baseline keys by their
-  // rank-free shape; a shape measured at several rank counts is ambiguous (nullptr) and not used.
-  std::unordered_map<std::string, const std::string*> by_shape;
-  std::unordered_set<std::string_view> matched_at_other_rank_count;
-  if (baseline) {
-    for (const auto& [key, e] : baseline->entries) {
-      auto [it, inserted] = by_shape.emplace(without_rank_count(key), &key);
+  return c;
+}
+
+// P04: a run at another rank count is compared key by key on elapsed time. The baseline's keys by
+// their rank-free shape; a shape measured at several rank counts is ambiguous (nullptr), not used.
+class BaselineMatcher {
+ public:
+  explicit BaselineMatcher(const Baseline* baseline) : baseline_(baseline) {
+    if (!baseline_) return;
+    for (const auto& [key, e] : baseline_->entries) {
+      auto [it, inserted] = by_shape_.emplace(without_rank_count(key), &key);
       if (!inserted) it->second = nullptr;
     }
   }
-  for (const BenchmarkResult& r : run.benchmarks) {
-    KeyComparison k = start_key(r);
+
+  struct Match {
     const BaselineEntry* entry = nullptr;
     bool other_rank_count = false;
-    if (baseline) {
-      auto it = baseline->entries.find(r.key);
-      if (it != baseline->entries.end()) {
-        entry = &it->second;
-      } else if (auto shape = by_shape.find(without_rank_count(r.key)); shape != by_shape.end() && shape->second) {
-        const auto& [base_key, base_entry] = *baseline->entries.find(*shape->second);
-        if (base_entry.nranks != r.nranks) {
-          entry = &base_entry;
-          other_rank_count = true;
-          matched_at_other_rank_count.insert(base_key);
-          k.notes.push_back({"P04", "note", "compared with " + base_key + " (" + std::to_string(base_entry.nranks) +
-                                                " ranks) on elapsed time; busbw of different rank counts is not comparable"});
-        }
-      }
+  };
+
+  // The baseline entry to judge `r` against: its own key, or the same shape at another rank
+  // count (noted on `k`, P04).
+  Match find(const BenchmarkResult& r, KeyComparison& k) {
+    if (!baseline_) return {};
+    if (auto it = baseline_->entries.find(r.key); it != baseline_->entries.end()) return {&it->second, false};
+    auto shape = by_shape_.find(without_rank_count(r.key));
+    if (shape == by_shape_.end() || !shape->second) return {};
+    const auto& [base_key, base_entry] = *baseline_->entries.find(*shape->second);
+    if (base_entry.nranks == r.nranks) return {};
+    matched_at_other_rank_count_.insert(base_key);
+    k.notes.push_back({"P04", "note", "compared with " + base_key + " (" + std::to_string(base_entry.nranks) +
+                                          " ranks) on elapsed time; busbw of different rank counts is not comparable"});
+    return {&base_entry, true};
+  }
+
+  bool matched_at_other_rank_count(const std::string& key) const {
+    return matched_at_other_rank_count_.count(key) > 0;
+  }
+
+ private:
+  const Baseline* baseline_;
+  std::unordered_map<std::string, const std::string*> by_shape_;
+  std::unordered_set<std::string_view> matched_at_other_rank_count_;
+};
+
+// Decides one measured key, or leaves it for the numbers: returns true when k awaits judge_metric's
+// verdict (given after all keys, verdict_from_judgement).
+bool compare_key(const RunRecord& run, const BenchmarkResult& r, const BaselineMatcher::Match& match,
+                 const TolerancePolicy& policy, KeyComparison& k) {
+  if (match.entry) fill_baseline_figures(k, *match.entry);
+  if (decide_without_numbers(r, k)) {
+    // The baseline only holds keys that were measured cleanly, so a skip here means something
+    // the platform could do is gone (a libfabric provider no longer offered, a GPU not seen):
+    // passing it would hide exactly the fallback the gate exists to catch.
+    if (k.verdict == Verdict::skipped && match.entry && !match.other_rank_count) {
+      k.verdict = Verdict::missing;
+      k.reason = format_bytes(r.bytes) + ": measured in the baseline, " + k.reason + " in this run";
     }
-    if (entry) fill_baseline_figures(k, *entry);
-    if (decide_without_numbers(r, k)) {
-      // The baseline only holds keys that were measured cleanly, so a skip here means something
-      // the platform could do is gone (a libfabric provider no longer offered, a GPU not seen):
-      // passing it would hide exactly the fallback the gate exists to catch.
-      if (k.verdict == Verdict::skipped && entry && !other_rank_count) {
-        k.verdict = Verdict::missing;
-        k.reason = format_bytes(r.bytes) + ": measured in the baseline, " + k.reason + " in this run";
-      }
-    } else {
-      if (!entry) {
-        k.verdict = Verdict::new_key;
-        k.reason = format_bytes(r.bytes) + ": not in the baseline";
-      } else if (other_rank_count || !decide_route(run, r, *entry, k)) {
-        // (At another rank count NCCL may rightly choose another algorithm (P19): only time is judged.)
-        k.judgement = judge_metric(r, *entry, policy);
-        if (k.judgement->metric == Metric::time_us && r.nranks != entry->nranks && !other_rank_count) {
-          k.notes.push_back({"P04", "note", k.judgement->why_metric});
-        }
-        judged.push_back(c.keys.size());
-      }
-    }
+    return false;
+  }
+  if (!match.entry) {
+    k.verdict = Verdict::new_key;
+    k.reason = format_bytes(r.bytes) + ": not in the baseline";
+    return false;
+  }
+  // (At another rank count NCCL may rightly choose another algorithm (P19): only time is judged.)
+  if (!match.other_rank_count && decide_route(run, r, *match.entry, k)) return false;
+  k.judgement = judge_metric(r, *match.entry, policy);
+  if (k.judgement->metric == Metric::time_us && r.nranks != match.entry->nranks && !match.other_rank_count) {
+    k.notes.push_back({"P04", "note", k.judgement->why_metric});
+  }
+  return true;
+}
+
+void give_judged_verdict(KeyComparison& k, const TolerancePolicy& policy) {
+  k.verdict = verdict_from_judgement(*k.judgement, policy);
+  k.reason = describe_judgement(*k.judgement, k.bytes);
+  if (k.verdict == Verdict::noisy) {
+    k.reason += "; launch-to-launch noise wider than the policy's max_band " +
+                plain_percent(policy.max_band) + ": informational, not gated";
+  } else if (k.verdict == Verdict::unstable) {
+    k.reason += "; this launch's repetitions disagree (CV above unstable_cv " +
+                plain_percent(policy.unstable_cv) + "): not judged";
+  }
+}
+
+// Baseline keys this run did not measure (nor matched at another rank count) are missing.
+void add_missing_keys(const RunRecord& run, const Baseline& baseline, const BaselineMatcher& matcher,
+                      Comparison& c) {
+  std::unordered_set<std::string_view> present;
+  present.reserve(run.benchmarks.size());
+  for (const BenchmarkResult& r : run.benchmarks) present.insert(r.key);
+  for (const auto& [key, e] : baseline.entries) {
+    if (present.count(key) || matcher.matched_at_other_rank_count(key)) continue;
+    KeyComparison k;
+    k.identify(key, e);
+    k.verdict = Verdict::missing;
+    fill_baseline_figures(k, e);
+    k.missing_because_incomplete = !run.complete;
+    k.reason = format_bytes(e.bytes) + ": in the baseline but not in this run" +
+               (run.complete ? "" : " (the run is incomplete)");
     c.keys.push_back(std::move(k));
   }
-  for (const std::size_t i : judged) {
-    KeyComparison& k = c.keys[i];
-    k.verdict = verdict_from_judgement(*k.judgement, policy);
-    k.reason = describe_judgement(*k.judgement, k.bytes);
-    if (k.verdict == Verdict::noisy) {
-      k.reason += "; launch-to-launch noise wider than the policy's max_band " +
-                  plain_percent(policy.max_band) + ": informational, not gated";
-    } else if (k.verdict == Verdict::unstable) {
-      k.reason += "; this launch's repetitions disagree (CV above unstable_cv " +
-                  plain_percent(policy.unstable_cv) + "): not judged";
-    }
-  }
-  if (baseline) {
-    std::unordered_set<std::string_view> present;
-    present.reserve(run.benchmarks.size());
-    for (const BenchmarkResult& r : run.benchmarks) present.insert(r.key);
-    for (const auto& [key, e] : baseline->entries) {
-      if (present.count(key) || matched_at_other_rank_count.count(key)) continue;
-      KeyComparison k;
-      k.identify(key, e);
-      k.verdict = Verdict::missing;
-      fill_baseline_figures(k, e);
-      k.missing_because_incomplete = !run.complete;
-      k.reason = format_bytes(e.bytes) + ": in the baseline but not in this run" +
-                 (run.complete ? "" : " (the run is incomplete)");
-      c.keys.push_back(std::move(k));
-    }
-  }
-  add_multinode_notes(run, c);
-  add_wire_spec_notes(run, c);
-  if (run.launch.nodes > 1 || run.nodes.size() > 1) {
-    const int k = std::max<int>(run.launch.nodes, static_cast<int>(run.nodes.size()));
-    c.node_layout = std::to_string(k) + " nodes";
-    if (run.launch.ranks_per_node > 0) c.node_layout += " x " + std::to_string(run.launch.ranks_per_node) + " ranks";
-    if (run.launch.gpus_per_node > 0) c.node_layout += " (" + std::to_string(run.launch.gpus_per_node) + " GPUs per node)";
-    if (run.launch.nodes_emulated) c.node_layout += ", emulated on one host (NCCL_HOSTID per node)";
-    c.node_layout += run.nodes.empty() ? ", node facts not gathered" : ", facts of " + std::to_string(run.nodes.size()) + " nodes compared";
-  }
-  // Whole-cluster findings: nodes that differ from the majority, pairs/nodes far below the rest.
+}
+
+// "2 nodes x 8 ranks (8 GPUs per node), facts of 2 nodes compared"; "" for one node.
+std::string describe_node_layout(const RunRecord& run) {
+  if (run.launch.nodes <= 1 && run.nodes.size() <= 1) return {};
+  const int k = std::max<int>(run.launch.nodes, static_cast<int>(run.nodes.size()));
+  std::string out = std::to_string(k) + " nodes";
+  if (run.launch.ranks_per_node > 0) out += " x " + std::to_string(run.launch.ranks_per_node) + " ranks";
+  if (run.launch.gpus_per_node > 0) out += " (" + std::to_string(run.launch.gpus_per_node) + " GPUs per node)";
+  if (run.launch.nodes_emulated) out += ", emulated on one host (NCCL_HOSTID per node)";
+  out += run.nodes.empty() ? ", node facts not gathered" : ", facts of " + std::to_string(run.nodes.size()) + " nodes compared";
+  return out;
+}
+
+// Whole-cluster findings: nodes that differ from the majority, pairs/nodes far below the rest.
+void add_cluster_findings(const RunRecord& run, Comparison& c) {
   c.cluster_findings = check_cluster_consistency(run.nodes);
   for (ClusterFinding& f : find_pair_outliers(run.benchmarks)) c.cluster_findings.push_back(std::move(f));
   std::stable_sort(c.cluster_findings.begin(), c.cluster_findings.end(),
                    [](const ClusterFinding& a, const ClusterFinding& b) { return a.fails_gate && !b.fails_gate; });
   c.node_actions = node_action_lines(plan_node_actions(c.cluster_findings, run.nodes, run.run_id));
-  // Sort an index, then move each KeyComparison once: cheaper than swapping the large structs.
-  std::vector<std::size_t> order(c.keys.size());
+}
+
+// Sorts an index, then moves each KeyComparison once: cheaper than swapping the large structs.
+void sort_by_verdict(std::vector<KeyComparison>& keys) {
+  std::vector<std::size_t> order(keys.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return verdict_order(c.keys[a], c.keys[b]); });
+            [&](std::size_t a, std::size_t b) { return verdict_order(keys[a], keys[b]); });
   std::vector<KeyComparison> sorted;
-  sorted.reserve(c.keys.size());
-  for (const std::size_t i : order) sorted.push_back(std::move(c.keys[i]));
-  c.keys = std::move(sorted);
+  sorted.reserve(keys.size());
+  for (const std::size_t i : order) sorted.push_back(std::move(keys[i]));
+  keys = std::move(sorted);
+}
+
+}  // namespace
+
+Comparison compare_run(const RunRecord& run, const Baseline* baseline, const CompareOptions& options) {
+  const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
+  Comparison c = start_comparison(run, baseline, options, policy);
+  c.keys.reserve(run.benchmarks.size() + (baseline ? baseline->entries.size() : 0));
+  std::vector<std::size_t> judged;  // indices into c.keys awaiting their verdict from the numbers
+  BaselineMatcher matcher(baseline);
+  for (const BenchmarkResult& r : run.benchmarks) {
+    KeyComparison k = start_key(r);
+    const BaselineMatcher::Match match = matcher.find(r, k);
+    if (compare_key(run, r, match, policy, k)) judged.push_back(c.keys.size());
+    c.keys.push_back(std::move(k));
+  }
+  for (const std::size_t i : judged) give_judged_verdict(c.keys[i], policy);
+  if (baseline) add_missing_keys(run, *baseline, matcher, c);
+  add_multinode_notes(run, c);
+  add_wire_spec_notes(run, c);
+  c.node_layout = describe_node_layout(run);
+  add_cluster_findings(run, c);
+  sort_by_verdict(c.keys);
   if (c.failing_count() > 0 || c.failing_findings() > 0) {
     c.exit_code = ExitCode::gate_failure;
   } else if (!run.complete) {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::gate {

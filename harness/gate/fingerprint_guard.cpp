@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::gate {
 

@@ -1,6 +1,6 @@
 #include "harness/gate/platform_guard.hpp"
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::gate {
 

@@ -5,7 +5,7 @@
 
 #include "harness/import/nccl_tests_keys.hpp"
 #include "harness/import/source_text.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::import {
 

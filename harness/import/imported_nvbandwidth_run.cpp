@@ -4,7 +4,7 @@
 #include <optional>
 #include <set>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::import {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <unistd.h>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::import {

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::import {
 

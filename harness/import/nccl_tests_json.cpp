@@ -4,8 +4,8 @@
 
 #include "harness/import/nccl_tests_text.hpp"
 #include "harness/import/source_text.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::import {
 

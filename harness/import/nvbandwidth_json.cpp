@@ -3,8 +3,8 @@
 #include <optional>
 
 #include "harness/import/source_text.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::import {
 

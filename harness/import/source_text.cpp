@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::import {
 

@@ -12,9 +12,9 @@
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/model/baseline.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
-#include "harness/model/suite.hpp"
+#include "core/suite.hpp"
 
 namespace fabricgate::launch {
 

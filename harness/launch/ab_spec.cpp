@@ -3,9 +3,9 @@
 #include <filesystem>
 #include <system_error>
 
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
-#include "harness/model/suite.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/suite.hpp"
 
 namespace fabricgate::launch {
 

@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
-#include "harness/model/json_file.hpp"
-#include "harness/model/suite.hpp"
+#include "core/json_file.hpp"
+#include "core/suite.hpp"
 
 namespace fabricgate::launch {
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "harness/launch/process.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::launch {
 

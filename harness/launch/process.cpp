@@ -15,7 +15,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 extern char** environ;
 

@@ -4,13 +4,14 @@
 #include <cstdlib>
 #include <ctime>
 
+#include "core/records_header.hpp"
 #include "harness/model/secret_redaction.hpp"
 
 namespace fabricgate::launch {
 
 json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fingerprint, const json& capture) {
-  const json& h = records.header;
-  const bool have_header = h.is_object();
+  // No header: the bench never got that far; the defaults say so (0 ranks, no nodes).
+  const RecordsHeader h = records.header.is_object() ? read_records_header(records.header) : RecordsHeader{};
   std::string reason = f.incomplete_reason;
   if (reason.empty() && !records.complete) reason = "the bench ended without writing its final record";
   if (!reason.empty() && !records.in_progress.empty()) reason += "; benchmark in progress: " + records.in_progress;
@@ -27,20 +28,20 @@ json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fin
       {"metadata", f.metadata},
       {"launch",
        {{"launcher", f.launcher},
-        {"nranks", have_header ? h.value("nranks", 0) : 0},
-        {"nodes", have_header ? h.value("nodes", 0) : 0},
-        {"gpus_per_process", have_header ? h.value("gpus_per_process", 1) : 1},
-        {"ranks_per_node", have_header ? h.value("ranks_per_node", 0) : 0},
-        {"gpus_per_node", have_header ? h.value("gpus_per_node", 0) : 0},
-        {"nodes_emulated", have_header ? h.value("nodes_emulated", false) : false},
-        {"mpi_version", have_header ? h.value("mpi_version", "") : ""},
+        {"nranks", h.nranks},
+        {"nodes", h.nodes},
+        {"gpus_per_process", h.gpus_per_process},
+        {"ranks_per_node", h.ranks_per_node},
+        {"gpus_per_node", h.gpus_per_node},
+        {"nodes_emulated", h.nodes_emulated},
+        {"mpi_version", h.mpi_version},
         // What the bench really loaded (fabricgate ab verifies it against the side's spec).
-        {"nccl_version", have_header ? h.value("nccl_version", "") : ""},
-        {"nccl_library", have_header ? h.value("nccl_library", "") : ""},
+        {"nccl_version", h.nccl_version},
+        {"nccl_library", h.nccl_library},
         {"extra_env", recordable_environment(f.extra_env)}}},
-      {"ranks", have_header && h.contains("ranks") ? h["ranks"] : json::array()},
+      {"ranks", h.ranks},
       // One compact fingerprint per node, gathered by the bench (docs/MULTINODE.md).
-      {"nodes", have_header && h.contains("node_facts") && h["node_facts"].is_array() ? h["node_facts"] : json::array()},
+      {"nodes", h.node_facts},
       {"fingerprint", fingerprint},
       {"capture", capture},
       {"benchmarks", records.benchmarks},

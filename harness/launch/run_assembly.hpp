@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "harness/model/json_file.hpp"
-#include "harness/model/records_file.hpp"
+#include "core/json_file.hpp"
+#include "core/records_file.hpp"
 
 namespace fabricgate::launch {
 
-// records.jsonl is read by the model's one reader (harness/model/records_file.hpp).
+// records.jsonl is read by the model's one reader (core/records_file.hpp).
 using fabricgate::RecordsFile;
 inline RecordsFile read_records(const std::filesystem::path& file) { return read_records_file(file); }
 

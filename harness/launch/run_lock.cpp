@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <thread>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::launch {
 

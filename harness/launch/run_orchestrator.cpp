@@ -9,20 +9,21 @@ extern char** environ;
 #include <fstream>
 #include <sstream>
 
-#include "bench/capture/capture_json.hpp"
-#include "bench/capture/controls.hpp"
+#include "harness/analysis/capture_json.hpp"
+#include "harness/analysis/controls.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
 #include "harness/launch/gpu_capacity.hpp"
 #include "harness/launch/launch_plan.hpp"
 #include "harness/launch/process.hpp"
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
+#include "core/records_header.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/secret_redaction.hpp"
-#include "harness/model/suite.hpp"
+#include "core/suite.hpp"
 #include "harness/model/suite_advice.hpp"
-#include "harness/model/suite_limits.hpp"
+#include "core/suite_limits.hpp"
 
 namespace fabricgate::launch {
 
@@ -175,6 +176,159 @@ Suite validate_run_options(const RunOptions& o) {
   return suite;
 }
 
+namespace {
+
+// What every scenario of one `fabricgate run` shares, decided once before the first launch.
+struct SuiteLaunch {
+  const RunOptions& o;
+  const Suite& suite;
+  json fingerprint;
+  std::string platform;
+  int ranks = 0;
+  LaunchContext context;
+};
+
+void require_bench(const RunOptions& o) {
+  if (o.bench.empty() || !fs::exists(o.bench)) {
+    throw InfraError("fabricgate-bench not found" + (o.bench.empty() ? std::string() : " at " + o.bench.string()) +
+                     " (build it, or pass --bench PATH)");
+  }
+}
+
+// One host's launch: the fingerprint knows its GPUs (P01 before NCCL can hang on a shared GPU).
+void refuse_gpu_shortage(const SuiteLaunch& shared) {
+  const RunOptions& o = shared.o;
+  if (!o.hostfile.empty() || o.launcher == "srun" || shared.context.inside_slurm_job || shared.context.inside_mpi_job) return;
+  LocalLaunch local{shared.ranks, shared.suite.doc.value("gpus_per_process", 1), ""};
+  if (const auto it = shared.suite.env.find("CUDA_VISIBLE_DEVICES"); it != shared.suite.env.end()) {
+    local.cuda_visible_devices = it->second;
+  } else if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    local.cuda_visible_devices = v;
+  }
+  if (const std::string refusal = gpu_shortage(shared.suite, local, shared.fingerprint); !refusal.empty()) {
+    throw InputError(shared.suite.file.string(), "/ranks", refusal);
+  }
+}
+
+// Creates the scenario's run directory; returns its run id (with a -N suffix when taken).
+std::string make_run_directory(const SuiteLaunch& shared, const capture::ControlScenario& control, ScenarioRun& sr) {
+  const RunOptions& o = shared.o;
+  std::string run_id =
+      o.run_id.empty() ? utc_now_compact() + "-" + shared.suite.name + "-" + scenario_slug(control.name) : o.run_id;
+  if (!o.run_dir.empty()) {
+    sr.dir = o.run_dir;
+    fs::create_directories(sr.dir);
+    return run_id;
+  }
+  // Run ids have one-second resolution and a quick suite can finish within the second: a new
+  // launch never writes into an earlier launch's directory (its records would mix), it takes
+  // the next free suffix. create_directory is atomic, so two runners cannot both get one.
+  const std::string stem = run_id;
+  for (int n = 2; !fs::create_directories(o.results_dir / shared.platform / run_id); ++n) {
+    if (n > 1000) throw InfraError("no free run directory for " + stem + " under " + (o.results_dir / shared.platform).string());
+    run_id = stem + "-" + std::to_string(n);
+  }
+  sr.dir = o.results_dir / shared.platform / run_id;
+  return run_id;
+}
+
+// The bench's command line and environment for one scenario (the scenario's own variables are
+// also returned in `scenario_env`, for the run record).
+LaunchRequest bench_request(const SuiteLaunch& shared, const capture::ControlScenario& control, const fs::path& dir,
+                            std::map<std::string, std::string>& scenario_env) {
+  const RunOptions& o = shared.o;
+  LaunchRequest req;
+  req.launcher = o.launcher;
+  req.ranks = shared.ranks;
+  req.hostfile = o.hostfile;
+  req.env = shared.suite.env;
+  for (const auto& [k, v] : o.extra_env) req.env[k] = v;
+  for (const auto& [k, v] : control.env) {
+    req.env[k] = v;
+    scenario_env[k] = v;
+  }
+  req.forward_env = names_to_forward();
+  req.bench_command = {o.bench.string(), "--suite", shared.suite.file.string(), "--records", (dir / "records.jsonl").string(),
+                       "--gbench-json", (dir / "bench.json").string(), "--nccl-log-dir", (dir / "nccl").string()};
+  // The console shows each benchmark's aggregates; every repetition is kept in records.jsonl.
+  req.bench_command.push_back("--benchmark_display_aggregates_only=true");
+  // mpirun hands the ranks a pipe either way: say plainly whether colours are wanted.
+  if (::isatty(STDOUT_FILENO) != 1 || std::getenv("NO_COLOR") != nullptr) {
+    req.bench_command.push_back("--benchmark_color=false");
+  }
+  if (o.progress) req.bench_command.push_back("--progress");
+  req.bench_command.insert(req.bench_command.end(), o.extra_bench_args.begin(), o.extra_bench_args.end());
+  return req;
+}
+
+// Exit 0 without one record: the launcher never started the bench (a wrapper, a dry run, a
+// broken mpirun). That is the launcher's failure, not a defect of the run it did not make.
+void require_bench_started(const ProcessResult& result, const RecordsFile& records, const LaunchPlan& plan,
+                           const fs::path& dir) {
+  if (!result.ok() || !records.header.is_null() || !records.benchmarks.empty()) return;
+  throw InfraError("launcher " + plan.launcher + " (" + (plan.argv.empty() ? std::string("?") : plan.argv.front()) +
+                   ") exited 0 but started no fabricgate-bench: " + (dir / "records.jsonl").string() +
+                   " has no records; see " + (dir / "launch.json").string());
+}
+
+// The run record's "capture" object: what NCCL's logs say, and whether the control held.
+json capture_record(const capture::ControlScenario& control, const fs::path& dir, const RecordsFile& records) {
+  const capture::CaptureSummary summary = capture::parse_nccl_logs(read_logs(dir / "nccl"));
+  const std::string capture_path =
+      records.header.is_object() ? read_records_header(records.header).capture_path : RecordsHeader{}.capture_path;
+  json cap = capture::capture_to_json(summary, capture_path);
+  bool nccl_ran = false;
+  for (const auto& b : records.benchmarks) nccl_ran = nccl_ran || (b.value("backend", "") == "nccl" && b.value("status", "") == "ok");
+  if (json check = check_control(control, summary, records, nccl_ran); !check.is_null()) cap["control"] = check;
+  return cap;
+}
+
+// Launches the bench for one scenario and writes its run.json. `interrupted`: the user asked us
+// to stop.
+ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenario& control, bool& interrupted) {
+  const RunOptions& o = shared.o;
+  ScenarioRun sr;
+  sr.scenario = control.name;
+  const std::string run_id = make_run_directory(shared, control, sr);
+  std::map<std::string, std::string> scenario_env;
+  const LaunchPlan plan = plan_launch(bench_request(shared, control, sr.dir, scenario_env), shared.context);
+  write_json_atomically(sr.dir / "launch.json", launch_record(plan));
+
+  std::fprintf(stderr, "fabricgate: %s suite %s, scenario %s, %d ranks via %s -> %s\n", shared.platform.c_str(),
+               shared.suite.name.c_str(), control.name.c_str(), shared.ranks, plan.launcher.c_str(), sr.dir.c_str());
+  RunFacts facts;
+  facts.run_id = run_id;
+  facts.suite = shared.suite.name;
+  facts.scenario = control.name;
+  facts.scenario_env = scenario_env;
+  facts.extra_env = o.extra_env;
+  facts.platform = shared.platform;
+  facts.launcher = plan.launcher;
+  facts.metadata = ci_metadata();
+  facts.started_at = utc_now_iso8601();
+  ProcessSpec spec;
+  spec.argv = plan.argv;
+  spec.env_set = plan.env;
+  spec.timeout = o.timeout;
+  const ProcessResult result = run_process(spec);
+  facts.finished_at = utc_now_iso8601();
+  if (!result.ok()) {
+    facts.incomplete_reason = "fabricgate-bench " + result.describe();
+    if (result.timed_out) facts.incomplete_reason += " after " + std::to_string(o.timeout.count()) + " s (hang?)";
+  }
+  sr.bench_refused = !result.timed_out && result.signal == 0 && result.exit_code == 2;
+
+  const RecordsFile records = read_records(sr.dir / "records.jsonl");
+  require_bench_started(result, records, plan, sr.dir);
+  const json run = assemble_run(facts, records, shared.fingerprint, capture_record(control, sr.dir, records));
+  write_json_atomically(sr.dir / "run.json", run);
+  sr.complete = run["complete"].get<bool>();
+  interrupted = result.interrupted;
+  return sr;
+}
+
+}  // namespace
+
 std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   // Everything the user gave is checked before the lock, the fingerprint and the launch.
   const Suite suite = validate_run_options(o);
@@ -182,11 +336,7 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   const std::vector<std::string> scenarios = o.scenarios.empty() ? suite.scenarios : o.scenarios;
   std::vector<capture::ControlScenario> controls;
   for (const auto& s : scenarios) controls.push_back(capture::control_scenario(s));  // InputError on bad names
-  if (o.bench.empty() || !fs::exists(o.bench)) {
-    throw InfraError("fabricgate-bench not found" + (o.bench.empty() ? std::string() : " at " + o.bench.string()) +
-                     " (build it, or pass --bench PATH)");
-  }
-
+  require_bench(o);
   if (!o.run_dir.empty() && controls.size() != 1) {
     throw InputError("--scenario", "", "one scenario when the run directory is given, found " + std::to_string(controls.size()));
   }
@@ -194,113 +344,16 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   if (!o.caller_holds_lock) lock.emplace(o.lock_file, o.lock_timeout);
   fingerprint::CollectOptions fo;
   fo.platform_override = o.platform;
-  const json fp = o.fingerprint ? *o.fingerprint : fingerprint::collect(fo);
-  const std::string platform = fp.at("platform_key").get<std::string>();
-  const int ranks = ranks_for(suite, o, fp);
-  const LaunchContext context = detect_launch_context();
-  // One host's launch: the fingerprint knows its GPUs (P01 before NCCL can hang on a shared GPU).
-  if (o.hostfile.empty() && o.launcher != "srun" && !context.inside_slurm_job && !context.inside_mpi_job) {
-    LocalLaunch local{ranks, suite.doc.value("gpus_per_process", 1), ""};
-    if (const auto it = suite.env.find("CUDA_VISIBLE_DEVICES"); it != suite.env.end()) {
-      local.cuda_visible_devices = it->second;
-    } else if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) {
-      local.cuda_visible_devices = v;
-    }
-    if (const std::string refusal = gpu_shortage(suite, local, fp); !refusal.empty()) {
-      throw InputError(suite.file.string(), "/ranks", refusal);
-    }
-  }
+  SuiteLaunch shared{o, suite, o.fingerprint ? *o.fingerprint : fingerprint::collect(fo), "", 0, detect_launch_context()};
+  shared.platform = shared.fingerprint.at("platform_key").get<std::string>();
+  shared.ranks = ranks_for(suite, o, shared.fingerprint);
+  refuse_gpu_shortage(shared);
 
   std::vector<ScenarioRun> runs;
   for (const auto& control : controls) {
-    ScenarioRun sr;
-    sr.scenario = control.name;
-    std::string run_id =
-        o.run_id.empty() ? utc_now_compact() + "-" + suite.name + "-" + scenario_slug(control.name) : o.run_id;
-    if (o.run_dir.empty()) {
-      // Run ids have one-second resolution and a quick suite can finish within the second: a new
-      // launch never writes into an earlier launch's directory (its records would mix), it takes
-      // the next free suffix. create_directory is atomic, so two runners cannot both get one.
-      const std::string stem = run_id;
-      for (int n = 2; !fs::create_directories(o.results_dir / platform / run_id); ++n) {
-        if (n > 1000) throw InfraError("no free run directory for " + stem + " under " + (o.results_dir / platform).string());
-        run_id = stem + "-" + std::to_string(n);
-      }
-      sr.dir = o.results_dir / platform / run_id;
-    } else {
-      sr.dir = o.run_dir;
-      fs::create_directories(sr.dir);
-    }
-
-    LaunchRequest req;
-    req.launcher = o.launcher;
-    req.ranks = ranks;
-    req.hostfile = o.hostfile;
-    req.env = suite.env;
-    for (const auto& [k, v] : o.extra_env) req.env[k] = v;
-    std::map<std::string, std::string> scenario_env;
-    for (const auto& [k, v] : control.env) {
-      req.env[k] = v;
-      scenario_env[k] = v;
-    }
-    req.forward_env = names_to_forward();
-    req.bench_command = {o.bench.string(), "--suite", suite.file.string(), "--records", (sr.dir / "records.jsonl").string(),
-                         "--gbench-json", (sr.dir / "bench.json").string(), "--nccl-log-dir", (sr.dir / "nccl").string()};
-    // The console shows each benchmark's aggregates; every repetition is kept in records.jsonl.
-    req.bench_command.push_back("--benchmark_display_aggregates_only=true");
-    // mpirun hands the ranks a pipe either way: say plainly whether colours are wanted.
-    if (::isatty(STDOUT_FILENO) != 1 || std::getenv("NO_COLOR") != nullptr) {
-      req.bench_command.push_back("--benchmark_color=false");
-    }
-    if (o.progress) req.bench_command.push_back("--progress");
-    req.bench_command.insert(req.bench_command.end(), o.extra_bench_args.begin(), o.extra_bench_args.end());
-    const LaunchPlan plan = plan_launch(req, context);
-    write_json_atomically(sr.dir / "launch.json", launch_record(plan));
-
-    std::fprintf(stderr, "fabricgate: %s suite %s, scenario %s, %d ranks via %s -> %s\n", platform.c_str(),
-                 suite.name.c_str(), control.name.c_str(), ranks, plan.launcher.c_str(), sr.dir.c_str());
-    RunFacts facts;
-    facts.run_id = run_id;
-    facts.suite = suite.name;
-    facts.scenario = control.name;
-    facts.scenario_env = scenario_env;
-    facts.extra_env = o.extra_env;
-    facts.platform = platform;
-    facts.launcher = plan.launcher;
-    facts.metadata = ci_metadata();
-    facts.started_at = utc_now_iso8601();
-    ProcessSpec spec;
-    spec.argv = plan.argv;
-    spec.env_set = plan.env;
-    spec.timeout = o.timeout;
-    const ProcessResult result = run_process(spec);
-    facts.finished_at = utc_now_iso8601();
-    if (!result.ok()) {
-      facts.incomplete_reason = "fabricgate-bench " + result.describe();
-      if (result.timed_out) facts.incomplete_reason += " after " + std::to_string(o.timeout.count()) + " s (hang?)";
-    }
-    sr.bench_refused = !result.timed_out && result.signal == 0 && result.exit_code == 2;
-
-    const RecordsFile records = read_records(sr.dir / "records.jsonl");
-    if (result.ok() && records.header.is_null() && records.benchmarks.empty()) {
-      // Exit 0 without one record: the launcher never started the bench (a wrapper, a dry run, a
-      // broken mpirun). That is the launcher's failure, not a defect of the run it did not make.
-      throw InfraError("launcher " + plan.launcher + " (" + (plan.argv.empty() ? std::string("?") : plan.argv.front()) +
-                       ") exited 0 but started no fabricgate-bench: " + (sr.dir / "records.jsonl").string() +
-                       " has no records; see " + (sr.dir / "launch.json").string());
-    }
-    const capture::CaptureSummary summary = capture::parse_nccl_logs(read_logs(sr.dir / "nccl"));
-    const std::string capture_path = records.header.is_object() ? records.header.value("capture_path", "none") : "none";
-    json cap = capture::capture_to_json(summary, capture_path);
-    bool nccl_ran = false;
-    for (const auto& b : records.benchmarks) nccl_ran = nccl_ran || (b.value("backend", "") == "nccl" && b.value("status", "") == "ok");
-    if (json check = check_control(control, summary, records, nccl_ran); !check.is_null()) cap["control"] = check;
-
-    const json run = assemble_run(facts, records, fp, cap);
-    write_json_atomically(sr.dir / "run.json", run);
-    sr.complete = run["complete"].get<bool>();
-    runs.push_back(sr);
-    if (result.interrupted) break;  // the user asked us to stop: keep what is finished
+    bool interrupted = false;
+    runs.push_back(run_scenario(shared, control, interrupted));
+    if (interrupted) break;  // the user asked us to stop: keep what is finished
   }
   return runs;
 }

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/model/json_file.hpp"
-#include "harness/model/suite.hpp"
+#include "core/json_file.hpp"
+#include "core/suite.hpp"
 
 namespace fabricgate::launch {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
-#include "harness/model/benchmark_key.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/benchmark_key.hpp"
 
 namespace fabricgate {
 

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/model/benchmark_result.hpp"
+#include "core/benchmark_result.hpp"
 #include "harness/model/fingerprint_detail.hpp"
 
 namespace fabricgate {

@@ -2,7 +2,7 @@
 
 #include <unistd.h>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate {
 

@@ -5,223 +5,15 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "harness/model/benchmark_key.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
-#include "harness/model/records_file.hpp"
+#include "core/benchmark_key.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/record_fields.hpp"
+#include "core/records_file.hpp"
 
 namespace fabricgate {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// Helpers that add range checks on top of JsonReader; `p` is always a full JSON pointer.
-class Fields {
- public:
-  Fields(const json& doc, const std::string& origin, const PlausibilityLimits& limits)
-      : r_(doc, origin), limits_(limits) {}
-
-  const JsonReader& reader() const { return r_; }
-
-  int int_in(const std::string& p, long long lo, long long hi) const {
-    const long long v = r_.integer_at(p);
-    if (v < lo || v > hi) {
-      r_.fail(p, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                     "], found " + std::to_string(v));
-    }
-    return static_cast<int>(v);
-  }
-
-  std::string optional_string(const std::string& p) const {
-    return r_.find(p) ? r_.string_at(p) : std::string();
-  }
-
-  std::map<std::string, std::string> string_map(const std::string& p) const {
-    std::map<std::string, std::string> out;
-    if (!r_.find(p)) return out;
-    for (const auto& [k, v] : r_.object_at(p).items()) {
-      if (!v.is_string()) r_.fail(p + "/" + json_pointer_escape(k), "a string, found " + std::string(v.type_name()));
-      out[k] = v.get<std::string>();
-    }
-    return out;
-  }
-
-  std::vector<std::string> string_list(const std::string& p) const {
-    std::vector<std::string> out;
-    if (!r_.find(p)) return out;
-    const json& a = r_.array_at(p);
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      out.push_back(r_.string_at(p + "/" + std::to_string(i)));
-    }
-    return out;
-  }
-
-  // A time: finite, > 0 when `positive`, and below the plausibility ceiling.
-  double time_at(const std::string& p, bool positive) const {
-    const double v = r_.non_negative_at(p);
-    if (positive && v <= 0) r_.fail(p, "a time > 0 us for a measured result, found 0");
-    if (v > limits_.max_time_us) {
-      r_.fail(p, "a plausible time (<= " + std::to_string(limits_.max_time_us) + " us), found " +
-                     std::to_string(v));
-    }
-    return v;
-  }
-
-  double rate_at(const std::string& p) const {
-    const double v = r_.non_negative_at(p);
-    if (v > limits_.max_rate_GBps) {
-      r_.fail(p, "a plausible rate (<= " + std::to_string(limits_.max_rate_GBps) +
-                     " GB/s), found " + std::to_string(v));
-    }
-    return v;
-  }
-
-  std::vector<double> series(const std::string& p, bool is_time, bool positive) const {
-    std::vector<double> out;
-    if (!r_.find(p)) return out;
-    const json& a = r_.array_at(p);
-    out.reserve(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      const std::string item = p + "/" + std::to_string(i);
-      out.push_back(is_time ? time_at(item, positive) : rate_at(item));
-    }
-    return out;
-  }
-
-  std::map<std::string, long long> count_map(const std::string& p) const {
-    std::map<std::string, long long> out;
-    if (!r_.find(p)) return out;
-    for (const auto& [k, v] : r_.object_at(p).items()) {
-      const std::string item = p + "/" + json_pointer_escape(k);
-      if (!v.is_number_integer()) r_.fail(item, "an integer count, found " + v.dump());
-      const long long n = v.get<long long>();
-      if (n < 0) r_.fail(item, "a count >= 0");
-      out[k] = n;
-    }
-    return out;
-  }
-
-  const PlausibilityLimits& limits() const { return limits_; }
-
- private:
-  JsonReader r_;
-  const PlausibilityLimits& limits_;
-};
-
-ResultStatus parse_status(const JsonReader& r, const std::string& p) {
-  const std::string s = r.string_at(p);
-  if (s == "ok") return ResultStatus::ok;
-  if (s == "skipped") return ResultStatus::skipped;
-  if (s == "error") return ResultStatus::error;
-  if (s == "wrong") return ResultStatus::wrong;
-  r.fail(p, "one of ok|skipped|error|wrong, found \"" + s + "\"");
-}
-
-// Keys are not path components but end up in JUnit names, annotations and baseline files.
-void check_key(const JsonReader& r, const std::string& p, const std::string& key) {
-  if (const std::string problem = benchmark_key_problem(key); !problem.empty()) r.fail(p, problem);
-}
-
-void require_same_size(const JsonReader& r, const std::string& p, std::size_t n,
-                       std::size_t expected) {
-  if (n != expected && n != 0) {
-    r.fail(p, "as many samples as samples/time_us (" + std::to_string(expected) + "), found " +
-                  std::to_string(n));
-  }
-}
-
-}  // namespace
-
-BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origin,
-                                       const std::string& pointer,
-                                       const PlausibilityLimits& limits) {
-  const Fields f(doc, origin, limits);
-  const JsonReader& r = f.reader();
-  const std::string& p = pointer;
-  r.object_at(p.empty() ? "" : p);
-  BenchmarkResult b;
-  b.key = r.string_at(p + "/key");
-  check_key(r, p + "/key", b.key);
-  b.family = r.string_at(p + "/family");
-  b.backend = r.string_at(p + "/backend");
-  b.op = r.string_at(p + "/op");
-  if (r.find(p + "/params")) b.params = r.object_at(p + "/params");
-  const long long bytes = r.integer_at(p + "/bytes");
-  if (bytes < 0 || static_cast<unsigned long long>(bytes) > limits.max_bytes) {
-    r.fail(p + "/bytes", "a size in bytes in [0, 2^50], found " + std::to_string(bytes));
-  }
-  b.bytes = static_cast<std::uint64_t>(bytes);
-  b.nranks = f.int_in(p + "/nranks", 1, limits.max_ranks);
-  b.gpus_per_process = r.find(p + "/gpus_per_process") ? f.int_in(p + "/gpus_per_process", 0, 64) : 1;
-  b.status = parse_status(r, p + "/status");
-  b.message = f.optional_string(p + "/message");
-  if (r.find(p + "/notes")) {
-    const json& notes = r.array_at(p + "/notes");
-    for (std::size_t i = 0; i < notes.size(); ++i) {
-      const std::string np = p + "/notes/" + std::to_string(i);
-      Note n{r.string_at(np + "/id"), r.string_at(np + "/level"), f.optional_string(np + "/text")};
-      if (n.level != "error" && n.level != "warn" && n.level != "note") {
-        r.fail(np + "/level", "one of error|warn|note, found \"" + n.level + "\"");
-      }
-      b.notes.push_back(std::move(n));
-    }
-  }
-  if (r.find(p + "/choice")) {
-    Choice c;
-    c.algo = f.count_map(p + "/choice/algo");
-    c.proto = f.count_map(p + "/choice/proto");
-    c.channels = f.count_map(p + "/choice/channels");
-    c.warps = f.count_map(p + "/choice/warps");
-    c.funcs = f.count_map(p + "/choice/funcs");
-    if (r.find(p + "/choice/events")) {
-      c.events = r.integer_at(p + "/choice/events");
-      if (*c.events < 0) r.fail(p + "/choice/events", "a count >= 0");
-    }
-    b.choice = std::move(c);
-  }
-  if (r.find(p + "/transport")) {
-    b.transport = TransportSeen{f.optional_string(p + "/transport/network"),
-                                f.string_list(p + "/transport/transports")};
-  }
-  // Only ok results must carry numbers (the bench writes none for skipped/error/wrong); numbers
-  // that are present are validated whatever the status.
-  const bool measured = b.status == ResultStatus::ok;
-  const bool has_numbers = r.find(p + "/samples") || r.find(p + "/time_us");
-  // The bench writes the planned repetitions and iterations for every status: keep them.
-  if (measured || has_numbers || r.find(p + "/repetitions")) {
-    b.repetitions = f.int_in(p + "/repetitions", measured ? 1 : 0, 1000000);
-  }
-  b.iterations = r.find(p + "/iterations") ? f.int_in(p + "/iterations", 0, 1000000000) : 0;
-  if (r.find(p + "/busbw_factor")) b.busbw_factor = r.non_negative_at(p + "/busbw_factor");
-  if (r.find(p + "/wrong_elements")) {
-    b.wrong_elements = r.integer_at(p + "/wrong_elements");
-    if (b.wrong_elements < 0) r.fail(p + "/wrong_elements", "a count >= 0");
-  }
-  if (!measured && !has_numbers) return b;
-  b.samples.time_us = f.series(p + "/samples/time_us", true, measured);
-  b.samples.algbw_GBps = f.series(p + "/samples/algbw_GBps", false, false);
-  b.samples.busbw_GBps = f.series(p + "/samples/busbw_GBps", false, false);
-  if (measured) {
-    r.array_at(p + "/samples/time_us");
-    if (b.samples.time_us.size() != static_cast<std::size_t>(b.repetitions)) {
-      r.fail(p + "/samples/time_us", "one sample per repetition (" +
-                                         std::to_string(b.repetitions) + "), found " +
-                                         std::to_string(b.samples.time_us.size()));
-    }
-  }
-  require_same_size(r, p + "/samples/algbw_GBps", b.samples.algbw_GBps.size(),
-                    b.samples.time_us.size());
-  require_same_size(r, p + "/samples/busbw_GBps", b.samples.busbw_GBps.size(),
-                    b.samples.time_us.size());
-  b.time_us = f.time_at(p + "/time_us", measured);
-  b.algbw_GBps = r.find(p + "/algbw_GBps") ? f.rate_at(p + "/algbw_GBps") : 0.0;
-  if (r.find(p + "/busbw_GBps") && !r.at(p + "/busbw_GBps").is_null()) {
-    b.busbw_GBps = f.rate_at(p + "/busbw_GBps");
-  }
-  if (r.find(p + "/warmup_us")) b.warmup_us = f.time_at(p + "/warmup_us", false);
-  return b;
-}
 
 namespace {
 
@@ -247,7 +39,7 @@ std::vector<std::size_t> array_indices(std::size_t n) {
   return out;
 }
 
-FingerprintSummary parse_fingerprint(const Fields& f, const std::string& p) {
+FingerprintSummary parse_fingerprint(const RecordFields& f, const std::string& p) {
   const JsonReader& r = f.reader();
   FingerprintSummary fp;
   if (!r.find(p)) return fp;
@@ -278,7 +70,7 @@ FingerprintSummary parse_fingerprint(const Fields& f, const std::string& p) {
 }  // namespace
 
 RunRecord parse_run(const json& doc, const std::string& origin, const PlausibilityLimits& limits) {
-  const Fields f(doc, origin, limits);
+  const RecordFields f(doc, origin, limits);
   const JsonReader& r = f.reader();
   RunRecord run;
   run.source = origin;

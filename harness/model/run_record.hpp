@@ -11,20 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/model/benchmark_result.hpp"
+#include "core/benchmark_result.hpp"  // BenchmarkResult, parse_benchmark_result
+#include "core/plausibility_limits.hpp"
 #include "harness/model/fingerprint_detail.hpp"
 
 namespace fabricgate {
 
 inline constexpr const char* kRunSchema = "fabricgate.run/1";
-
-// Values no real fabric produces; a file containing them is corrupt, not fast (or slow).
-struct PlausibilityLimits {
-  double max_rate_GBps = 1e5;          // 100 TB/s per rank pair: far above any NVLink/IB spec
-  double max_time_us = 1e10;           // ~2.8 hours for one operation
-  std::uint64_t max_bytes = 1ULL << 50;  // 1 PiB message
-  int max_ranks = 1 << 20;
-};
 
 struct Launch {
   std::string launcher;
@@ -104,10 +97,5 @@ RunRecord load_run(const std::filesystem::path& path, const PlausibilityLimits& 
 // Validates an already-parsed run document; `origin` names it in errors.
 RunRecord parse_run(const nlohmann::json& doc, const std::string& origin,
                     const PlausibilityLimits& limits = {});
-
-// Validates one BenchmarkResult object found at `pointer` (e.g. "/benchmarks/3") in `origin`.
-BenchmarkResult parse_benchmark_result(const nlohmann::json& doc, const std::string& origin,
-                                       const std::string& pointer,
-                                       const PlausibilityLimits& limits = {});
 
 }  // namespace fabricgate

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/model/suite.hpp"
+#include "core/suite.hpp"
 
 namespace fabricgate {
 

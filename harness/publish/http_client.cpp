@@ -5,7 +5,7 @@
 #include <memory>
 #include <mutex>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::publish {
 

@@ -1,6 +1,6 @@
 // Built when libcurl is absent (FABRICGATE_WITH_CURL=OFF): the payloads and the CLI still exist,
 // and any attempt to upload says why it cannot (exit 3) instead of failing to link.
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/publish/http_client.hpp"
 
 namespace fabricgate::publish {

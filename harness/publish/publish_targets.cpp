@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/publish/github_payload.hpp"
 #include "harness/publish/http_client.hpp"
 #include "harness/publish/pushgateway_payload.hpp"

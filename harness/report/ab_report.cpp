@@ -7,9 +7,9 @@
 #include <fstream>
 
 #include "harness/gate/units_text.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
+#include "core/text_escape.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
-#include "harness/report/text_escape.hpp"
 
 namespace fabricgate::report {
 

@@ -1,7 +1,7 @@
 // GitHub annotations (::error:: / ::warning::): the few most important findings, shown on the
 // workflow run page. The comparison is already sorted by urgency.
 #include "harness/report/render.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 

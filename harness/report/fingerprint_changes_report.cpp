@@ -1,6 +1,6 @@
 #include "harness/report/fingerprint_changes_report.hpp"
 
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 

@@ -5,7 +5,7 @@
 
 #include "harness/gate/tolerance.hpp"
 #include "harness/gate/units_text.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::report {
 

@@ -7,7 +7,7 @@
 
 #include "harness/gate/tolerance.hpp"
 #include "harness/gate/units_text.hpp"
-#include "harness/model/key_parts.hpp"
+#include "core/key_parts.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/svg_plot.hpp"
 #include "harness/report/trend_change_points.hpp"

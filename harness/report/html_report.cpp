@@ -6,8 +6,8 @@
 
 #include "harness/gate/units_text.hpp"
 #include "harness/report/key_figures.hpp"
+#include "core/text_escape.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
-#include "harness/report/text_escape.hpp"
 
 namespace fabricgate::report {
 

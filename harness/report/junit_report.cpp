@@ -2,7 +2,7 @@
 // reason as the failure message, SKIPPED keys are <skipped/>, AMBIGUOUS passes with a note.
 #include "harness/report/key_figures.hpp"
 #include "harness/report/render.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 

@@ -10,8 +10,8 @@
 #include "harness/report/note_groups.hpp"
 #include "harness/report/mermaid_chart.hpp"
 #include "harness/report/render.hpp"
+#include "core/text_escape.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
-#include "harness/report/text_escape.hpp"
 
 namespace fabricgate::report {
 

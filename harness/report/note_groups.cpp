@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 

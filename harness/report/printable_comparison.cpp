@@ -1,6 +1,6 @@
 #include "harness/report/printable_comparison.hpp"
 
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 

@@ -1,10 +1,10 @@
 #include "harness/report/render.hpp"
 
 #include "harness/gate/comparison_json.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/report/html_report.hpp"
 #include "harness/report/printable_comparison.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/report/render.hpp"
 
 namespace fabricgate::report {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report::svg {
 

@@ -1,4 +1,4 @@
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/store/results_store.hpp"
 #include "harness/store/sqlite_store.hpp"
 #ifdef FABRICGATE_HAVE_LIBPQ

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/store/schema.hpp"
 #include "harness/store/store_location.hpp"
 #include "harness/store/stored_run.hpp"

@@ -1,6 +1,6 @@
 #include "harness/store/store_history.hpp"
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::store {
 

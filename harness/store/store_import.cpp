@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/history.hpp"
 

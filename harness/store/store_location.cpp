@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <regex>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/model/secret_redaction.hpp"
 
 namespace fabricgate::store {

@@ -12,7 +12,7 @@
 #include "bench/backends/cuda_copy/device_buffer.hpp"
 #include "bench/backends/cuda_copy/held_batch.hpp"
 #include "bench/backends/cuda_copy/peer_access.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::bench {
 

@@ -9,7 +9,7 @@
 #include "bench/backends/nccl/nccl_common.hpp"
 #include "bench/backends/nccl/nccl_comms.hpp"
 #include "bench/backends/nccl/nccl_pair_op.hpp"
-#include "bench/capture/capture_json.hpp"
+#include "core/choice_record.hpp"
 #include "bench/capture/profiler_plugin.hpp"
 
 namespace fabricgate::bench {

@@ -13,7 +13,7 @@
 #include <fstream>
 #include <set>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 #include "mpi_job.hpp"
 
 namespace fabricgate {

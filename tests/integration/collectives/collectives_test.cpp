@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 #include "mpi_job.hpp"
 
 namespace fabricgate {

@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "harness/fingerprint/subprocess.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 #include "mpi_job.hpp"
 
 namespace fabricgate {

@@ -7,7 +7,7 @@
 
 #include "harness/fingerprint/dynamic_library.hpp"
 #include "harness/fingerprint/subprocess.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::fingerprint {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "background_process.hpp"
 #include "harness/fingerprint/subprocess.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate {
 namespace {

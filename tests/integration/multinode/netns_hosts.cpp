@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "harness/fingerprint/subprocess.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::testing {
 

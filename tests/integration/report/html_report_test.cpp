@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "harness/launch/process.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate {
 namespace {

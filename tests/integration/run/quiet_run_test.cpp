@@ -11,7 +11,7 @@
 #include <regex>
 #include <sstream>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 #include "mpi_job.hpp"
 
 namespace fabricgate {

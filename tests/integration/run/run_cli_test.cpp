@@ -14,7 +14,7 @@
 #include <fstream>
 #include <thread>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 #include "mpi_job.hpp"
 
 namespace fabricgate {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/gate/ab_library_guard.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "tests/unit/ab/ab_fixtures.hpp"
 
 namespace fabricgate::gate {

@@ -6,7 +6,7 @@
 #include <fstream>
 
 #include "harness/launch/ab_spec.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::launch {

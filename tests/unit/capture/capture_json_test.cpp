@@ -1,7 +1,7 @@
 // The "capture" object of run.json and the log fallback for per-benchmark choices.
 #include <gtest/gtest.h>
 
-#include "bench/capture/capture_json.hpp"
+#include "harness/analysis/capture_json.hpp"
 #include "log_writer.hpp"
 
 namespace fabricgate::capture {

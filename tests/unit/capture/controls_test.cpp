@@ -2,8 +2,8 @@
 // captured transports and choices.
 #include <gtest/gtest.h>
 
-#include "bench/capture/controls.hpp"
-#include "harness/model/errors.hpp"
+#include "harness/analysis/controls.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::capture {
 namespace {

@@ -1,7 +1,7 @@
 // Log corpora of NCCL 2.26 .. 2.30, generated from the INFO format strings of those tags.
 #include <gtest/gtest.h>
 
-#include "bench/capture/capture_summary.hpp"
+#include "harness/analysis/capture_summary.hpp"
 #include "log_writer.hpp"
 
 namespace fabricgate::capture {

@@ -3,8 +3,8 @@
 
 #include <random>
 
-#include "bench/capture/capture_summary.hpp"
-#include "bench/capture/log_facts.hpp"
+#include "harness/analysis/capture_summary.hpp"
+#include "harness/analysis/log_facts.hpp"
 
 namespace fabricgate::capture {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/engine/family.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "measurement_fixture.hpp"
 
 namespace fabricgate::bench {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench/engine/measurement.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::bench::testing {
 

@@ -12,9 +12,9 @@
 #include <set>
 
 #include "harness/model/baseline.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/key_parts.hpp"
-#include "harness/model/records_file.hpp"
+#include "core/errors.hpp"
+#include "core/key_parts.hpp"
+#include "core/records_file.hpp"
 #include "harness/model/run_record.hpp"
 #include "measurement_fixture.hpp"
 

@@ -1,11 +1,11 @@
-// The harness validates suites with harness/model/suite_limits before launching; the bench must
+// The harness validates suites with core/suite_limits before launching; the bench must
 // accept exactly what passed there. The data type names are the one list kept in two places.
 #include <gtest/gtest.h>
 
 #include "bench/engine/dtype.hpp"
 #include "bench/engine/sizes.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/suite_limits.hpp"
+#include "core/errors.hpp"
+#include "core/suite_limits.hpp"
 
 namespace fabricgate::bench {
 namespace {

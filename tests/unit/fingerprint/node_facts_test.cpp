@@ -5,7 +5,7 @@
 
 #include "fake_tree.hpp"
 #include "gpu_inventories.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::fingerprint {
 namespace {

@@ -6,7 +6,7 @@
 #include "gpu_inventories.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
 #include "harness/fingerprint/gpu_topology.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::fingerprint {
 namespace {

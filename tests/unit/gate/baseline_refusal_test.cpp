@@ -4,8 +4,8 @@
 
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/model/baseline.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {

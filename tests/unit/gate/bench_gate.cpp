@@ -7,7 +7,7 @@
 
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/compare.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {

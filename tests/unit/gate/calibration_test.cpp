@@ -6,7 +6,7 @@
 
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/launch_band.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "harness/gate/cluster_consistency.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::gate {
 namespace {

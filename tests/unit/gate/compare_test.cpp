@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/gate/baseline_builder.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {

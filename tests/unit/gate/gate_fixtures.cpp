@@ -4,7 +4,7 @@
 #include <random>
 #include <unistd.h>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::testing {
 

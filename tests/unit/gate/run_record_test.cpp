@@ -7,8 +7,8 @@
 #include <fstream>
 #include <functional>
 
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate {

@@ -6,7 +6,7 @@
 #include "harness/import/nccl_tests_json.hpp"
 #include "harness/import/nccl_tests_text.hpp"
 #include "harness/import/source_text.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::import {

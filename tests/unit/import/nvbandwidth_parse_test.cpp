@@ -6,7 +6,7 @@
 
 #include "harness/import/imported_nvbandwidth_run.hpp"
 #include "harness/import/source_text.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::import {

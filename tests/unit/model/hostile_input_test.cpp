@@ -9,10 +9,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
-#include "harness/model/suite_limits.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/suite_limits.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate {
 namespace {

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/model/errors.hpp"
-#include "harness/model/json_file.hpp"
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate {
 namespace {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/model/suite.hpp"
+#include "core/suite.hpp"
 #include "harness/model/suite_advice.hpp"
 
 #ifndef FABRICGATE_SOURCE_DIR

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/model/errors.hpp"
-#include "harness/model/suite.hpp"
+#include "core/errors.hpp"
+#include "core/suite.hpp"
 
 #ifndef FABRICGATE_SOURCE_DIR
 #define FABRICGATE_SOURCE_DIR "."

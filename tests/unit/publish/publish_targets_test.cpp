@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "tests/unit/publish/publish_test_data.hpp"
 
 namespace fabricgate::publish {

@@ -3,7 +3,7 @@
 
 #include "bench/backends/verbs/verbs_backend.hpp"
 #include "bench/fixtures/rdma/rdma_options.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::bench {
 namespace {

@@ -7,7 +7,7 @@
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/model/baseline.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/report/render.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 

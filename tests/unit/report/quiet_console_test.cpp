@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/report/note_groups.hpp"
 #include "harness/report/render.hpp"
 

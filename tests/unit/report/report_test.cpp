@@ -6,8 +6,8 @@
 #include <regex>
 
 #include "harness/report/render.hpp"
-#include "harness/model/errors.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 namespace {

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "../gate/gate_fixtures.hpp"
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 #include "harness/store/results_store.hpp"
 #include "harness/store/schema.hpp"
 #include "harness/store/store_import.hpp"

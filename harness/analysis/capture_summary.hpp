@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/capture/log_facts.hpp"
+#include "harness/analysis/log_facts.hpp"
 
 namespace fabricgate::capture {
 

@@ -1,7 +1,7 @@
 #pragma once
 // One benchmark's result: the object the bench appends to records.jsonl and run.json carries in
 // "benchmarks" (docs/DESIGN.md, "The record contract"). The bench fills it and writes it with
-// to_json; the harness reads it back with parse_benchmark_result (run_record.hpp). Both programs
+// to_json; the harness reads it back with parse_benchmark_result (below, benchmark_result_reader.cpp). Both programs
 // reach this header, so the JSON object has one description, not one per program.
 #include <cstdint>
 #include <map>
@@ -10,6 +10,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "core/plausibility_limits.hpp"
 
 namespace fabricgate {
 
@@ -85,5 +87,10 @@ nlohmann::json to_json(const Choice& choice);
 // The records.jsonl / run.json object ("type": "benchmark" included). Numbers (samples, medians,
 // warm-up) are written for ok results only: the bench measured nothing else.
 nlohmann::json to_json(const BenchmarkResult& result);
+
+// Validates one BenchmarkResult object found at `pointer` (e.g. "/benchmarks/3") in `origin`.
+BenchmarkResult parse_benchmark_result(const nlohmann::json& doc, const std::string& origin,
+                                       const std::string& pointer,
+                                       const PlausibilityLimits& limits = {});
 
 }  // namespace fabricgate

@@ -1,7 +1,7 @@
-#include "harness/model/suite.hpp"
+#include "core/suite.hpp"
 
-#include "harness/model/errors.hpp"
-#include "harness/model/suite_limits.hpp"
+#include "core/errors.hpp"
+#include "core/suite_limits.hpp"
 
 namespace fabricgate {
 

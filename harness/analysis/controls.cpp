@@ -1,9 +1,9 @@
-#include "bench/capture/controls.hpp"
+#include "harness/analysis/controls.hpp"
 
 #include <algorithm>
 
-#include "bench/capture/nccl_names.hpp"
-#include "harness/model/errors.hpp"
+#include "core/nccl_names.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate::capture {
 namespace {

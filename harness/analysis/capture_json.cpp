@@ -1,4 +1,4 @@
-#include "bench/capture/capture_json.hpp"
+#include "harness/analysis/capture_json.hpp"
 
 #include <string>
 
@@ -6,12 +6,6 @@
 
 namespace fabricgate::capture {
 namespace {
-
-std::map<std::string, long long> typed_counts(const CountMap& counts) {
-  std::map<std::string, long long> out;
-  for (const auto& [key, n] : counts) out[key] = static_cast<long long>(n);
-  return out;
-}
 
 json optional_int(const std::optional<int>& v) { return v ? json(*v) : json(nullptr); }
 
@@ -71,19 +65,6 @@ json capture_to_json(const CaptureSummary& s, std::string_view path) {
   out["lines_recognised"] = s.lines_recognised;
   return out;
 }
-
-Choice to_choice(const ChoiceSummary& c) {
-  Choice out;
-  out.events = static_cast<long long>(c.events);
-  out.algo = typed_counts(c.algo);
-  out.proto = typed_counts(c.proto);
-  out.channels = typed_counts(c.channels);
-  out.warps = typed_counts(c.warps);
-  out.funcs = typed_counts(c.funcs);
-  return out;
-}
-
-json choice_to_json(const ChoiceSummary& c) { return to_json(to_choice(c)); }
 
 ChoiceSummary choice_from_tuning(const CaptureSummary& s, std::string_view func,
                                  std::uint64_t bytes) {

@@ -1,10 +1,10 @@
-#include "harness/model/suite_limits.hpp"
+#include "core/suite_limits.hpp"
 
 #include <array>
 #include <cctype>
 #include <cmath>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate {
 

@@ -8,8 +8,8 @@
 //   CollNet %02d/%1d : %d [send] via COLLNET/%s/%d%s%s
 // The bracketed device is the NVML index in current NCCL and a hex bus id in old ones.
 // A network plugin's name may contain spaces ("NET/AWS Libfabric/0/GDRDMA").
-#include "bench/capture/log_facts.hpp"
-#include "bench/capture/text_scan.hpp"
+#include "harness/analysis/log_facts.hpp"
+#include "harness/analysis/text_scan.hpp"
 
 namespace fabricgate::capture::detail {
 namespace {

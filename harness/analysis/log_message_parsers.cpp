@@ -1,7 +1,7 @@
 // Multi-field INFO messages: per-collective tuning choices, channel counts, communicator init.
-#include "bench/capture/log_facts.hpp"
-#include "bench/capture/nccl_names.hpp"
-#include "bench/capture/text_scan.hpp"
+#include "harness/analysis/log_facts.hpp"
+#include "core/nccl_names.hpp"
+#include "harness/analysis/text_scan.hpp"
 
 namespace fabricgate::capture::detail {
 namespace {

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "bench/capture/capture_summary.hpp"
-#include "bench/capture/choice_summary.hpp"
+#include "harness/analysis/capture_summary.hpp"
+#include "core/choice_summary.hpp"
 
 namespace fabricgate::capture {
 

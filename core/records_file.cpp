@@ -1,11 +1,11 @@
-#include "harness/model/records_file.hpp"
+#include "core/records_file.hpp"
 
 #include <fstream>
 #include <iostream>
 #include <iterator>
 
-#include "harness/model/errors.hpp"
-#include "harness/report/text_escape.hpp"
+#include "core/errors.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate {
 

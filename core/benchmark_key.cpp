@@ -1,6 +1,6 @@
-#include "harness/model/benchmark_key.hpp"
+#include "core/benchmark_key.hpp"
 
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate {
 

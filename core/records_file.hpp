@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate {
 

@@ -2,10 +2,11 @@
 // JSON for the run record: the "capture" object and a benchmark's "choice" (docs/DESIGN.md).
 #include <string_view>
 
-#include "bench/capture/capture_summary.hpp"
-#include "bench/capture/choice_summary.hpp"
-#include "harness/model/benchmark_result.hpp"
-#include "harness/model/json_file.hpp"
+#include "harness/analysis/capture_summary.hpp"
+#include "core/choice_record.hpp"  // to_choice, choice_to_json: shared with the bench
+#include "core/choice_summary.hpp"
+#include "core/benchmark_result.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate::capture {
 
@@ -14,11 +15,6 @@ namespace fabricgate::capture {
 // plus the extras (networks, net_provider, transport_connections, nvls_available, channels,
 // rings/trees connected, ranks, tuning, profiler_plugin).
 json capture_to_json(const CaptureSummary& summary, std::string_view path = {});
-
-// The record's typed choice (what is written: events, algo, proto, channels, warps, funcs).
-Choice to_choice(const ChoiceSummary& choice);
-// {"algo": {...}, "proto": {...}, "channels": {...}, "warps": {...}, "funcs": {...}, "events": n}
-json choice_to_json(const ChoiceSummary& choice);
 
 // Folds the TUNING lines of one collective and size into a ChoiceSummary (the log fallback for
 // NCCL versions without a usable profiler, 2.20-2.26). `func` is NCCL's name ("AllReduce"); an

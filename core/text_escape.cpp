@@ -1,4 +1,4 @@
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,6 @@
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
-#include "harness/report/text_escape.hpp"
+#include "core/text_escape.hpp"
 
 namespace fabricgate {
 

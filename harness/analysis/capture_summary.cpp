@@ -1,4 +1,4 @@
-#include "bench/capture/capture_summary.hpp"
+#include "harness/analysis/capture_summary.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "bench/capture/text_scan.hpp"
+#include "harness/analysis/text_scan.hpp"
 
 namespace fabricgate::capture {
 

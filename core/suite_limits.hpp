@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 namespace fabricgate {
 

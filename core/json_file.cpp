@@ -1,4 +1,4 @@
-#include "harness/model/json_file.hpp"
+#include "core/json_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -13,7 +13,7 @@
 #include <sstream>
 #include <vector>
 
-#include "harness/model/errors.hpp"
+#include "core/errors.hpp"
 
 namespace fabricgate {
 

@@ -7,8 +7,8 @@
 // mpirun --tag-output may put "[1,0]<stdout>:" in front; RCCL appends " comm 0x.. nRanks 8".
 #include <charconv>
 
-#include "bench/capture/log_facts.hpp"
-#include "bench/capture/text_scan.hpp"
+#include "harness/analysis/log_facts.hpp"
+#include "harness/analysis/text_scan.hpp"
 
 namespace fabricgate::capture {
 namespace {

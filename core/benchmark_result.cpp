@@ -1,4 +1,4 @@
-#include "harness/model/benchmark_result.hpp"
+#include "core/benchmark_result.hpp"
 
 #include <algorithm>
 

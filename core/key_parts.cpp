@@ -1,4 +1,4 @@
-#include "harness/model/key_parts.hpp"
+#include "core/key_parts.hpp"
 
 #include <cstddef>
 

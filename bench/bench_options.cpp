@@ -11,33 +11,42 @@ namespace fabricgate::bench {
 
 BenchOptions parse_bench_options(int argc, char** argv) {
   BenchOptions o;
-  CLI::App app{"fabricgate-bench: measures a suite, one process per GPU under mpirun/srun.\n"
-               "Unrecognised --benchmark_* arguments go to Google Benchmark."};
+  CLI::App app{
+      "fabricgate-bench: measures a suite, one process per GPU under mpirun/srun.\n"
+      "Unrecognised --benchmark_* arguments go to Google Benchmark."};
   app.add_option("--suite", o.suite_file, "Suite file (suites/*.json)")->required();
-  app.add_option("--records", o.records, "Append one JSON line per finished benchmark here (rank 0)");
+  app.add_option("--records", o.records,
+                 "Append one JSON line per finished benchmark here (rank 0)");
   app.add_option("--gbench-json", o.gbench_json, "Write Google Benchmark JSON here (rank 0)");
-  app.add_option("--nccl-log-dir", o.nccl_log_dir, "Write NCCL's INFO log here, one file per rank (capture)");
+  app.add_option("--nccl-log-dir", o.nccl_log_dir,
+                 "Write NCCL's INFO log here, one file per rank (capture)");
   app.add_flag("--progress", o.progress, "Print progress lines on stderr");
   app.add_option("--console-table", o.console_table,
-                 "Where Google Benchmark's console table goes: a file, or - for stdout (default: bench-console.txt "
+                 "Where Google Benchmark's console table goes: a file, or - for stdout (default: "
+                 "bench-console.txt "
                  "beside --gbench-json when that is given, else stdout)");
   int emulate_flag = 0;
-  app.add_option("--emulate-nodes", emulate_flag,
-                 "Treat the ranks as K nodes (rank r on node r/(n/K), NCCL_HOSTID per node); overrides the "
-                 "suite's \"emulate_nodes\"")
+  app.add_option(
+         "--emulate-nodes", emulate_flag,
+         "Treat the ranks as K nodes (rank r on node r/(n/K), NCCL_HOSTID per node); overrides the "
+         "suite's \"emulate_nodes\"")
       ->check(CLI::Range(1, 65536));
   int gpp_flag = 0;
   app.add_option("--gpus-per-process", gpp_flag,
-                 "NCCL: GPUs each process drives (in-process multi-GPU mode, labelled gpp:G, never compared "
+                 "NCCL: GPUs each process drives (in-process multi-GPU mode, labelled gpp:G, never "
+                 "compared "
                  "with one GPU per process, P02); overrides the suite's \"gpus_per_process\"")
       ->check(CLI::Range(1, 16));
   app.add_flag("--cuda-graph", o.cuda_graph,
-               "NCCL: capture each sample's operations into a CUDA graph and time its launch (keys end in /graph)");
+               "NCCL: capture each sample's operations into a CUDA graph and time its launch (keys "
+               "end in /graph)");
   app.add_flag("--nccl-nonblocking", o.nccl_nonblocking,
-               "NCCL: create non-blocking communicators (initialisation abortable too; a slower launch path: "
+               "NCCL: create non-blocking communicators (initialisation abortable too; a slower "
+               "launch path: "
                "keys end in /nonblocking); overrides the suite's \"nccl_nonblocking\"");
   app.add_option("--hang-timeout", o.hang_timeout_s,
-                 "Seconds one benchmark (and NCCL initialisation) may take; NCCL work still running then is "
+                 "Seconds one benchmark (and NCCL initialisation) may take; NCCL work still "
+                 "running then is "
                  "aborted and the bench exits 3. Overrides the suite's \"timeout_s\" (default 600)")
       ->check(CLI::Range(0.001, 86400.0));
   app.allow_extras();
@@ -58,12 +67,18 @@ BenchOptions parse_bench_options(int argc, char** argv) {
   const JsonReader reader(o.suite.doc, o.suite_file);
   if (reader.find("/gpus_per_process")) {
     const long long g = reader.integer_at("/gpus_per_process");
-    if (g < 1 || g > 16) reader.fail("/gpus_per_process", "GPUs per process in [1, 16] (P02: > 1 is the labelled in-process multi-GPU mode)");
+    if (g < 1 || g > 16)
+      reader.fail(
+          "/gpus_per_process",
+          "GPUs per process in [1, 16] (P02: > 1 is the labelled in-process multi-GPU mode)");
     o.gpus_per_process = static_cast<int>(g);
   }
   if (gpp_flag > 0) o.gpus_per_process = gpp_flag;
-  if (!o.nccl_nonblocking && reader.find("/nccl_nonblocking")) o.nccl_nonblocking = reader.bool_at("/nccl_nonblocking");
-  o.init_timeout_s = o.hang_timeout_s > 0 ? o.hang_timeout_s : read_plan(reader, "/defaults", MeasurePlan{}).timeout_seconds;
+  if (!o.nccl_nonblocking && reader.find("/nccl_nonblocking"))
+    o.nccl_nonblocking = reader.bool_at("/nccl_nonblocking");
+  o.init_timeout_s = o.hang_timeout_s > 0
+                         ? o.hang_timeout_s
+                         : read_plan(reader, "/defaults", MeasurePlan{}).timeout_seconds;
   if (reader.find("/emulate_nodes")) {
     const long long k = reader.integer_at("/emulate_nodes");
     if (k < 1 || k > 65536) reader.fail("/emulate_nodes", "a node count in [1, 65536]");
@@ -95,7 +110,8 @@ void register_suite(const BenchOptions& opts, BenchEnv& env) {
     const FamilyRegistrar* registrar = FamilyRegistry::instance().find(family);
     if (!registrar) {
       std::string known;
-      for (const auto& n : FamilyRegistry::instance().names()) known += (known.empty() ? "" : ", ") + n;
+      for (const auto& n : FamilyRegistry::instance().names())
+        known += (known.empty() ? "" : ", ") + n;
       reader.fail(pointer + "/family", "one of " + known + ", found \"" + family + "\"");
     }
     MeasurePlan plan = read_plan(reader, pointer, defaults);

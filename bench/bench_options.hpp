@@ -14,20 +14,27 @@ struct BenchOptions {
   std::string suite_name;
   std::string records;      // records.jsonl (rank 0 appends one line per finished benchmark)
   std::string gbench_json;  // Google Benchmark JSON (rank 0)
-  std::string nccl_log_dir;  // NCCL's INFO log per rank goes here (rank<N>.log), parsed after the run
+  std::string
+      nccl_log_dir;  // NCCL's INFO log per rank goes here (rank<N>.log), parsed after the run
   bool progress = false;
-  std::string console_table;  // Google Benchmark's table: a file, "-" for stdout, "" for the default
-  int emulate_nodes = 0;     // > 0: split the ranks into this many emulated nodes (flag, else the suite's field)
+  std::string
+      console_table;  // Google Benchmark's table: a file, "-" for stdout, "" for the default
+  int emulate_nodes =
+      0;  // > 0: split the ranks into this many emulated nodes (flag, else the suite's field)
   // Measurement modes and hang handling:
-  int gpus_per_process = 1;       // NCCL: GPUs one process drives (suite "gpus_per_process" or flag; P02)
-  bool cuda_graph = false;        // --cuda-graph: NCCL collectives captured into CUDA graphs
-  bool nccl_nonblocking = false;  // --nccl-nonblocking / suite "nccl_nonblocking": ncclConfig_t.blocking = 0
-  double hang_timeout_s = 0;      // --hang-timeout: overrides every "timeout_s" of the suite (0: not given)
-  double init_timeout_s = 600;    // NCCL initialisation deadline: the flag, else defaults/timeout_s
+  int gpus_per_process =
+      1;                    // NCCL: GPUs one process drives (suite "gpus_per_process" or flag; P02)
+  bool cuda_graph = false;  // --cuda-graph: NCCL collectives captured into CUDA graphs
+  bool nccl_nonblocking =
+      false;  // --nccl-nonblocking / suite "nccl_nonblocking": ncclConfig_t.blocking = 0
+  double hang_timeout_s =
+      0;  // --hang-timeout: overrides every "timeout_s" of the suite (0: not given)
+  double init_timeout_s = 600;  // NCCL initialisation deadline: the flag, else defaults/timeout_s
   Suite suite;
   bool has_collectives = false;
   bool has_gpu_collectives = false;
-  bool has_host_collectives = false;  // collectives on a host backend (mpi): their nranks = processes
+  bool has_host_collectives =
+      false;  // collectives on a host backend (mpi): their nranks = processes
   std::vector<std::string> passthrough;  // for Google Benchmark
   std::vector<char*> gbench_args;        // argv[0] + passthrough, pointing into `passthrough`
 };

@@ -16,10 +16,11 @@ void HangWatchdog::arm(const std::string& key, double grace_seconds) {
   thread_ = std::thread([this, key, grace, grace_seconds] {
     std::unique_lock<std::mutex> wait_lock(mutex_);
     if (wake_.wait_for(wait_lock, grace, [this] { return disarmed_; })) return;
-    std::fprintf(stderr,
-                 "fabricgate-bench: hung: %s; the ranks did not agree on it within %g s after the abort "
-                 "(another rank is stuck where it cannot join): MPI_Abort\n",
-                 key.c_str(), grace_seconds);
+    std::fprintf(
+        stderr,
+        "fabricgate-bench: hung: %s; the ranks did not agree on it within %g s after the abort "
+        "(another rank is stuck where it cannot join): MPI_Abort\n",
+        key.c_str(), grace_seconds);
     std::fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 3);
   });

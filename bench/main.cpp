@@ -1,5 +1,6 @@
 // fabricgate-bench: the measuring program, one process per GPU under mpirun/srun.
-//   fabricgate-bench --suite suites/quick.json --records out/records.jsonl --gbench-json out/bench.json
+//   fabricgate-bench --suite suites/quick.json --records out/records.jsonl --gbench-json
+//   out/bench.json
 // Other arguments go to Google Benchmark (--benchmark_filter, --benchmark_list_tests, …).
 // Exit codes: 0 ran (benchmark-level skips/errors are in the records), 2 bad input or a refused
 // configuration (P01), 3 infrastructure failure (also: a benchmark hung and was aborted).
@@ -8,9 +9,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <string>
@@ -24,8 +25,8 @@
 #include "bench/backends/nccl/nccl_backend.hpp"
 #include "bench/backends/nccl/nccl_library.hpp"
 #include "bench/bench_options.hpp"
-#include "bench/console_table.hpp"
 #include "bench/capture/profiler_plugin.hpp"
+#include "bench/console_table.hpp"
 #include "bench/engine/family.hpp"
 #include "bench/engine/rank_gpu_check.hpp"
 #include "bench/hang_watchdog.hpp"
@@ -52,27 +53,37 @@ std::string hostname() {
 }
 
 // One line per rank: host, local rank, GPU UUID, bus id (P01 evidence), gathered to everyone.
-nlohmann::json rank_table(fb::Communicator& comm, const fb::GpuPlacement& gpu, const fb::NodeLayout& nodes) {
-  const auto node = static_cast<std::size_t>(nodes.node_of_rank[static_cast<std::size_t>(comm.rank())]);
-  const nlohmann::json mine = {{"rank", comm.rank()}, {"host", hostname()}, {"local_rank", comm.local_rank()},
-                               {"node", nodes.names[node]},
-                               {"gpu_uuid", gpu.uuid}, {"pci_bus_id", gpu.pci_bus_id}, {"gpu_name", gpu.name},
-                               {"visible_gpus", gpu.visible},
-                               {"nccl_library", fb::nccl_library_path()}};  // per rank: fabricgate ab checks every one
+nlohmann::json rank_table(fb::Communicator& comm, const fb::GpuPlacement& gpu,
+                          const fb::NodeLayout& nodes) {
+  const auto node =
+      static_cast<std::size_t>(nodes.node_of_rank[static_cast<std::size_t>(comm.rank())]);
+  const nlohmann::json mine = {
+      {"rank", comm.rank()},
+      {"host", hostname()},
+      {"local_rank", comm.local_rank()},
+      {"node", nodes.names[node]},
+      {"gpu_uuid", gpu.uuid},
+      {"pci_bus_id", gpu.pci_bus_id},
+      {"gpu_name", gpu.name},
+      {"visible_gpus", gpu.visible},
+      {"nccl_library", fb::nccl_library_path()}};  // per rank: fabricgate ab checks every one
   nlohmann::json table = nlohmann::json::array();
-  for (const auto& s : comm.all_gather(mine.dump())) table.push_back(fabricgate::parse_json_text(s, "rank table entry"));
+  for (const auto& s : comm.all_gather(mine.dump()))
+    table.push_back(fabricgate::parse_json_text(s, "rank table entry"));
   return table;
 }
 
 // The GPUs this process drives: `gpus_per_process` consecutive devices from its placement. Too few
 // visible GPUs for the mode is a configuration error (exit 2), not a skip.
-std::vector<int> process_devices(const fb::GpuPlacement& gpu, fb::Communicator& comm, int gpus_per_process) {
+std::vector<int> process_devices(const fb::GpuPlacement& gpu, fb::Communicator& comm,
+                                 int gpus_per_process) {
   const int first = comm.local_rank() * gpus_per_process;
   if (first + gpus_per_process > gpu.visible) {
     throw fabricgate::InputError(
-        "gpus_per_process " + std::to_string(gpus_per_process) + ": local rank " + std::to_string(comm.local_rank()) +
-        " needs GPUs " + std::to_string(first) + ".." + std::to_string(first + gpus_per_process - 1) + " but " +
-        std::to_string(gpu.visible) + " are visible (launch processes × gpus_per_process <= GPUs per host, e.g. "
+        "gpus_per_process " + std::to_string(gpus_per_process) + ": local rank " +
+        std::to_string(comm.local_rank()) + " needs GPUs " + std::to_string(first) + ".." +
+        std::to_string(first + gpus_per_process - 1) + " but " + std::to_string(gpu.visible) +
+        " are visible (launch processes × gpus_per_process <= GPUs per host, e.g. "
         "\"ranks\": 1)");
   }
   std::vector<int> devices;
@@ -99,8 +110,8 @@ struct NcclSetup {
   bool profiler_ours = false;  // fabricgate's profiler plugin was enabled (the user set none)
 };
 
-NcclSetup set_up_nccl(const fb::BenchOptions& opts, fb::Communicator& comm, const fb::GpuPlacement& gpu,
-                      int gpus_per_process) {
+NcclSetup set_up_nccl(const fb::BenchOptions& opts, fb::Communicator& comm,
+                      const fb::GpuPlacement& gpu, int gpus_per_process) {
   NcclSetup out;
   if (!opts.has_gpu_collectives) return out;
   // Before any NCCL call: NCCL reads its environment once.
@@ -110,8 +121,9 @@ NcclSetup set_up_nccl(const fb::BenchOptions& opts, fb::Communicator& comm, cons
     out.why_not = "no GPU: " + gpu.reason;
     return out;
   }
-  fb::NcclBackendResult made =
-      fb::make_nccl_backend(comm, {process_devices(gpu, comm, gpus_per_process), opts.init_timeout_s, opts.nccl_nonblocking});
+  fb::NcclBackendResult made = fb::make_nccl_backend(
+      comm,
+      {process_devices(gpu, comm, gpus_per_process), opts.init_timeout_s, opts.nccl_nonblocking});
   if (made.hung) throw fabricgate::InfraError("hung: " + made.why_not);  // a hang: exit 3
   out.backend = std::move(made.backend);
   out.why_not = made.why_not;
@@ -131,7 +143,7 @@ fabricgate::RecordsHeader records_header(const fb::BenchOptions& opts, fb::Commu
   h.mpi_version = fb::mpi_library_version();
   h.nccl_version = fb::nccl_runtime_version();
   h.nccl_library = fb::nccl_library_path();
-  h.capture_path = !opts.has_gpu_collectives                   ? "none"
+  h.capture_path = !opts.has_gpu_collectives                  ? "none"
                    : fabricgate::capture::profiler().active() ? "profiler"
                                                               : "log";
   h.profiler_set_by = nccl.profiler_ours ? "fabricgate" : "user-or-none";
@@ -141,7 +153,8 @@ fabricgate::RecordsHeader records_header(const fb::BenchOptions& opts, fb::Commu
 
 // Rank 0's console table, opened before any benchmark; every rank learns when it cannot be, so
 // that all of them stop with the same input error instead of waiting on rank 0.
-std::unique_ptr<fb::ConsoleTable> open_console_table(const fb::BenchOptions& opts, fb::Communicator& comm) {
+std::unique_ptr<fb::ConsoleTable> open_console_table(const fb::BenchOptions& opts,
+                                                     fb::Communicator& comm) {
   std::unique_ptr<fb::ConsoleTable> table;
   std::string error;
   if (comm.rank() == 0) {
@@ -159,10 +172,11 @@ std::unique_ptr<fb::ConsoleTable> open_console_table(const fb::BenchOptions& opt
 
 // Google Benchmark over the registered benchmarks. Rank 0 reports (its table to `table`, JSON to
 // --gbench-json); the other ranks measure in step and say nothing.
-void run_benchmarks(const fb::BenchOptions& opts, fb::Communicator& comm, const nlohmann::json& ranks,
-                    fb::ConsoleTable* table) {
+void run_benchmarks(const fb::BenchOptions& opts, fb::Communicator& comm,
+                    const nlohmann::json& ranks, fb::ConsoleTable* table) {
   for (const auto& r : ranks) {
-    benchmark::AddCustomContext("fabricgate.rank." + std::to_string(r["rank"].get<int>()), r.dump());
+    benchmark::AddCustomContext("fabricgate.rank." + std::to_string(r["rank"].get<int>()),
+                                r.dump());
   }
   benchmark::AddCustomContext("fabricgate.suite", opts.suite_name);
   std::vector<char*> gb_args = opts.gbench_args;
@@ -198,12 +212,15 @@ int run(int argc, char** argv) {
   const nlohmann::json ranks = rank_table(comm, gpu, nodes);
   const nlohmann::json node_facts = fb::gather_node_facts(comm, nodes);
   // P01 before NCCL initialises: two ranks on one GPU would wait there forever.
-  const std::string refused = fb::p01_refusal({opts.has_collectives, opts.has_gpu_collectives, opts.has_host_collectives,
-                                               opts.gpus_per_process, comm.size()},
-                                              ranks);
+  const std::string refused =
+      fb::p01_refusal({opts.has_collectives, opts.has_gpu_collectives, opts.has_host_collectives,
+                       opts.gpus_per_process, comm.size()},
+                      ranks);
   if (!refused.empty()) throw fabricgate::InputError(refused);
 
-  fb::RecordWriter writer = comm.rank() == 0 && !opts.records.empty() ? fb::RecordWriter(opts.records) : fb::RecordWriter();
+  fb::RecordWriter writer = comm.rank() == 0 && !opts.records.empty()
+                                ? fb::RecordWriter(opts.records)
+                                : fb::RecordWriter();
   fb::BenchEnv env{.comm = comm, .writer = writer, .collective_backend = {}};
   env.visible_gpus = gpu.visible;
   env.device = gpu.device;
@@ -211,13 +228,16 @@ int run(int argc, char** argv) {
   env.nodes = &nodes;
   env.cuda_graph = opts.cuda_graph;
   fb::HangWatchdog watchdog;  // the last resort when ranks cannot agree on a hang
-  env.on_local_hang = [&watchdog](const std::string& key, double grace) { watchdog.arm(key, std::max(grace, 5.0)); };
+  env.on_local_hang = [&watchdog](const std::string& key, double grace) {
+    watchdog.arm(key, std::max(grace, 5.0));
+  };
 
   fb::MpiCollectiveBackend mpi_backend(comm, gpu.device, gpu.reason);
   const NcclSetup nccl = set_up_nccl(opts, comm, gpu, gpus_per_process);
   env.collective_backend = [&](const std::string& name) -> fb::BackendLookup {
     if (name == "mpi") return {&mpi_backend, {}};
-    if (name == "nccl") return {nccl.backend.get(), nccl.backend ? std::string() : nccl.why_not, gpus_per_process};
+    if (name == "nccl")
+      return {nccl.backend.get(), nccl.backend ? std::string() : nccl.why_not, gpus_per_process};
     return {};
   };
 
@@ -232,7 +252,9 @@ int run(int argc, char** argv) {
   watchdog.disarm();
   if (!env.hung_benchmark.empty()) {  // the record says which; the exit code says hang
     writer.write_footer({{"complete", false}, {"hung", env.hung_benchmark}});
-    if (comm.rank() == 0) std::fprintf(stderr, "fabricgate-bench: hung: %s (aborted; later benchmarks not run)\n", env.hung_benchmark.c_str());
+    if (comm.rank() == 0)
+      std::fprintf(stderr, "fabricgate-bench: hung: %s (aborted; later benchmarks not run)\n",
+                   env.hung_benchmark.c_str());
     return 3;
   }
   writer.write_footer({{"complete", true}});

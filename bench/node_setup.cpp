@@ -4,9 +4,9 @@
 
 #include <cstdlib>
 
-#include "harness/fingerprint/node_facts.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "harness/fingerprint/node_facts.hpp"
 
 namespace fabricgate::bench {
 
@@ -24,8 +24,11 @@ NodeLayout set_up_nodes(MpiCommunicator& comm, int emulate) {
   std::string name = this_hostname();
   if (emulate > 0) {
     if (!comm.emulate_nodes(emulate)) {
-      throw InputError("emulate_nodes (suite field or --emulate-nodes): expected a node count that divides the rank "
-                       "count (" + std::to_string(comm.size()) + " ranks), found " + std::to_string(emulate));
+      throw InputError(
+          "emulate_nodes (suite field or --emulate-nodes): expected a node count that divides the "
+          "rank "
+          "count (" +
+          std::to_string(comm.size()) + " ranks), found " + std::to_string(emulate));
     }
     name += "-node" + std::to_string(emulated_node_of(comm.rank(), comm.size(), emulate));
     // NCCL hashes NCCL_HOSTID instead of the host name: ranks with different ids never use
@@ -78,7 +81,8 @@ nlohmann::json gather_node_facts(Communicator& comm, const NodeLayout& layout) {
   return nodes;
 }
 
-void set_node_layout(RecordsHeader& header, const NodeLayout& layout, int gpus_per_process, int visible_gpus) {
+void set_node_layout(RecordsHeader& header, const NodeLayout& layout, int gpus_per_process,
+                     int visible_gpus) {
   const int g = layout.ranks_per_node_min;
   header.nodes = layout.nodes();
   header.ranks_per_node = g;

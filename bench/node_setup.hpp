@@ -26,6 +26,7 @@ nlohmann::json gather_node_facts(Communicator& comm, const NodeLayout& layout);
 
 // Sets the header fields that describe the node layout: nodes, ranks_per_node(_max),
 // gpus_per_node, nodes_emulated.
-void set_node_layout(RecordsHeader& header, const NodeLayout& layout, int gpus_per_process, int visible_gpus);
+void set_node_layout(RecordsHeader& header, const NodeLayout& layout, int gpus_per_process,
+                     int visible_gpus);
 
 }  // namespace fabricgate::bench

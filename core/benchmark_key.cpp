@@ -9,10 +9,16 @@ namespace {
 bool key_character(char c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   switch (c) {
-    case '_': case '-': case '.': case ':': case '+': case '=': case ',': case ';': case '@':
-      return true;
-    default:
-      return false;
+    case '_':
+    case '-':
+    case '.':
+    case ':':
+    case '+':
+    case '=':
+    case ',':
+    case ';':
+    case '@': return true;
+    default: return false;
   }
 }
 
@@ -30,7 +36,8 @@ std::string benchmark_key_problem(std::string_view key) {
     const std::size_t end = std::min(key.find('/', start), key.size());
     const std::string_view segment = key.substr(start, end - start);
     if (segment.empty()) return "a key without empty '/'-separated parts, found " + shown;
-    if (segment == "." || segment == "..") return "a key without \"..\" or \".\" parts, found " + shown;
+    if (segment == "." || segment == "..")
+      return "a key without \"..\" or \".\" parts, found " + shown;
     for (const char c : segment) {
       if (!key_character(c)) {
         return "a key of letters, digits and _-.:+=,;@ separated by '/', found " + shown;

@@ -41,8 +41,11 @@ void summarise_samples(BenchmarkResult& r) {
 }
 
 nlohmann::json to_json(const Choice& c) {
-  nlohmann::json j = {{"algo", c.algo},   {"proto", c.proto}, {"channels", c.channels},
-                      {"warps", c.warps}, {"funcs", c.funcs}};
+  nlohmann::json j = {{"algo", c.algo},
+                      {"proto", c.proto},
+                      {"channels", c.channels},
+                      {"warps", c.warps},
+                      {"funcs", c.funcs}};
   if (c.events) j["events"] = *c.events;
   return j;
 }
@@ -82,7 +85,8 @@ nlohmann::json to_json(const BenchmarkResult& r) {
     j["transport"] = {{"network", r.transport->network}, {"transports", r.transport->transports}};
   }
   nlohmann::json notes = nlohmann::json::array();
-  for (const auto& n : r.notes) notes.push_back({{"id", n.id}, {"level", n.level}, {"text", n.text}});
+  for (const auto& n : r.notes)
+    notes.push_back({{"id", n.id}, {"level", n.level}, {"text", n.text}});
   j["notes"] = notes;
   return j;
 }

@@ -1,8 +1,9 @@
 #pragma once
 // One benchmark's result: the object the bench appends to records.jsonl and run.json carries in
 // "benchmarks" (docs/DESIGN.md, "The record contract"). The bench fills it and writes it with
-// to_json; the harness reads it back with parse_benchmark_result (below, benchmark_result_reader.cpp). Both programs
-// reach this header, so the JSON object has one description, not one per program.
+// to_json; the harness reads it back with parse_benchmark_result (below,
+// benchmark_result_reader.cpp). Both programs reach this header, so the JSON object has one
+// description, not one per program.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -33,12 +34,12 @@ struct Samples {
 // What NCCL chose for this key: name -> number of operations that used it. The profiler plugin
 // (or rank 0's TUNING log lines) fills it; the gate compares the names used (route_checks).
 struct Choice {
-  std::optional<long long> events;  // collective events seen; absent in hand-written records
-  std::map<std::string, long long> algo;      // "Ring" -> n
-  std::map<std::string, long long> proto;     // "LL" -> n
+  std::optional<long long> events;         // collective events seen; absent in hand-written records
+  std::map<std::string, long long> algo;   // "Ring" -> n
+  std::map<std::string, long long> proto;  // "LL" -> n
   std::map<std::string, long long> channels;  // "24" -> n
   std::map<std::string, long long> warps;
-  std::map<std::string, long long> funcs;     // "AllReduce" -> n
+  std::map<std::string, long long> funcs;  // "AllReduce" -> n
 };
 
 struct TransportSeen {

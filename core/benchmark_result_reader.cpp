@@ -73,9 +73,8 @@ void parse_numbers(const RecordFields& f, const std::string& p, bool measured, B
   if (measured) {
     r.array_at(p + "/samples/time_us");
     if (b.samples.time_us.size() != static_cast<std::size_t>(b.repetitions)) {
-      r.fail(p + "/samples/time_us", "one sample per repetition (" +
-                                         std::to_string(b.repetitions) + "), found " +
-                                         std::to_string(b.samples.time_us.size()));
+      r.fail(p + "/samples/time_us", "one sample per repetition (" + std::to_string(b.repetitions) +
+                                         "), found " + std::to_string(b.samples.time_us.size()));
     }
   }
   require_same_size(r, p + "/samples/algbw_GBps", b.samples.algbw_GBps.size(),
@@ -112,7 +111,8 @@ BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origi
   }
   b.bytes = static_cast<std::uint64_t>(bytes);
   b.nranks = f.int_in(p + "/nranks", 1, limits.max_ranks);
-  b.gpus_per_process = r.find(p + "/gpus_per_process") ? f.int_in(p + "/gpus_per_process", 0, 64) : 1;
+  b.gpus_per_process =
+      r.find(p + "/gpus_per_process") ? f.int_in(p + "/gpus_per_process", 0, 64) : 1;
   b.status = parse_status(r, p + "/status");
   b.message = f.optional_string(p + "/message");
   b.notes = parse_notes(f, p + "/notes");

@@ -13,13 +13,13 @@ using CountMap = std::map<std::string, std::uint64_t, std::less<>>;
 
 struct ChoiceSummary {
   std::uint64_t events = 0;  // collective events seen (one per collective per communicator)
-  CountMap algo;      // "Ring" -> n
-  CountMap proto;     // "LL" -> n
-  CountMap channels;  // "24" -> n
-  CountMap warps;     // "16" -> n
-  CountMap funcs;     // "AllReduce" -> n
-  CountMap datatypes; // "ncclFloat32" -> n
-  CountMap counts;    // element count "262144" -> n
+  CountMap algo;             // "Ring" -> n
+  CountMap proto;            // "LL" -> n
+  CountMap channels;         // "24" -> n
+  CountMap warps;            // "16" -> n
+  CountMap funcs;            // "AllReduce" -> n
+  CountMap datatypes;        // "ncclFloat32" -> n
+  CountMap counts;           // element count "262144" -> n
 
   bool empty() const { return events == 0; }
 };

@@ -20,8 +20,10 @@ InputError::InputError(std::string file, std::string field, const std::string& e
       file_(std::move(file)),
       field_(std::move(field)) {}
 
-InfraError::InfraError(const std::string& message) : std::runtime_error(report::printable(message)) {}
+InfraError::InfraError(const std::string& message)
+    : std::runtime_error(report::printable(message)) {}
 
-InputError::InputError(const std::string& message) : std::runtime_error(report::printable(message)) {}
+InputError::InputError(const std::string& message)
+    : std::runtime_error(report::printable(message)) {}
 
 }  // namespace fabricgate

@@ -127,12 +127,14 @@ json parse_json_text(std::string_view text, const std::string& origin,
     throw InputError(origin, "", "not valid JSON (" + what + ")");
   }
   if (builder.exceeded_depth) {
-    throw InputError(origin, "", "JSON nested at most " + std::to_string(kMaxJsonDepth) +
-                                     " levels deep (arrays and objects), found deeper nesting");
+    throw InputError(origin, "",
+                     "JSON nested at most " + std::to_string(kMaxJsonDepth) +
+                         " levels deep (arrays and objects), found deeper nesting");
   }
   if (!builder.duplicate.empty()) {
-    throw InputError(origin, "", "duplicate object key \"" + builder.duplicate +
-                                     "\" (each key must appear once)");
+    throw InputError(
+        origin, "",
+        "duplicate object key \"" + builder.duplicate + "\" (each key must appear once)");
   }
   if (!expected_schema.empty()) {
     if (!doc.is_object()) throw InputError(origin, "/", "a JSON object");
@@ -181,9 +183,11 @@ mode_t mode_for(const fs::path& target) {
 // Temp files of an earlier write that was killed (signal, file-size limit) before its rename.
 void remove_stale_temps(const fs::path& dir, const std::string& prefix) {
   std::error_code ec;
-  for (fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec), end; !ec && it != end; it.increment(ec)) {
+  for (fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.size() == prefix.size() + 6 && name.compare(0, prefix.size(), prefix) == 0 && it->is_regular_file(ec)) {
+    if (name.size() == prefix.size() + 6 && name.compare(0, prefix.size(), prefix) == 0 &&
+        it->is_regular_file(ec)) {
       fs::remove(it->path(), ec);
     }
   }
@@ -201,7 +205,8 @@ void write_file_atomically(const fs::path& requested, std::string_view text) {
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
   const int fd = ::mkstemp(name.data());
-  if (fd < 0) throw InfraError("cannot create temporary file next to " + path.string() + ": " + errno_text());
+  if (fd < 0)
+    throw InfraError("cannot create temporary file next to " + path.string() + ": " + errno_text());
   const bool ok = ::fchmod(fd, mode_for(path)) == 0 && write_all(fd, text) && ::fsync(fd) == 0;
   const int saved = errno;
   ::close(fd);
@@ -227,8 +232,9 @@ void append_json_line(const fs::path& path, const json& record) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw InfraError("cannot open " + path.string() + " for appending: " + errno_text());
   // One write() of the whole line: O_APPEND keeps concurrent appenders from interleaving.
-  const bool ok = write_all(fd, record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n") &&
-                  ::fdatasync(fd) == 0;
+  const bool ok =
+      write_all(fd, record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n") &&
+      ::fdatasync(fd) == 0;
   const int saved = errno;
   ::close(fd);
   if (!ok) throw InfraError("cannot append to " + path.string() + ": " + std::strerror(saved));
@@ -289,7 +295,8 @@ long long JsonReader::integer_at(const std::string& pointer) const {
   const json& v = at(pointer);
   if (!v.is_number_integer()) fail(pointer, "an integer, found " + v.dump());
   // 2^63 .. 2^64-1 parse as unsigned; converting them would print (and check) a negative number.
-  if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX)) {
+  if (v.is_number_unsigned() &&
+      v.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX)) {
     fail(pointer, "an integer at most 2^63-1, found " + v.dump());
   }
   return v.get<long long>();
@@ -331,7 +338,8 @@ void require_safe_name(std::string_view name, const std::string& file, const std
   if (!is_safe_name(name)) {
     throw InputError(file, field,
                      "a name of letters, digits, '.', '_' or '-' (not starting with '.', at most "
-                     "128 characters), found \"" + std::string(name) + "\"");
+                     "128 characters), found \"" +
+                         std::string(name) + "\"");
   }
 }
 

@@ -18,8 +18,9 @@ using json = nlohmann::json;
 inline constexpr std::size_t kMaxJsonDepth = 64;
 
 // Parses a whole file. Throws InputError for a missing/unreadable file, invalid UTF-8, malformed
-// or truncated JSON, duplicate object keys, nesting deeper than kMaxJsonDepth, and (when expected_schema is not empty) a missing or
-// different "schema" field. expected_schema is like "fabricgate.run/1".
+// or truncated JSON, duplicate object keys, nesting deeper than kMaxJsonDepth, and (when
+// expected_schema is not empty) a missing or different "schema" field. expected_schema is like
+// "fabricgate.run/1".
 json load_json_file(const std::filesystem::path& path, std::string_view expected_schema = {});
 
 // Same checks on text already in memory; `origin` names it in error messages.
@@ -43,10 +44,10 @@ class JsonReader {
  public:
   JsonReader(const json& doc, std::string file) : doc_(doc), file_(std::move(file)) {}
 
-  const json& at(const std::string& pointer) const;  // must exist
+  const json& at(const std::string& pointer) const;    // must exist
   const json* find(const std::string& pointer) const;  // nullptr when absent
   std::string string_at(const std::string& pointer) const;
-  double number_at(const std::string& pointer) const;  // finite
+  double number_at(const std::string& pointer) const;        // finite
   double non_negative_at(const std::string& pointer) const;  // finite and >= 0
   long long integer_at(const std::string& pointer) const;
   bool bool_at(const std::string& pointer) const;

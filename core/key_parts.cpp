@@ -18,7 +18,9 @@ BenchmarkKey& BenchmarkKey::tag(std::string name, std::uint64_t value) {
   return tag(std::move(name), std::to_string(value));
 }
 
-BenchmarkKey& BenchmarkKey::tag(std::string name, int value) { return tag(std::move(name), std::to_string(value)); }
+BenchmarkKey& BenchmarkKey::tag(std::string name, int value) {
+  return tag(std::move(name), std::to_string(value));
+}
 
 std::string BenchmarkKey::text() const {
   std::string out;
@@ -38,7 +40,8 @@ std::optional<std::string> BenchmarkKey::tagged(std::string_view name) const {
 
 std::optional<std::uint64_t> KeyPart::number() const {
   // 19 digits always fit in 64 bits; keys carry byte and rank counts far below that.
-  if (value.empty() || value.size() > 19 || value.find_first_not_of("0123456789") != std::string::npos) {
+  if (value.empty() || value.size() > 19 ||
+      value.find_first_not_of("0123456789") != std::string::npos) {
     return std::nullopt;
   }
   return std::stoull(value);
@@ -53,7 +56,8 @@ std::optional<std::uint64_t> BenchmarkKey::tagged_number(std::string_view name) 
 
 BenchmarkKey BenchmarkKey::drop_front(std::size_t count) const {
   BenchmarkKey out;
-  if (count < parts_.size()) out.parts_.assign(parts_.begin() + static_cast<std::ptrdiff_t>(count), parts_.end());
+  if (count < parts_.size())
+    out.parts_.assign(parts_.begin() + static_cast<std::ptrdiff_t>(count), parts_.end());
   return out;
 }
 
@@ -81,7 +85,8 @@ BenchmarkKey BenchmarkKey::parse(std::string_view text) {
   std::size_t begin = 0;
   while (true) {
     const std::size_t end = text.find('/', begin);
-    const std::string_view segment = text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
+    const std::string_view segment =
+        text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
     const std::size_t colon = segment.find(':');
     // A tag is a non-empty name before the first ':'.
     if (colon != std::string_view::npos && colon > 0) {

@@ -19,8 +19,8 @@
 namespace fabricgate {
 
 struct KeyPart {
-  std::string name;   // "family", "backend", "op", "bytes", ...; "" for an unnamed parsed part
-  std::string value;  // "all_reduce", "1048576"
+  std::string name;     // "family", "backend", "op", "bytes", ...; "" for an unnamed parsed part
+  std::string value;    // "all_reduce", "1048576"
   bool tagged = false;  // written "name:value"
 
   std::string text() const { return tagged ? name + ":" + value : value; }

@@ -18,7 +18,8 @@ inline constexpr std::array<std::string_view, 3> kNcclProtos = {"LL", "LL128", "
 inline bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i])))
       return false;
   }
   return true;
@@ -26,7 +27,8 @@ inline bool iequals(std::string_view a, std::string_view b) {
 
 // Known name (any case, or a one-digit id) -> canonical spelling; anything else unchanged.
 template <std::size_t N>
-std::string_view canonical_name(std::string_view name, const std::array<std::string_view, N>& known) {
+std::string_view canonical_name(std::string_view name,
+                                const std::array<std::string_view, N>& known) {
   if (name.size() == 1 && name[0] >= '0' && name[0] <= '9') {
     const auto id = static_cast<std::size_t>(name[0] - '0');
     if (id < N) return known[id];
@@ -37,7 +39,11 @@ std::string_view canonical_name(std::string_view name, const std::array<std::str
   return name;
 }
 
-inline std::string_view canonical_algo(std::string_view name) { return canonical_name(name, kNcclAlgos); }
-inline std::string_view canonical_proto(std::string_view name) { return canonical_name(name, kNcclProtos); }
+inline std::string_view canonical_algo(std::string_view name) {
+  return canonical_name(name, kNcclAlgos);
+}
+inline std::string_view canonical_proto(std::string_view name) {
+  return canonical_name(name, kNcclProtos);
+}
 
 }  // namespace fabricgate::capture

@@ -22,8 +22,8 @@ class RecordFields {
   int int_in(const std::string& p, long long lo, long long hi) const {
     const long long v = r_.integer_at(p);
     if (v < lo || v > hi) {
-      r_.fail(p, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                     "], found " + std::to_string(v));
+      r_.fail(p, "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], found " +
+                     std::to_string(v));
     }
     return static_cast<int>(v);
   }
@@ -36,7 +36,8 @@ class RecordFields {
     std::map<std::string, std::string> out;
     if (!r_.find(p)) return out;
     for (const auto& [k, v] : r_.object_at(p).items()) {
-      if (!v.is_string()) r_.fail(p + "/" + json_pointer_escape(k), "a string, found " + std::string(v.type_name()));
+      if (!v.is_string())
+        r_.fail(p + "/" + json_pointer_escape(k), "a string, found " + std::string(v.type_name()));
       out[k] = v.get<std::string>();
     }
     return out;

@@ -19,7 +19,8 @@ void add_line(RecordsFile& out, const std::filesystem::path& file, std::size_t l
               const std::string& line) {
   const std::string origin = records_line_origin(file, line_no);
   json rec = parse_json_text(line, origin);
-  if (!rec.is_object()) throw InputError(origin, "", "a JSON object, found " + std::string(rec.type_name()));
+  if (!rec.is_object())
+    throw InputError(origin, "", "a JSON object, found " + std::string(rec.type_name()));
   const auto type_it = rec.find("type");
   if (type_it != rec.end() && !type_it->is_string()) throw InputError(origin, "/type", "a string");
   const std::string type = type_it == rec.end() ? "benchmark" : type_it->get<std::string>();
@@ -35,7 +36,8 @@ void add_line(RecordsFile& out, const std::filesystem::path& file, std::size_t l
   } else if (type == "footer") {
     out.complete = rec.value("complete", false);
   } else {
-    throw InputError(origin, "/type", "\"header\", \"start\", \"benchmark\" or \"footer\", found \"" + type + "\"");
+    throw InputError(origin, "/type",
+                     "\"header\", \"start\", \"benchmark\" or \"footer\", found \"" + type + "\"");
   }
 }
 
@@ -59,7 +61,8 @@ RecordsFile read_records_file(const std::filesystem::path& file) {
     begin = end + 1;
   }
   if (out.truncated_tail) {
-    std::cerr << "fabricgate: warning: " << report::printable(file.string()) << " line " << out.truncated_line
+    std::cerr << "fabricgate: warning: " << report::printable(file.string()) << " line "
+              << out.truncated_line
               << " was cut short (no newline; the run was interrupted while writing it): ignored\n";
   }
   return out;

@@ -16,13 +16,13 @@
 namespace fabricgate {
 
 struct RecordsFile {
-  json header;                           // null when the bench never got that far
-  std::vector<json> benchmarks;          // the benchmark objects, without their "type"
+  json header;                               // null when the bench never got that far
+  std::vector<json> benchmarks;              // the benchmark objects, without their "type"
   std::vector<std::size_t> benchmark_lines;  // 1-based line of each benchmark
-  bool complete = false;                 // a footer with complete=true was written
-  bool truncated_tail = false;           // the last line had no newline: ignored
-  std::size_t truncated_line = 0;        // its 1-based number when truncated_tail
-  std::string in_progress;               // a benchmark that started and never finished
+  bool complete = false;                     // a footer with complete=true was written
+  bool truncated_tail = false;               // the last line had no newline: ignored
+  std::size_t truncated_line = 0;            // its 1-based number when truncated_tail
+  std::string in_progress;                   // a benchmark that started and never finished
 };
 
 // "<file> line <n>": how errors and warnings name a line.

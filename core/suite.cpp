@@ -27,7 +27,8 @@ bool is_safe_env_value(const std::string& value) {
 
 bool entry_uses_nccl(const json& entry) {
   const std::string family = entry.value("family", "");
-  return (family == "coll" || family == "nodepairs") && entry.value("backend", family == "coll" ? "" : "mpi") == "nccl";
+  return (family == "coll" || family == "nodepairs") &&
+         entry.value("backend", family == "coll" ? "" : "mpi") == "nccl";
 }
 
 Suite load_suite(const std::filesystem::path& file) {
@@ -45,10 +46,12 @@ Suite load_suite(const std::filesystem::path& file) {
     if (r->is_string() && r->get<std::string>() == "per-gpu") {
       s.ranks = 0;
     } else if (r->is_number_integer() && !r->is_number_float() && r->get<long long>() >= 1 &&
-               r->get<long long>() <= kMaxRanks && !(r->is_number_unsigned() && r->get<std::uint64_t>() > kMaxRanks)) {
+               r->get<long long>() <= kMaxRanks &&
+               !(r->is_number_unsigned() && r->get<std::uint64_t>() > kMaxRanks)) {
       s.ranks = static_cast<int>(r->get<long long>());
     } else {
-      rd.fail("/ranks", "\"per-gpu\" or an integer in [1, " + std::to_string(kMaxRanks) + "], found " + r->dump());
+      rd.fail("/ranks", "\"per-gpu\" or an integer in [1, " + std::to_string(kMaxRanks) +
+                            "], found " + r->dump());
     }
   }
   if (rd.find("/min_ranks")) {
@@ -66,7 +69,10 @@ Suite load_suite(const std::filesystem::path& file) {
       for (auto& c : plain) {
         if (c == ':') c = '-';
       }
-      if (!is_safe_name(plain)) rd.fail(p, "a scenario name (default, nvlink-off, nic-path, socket-only, algo:<name>, proto:<name>)");
+      if (!is_safe_name(plain))
+        rd.fail(p,
+                "a scenario name (default, nvlink-off, nic-path, socket-only, algo:<name>, "
+                "proto:<name>)");
       s.scenarios.push_back(name);
     }
   }
@@ -77,7 +83,9 @@ Suite load_suite(const std::filesystem::path& file) {
       if (!v.is_string()) rd.fail(p, "a string value");
       const std::string value = v.get<std::string>();
       if (!is_safe_env_value(value)) {
-        rd.fail(p, "a plain value without shell syntax ($ ` ; | & < > quotes or newlines), found \"" + value + "\"");
+        rd.fail(p,
+                "a plain value without shell syntax ($ ` ; | & < > quotes or newlines), found \"" +
+                    value + "\"");
       }
       s.env[k] = value;
     }
@@ -94,19 +102,23 @@ Suite load_suite(const std::filesystem::path& file) {
   return s;
 }
 
-std::filesystem::path resolve_suite(const std::string& name_or_path, const std::vector<std::filesystem::path>& dirs) {
+std::filesystem::path resolve_suite(const std::string& name_or_path,
+                                    const std::vector<std::filesystem::path>& dirs) {
   if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".json")) {
-    if (!std::filesystem::exists(name_or_path)) throw InputError(name_or_path, "", "suite file does not exist");
+    if (!std::filesystem::exists(name_or_path))
+      throw InputError(name_or_path, "", "suite file does not exist");
     return name_or_path;
   }
-  if (!is_safe_name(name_or_path)) throw InputError("--suite", "", "a suite name or a path to a suite file");
+  if (!is_safe_name(name_or_path))
+    throw InputError("--suite", "", "a suite name or a path to a suite file");
   std::string searched;
   for (const auto& d : dirs) {
     const auto candidate = d / (name_or_path + ".json");
     if (std::filesystem::exists(candidate)) return candidate;
     searched += " " + candidate.string();
   }
-  throw InputError("--suite", "", "no suite named \"" + name_or_path + "\" (looked for" + searched + ")");
+  throw InputError("--suite", "",
+                   "no suite named \"" + name_or_path + "\" (looked for" + searched + ")");
 }
 
 }  // namespace fabricgate

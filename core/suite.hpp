@@ -5,12 +5,13 @@
 //
 // {
 //   "schema": "fabricgate.suite/1", "name": "quick", "description": "...",
-//   "ranks": "per-gpu" | 2,                    // processes to launch (per-gpu: one per visible GPU)
-//   "min_ranks": 2,                            // refuse to launch with fewer (default 1)
+//   "ranks": "per-gpu" | 2,                    // processes to launch (per-gpu: one per visible
+//   GPU) "min_ranks": 2,                            // refuse to launch with fewer (default 1)
 //   "scenarios": ["default", "nvlink-off"],    // each runs in a fresh launch (NCCL caches its env)
 //   "env": {"NCCL_NVLS_ENABLE": "0"},          // set for every rank of every scenario
 //   "defaults": {"repetitions": 5, "warmup": 5, "target_sample_ms": 20},
-//   "benchmarks": [ {"family": "coll", "backend": "mpi", "sizes": {"min": 8, "max": "1M", "factor": 4}}, ... ]
+//   "benchmarks": [ {"family": "coll", "backend": "mpi", "sizes": {"min": 8, "max": "1M", "factor":
+//   4}}, ... ]
 // }
 #include <filesystem>
 #include <map>
@@ -29,7 +30,7 @@ struct Suite {
   int min_ranks = 1;
   std::vector<std::string> scenarios{"default"};
   std::map<std::string, std::string> env;
-  json doc;       // the whole document (the bench reads "defaults" and "benchmarks" from it)
+  json doc;  // the whole document (the bench reads "defaults" and "benchmarks" from it)
 };
 
 Suite load_suite(const std::filesystem::path& file);
@@ -38,7 +39,8 @@ Suite load_suite(const std::filesystem::path& file);
 // default to MPI). One rule for the bench (which communicators to make) and the harness (advice).
 bool entry_uses_nccl(const json& entry);
 // Finds a suite by name in `dirs` (name.json), or takes a path as is. InputError when absent.
-std::filesystem::path resolve_suite(const std::string& name_or_path, const std::vector<std::filesystem::path>& dirs);
+std::filesystem::path resolve_suite(const std::string& name_or_path,
+                                    const std::vector<std::filesystem::path>& dirs);
 
 // Environment variable names: [A-Z_][A-Z0-9_]*. Values: no shell syntax ($ ` ; | & < > newline),
 // because a value that looks like shell is a mistake or an attack even though we never use a shell.

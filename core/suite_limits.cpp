@@ -13,8 +13,8 @@ namespace {
 // The element types the bench knows (bench/engine/dtype.cpp; tests/unit/engine checks that the
 // two lists agree).
 constexpr std::array<std::string_view, 12> kDataTypeNames{
-    "int8", "uint8", "int32", "uint32", "int64", "uint64", "float16", "bfloat16", "float32", "float64",
-    "fp8_e4m3", "fp8_e5m2"};
+    "int8",    "uint8",    "int32",   "uint32",  "int64",    "uint64",
+    "float16", "bfloat16", "float32", "float64", "fp8_e4m3", "fp8_e5m2"};
 
 void non_empty_names(const JsonReader& r, const std::string& p) {
   const json& list = r.array_at(p);
@@ -29,14 +29,17 @@ void check_dtypes(const JsonReader& r, const std::string& p) {
     const std::string name = list[i].get<std::string>();
     bool known = false;
     for (const std::string_view n : kDataTypeNames) known = known || n == name;
-    if (!known) r.fail(p + "/" + std::to_string(i), "a data type (int8 … float64, fp8_e4m3, fp8_e5m2), found \"" + name + "\"");
+    if (!known)
+      r.fail(p + "/" + std::to_string(i),
+             "a data type (int8 … float64, fp8_e4m3, fp8_e5m2), found \"" + name + "\"");
   }
 }
 
 double number_in(const JsonReader& r, const std::string& p, double hi, const char* unit) {
   const double v = r.number_at(p);
   if (!(v > 0 && v <= hi)) {
-    r.fail(p, std::string(unit) + " in (0, " + std::to_string(static_cast<long long>(hi)) + "], found " + r.at(p).dump());
+    r.fail(p, std::string(unit) + " in (0, " + std::to_string(static_cast<long long>(hi)) +
+                  "], found " + r.at(p).dump());
   }
   return v;
 }
@@ -46,7 +49,8 @@ void check_plan(const JsonReader& r, const std::string& p) {
   suite_integer_in(r, p + "/repetitions", kRepetitions, 1);
   suite_integer_in(r, p + "/warmup", kWarmupOps, 1);
   suite_integer_in(r, p + "/iterations", kIterations, 1);
-  if (r.find(p + "/target_sample_ms")) number_in(r, p + "/target_sample_ms", kMaxTargetSampleMs, "milliseconds");
+  if (r.find(p + "/target_sample_ms"))
+    number_in(r, p + "/target_sample_ms", kMaxTargetSampleMs, "milliseconds");
   if (r.find(p + "/timeout_s")) number_in(r, p + "/timeout_s", kMaxTimeoutSeconds, "seconds");
 }
 
@@ -54,8 +58,10 @@ void check_sizes(const JsonReader& r, const std::string& p) {
   r.object_at(p);
   if (r.find(p + "/list")) {
     const json& list = r.array_at(p + "/list");
-    if (list.empty() || list.size() > kMaxSizesPerEntry) r.fail(p + "/list", "between 1 and 4096 sizes");
-    for (std::size_t i = 0; i < list.size(); ++i) suite_size_at(r, p + "/list/" + std::to_string(i));
+    if (list.empty() || list.size() > kMaxSizesPerEntry)
+      r.fail(p + "/list", "between 1 and 4096 sizes");
+    for (std::size_t i = 0; i < list.size(); ++i)
+      suite_size_at(r, p + "/list/" + std::to_string(i));
     return;
   }
   const std::uint64_t lo = suite_size_at(r, p + "/min");
@@ -64,11 +70,14 @@ void check_sizes(const JsonReader& r, const std::string& p) {
   std::size_t count = 0;
   if (r.find(p + "/increment")) {
     const std::uint64_t step = suite_size_at(r, p + "/increment");
-    count = static_cast<std::size_t>(std::min<std::uint64_t>((hi - lo) / step + 1, kMaxSizesPerEntry));
+    count =
+        static_cast<std::size_t>(std::min<std::uint64_t>((hi - lo) / step + 1, kMaxSizesPerEntry));
   } else {
     const double factor = r.find(p + "/factor") ? r.number_at(p + "/factor") : 2.0;
     if (factor <= 1.0 || factor > 1024) r.fail(p + "/factor", "a factor in (1, 1024]");
-    for (double s = static_cast<double>(lo); s <= static_cast<double>(hi) && count < kMaxSizesPerEntry; s *= factor) ++count;
+    for (double s = static_cast<double>(lo);
+         s <= static_cast<double>(hi) && count < kMaxSizesPerEntry; s *= factor)
+      ++count;
   }
   if (count >= kMaxSizesPerEntry) r.fail(p, "fewer than 4096 sizes");
 }
@@ -88,12 +97,18 @@ std::optional<std::uint64_t> parse_size_text(std::string_view text) {
   std::string suffix(text.substr(i));
   for (auto& c : suffix) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   int shift = 0;
-  if (suffix.empty() || suffix == "B") shift = 0;
-  else if (suffix == "K" || suffix == "KB" || suffix == "KIB") shift = 10;
-  else if (suffix == "M" || suffix == "MB" || suffix == "MIB") shift = 20;
-  else if (suffix == "G" || suffix == "GB" || suffix == "GIB") shift = 30;
-  else if (suffix == "T" || suffix == "TB" || suffix == "TIB") shift = 40;
-  else return std::nullopt;
+  if (suffix.empty() || suffix == "B")
+    shift = 0;
+  else if (suffix == "K" || suffix == "KB" || suffix == "KIB")
+    shift = 10;
+  else if (suffix == "M" || suffix == "MB" || suffix == "MIB")
+    shift = 20;
+  else if (suffix == "G" || suffix == "GB" || suffix == "GIB")
+    shift = 30;
+  else if (suffix == "T" || suffix == "TB" || suffix == "TIB")
+    shift = 40;
+  else
+    return std::nullopt;
   if (shift > 0 && value > (UINT64_MAX >> shift)) return std::nullopt;
   return value << shift;
 }
@@ -104,26 +119,33 @@ std::uint64_t suite_size_at(const JsonReader& reader, const std::string& pointer
   if (v.is_number_unsigned()) bytes = v.get<std::uint64_t>();  // 0 and 2^63.. are unsigned too
   if (v.is_string()) bytes = parse_size_text(v.get<std::string>());
   if (!bytes || *bytes == 0 || *bytes > kMaxSuiteBytes) {
-    reader.fail(pointer, "a size in bytes in [1, 2^40] (a number, or a string such as \"64K\", \"16M\", \"1G\"), found " +
-                             v.dump(-1, ' ', false, json::error_handler_t::replace));
+    reader.fail(pointer,
+                "a size in bytes in [1, 2^40] (a number, or a string such as \"64K\", \"16M\", "
+                "\"1G\"), found " +
+                    v.dump(-1, ' ', false, json::error_handler_t::replace));
   }
   return *bytes;
 }
 
-int suite_integer_in(const JsonReader& reader, const std::string& pointer, IntegerRange range, int fallback) {
+int suite_integer_in(const JsonReader& reader, const std::string& pointer, IntegerRange range,
+                     int fallback) {
   if (!reader.find(pointer)) return fallback;
   const json& v = reader.at(pointer);
-  const bool in_range = v.is_number_integer() && !(v.is_number_unsigned() && v.get<std::uint64_t>() > INT32_MAX) &&
+  const bool in_range = v.is_number_integer() &&
+                        !(v.is_number_unsigned() && v.get<std::uint64_t>() > INT32_MAX) &&
                         v.get<long long>() >= range.lo && v.get<long long>() <= range.hi;
   if (!in_range) {
-    reader.fail(pointer, "an integer in [" + std::to_string(range.lo) + ", " + std::to_string(range.hi) + "], found " + v.dump());
+    reader.fail(pointer, "an integer in [" + std::to_string(range.lo) + ", " +
+                             std::to_string(range.hi) + "], found " + v.dump());
   }
   return static_cast<int>(v.get<long long>());
 }
 
 void require_rank_count(long long ranks, const std::string& origin, const std::string& field) {
   if (ranks < 1 || ranks > kMaxRanks) {
-    throw InputError(origin, field, "a process count in [1, " + std::to_string(kMaxRanks) + "], found " + std::to_string(ranks));
+    throw InputError(origin, field,
+                     "a process count in [1, " + std::to_string(kMaxRanks) + "], found " +
+                         std::to_string(ranks));
   }
 }
 

@@ -36,7 +36,8 @@ std::optional<std::uint64_t> parse_size_text(std::string_view text);
 std::uint64_t suite_size_at(const JsonReader& reader, const std::string& pointer);
 
 // An optional integer field in `range` (InputError naming it otherwise); `fallback` when absent.
-int suite_integer_in(const JsonReader& reader, const std::string& pointer, IntegerRange range, int fallback);
+int suite_integer_in(const JsonReader& reader, const std::string& pointer, IntegerRange range,
+                     int fallback);
 
 // A process count from --ranks or a suite: in [1, kMaxRanks]. `origin`/`field` name it.
 void require_rank_count(long long ranks, const std::string& origin, const std::string& field);

@@ -19,7 +19,10 @@ std::string hex_escape(unsigned char c) {
 std::size_t sequence_length(std::string_view text, std::size_t i) {
   const auto lead = static_cast<unsigned char>(text[i]);
   if (lead < 0x80) return 1;
-  const std::size_t n = lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : lead >= 0xf0 && lead < 0xf5 ? 4 : 0;
+  const std::size_t n = lead >= 0xc2 && lead < 0xe0   ? 2
+                        : lead >= 0xe0 && lead < 0xf0 ? 3
+                        : lead >= 0xf0 && lead < 0xf5 ? 4
+                                                      : 0;
   if (n == 0 || i + n > text.size()) return 0;
   for (std::size_t k = 1; k < n; ++k) {
     if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return 0;
@@ -103,7 +106,9 @@ std::string annotation_data(std::string_view text) {
   // GitHub's own escapes for % CR LF (a message may span lines); other controls as in printable().
   std::string out;
   std::size_t start = 0;
-  const auto flush = [&](std::size_t end) { out += printable(text.substr(start, end - start), SIZE_MAX); };
+  const auto flush = [&](std::size_t end) {
+    out += printable(text.substr(start, end - start), SIZE_MAX);
+  };
   const std::size_t shown = std::min(text.size(), kMaxShownBytes);
   for (std::size_t i = 0; i < shown; ++i) {
     const char c = text[i];
@@ -120,9 +125,12 @@ std::string annotation_data(std::string_view text) {
 std::string annotation_property(std::string_view text) {
   std::string out;
   for (const char c : annotation_data(text)) {
-    if (c == ':') out += "%3A";
-    else if (c == ',') out += "%2C";
-    else out += c;
+    if (c == ':')
+      out += "%3A";
+    else if (c == ',')
+      out += "%2C";
+    else
+      out += c;
   }
   return out;
 }
@@ -133,8 +141,10 @@ std::string markdown_cell(std::string_view text) {
   std::replace(spaced.begin(), spaced.end(), '\r', ' ');
   std::string out;
   for (const char c : printable(spaced, SIZE_MAX)) {  // cut where the data entered the report
-    if (c == '|') out += "\\|";
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else
+      out += c;
   }
   return out;
 }

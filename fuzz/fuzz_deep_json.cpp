@@ -3,8 +3,8 @@
 // the recursive operations that crashed on a 60,000-deep run.json before the depth limit.
 #include <string>
 
-#include "fuzz/fuzz_common.hpp"
 #include "core/json_file.hpp"
+#include "fuzz/fuzz_common.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   text.append(levels, ']');
   return fabricgate::fuzz::expect_only_input_errors([&] {
     const fabricgate::json doc = fabricgate::parse_json_text(text, "fuzz.json");
-    const fabricgate::json copy = doc;  // NOLINT(performance-unnecessary-copy-initialization): the point
+    const fabricgate::json copy =
+        doc;  // NOLINT(performance-unnecessary-copy-initialization): the point
     if (!(copy == doc)) __builtin_trap();
     if (copy.dump().empty()) __builtin_trap();
   });

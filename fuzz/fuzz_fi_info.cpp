@@ -9,8 +9,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   return fabricgate::fuzz::expect_only_input_errors([&] {
     const auto entries = fabricgate::fingerprint::parse_fi_info(text);
     const auto devices = fabricgate::fingerprint::group_by_device(entries);
-    // fabricgate writes every document with error_handler_t::replace (json_file.cpp): the same here.
-    (void)fabricgate::fingerprint::fabric_devices_json(devices).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    // fabricgate writes every document with error_handler_t::replace (json_file.cpp): the same
+    // here.
+    (void)fabricgate::fingerprint::fabric_devices_json(devices).dump(
+        -1, ' ', false, nlohmann::json::error_handler_t::replace);
     for (const auto& e : entries) {
       (void)fabricgate::fingerprint::device_of_domain(e.domain);
       (void)fabricgate::fingerprint::core_provider(e.provider);

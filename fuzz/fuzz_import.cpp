@@ -11,7 +11,8 @@
 #include "harness/model/run_record.hpp"
 
 namespace {
-const fabricgate::import::ImportContext kContext{"fuzz", "2026-12-01T09:00:00Z", "20261201T090000Z", "fuzz"};
+const fabricgate::import::ImportContext kContext{"fuzz", "2026-12-01T09:00:00Z", "20261201T090000Z",
+                                                 "fuzz"};
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

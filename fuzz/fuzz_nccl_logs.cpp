@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/analysis/capture_summary.hpp"
 #include "fuzz/fuzz_common.hpp"
+#include "harness/analysis/capture_summary.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text = fabricgate::fuzz::as_text(data, size);

@@ -14,8 +14,9 @@ namespace {
 // One run directory per fuzzing process, rewritten for every input.
 const std::filesystem::path& run_dir() {
   static const std::filesystem::path dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("fabricgate-fuzz-" + std::to_string(::getpid())) /
-             "results" / "fuzz-platform" / "fuzz-run";
+    auto d = std::filesystem::temp_directory_path() /
+             ("fabricgate-fuzz-" + std::to_string(::getpid())) / "results" / "fuzz-platform" /
+             "fuzz-run";
     std::filesystem::create_directories(d);
     return d;
   }();

@@ -6,14 +6,15 @@
 #include <fstream>
 #include <string>
 
-#include "fuzz/fuzz_common.hpp"
 #include "core/suite.hpp"
+#include "fuzz/fuzz_common.hpp"
 
 namespace {
 
 const std::filesystem::path& suite_file() {
   static const std::filesystem::path file =
-      std::filesystem::temp_directory_path() / ("fabricgate-fuzz-suite-" + std::to_string(::getpid()) + ".json");
+      std::filesystem::temp_directory_path() /
+      ("fabricgate-fuzz-suite-" + std::to_string(::getpid()) + ".json");
   return file;
 }
 

@@ -5,23 +5,28 @@
 // printable() output is bounded and free of controls.
 #include <string>
 
+#include "core/text_escape.hpp"
 #include "fuzz/fuzz_common.hpp"
 #include "harness/gate/comparison.hpp"
 #include "harness/report/render.hpp"
-#include "core/text_escape.hpp"
 
 namespace {
 
 // `controls_allowed`: only the workflow-command rule (without_workflow_commands alone does not
 // escape controls; the renderers do both).
-void require_printable_lines(const std::string& out, bool workflow_commands_allowed, bool controls_allowed = false) {
+void require_printable_lines(const std::string& out, bool workflow_commands_allowed,
+                             bool controls_allowed = false) {
   bool line_start = true;
   for (std::size_t i = 0; i < out.size(); ++i) {
     const auto c = static_cast<unsigned char>(out[i]);
     if (!controls_allowed && c < 0x20 && c != '\n' && c != '\t') __builtin_trap();
-    if (line_start && c == ':' && i + 1 < out.size() && out[i + 1] == ':' && !workflow_commands_allowed) __builtin_trap();
-    if (c == '\n' || c == '\r') line_start = true;
-    else if (c != ' ' && c != '\t') line_start = false;
+    if (line_start && c == ':' && i + 1 < out.size() && out[i + 1] == ':' &&
+        !workflow_commands_allowed)
+      __builtin_trap();
+    if (c == '\n' || c == '\r')
+      line_start = true;
+    else if (c != ' ' && c != '\t')
+      line_start = false;
   }
 }
 
@@ -33,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string shown = fr::printable(text);
   if (shown.size() > 4 * fr::kMaxShownBytes + 64) __builtin_trap();
   for (const char c : shown) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) __builtin_trap();  // one line, no controls
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      __builtin_trap();  // one line, no controls
   }
   for (const char c : fr::annotation_data(text)) {
     if (c == '\n' || c == '\r') __builtin_trap();
@@ -53,7 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   k.notes.push_back({"P01", "error", text});
   c.keys.push_back(k);
   c.cluster_findings.push_back({"SLOW-PAIR", true, text, text, text});
-  for (const auto format : {fr::ReportFormat::console, fr::ReportFormat::markdown, fr::ReportFormat::junit}) {
+  for (const auto format :
+       {fr::ReportFormat::console, fr::ReportFormat::markdown, fr::ReportFormat::junit}) {
     require_printable_lines(fr::render(c, format, fr::RenderOptions{}), false);
   }
   const std::string annotations = fr::render(c, fr::ReportFormat::annotations, fr::RenderOptions{});
@@ -63,7 +70,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   while (pos < annotations.size()) {
     const std::size_t end = annotations.find('\n', pos);
     const std::string line = annotations.substr(pos, end - pos);
-    if (line.rfind("::error title=", 0) != 0 && line.rfind("::warning title=", 0) != 0) __builtin_trap();
+    if (line.rfind("::error title=", 0) != 0 && line.rfind("::warning title=", 0) != 0)
+      __builtin_trap();
     if (end == std::string::npos) break;
     pos = end + 1;
   }

@@ -41,16 +41,16 @@ struct EventStateArgs;  // never read by fabricgate
 // parent group handle; v4 ends after proto.
 struct CollEventV4 {
   std::uint64_t seq_number;
-  const char* func;          // "AllReduce"
+  const char* func;  // "AllReduce"
   const void* send_buff;
   void* recv_buff;
-  std::size_t count;         // elements
+  std::size_t count;  // elements
   int root;
-  const char* datatype;      // "ncclFloat32"
+  const char* datatype;  // "ncclFloat32"
   std::uint8_t n_channels;
   std::uint8_t n_warps;
-  const char* algo;          // "Ring"
-  const char* proto;         // "LL"
+  const char* algo;   // "Ring"
+  const char* proto;  // "LL"
 };
 
 struct CollEventV5 {
@@ -125,8 +125,8 @@ struct ProfilerV4 {
 
 struct ProfilerV5 {
   const char* name;
-  Result (*init)(void** context, std::uint64_t comm_id, int* activation_mask,
-                 const char* comm_name, int n_nodes, int n_ranks, int rank, DebugLogger logger);
+  Result (*init)(void** context, std::uint64_t comm_id, int* activation_mask, const char* comm_name,
+                 int n_nodes, int n_ranks, int rank, DebugLogger logger);
   Result (*start_event)(void* context, void** handle, EventDescrV5* descr);
   Result (*stop_event)(void* handle);
   Result (*record_event_state)(void* handle, int state, EventStateArgs* args);

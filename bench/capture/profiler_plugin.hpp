@@ -9,8 +9,9 @@
 // Use from the bench (rank-local; each process collects its own communicators' events):
 //   bool ours = capture::enable_static_profiler_if_unset();   // before the first NCCL call
 //   ... ncclCommInitRank ...
-//   capture::profiler().set_label(key);  run benchmark;  auto choice = capture::profiler().take(key);
-//   capture::profiler().active()  -> whether NCCL initialised the plugin ("profiler" path)
+//   capture::profiler().set_label(key);  run benchmark;  auto choice =
+//   capture::profiler().take(key); capture::profiler().active()  -> whether NCCL initialised the
+//   plugin ("profiler" path)
 #include "bench/capture/choice_collector.hpp"
 #include "bench/capture/profiler_abi.hpp"
 
@@ -31,7 +32,10 @@ bool enable_static_profiler_if_unset();
 // The symbols NCCL looks up (one table per ABI version NCCL may ask for). Default visibility
 // even if the build hides symbols by default; the executable still needs ENABLE_EXPORTS.
 extern "C" {
-__attribute__((visibility("default"))) extern const fabricgate::capture::nccl_abi::ProfilerV4 ncclProfiler_v4;
-__attribute__((visibility("default"))) extern const fabricgate::capture::nccl_abi::ProfilerV5 ncclProfiler_v5;
-__attribute__((visibility("default"))) extern const fabricgate::capture::nccl_abi::ProfilerV6 ncclProfiler_v6;
+__attribute__((
+    visibility("default"))) extern const fabricgate::capture::nccl_abi::ProfilerV4 ncclProfiler_v4;
+__attribute__((
+    visibility("default"))) extern const fabricgate::capture::nccl_abi::ProfilerV5 ncclProfiler_v5;
+__attribute__((
+    visibility("default"))) extern const fabricgate::capture::nccl_abi::ProfilerV6 ncclProfiler_v6;
 }

@@ -17,20 +17,21 @@ namespace fabricgate::bench {
 struct BackendLookup {
   CollectiveBackend* backend = nullptr;
   std::string unavailable_reason;
-  int gpus_per_process = 1;  // the mode asked for, so skipped records are labelled as measured ones (P02)
+  int gpus_per_process =
+      1;  // the mode asked for, so skipped records are labelled as measured ones (P02)
 };
 
 struct BenchEnv {
   Communicator& comm;
   RecordWriter& writer;
-  int gpus_per_process = 1;   // P02: > 1 only in the labelled in-process multi-GPU mode
-  int visible_gpus = 0;       // GPUs this process can see (0 on a CPU-only machine)
-  int device = -1;            // the GPU this rank drives (local rank → device), -1 when none
-  bool progress = false;      // print progress lines on stderr (rank 0, a terminal)
-  int total_benchmarks = 0;   // registered so far (for progress "k/N")
+  int gpus_per_process = 1;  // P02: > 1 only in the labelled in-process multi-GPU mode
+  int visible_gpus = 0;      // GPUs this process can see (0 on a CPU-only machine)
+  int device = -1;           // the GPU this rank drives (local rank → device), -1 when none
+  bool progress = false;     // print progress lines on stderr (rank 0, a terminal)
+  int total_benchmarks = 0;  // registered so far (for progress "k/N")
   std::function<BackendLookup(const std::string& name)> collective_backend;
   const NodeLayout* nodes = nullptr;  // k nodes and their representatives (null: not discovered)
-  bool cuda_graph = false;     // --cuda-graph: every NCCL collective in CUDA-graph mode (key /graph)
+  bool cuda_graph = false;  // --cuda-graph: every NCCL collective in CUDA-graph mode (key /graph)
   // Set when a benchmark hung: its backend was aborted, later benchmarks are not run
   // and the bench exits 3.
   std::string hung_benchmark{};

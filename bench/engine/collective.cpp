@@ -12,11 +12,13 @@ CollectiveRegistry& CollectiveRegistry::instance() {
 void CollectiveRegistry::add(CollectiveDef def) { defs_.push_back(std::move(def)); }
 
 const CollectiveDef* CollectiveRegistry::find(std::string_view name) const {
-  auto it = std::find_if(defs_.begin(), defs_.end(), [&](const CollectiveDef& d) { return d.name == name; });
+  auto it = std::find_if(defs_.begin(), defs_.end(),
+                         [&](const CollectiveDef& d) { return d.name == name; });
   return it == defs_.end() ? nullptr : &*it;
 }
 
-PeerBlocks peer_blocks(const CollectiveDef& def, const CollectiveCounts& counts, int rank, int nranks) {
+PeerBlocks peer_blocks(const CollectiveDef& def, const CollectiveCounts& counts, int rank,
+                       int nranks) {
   PeerBlocks b;
   const auto n = static_cast<std::size_t>(nranks);
   b.send_counts.resize(n);
@@ -39,11 +41,12 @@ PeerBlocks peer_blocks(const CollectiveDef& def, const CollectiveCounts& counts,
 
 std::string placement_unsupported_reason(const CollectiveDef& def, bool in_place) {
   if (!in_place || def.supports_in_place()) return {};
-  return "in-place " + def.name + " is not measured (out of place only: MPI's and NCCL's in-place forms differ)";
+  return "in-place " + def.name +
+         " is not measured (out of place only: MPI's and NCCL's in-place forms differ)";
 }
 
-double reduce_inputs(int nranks, std::size_t index, const std::function<double(int, std::size_t)>& input,
-                     RedOp op) {
+double reduce_inputs(int nranks, std::size_t index,
+                     const std::function<double(int, std::size_t)>& input, RedOp op) {
   double acc = input(0, index);
   for (int r = 1; r < nranks; ++r) {
     const double v = input(r, index);
@@ -60,7 +63,9 @@ double reduce_inputs(int nranks, std::size_t index, const std::function<double(i
 
 double pattern_value(int rank, int nranks, std::size_t index, RedOp op) {
   switch (op) {
-    case RedOp::prod: return (index % static_cast<std::size_t>(nranks)) == static_cast<std::size_t>(rank) ? 2.0 : 1.0;
+    case RedOp::prod:
+      return (index % static_cast<std::size_t>(nranks)) == static_cast<std::size_t>(rank) ? 2.0
+                                                                                          : 1.0;
     case RedOp::avg: {
       const double base = 2.0 + static_cast<double>(index % 5);
       if (nranks >= 2 && rank == 0) return base + 1.0;

@@ -49,9 +49,9 @@ struct CollectiveDef {
   std::function<double(int nranks)> busbw_factor;
   // Expected value of receive-buffer element `index` on `rank`, or nullopt when undefined
   // (e.g. reduce's non-root ranks). `input(r, i)` gives rank r's send element i.
-  std::function<std::optional<double>(int rank, int nranks, std::size_t index, const CollectiveCounts&,
-                                       int root, const std::function<double(int, std::size_t)>& input,
-                                       RedOp op)>
+  std::function<std::optional<double>(
+      int rank, int nranks, std::size_t index, const CollectiveCounts&, int root,
+      const std::function<double(int, std::size_t)>& input, RedOp op)>
       expected;
   // The in-place form (nccl-tests' convention): where `rank`'s send data sits inside its receive
   // buffer, in elements. Unset: measured out of place only, because MPI's and NCCL's in-place
@@ -76,7 +76,8 @@ struct PeerBlocks {
   std::vector<std::size_t> recv_offsets;
 };
 // Requires def.peer_count.
-PeerBlocks peer_blocks(const CollectiveDef& def, const CollectiveCounts& counts, int rank, int nranks);
+PeerBlocks peer_blocks(const CollectiveDef& def, const CollectiveCounts& counts, int rank,
+                       int nranks);
 
 // Empty when the family may measure `def` in this placement; otherwise the skip reason.
 std::string placement_unsupported_reason(const CollectiveDef& def, bool in_place);
@@ -94,12 +95,14 @@ class CollectiveRegistry {
 };
 
 struct CollectiveRegistration {
-  explicit CollectiveRegistration(CollectiveDef def) { CollectiveRegistry::instance().add(std::move(def)); }
+  explicit CollectiveRegistration(CollectiveDef def) {
+    CollectiveRegistry::instance().add(std::move(def));
+  }
 };
 
 // Reduces the inputs of all ranks at one element as the library should (avg = sum / n).
-double reduce_inputs(int nranks, std::size_t index, const std::function<double(int, std::size_t)>& input,
-                     RedOp op);
+double reduce_inputs(int nranks, std::size_t index,
+                     const std::function<double(int, std::size_t)>& input, RedOp op);
 
 // The data pattern: rank r's send element i. Small integers so that every type represents sums of
 // up to 16 ranks exactly; prod uses 1s and a single 2 per element so products stay small; avg adds

@@ -22,14 +22,15 @@ struct CollectiveCall {
   bool in_place = false;
   CollectiveCounts counts;
   bool graph = false;  // CUDA-graph mode: one sample's operations captured and launched as a graph
-  // MPI on GPU buffers (suite "memory": "device", CUDA-aware MPI only). NCCL always uses GPU memory.
+  // MPI on GPU buffers (suite "memory": "device", CUDA-aware MPI only). NCCL always uses GPU
+  // memory.
   bool device_memory = false;
 };
 
 class CollectiveBackend {
  public:
   virtual ~CollectiveBackend() = default;
-  virtual std::string name() const = 0;      // "mpi", "nccl": the key's backend part
+  virtual std::string name() const = 0;  // "mpi", "nccl": the key's backend part
   virtual int gpus_per_process() const { return 1; }
   // NCCL communicators created non-blocking: a different launch path with its own latency, so
   // such keys end in /nonblocking and never meet a blocking baseline.
@@ -37,9 +38,11 @@ class CollectiveBackend {
   // Empty when the backend can run the call; otherwise why not (e.g. "MPI has no float16").
   virtual std::string unsupported_reason(const CollectiveCall& call) const = 0;
   // Allocates and prepares one benchmark's buffers; nullptr + reason to skip (no memory, no GPU).
-  virtual std::unique_ptr<MeasuredOp> create(const CollectiveCall& call, std::string& skip_reason) = 0;
+  virtual std::unique_ptr<MeasuredOp> create(const CollectiveCall& call,
+                                             std::string& skip_reason) = 0;
   // Called on every rank when a benchmark starts/ends, so capture can attribute what the library
-  // chose (algorithm, protocol, channels) to the benchmark key. Returns nothing when nothing captured.
+  // chose (algorithm, protocol, channels) to the benchmark key. Returns nothing when nothing
+  // captured.
   virtual void begin_capture(const std::string& /*key*/) {}
   virtual std::optional<Choice> end_capture(const std::string& /*key*/) { return std::nullopt; }
   // Node-pair test (family "nodepairs"): `bytes` sent to and received from `peer` at once, per
@@ -56,6 +59,7 @@ class CollectiveBackend {
 // memory). Fills rank's send buffer (send_count elements).
 void fill_send_buffer(const CollectiveCall& call, int rank, int nranks, void* host_send);
 // Counts receive-buffer elements (recv_count) that differ from the expected pattern result.
-std::int64_t count_wrong_elements(const CollectiveCall& call, int rank, int nranks, const void* host_recv);
+std::int64_t count_wrong_elements(const CollectiveCall& call, int rank, int nranks,
+                                  const void* host_recv);
 
 }  // namespace fabricgate::bench

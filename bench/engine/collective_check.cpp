@@ -37,7 +37,8 @@ void fill_send_buffer(const CollectiveCall& call, int rank, int nranks, void* ho
   }
 }
 
-std::int64_t count_wrong_elements(const CollectiveCall& call, int rank, int nranks, const void* host_recv) {
+std::int64_t count_wrong_elements(const CollectiveCall& call, int rank, int nranks,
+                                  const void* host_recv) {
   const auto input = [&](int r, std::size_t i) {
     // What rank r sent, after the round trip through its element type.
     return pattern_value(r, nranks, i, call.redop);
@@ -48,8 +49,11 @@ std::int64_t count_wrong_elements(const CollectiveCall& call, int rank, int nran
   const std::size_t count = call.counts.recv_count;
   const bool sample = count > kFullCheckLimit;
   const std::size_t stride = sample ? count / (kFullCheckLimit - 2 * kEdge) + 1 : 1;
-  for (std::size_t i = 0; i < count; i = (!sample || i < kEdge || i + 1 >= count - kEdge) ? i + 1 : std::min(i + stride, count - kEdge)) {
-    const auto expected = call.def->expected(rank, nranks, i, call.counts, call.root, input, call.redop);
+  for (std::size_t i = 0; i < count; i = (!sample || i < kEdge || i + 1 >= count - kEdge)
+                                             ? i + 1
+                                             : std::min(i + stride, count - kEdge)) {
+    const auto expected =
+        call.def->expected(rank, nranks, i, call.counts, call.root, input, call.redop);
     if (!expected) continue;
     const double got = load_element(call.dtype, host_recv, i);
     const double tolerance = fp8 ? 0.25 * std::fabs(*expected) + 0.5 : 0.0;

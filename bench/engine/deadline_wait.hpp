@@ -49,6 +49,7 @@ struct WaitResult {
 // least once, so finished work is never reported as timed out). Between polls the clock pauses
 // with a back-off from 10 µs to 1 ms: quick answers for short operations, little CPU for long ones
 // (the timing itself comes from device events, not from this loop).
-WaitResult wait_until(PendingWork& work, SteadyTime deadline, WaitClock& clock = steady_wait_clock());
+WaitResult wait_until(PendingWork& work, SteadyTime deadline,
+                      WaitClock& clock = steady_wait_clock());
 
 }  // namespace fabricgate::bench

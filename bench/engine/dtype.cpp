@@ -18,12 +18,18 @@ struct TypeInfo {
 };
 
 constexpr std::array<TypeInfo, 12> kTypes{{
-    {DataType::int8, "int8", 1, false},       {DataType::uint8, "uint8", 1, false},
-    {DataType::int32, "int32", 4, false},     {DataType::uint32, "uint32", 4, false},
-    {DataType::int64, "int64", 8, false},     {DataType::uint64, "uint64", 8, false},
-    {DataType::float16, "float16", 2, true},  {DataType::bfloat16, "bfloat16", 2, true},
-    {DataType::float32, "float32", 4, true},  {DataType::float64, "float64", 8, true},
-    {DataType::fp8_e4m3, "fp8_e4m3", 1, true}, {DataType::fp8_e5m2, "fp8_e5m2", 1, true},
+    {DataType::int8, "int8", 1, false},
+    {DataType::uint8, "uint8", 1, false},
+    {DataType::int32, "int32", 4, false},
+    {DataType::uint32, "uint32", 4, false},
+    {DataType::int64, "int64", 8, false},
+    {DataType::uint64, "uint64", 8, false},
+    {DataType::float16, "float16", 2, true},
+    {DataType::bfloat16, "bfloat16", 2, true},
+    {DataType::float32, "float32", 4, true},
+    {DataType::float64, "float64", 8, true},
+    {DataType::fp8_e4m3, "fp8_e4m3", 1, true},
+    {DataType::fp8_e5m2, "fp8_e5m2", 1, true},
 }};
 
 constexpr std::array<std::string_view, 5> kOps{"sum", "prod", "min", "max", "avg"};
@@ -38,10 +44,11 @@ std::uint16_t float_to_half(float f) {
   const int exp = static_cast<int>((x >> 23) & 0xff) - 127 + 15;
   std::uint32_t mant = x & 0x7fffffu;
   if (((x >> 23) & 0xff) == 0) return static_cast<std::uint16_t>(sign);  // zero/denormal
-  if (exp >= 31) return static_cast<std::uint16_t>(sign | 0x7c00u);        // overflow → inf
-  if (exp <= 0) return static_cast<std::uint16_t>(sign);                    // underflow → 0
-  mant += 0x1000u;  // round to nearest
-  if (mant & 0x800000u) return static_cast<std::uint16_t>(sign | (static_cast<std::uint32_t>(exp + 1) << 10));
+  if (exp >= 31) return static_cast<std::uint16_t>(sign | 0x7c00u);      // overflow → inf
+  if (exp <= 0) return static_cast<std::uint16_t>(sign);                 // underflow → 0
+  mant += 0x1000u;                                                       // round to nearest
+  if (mant & 0x800000u)
+    return static_cast<std::uint16_t>(sign | (static_cast<std::uint32_t>(exp + 1) << 10));
   return static_cast<std::uint16_t>(sign | (static_cast<std::uint32_t>(exp) << 10) | (mant >> 13));
 }
 
@@ -62,7 +69,9 @@ std::uint16_t float_to_bf16(float f) {
   return static_cast<std::uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
 }
 
-float bf16_to_float(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
+float bf16_to_float(std::uint16_t b) {
+  return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
+}
 
 // fp8: generic decode of sign/exponent/mantissa with the given widths and bias.
 double fp8_decode(std::uint8_t v, int exp_bits, int bias) {

@@ -9,7 +9,20 @@
 
 namespace fabricgate::bench {
 
-enum class DataType { int8, uint8, int32, uint32, int64, uint64, float16, bfloat16, float32, float64, fp8_e4m3, fp8_e5m2 };
+enum class DataType {
+  int8,
+  uint8,
+  int32,
+  uint32,
+  int64,
+  uint64,
+  float16,
+  bfloat16,
+  float32,
+  float64,
+  fp8_e4m3,
+  fp8_e5m2
+};
 enum class RedOp { sum, prod, min, max, avg };
 
 std::string_view to_string(DataType t);

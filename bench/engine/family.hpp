@@ -24,7 +24,8 @@ struct SuiteEntry {
   bool has(std::string_view name) const { return reader.find(field(name)) != nullptr; }
   std::string string_or(std::string_view name, const std::string& fallback) const;
   long long integer_or(std::string_view name, long long fallback) const;
-  std::vector<std::string> strings_or(std::string_view name, std::vector<std::string> fallback) const;
+  std::vector<std::string> strings_or(std::string_view name,
+                                      std::vector<std::string> fallback) const;
   SizeSweep sizes() const;  // required field "sizes"
 };
 

@@ -23,8 +23,8 @@ class MeasuredOp {
 
   // Hang handling. The engine sets the time by which this benchmark must have finished,
   // before the first batch. A backend that can wait without blocking (NCCL: events and the
-  // communicators' async errors polled) stops waiting then and reports hung(); backends that block in their
-  // library (MPI) ignore it and rely on the harness's --timeout.
+  // communicators' async errors polled) stops waiting then and reports hung(); backends that block
+  // in their library (MPI) ignore it and rely on the harness's --timeout.
   virtual void set_deadline(std::chrono::steady_clock::time_point /*deadline*/) {}
   // True once a batch missed the deadline (failure() then says what was pending).
   virtual bool hung() const { return false; }

@@ -27,7 +27,8 @@ struct MeasurementState {
 std::string first_reason(Communicator& comm, const std::string& mine) {
   const auto all = comm.all_gather(mine);
   for (std::size_t r = 0; r < all.size(); ++r) {
-    if (!all[r].empty()) return comm.size() > 1 ? "rank " + std::to_string(r) + ": " + all[r] : all[r];
+    if (!all[r].empty())
+      return comm.size() > 1 ? "rank " + std::to_string(r) + ": " + all[r] : all[r];
   }
   return {};
 }
@@ -36,7 +37,8 @@ std::string first_reason(Communicator& comm, const std::string& mine) {
 // records instead: mpirun's output forwarding turns carriage returns into separate lines.)
 void progress_line(const BenchEnv& env, const MeasurementState& s, const char* what) {
   if (!env.progress || env.comm.rank() != 0) return;
-  std::fprintf(stderr, "fabricgate-bench: [%d/%d] %s %s\n", s.index, env.total_benchmarks, s.rec.key.c_str(), what);
+  std::fprintf(stderr, "fabricgate-bench: [%d/%d] %s %s\n", s.index, env.total_benchmarks,
+               s.rec.key.c_str(), what);
 }
 
 // Ends a benchmark that will not produce samples (skip, error, wrong data), on all ranks alike.
@@ -78,8 +80,9 @@ bool batch_failed(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", s.plan.timeout_seconds);
   finish_without_samples(env, s, state, ResultStatus::error,
-                         "hung: " + s.rec.key + " did not complete within its " + limit + " s timeout (" + failure +
-                             "); " + s.rec.backend + " aborted, later benchmarks not run");
+                         "hung: " + s.rec.key + " did not complete within its " + limit +
+                             " s timeout (" + failure + "); " + s.rec.backend +
+                             " aborted, later benchmarks not run");
   return true;
 }
 
@@ -91,7 +94,8 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   s.rec.busbw_factor = s.tmpl.busbw_factor;
   s.started = std::chrono::steady_clock::now();
   if (!env.hung_benchmark.empty()) {  // every rank knows: no collective needed to agree
-    finish_without_samples(env, s, state, ResultStatus::skipped, "not run: " + env.hung_benchmark + " hung earlier in this run");
+    finish_without_samples(env, s, state, ResultStatus::skipped,
+                           "not run: " + env.hung_benchmark + " hung earlier in this run");
     return false;
   }
   env.writer.write_start(s.rec.key);
@@ -110,19 +114,23 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
     return false;
   }
   if (!comm.all_agree(s.op != nullptr)) {
-    finish_without_samples(env, s, state, ResultStatus::skipped, first_reason(comm, s.op ? "" : reason));
+    finish_without_samples(env, s, state, ResultStatus::skipped,
+                           first_reason(comm, s.op ? "" : reason));
     return false;
   }
   s.op->set_deadline(s.started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                      std::chrono::duration<double>(s.plan.timeout_seconds)));
+                                     std::chrono::duration<double>(s.plan.timeout_seconds)));
   // Correctness: fresh data, exactly one operation, then check, outside any timed loop.
   s.op->prepare_data();
   const double first = after_batch(env, s, s.op->run_batch(1));
-  const std::int64_t wrong = comm.sum(s.op->failure().empty() && !s.op->hung() ? s.op->count_wrong() : 0);
+  const std::int64_t wrong =
+      comm.sum(s.op->failure().empty() && !s.op->hung() ? s.op->count_wrong() : 0);
   if (batch_failed(env, s, state)) return false;
   if (wrong > 0) {
     s.rec.wrong_elements = wrong;
-    finish_without_samples(env, s, state, ResultStatus::wrong, "wrong results: " + std::to_string(wrong) + " elements differ from the expected pattern");
+    finish_without_samples(
+        env, s, state, ResultStatus::wrong,
+        "wrong results: " + std::to_string(wrong) + " elements differ from the expected pattern");
     return false;
   }
   // Warm-up, timed apart from the samples (P09).
@@ -133,7 +141,8 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   const double per_op = comm.max(more > 0 ? warm / more : first);
   int ops = s.plan.fixed_ops_per_sample;
   if (ops <= 0) {
-    const double want = per_op > 0 ? std::ceil(s.plan.target_sample_seconds / per_op) : s.plan.max_ops_per_sample;
+    const double want =
+        per_op > 0 ? std::ceil(s.plan.target_sample_seconds / per_op) : s.plan.max_ops_per_sample;
     ops = static_cast<int>(std::clamp(want, static_cast<double>(s.plan.min_ops_per_sample),
                                       static_cast<double>(s.plan.max_ops_per_sample)));
   }
@@ -147,7 +156,8 @@ void add_notes(MeasurementState& s) {
   const double med = median(s.rec.samples.time_us);
   if (med > 0 && s.rec.warmup_us > s.plan.warmup_slow_factor * med) {
     char text[160];
-    std::snprintf(text, sizeof text, "warm-up %.1f us/op is %.1fx the timed median %.2f us (first-use setup, P09)",
+    std::snprintf(text, sizeof text,
+                  "warm-up %.1f us/op is %.1fx the timed median %.2f us (first-use setup, P09)",
                   s.rec.warmup_us, s.rec.warmup_us / med, med);
     s.rec.notes.push_back({"P09", "note", text});
   }
@@ -211,7 +221,8 @@ void register_measurement(BenchEnv& env, RecordTemplate tmpl, MeasurePlan plan, 
   s->index = ++env.total_benchmarks;
   s->rec = s->tmpl.record;
   const std::string name = s->tmpl.record.key;
-  benchmark::RegisterBenchmark(name.c_str(), [&env, s](benchmark::State& state) { run_repetition(env, *s, state); })
+  benchmark::RegisterBenchmark(
+      name.c_str(), [&env, s](benchmark::State& state) { run_repetition(env, *s, state); })
       ->Iterations(1)
       ->Repetitions(plan.repetitions)
       ->UseManualTime()

@@ -27,11 +27,11 @@ namespace fabricgate::bench {
 struct MeasurePlan {
   int repetitions = 5;
   int warmup_ops = 5;
-  int fixed_ops_per_sample = 0;        // > 0: use exactly this many operations per sample
+  int fixed_ops_per_sample = 0;         // > 0: use exactly this many operations per sample
   double target_sample_seconds = 0.02;  // otherwise: about this long per sample ...
   int min_ops_per_sample = 2;           // ... within these bounds
   int max_ops_per_sample = 2000;
-  double warmup_slow_factor = 5.0;      // P09: note when warm-up per op is this much slower
+  double warmup_slow_factor = 5.0;  // P09: note when warm-up per op is this much slower
   // Seconds the whole benchmark (set-up, check, warm-up, samples) may take before it is
   // declared hung. Backends that can abort (NCCL) stop there; the run then ends with exit 3.
   double timeout_seconds = 600;
@@ -43,14 +43,15 @@ using OpFactory = std::function<std::unique_ptr<MeasuredOp>(std::string& skip_re
 
 // Everything the record needs besides the samples.
 struct RecordTemplate {
-  BenchmarkResult record;        // key, family, backend, op, params, bytes, nranks, ...
-  double bytes_for_rate = 0;     // bytes counted by algbw (0: no rate)
-  double busbw_factor = 0;       // 0: not a collective (no busbw)
+  BenchmarkResult record;     // key, family, backend, op, params, bytes, nranks, ...
+  double bytes_for_rate = 0;  // bytes counted by algbw (0: no rate)
+  double busbw_factor = 0;    // 0: not a collective (no busbw)
   // Called on rank 0 after the last sample, to add capture data (algorithm/protocol choice).
   std::function<void(BenchmarkResult&)> finish;
 };
 
-// Registers one benchmark with Google Benchmark, pinned to 1 iteration × plan.repetitions, manual time.
+// Registers one benchmark with Google Benchmark, pinned to 1 iteration × plan.repetitions, manual
+// time.
 void register_measurement(BenchEnv& env, RecordTemplate tmpl, MeasurePlan plan, OpFactory factory);
 
 }  // namespace fabricgate::bench

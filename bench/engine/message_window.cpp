@@ -18,8 +18,9 @@ using Clock = std::chrono::steady_clock;
 // mpi_yield_when_idle). The clock is read only then, which keeps the empty-poll loop cheap.
 class Watchdog {
  public:
-  static constexpr std::uint64_t kYieldEvery = 1024;  // ~50-100 us of empty polls: longer than a
-                                                       // loopback round trip, far shorter than a time slice
+  static constexpr std::uint64_t kYieldEvery =
+      1024;  // ~50-100 us of empty polls: longer than a
+             // loopback round trip, far shorter than a time slice
   explicit Watchdog(std::chrono::nanoseconds timeout) : timeout_(timeout) {}
   void progressed() { idle_polls_ = 0; }
   // One empty poll. True once no completion came for longer than the timeout.
@@ -76,7 +77,8 @@ bool post_one(Tracked& t, Watchdog& dog, std::chrono::nanoseconds timeout, Windo
 }
 
 // Polls until at most `left` operations of `t` are outstanding.
-bool drain_to(Tracked& t, std::int64_t left, Watchdog& dog, std::chrono::nanoseconds timeout, WindowResult& r) {
+bool drain_to(Tracked& t, std::int64_t left, Watchdog& dog, std::chrono::nanoseconds timeout,
+              WindowResult& r) {
   while (t.outstanding > left) {
     const int n = t.channel.poll(static_cast<int>(t.outstanding - left));
     if (n < 0) {
@@ -99,7 +101,8 @@ bool drain_to(Tracked& t, std::int64_t left, Watchdog& dog, std::chrono::nanosec
 }
 
 unsigned char payload_byte(std::uint64_t i, int sender) {
-  return static_cast<unsigned char>((i * 131u + static_cast<std::uint64_t>(sender) * 29u + 7u) & 0xffu);
+  return static_cast<unsigned char>((i * 131u + static_cast<std::uint64_t>(sender) * 29u + 7u) &
+                                    0xffu);
 }
 
 }  // namespace
@@ -127,7 +130,8 @@ void fill_payload(unsigned char* data, std::uint64_t bytes, int sender) {
 }
 
 void fill_payload_complement(unsigned char* data, std::uint64_t bytes, int sender) {
-  for (std::uint64_t i = 0; i < bytes; ++i) data[i] = static_cast<unsigned char>(~payload_byte(i, sender));
+  for (std::uint64_t i = 0; i < bytes; ++i)
+    data[i] = static_cast<unsigned char>(~payload_byte(i, sender));
 }
 
 std::int64_t count_wrong_payload(const unsigned char* data, std::uint64_t bytes, int sender) {
@@ -138,7 +142,8 @@ std::int64_t count_wrong_payload(const unsigned char* data, std::uint64_t bytes,
 
 std::string timeout_message(std::chrono::nanoseconds timeout) {
   char text[64];
-  std::snprintf(text, sizeof text, "no completion within %g s", std::chrono::duration<double>(timeout).count());
+  std::snprintf(text, sizeof text, "no completion within %g s",
+                std::chrono::duration<double>(timeout).count());
   return text;
 }
 
@@ -175,14 +180,16 @@ WindowResult run_window(WindowChannel& channel, const WindowPlan& plan) {
       dog.progressed();
     } else if (dog.expired()) {
       r.error = timeout_message(plan.timeout) + " (" + std::to_string(r.completed) + " of " +
-                std::to_string(plan.operations) + " done, " + std::to_string(in_flight) + " in flight)";
+                std::to_string(plan.operations) + " done, " + std::to_string(in_flight) +
+                " in flight)";
       return r;
     }
   }
   return r;
 }
 
-WindowResult wait_completions(WindowChannel& channel, std::int64_t count, std::chrono::nanoseconds timeout) {
+WindowResult wait_completions(WindowChannel& channel, std::int64_t count,
+                              std::chrono::nanoseconds timeout) {
   WindowResult r;
   Tracked t{channel, count};
   Watchdog dog(timeout);
@@ -190,8 +197,8 @@ WindowResult wait_completions(WindowChannel& channel, std::int64_t count, std::c
   return r;
 }
 
-WindowResult run_ping_pong(WindowChannel& send, WindowChannel& recv, std::int64_t round_trips, bool initiator,
-                           std::chrono::nanoseconds timeout) {
+WindowResult run_ping_pong(WindowChannel& send, WindowChannel& recv, std::int64_t round_trips,
+                           bool initiator, std::chrono::nanoseconds timeout) {
   WindowResult r;
   Tracked tx{send};
   Tracked rx{recv};
@@ -212,8 +219,8 @@ WindowResult run_ping_pong(WindowChannel& send, WindowChannel& recv, std::int64_
   return r;
 }
 
-WindowResult run_transfer(TransferOp op, bool initiator, const TransferChannels& ch, std::int64_t count,
-                          int window, std::chrono::nanoseconds timeout) {
+WindowResult run_transfer(TransferOp op, bool initiator, const TransferChannels& ch,
+                          std::int64_t count, int window, std::chrono::nanoseconds timeout) {
   const WindowPlan plan{count, window, timeout};
   const WindowPlan one{1, 1, timeout};
   switch (op) {

@@ -59,13 +59,14 @@ struct WindowResult {
 WindowResult run_window(WindowChannel& channel, const WindowPlan& plan);
 
 // Waits until `count` completions of `channel` arrived (for example a closing "done" message).
-WindowResult wait_completions(WindowChannel& channel, std::int64_t count, std::chrono::nanoseconds timeout);
+WindowResult wait_completions(WindowChannel& channel, std::int64_t count,
+                              std::chrono::nanoseconds timeout);
 
 // Ping-pong over a send channel and a receive channel. The initiator starts each round trip; the
 // responder echoes. Receives are posted before the matching send, so no message is unexpected.
 // Returns completed round trips.
-WindowResult run_ping_pong(WindowChannel& send, WindowChannel& recv, std::int64_t round_trips, bool initiator,
-                           std::chrono::nanoseconds timeout);
+WindowResult run_ping_pong(WindowChannel& send, WindowChannel& recv, std::int64_t round_trips,
+                           bool initiator, std::chrono::nanoseconds timeout);
 
 // The channels one pair of ranks uses for one TransferOp. For write/read the initiator drives the
 // data channel and then sends one "done" message that the passive side waits for. write and read
@@ -78,8 +79,8 @@ struct TransferChannels {
 };
 
 // `count` operations of `op` on this rank's side, shared by every RDMA backend.
-WindowResult run_transfer(TransferOp op, bool initiator, const TransferChannels& channels, std::int64_t count,
-                          int window, std::chrono::nanoseconds timeout);
+WindowResult run_transfer(TransferOp op, bool initiator, const TransferChannels& channels,
+                          std::int64_t count, int window, std::chrono::nanoseconds timeout);
 
 // "no completion within 30 s" (the error text of a timeout).
 std::string timeout_message(std::chrono::nanoseconds timeout);

@@ -36,7 +36,8 @@ int emulated_node_of(int rank, int nranks, int nodes) {
 std::string key_safe_node_name(const std::string& name) {
   std::string out = name.empty() ? std::string("unnamed") : name;
   for (char& c : out) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '-' || c == '_';
     if (!ok) c = '_';  // '.' too: keys must not contain ".." and dots in host names add nothing
   }
   return out;

@@ -17,6 +17,7 @@ struct PeerCards {
 };
 
 // Throws std::runtime_error("rank R: …") on every rank when any rank reported an error.
-PeerCards exchange_cards(Communicator& comm, nlohmann::json card, const std::string& skip, const std::string& error);
+PeerCards exchange_cards(Communicator& comm, nlohmann::json card, const std::string& skip,
+                         const std::string& error);
 
 }  // namespace fabricgate::bench

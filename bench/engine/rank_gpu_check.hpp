@@ -11,11 +11,11 @@
 namespace fabricgate::bench {
 
 struct RankGpuDemand {
-  bool has_collectives = false;      // any collective family in the suite
-  bool has_gpu_collectives = false;  // any of them on NCCL
-  bool has_host_collectives = false; // any of them on MPI (their ranks are processes)
+  bool has_collectives = false;       // any collective family in the suite
+  bool has_gpu_collectives = false;   // any of them on NCCL
+  bool has_host_collectives = false;  // any of them on MPI (their ranks are processes)
   int gpus_per_process = 1;
-  int processes = 0;                 // the launch's process count (communicator size)
+  int processes = 0;  // the launch's process count (communicator size)
 };
 
 // "" when the launch is fine; else the P01 refusal. `ranks` holds one object per rank with

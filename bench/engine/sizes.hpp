@@ -12,9 +12,9 @@ namespace fabricgate::bench {
 struct SizeSweep {
   std::uint64_t min_bytes = 8;
   std::uint64_t max_bytes = 1 << 20;
-  double factor = 2.0;             // used when increment == 0
+  double factor = 2.0;  // used when increment == 0
   std::uint64_t increment = 0;
-  std::vector<std::uint64_t> list; // when non-empty, the sweep is exactly this list
+  std::vector<std::uint64_t> list;  // when non-empty, the sweep is exactly this list
 };
 
 // "8", "64K", "16M", "1G", "16GiB" → bytes; nullopt for anything else.

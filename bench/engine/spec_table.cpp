@@ -86,11 +86,14 @@ double percent_of_spec(double measured_GBps, const LinkSpec& spec, SpecDirection
   return ref > 0 ? 100.0 * measured_GBps / ref : 0.0;
 }
 
-std::string percent_of_spec_text(double measured_GBps, const LinkSpec& spec, SpecDirection direction) {
+std::string percent_of_spec_text(double measured_GBps, const LinkSpec& spec,
+                                 SpecDirection direction) {
   char text[200];
-  std::snprintf(text, sizeof text, "%.1f GB/s = %.1f %% of the %.1f GB/s %s %s spec (P07)", measured_GBps,
-                percent_of_spec(measured_GBps, spec, direction), spec.GBps(direction),
-                direction == SpecDirection::bidirectional ? "bidirectional" : "unidirectional", spec.name.c_str());
+  std::snprintf(text, sizeof text, "%.1f GB/s = %.1f %% of the %.1f GB/s %s %s spec (P07)",
+                measured_GBps, percent_of_spec(measured_GBps, spec, direction),
+                spec.GBps(direction),
+                direction == SpecDirection::bidirectional ? "bidirectional" : "unidirectional",
+                spec.name.c_str());
   return text;
 }
 

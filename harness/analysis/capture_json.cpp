@@ -11,8 +11,10 @@ json optional_int(const std::optional<int>& v) { return v ? json(*v) : json(null
 
 json channels_to_json(const ChannelCountsFact& c) {
   auto field = [](int v) { return v < 0 ? json(nullptr) : json(v); };
-  return json{{"coll", field(c.coll)},      {"collnet", field(c.collnet)},
-              {"nvls", field(c.nvls)},      {"p2p", field(c.p2p)},
+  return json{{"coll", field(c.coll)},
+              {"collnet", field(c.collnet)},
+              {"nvls", field(c.nvls)},
+              {"p2p", field(c.p2p)},
               {"p2p_per_peer", field(c.p2p_per_peer)}};
 }
 
@@ -45,22 +47,31 @@ json capture_to_json(const CaptureSummary& s, std::string_view path) {
   out["profiler_plugin"] = s.profiler_plugin;
   json ranks = json::array();
   for (const auto& r : s.ranks) {
-    ranks.push_back(json{{"rank", r.rank}, {"nranks", r.nranks}, {"cuda_dev", r.cuda_dev},
-                         {"nvml_dev", r.nvml_dev}, {"bus_id", r.bus_id}, {"host", r.host},
-                         {"pid", r.pid}, {"init_complete", r.init_complete}});
+    ranks.push_back(json{{"rank", r.rank},
+                         {"nranks", r.nranks},
+                         {"cuda_dev", r.cuda_dev},
+                         {"nvml_dev", r.nvml_dev},
+                         {"bus_id", r.bus_id},
+                         {"host", r.host},
+                         {"pid", r.pid},
+                         {"init_complete", r.init_complete}});
   }
   out["ranks"] = std::move(ranks);
   json tuning = json::array();
   for (const auto& t : s.tuning) {
-    json row{{"func", t.func},   {"bytes", t.bytes}, {"algo", t.algo},
-             {"proto", t.proto}, {"channels", t.channels < 0 ? json(nullptr) : json(t.channels)},
+    json row{{"func", t.func},
+             {"bytes", t.bytes},
+             {"algo", t.algo},
+             {"proto", t.proto},
+             {"channels", t.channels < 0 ? json(nullptr) : json(t.channels)},
              {"count", t.count}};
     if (!t.kernel.empty()) row["kernel"] = t.kernel;
     tuning.push_back(std::move(row));
   }
   out["tuning"] = std::move(tuning);
   json warnings = json::array();
-  for (const auto& [text, count] : s.warnings) warnings.push_back({{"text", text}, {"lines", count}});
+  for (const auto& [text, count] : s.warnings)
+    warnings.push_back({{"text", text}, {"lines", count}});
   out["warnings"] = std::move(warnings);
   out["lines_recognised"] = s.lines_recognised;
   return out;

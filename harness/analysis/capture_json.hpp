@@ -2,11 +2,11 @@
 // JSON for the run record: the "capture" object and a benchmark's "choice" (docs/DESIGN.md).
 #include <string_view>
 
-#include "harness/analysis/capture_summary.hpp"
+#include "core/benchmark_result.hpp"
 #include "core/choice_record.hpp"  // to_choice, choice_to_json: shared with the bench
 #include "core/choice_summary.hpp"
-#include "core/benchmark_result.hpp"
 #include "core/json_file.hpp"
+#include "harness/analysis/capture_summary.hpp"
 
 namespace fabricgate::capture {
 

@@ -97,9 +97,11 @@ void CaptureAccumulator::add(const ParsedLine& line) {
         } else if constexpr (std::is_same_v<T, EnvOverrideFact>) {
           s.env_overrides[fact.name] = fact.value;
         } else if constexpr (std::is_same_v<T, WarningFact>) {
-          if (s.warnings.size() < kMaxDistinctWarnings || s.warnings.contains(fact.text)) ++s.warnings[fact.text];
+          if (s.warnings.size() < kMaxDistinctWarnings || s.warnings.contains(fact.text))
+            ++s.warnings[fact.text];
         } else if constexpr (std::is_same_v<T, TuningFact>) {
-          ++tuning_[TuningKey{fact.func, fact.bytes, fact.algo, fact.proto, fact.kernel, fact.channels}];
+          ++tuning_[TuningKey{fact.func, fact.bytes, fact.algo, fact.proto, fact.kernel,
+                              fact.channels}];
         } else if constexpr (std::is_same_v<T, CommInitFact>) {
           RankInfo info;
           info.rank = fact.rank;
@@ -133,7 +135,8 @@ void CaptureAccumulator::add(const ParsedLine& line) {
 CaptureSummary CaptureAccumulator::finish() const {
   CaptureSummary s = summary_;
   std::sort(s.ranks.begin(), s.ranks.end(), [](const RankInfo& a, const RankInfo& b) {
-    return std::tie(b.nranks, a.rank, a.host, a.bus_id) < std::tie(a.nranks, b.rank, b.host, b.bus_id);
+    return std::tie(b.nranks, a.rank, a.host, a.bus_id) <
+           std::tie(a.nranks, b.rank, b.host, b.bus_id);
   });
   for (const auto& [key, count] : tuning_) {
     const auto& [func, bytes, algo, proto, kernel, channels] = key;

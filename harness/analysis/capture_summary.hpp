@@ -43,15 +43,15 @@ struct TuningChoice {
 inline constexpr std::size_t kMaxDistinctWarnings = 20;
 
 struct CaptureSummary {
-  std::string nccl_version;        // "2.28.3"; the first one seen
+  std::string nccl_version;                  // "2.28.3"; the first one seen
   std::set<std::string> nccl_versions_full;  // more than one means mixed installs across ranks
-  std::set<std::string> networks;  // "IB", "Socket", "AWS Libfabric"
-  std::string net_provider;        // aws-ofi-nccl's libfabric provider ("efa", "cxi")
-  std::set<std::string> transports;                           // kinds: "P2P/CUMEM", "NET/IB"
+  std::set<std::string> networks;            // "IB", "Socket", "AWS Libfabric"
+  std::string net_provider;                  // aws-ofi-nccl's libfabric provider ("efa", "cxi")
+  std::set<std::string> transports;          // kinds: "P2P/CUMEM", "NET/IB"
   std::map<std::string, std::uint64_t> transport_connections;  // variant -> connection lines
   bool gdrdma = false;
   std::map<std::string, std::string> env_overrides;
-  std::optional<bool> nvls_available;  // true when any device reported it available
+  std::optional<bool> nvls_available;       // true when any device reported it available
   std::vector<ChannelCountsFact> channels;  // distinct, in order seen
   bool rings_connected = false;
   bool trees_connected = false;
@@ -59,11 +59,12 @@ struct CaptureSummary {
   bool collnet_connected = false;
   std::optional<int> ring_pxn;
   std::optional<int> ring_gdr;
-  std::string profiler_plugin;  // "fabricgate (v5)" when NCCL loaded a profiler
-  std::vector<RankInfo> ranks;  // sorted by (nranks desc, rank)
+  std::string profiler_plugin;       // "fabricgate (v5)" when NCCL loaded a profiler
+  std::vector<RankInfo> ranks;       // sorted by (nranks desc, rank)
   std::vector<TuningChoice> tuning;  // sorted by (func, bytes, algo, proto, channels)
   std::map<std::string, std::uint64_t> collective_calls;  // COLL subsystem "opCount" lines
-  std::map<std::string, std::uint64_t> warnings;  // WARN text -> lines (at most kMaxDistinctWarnings)
+  std::map<std::string, std::uint64_t>
+      warnings;  // WARN text -> lines (at most kMaxDistinctWarnings)
   std::uint64_t lines_recognised = 0;
 
   // "IB", or several joined with '+' ("IB+Socket") when communicators disagreed; "" if none.
@@ -82,7 +83,8 @@ class CaptureAccumulator {
   CaptureSummary finish() const;
 
  private:
-  using TuningKey = std::tuple<std::string, std::uint64_t, std::string, std::string, std::string, int>;
+  using TuningKey =
+      std::tuple<std::string, std::uint64_t, std::string, std::string, std::string, int>;
   CaptureSummary summary_;
   std::map<TuningKey, std::uint64_t> tuning_;
 };

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 
-#include "core/nccl_names.hpp"
 #include "core/errors.hpp"
+#include "core/nccl_names.hpp"
 
 namespace fabricgate::capture {
 namespace {
-
 
 template <std::size_t N>
 std::string canonical_list(std::string_view list, const std::array<std::string_view, N>& known,
@@ -99,14 +98,18 @@ ControlCheck verify_choice(const ControlScenario& c, const CaptureSummary& s,
 ControlScenario control_scenario(std::string_view name) {
   if (name == "default") return {"default", {}, "NCCL's own choices (no control)"};
   if (name == "nvlink-off")
-    return {"nvlink-off", {{"NCCL_P2P_DISABLE", "1"}},
+    return {"nvlink-off",
+            {{"NCCL_P2P_DISABLE", "1"}},
             "P2P (NVLink/PCIe peer access) disabled: what NVLink contributes (P13)"};
   if (name == "nic-path")
-    return {"nic-path",
-            {{"NCCL_P2P_DISABLE", "1"}, {"NCCL_SHM_DISABLE", "1"}, {"FI_EFA_ENABLE_SHM_TRANSFER", "0"}},
-            "P2P and SHM disabled so that traffic must cross the NIC (P14)"};
+    return {
+        "nic-path",
+        {{"NCCL_P2P_DISABLE", "1"}, {"NCCL_SHM_DISABLE", "1"}, {"FI_EFA_ENABLE_SHM_TRANSFER", "0"}},
+        "P2P and SHM disabled so that traffic must cross the NIC (P14)"};
   if (name == "socket-only")
-    return {"socket-only", {{"NCCL_NET", "Socket"}}, "network forced to sockets: what IB/EFA contributes"};
+    return {"socket-only",
+            {{"NCCL_NET", "Socket"}},
+            "network forced to sockets: what IB/EFA contributes"};
   for (const bool algo : {true, false}) {
     const std::string_view family = algo ? "algo:" : "proto:";
     if (!name.starts_with(family)) continue;
@@ -119,7 +122,8 @@ ControlScenario control_scenario(std::string_view name) {
   }
   std::string known;
   for (const auto& n : control_scenario_names()) known += (known.empty() ? "" : ", ") + n;
-  throw InputError("unknown control scenario '" + std::string(name) + "' (expected one of " + known + ")");
+  throw InputError("unknown control scenario '" + std::string(name) + "' (expected one of " +
+                   known + ")");
 }
 
 std::vector<std::string> control_scenario_names() {
@@ -134,7 +138,8 @@ ControlCheck verify_control(const ControlScenario& c, const CaptureSummary& s,
   if (c.name.starts_with("proto:")) return verify_choice(c, s, choices, false);
 
   if (c.name == "socket-only") {
-    if (s.networks.empty()) return {false, "NCCL_NET=Socket set but no \"Using network\" line was captured"};
+    if (s.networks.empty())
+      return {false, "NCCL_NET=Socket set but no \"Using network\" line was captured"};
     if (s.networks != std::set<std::string>{"Socket"})
       return {false, "NCCL_NET=Socket set but network was " + s.network()};
     const std::string nets = net_kinds(s);
@@ -143,19 +148,23 @@ ControlCheck verify_control(const ControlScenario& c, const CaptureSummary& s,
     // On one node NCCL never uses the network between its own GPUs: the control changed nothing
     // that was measured, and a reader comparing it with default must know that.
     if (nets.empty())
-      return {true, "network is Socket, but no connection used the network (" + list_of(s.transports) +
+      return {true, "network is Socket, but no connection used the network (" +
+                        list_of(s.transports) +
                         "): on one node this control measures nothing; it matters across nodes"};
     return {true, "network is Socket"};
   }
 
   if (s.transports.empty())
-    return {false, "cannot verify " + c.name + ": no transport lines captured (NCCL_DEBUG=INFO with "
-                   "NCCL_DEBUG_SUBSYS including INIT is needed)"};
+    return {false, "cannot verify " + c.name +
+                       ": no transport lines captured (NCCL_DEBUG=INFO with "
+                       "NCCL_DEBUG_SUBSYS including INIT is needed)"};
   const bool p2p = s.has_transport_prefix("P2P/");
   const bool shm = s.has_transport_prefix("SHM");
   const bool net = s.has_transport_prefix("NET/");
   if (c.name == "nvlink-off") {
-    if (p2p) return {false, "NCCL_P2P_DISABLE=1 set but P2P transport still used (" + list_of(s.transports) + ")"};
+    if (p2p)
+      return {false, "NCCL_P2P_DISABLE=1 set but P2P transport still used (" +
+                         list_of(s.transports) + ")"};
     if (shm) return {true, "P2P disabled; traffic went over SHM"};
     if (net) return {true, "P2P disabled; traffic went over " + net_kinds(s)};
     return {true, "P2P disabled; transports: " + list_of(s.transports)};
@@ -164,7 +173,8 @@ ControlCheck verify_control(const ControlScenario& c, const CaptureSummary& s,
     if (p2p || shm)
       return {false, "P2P and SHM disabled but " + list_of(s.transports) + " still used"};
     if (!net) return {false, "P2P and SHM disabled but no NET transport seen"};
-    return {true, "traffic went over " + net_kinds(s) + (s.gdrdma ? " with GDRDMA" : " without GDRDMA")};
+    return {true,
+            "traffic went over " + net_kinds(s) + (s.gdrdma ? " with GDRDMA" : " without GDRDMA")};
   }
   return {false, "no verification known for control " + c.name};
 }

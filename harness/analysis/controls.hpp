@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/analysis/capture_summary.hpp"
 #include "core/choice_summary.hpp"
+#include "harness/analysis/capture_summary.hpp"
 
 namespace fabricgate::capture {
 
@@ -16,7 +16,7 @@ struct ControlScenario {
   std::string name;  // canonical: "default", "nvlink-off", "nic-path", "socket-only",
                      // "algo:Ring", "proto:LL" (NCCL's spelling of the names)
   std::vector<std::pair<std::string, std::string>> env;  // in the order to set them
-  std::string purpose;  // one line for reports
+  std::string purpose;                                   // one line for reports
 };
 
 // Names accepted: default, nvlink-off, nic-path, socket-only, algo:<A>[,<A>...],

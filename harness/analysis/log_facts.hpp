@@ -35,9 +35,9 @@ struct NetProviderFact {  // aws-ofi-nccl: "NET/OFI Selected Provider is efa (fo
 // "Channel 02/1 : 0[0] -> 1[1] via P2P/CUMEM/read", "... [send] via NET/IB/0/GDRDMA", SHM, CollNet.
 struct TransportFact {
   int channel = -1;
-  int conn = -1;       // connection index; -1 when the format has none (SHM)
+  int conn = -1;  // connection index; -1 when the format has none (SHM)
   int from_rank = -1;
-  int to_rank = -1;    // -1 for CollNet lines (no peer)
+  int to_rank = -1;       // -1 for CollNet lines (no peer)
   std::string direction;  // "send", "receive" or "" (P2P/SHM lines carry none)
   std::string kind;       // family used for gating: "P2P/CUMEM", "SHM", "NET/IB", "COLLNET/SHARP"
   std::string variant;    // kind plus flags: "P2P/CUMEM/read", "NET/IB/GDRDMA/Shared"
@@ -74,7 +74,7 @@ struct EnvOverrideFact {  // "NCCL_PROTO set by environment to LL"
 
 // Per-collective choice printed by rank 0 under NCCL_DEBUG_SUBSYS=TUNING (2.20+).
 struct TuningFact {
-  std::string func;    // "AllReduce"; empty for 2.20-2.22 whose line names no function
+  std::string func;  // "AllReduce"; empty for 2.20-2.22 whose line names no function
   std::uint64_t bytes = 0;
   std::string algo;    // "Ring"; numeric ids of 2.20-2.23 are mapped to names
   std::string proto;   // "LL"
@@ -109,9 +109,10 @@ struct WarningFact {
 };
 inline constexpr std::size_t kMaxWarningChars = 300;
 
-using LineFact = std::variant<VersionFact, NetworkFact, NetProviderFact, TransportFact, ConnectedFact,
-                              NvlsFact, ChannelCountsFact, EnvOverrideFact, TuningFact, CommInitFact,
-                              ProfilerPluginFact, CollCallFact, WarningFact>;
+using LineFact =
+    std::variant<VersionFact, NetworkFact, NetProviderFact, TransportFact, ConnectedFact, NvlsFact,
+                 ChannelCountsFact, EnvOverrideFact, TuningFact, CommInitFact, ProfilerPluginFact,
+                 CollCallFact, WarningFact>;
 
 struct ParsedLine {
   std::optional<LinePrefix> prefix;

@@ -197,13 +197,16 @@ std::optional<LineFact> parse_nccl_message(std::string_view message) {
 std::optional<ParsedLine> parse_nccl_log_line(std::string_view line) {
   line = trim(line);
   const std::size_t marker = line.find(kInfoMarker);
-  if (const std::size_t warn = line.find(kWarnMarker); marker == std::string_view::npos && warn != std::string_view::npos) {
+  if (const std::size_t warn = line.find(kWarnMarker);
+      marker == std::string_view::npos && warn != std::string_view::npos) {
     const std::string_view text = trim(line.substr(warn + kWarnMarker.size()));
     if (text.empty()) return std::nullopt;
     // The prefix ends with the source location ("enqueue.cc:1842"): drop that word first.
     std::string_view before = trim(line.substr(0, warn));
-    if (const std::size_t space = before.find_last_of(" \t"); space != std::string_view::npos) before = before.substr(0, space);
-    return ParsedLine{parse_prefix(before), WarningFact{std::string(text.substr(0, kMaxWarningChars))}};
+    if (const std::size_t space = before.find_last_of(" \t"); space != std::string_view::npos)
+      before = before.substr(0, space);
+    return ParsedLine{parse_prefix(before),
+                      WarningFact{std::string(text.substr(0, kMaxWarningChars))}};
   }
   if (marker == std::string_view::npos) {
     // Bare VERSION-level line, possibly behind an mpirun output tag.

@@ -1,6 +1,6 @@
 // Multi-field INFO messages: per-collective tuning choices, channel counts, communicator init.
-#include "harness/analysis/log_facts.hpp"
 #include "core/nccl_names.hpp"
+#include "harness/analysis/log_facts.hpp"
 #include "harness/analysis/text_scan.hpp"
 
 namespace fabricgate::capture::detail {
@@ -55,7 +55,8 @@ std::optional<TuningFact> parse_tuning_message(std::string_view message) {
   return std::nullopt;
 }
 
-// "%d coll channels, [%d collnet channels, ]%d nvls channels, %d p2p channels, %d p2p channels per peer"
+// "%d coll channels, [%d collnet channels, ]%d nvls channels, %d p2p channels, %d p2p channels per
+// peer"
 std::optional<ChannelCountsFact> parse_channel_counts(std::string_view message) {
   ChannelCountsFact fact;
   std::string_view rest = trim(message);
@@ -67,11 +68,16 @@ std::optional<ChannelCountsFact> parse_channel_counts(std::string_view message) 
     const auto n = bounded(scan.integer());
     if (!n || !scan.literal(" ")) return std::nullopt;
     const std::string_view label = trim(scan.rest());
-    if (label == "coll channels") fact.coll = *n;
-    else if (label == "collnet channels") fact.collnet = *n;
-    else if (label == "nvls channels") fact.nvls = *n;
-    else if (label == "p2p channels") fact.p2p = *n;
-    else if (label == "p2p channels per peer") fact.p2p_per_peer = *n;
+    if (label == "coll channels")
+      fact.coll = *n;
+    else if (label == "collnet channels")
+      fact.collnet = *n;
+    else if (label == "nvls channels")
+      fact.nvls = *n;
+    else if (label == "p2p channels")
+      fact.p2p = *n;
+    else if (label == "p2p channels per peer")
+      fact.p2p_per_peer = *n;
   }
   if (fact.coll < 0) return std::nullopt;
   return fact;
@@ -98,10 +104,14 @@ std::optional<CommInitFact> parse_comm_init(std::string_view message) {
       continue;
     }
     int* target = nullptr;
-    if (key == "rank") target = &fact.rank;
-    else if (key == "nranks" || key == "nRanks") target = &fact.nranks;
-    else if (key == "cudaDev") target = &fact.cuda_dev;
-    else if (key == "nvmlDev") target = &fact.nvml_dev;
+    if (key == "rank")
+      target = &fact.rank;
+    else if (key == "nranks" || key == "nRanks")
+      target = &fact.nranks;
+    else if (key == "cudaDev")
+      target = &fact.cuda_dev;
+    else if (key == "nvmlDev")
+      target = &fact.nvml_dev;
     if (target != nullptr) {
       if (auto v = bounded(scan.integer())) *target = *v;
     }

@@ -12,13 +12,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/launch/ab_runner.hpp"
 #include "harness/launch/ab_spec.hpp"
-#include "core/errors.hpp"
-#include "core/json_file.hpp"
 #include "harness/report/ab_report.hpp"
-#include "core/text_escape.hpp"
 
 #ifndef FABRICGATE_SOURCE_DIR
 #define FABRICGATE_SOURCE_DIR "."
@@ -65,7 +65,8 @@ int ab_command(AbArgs& a) {
   const gate::AbComparison& c = result.comparison;
   const bool color = ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
   std::cout << report::without_workflow_commands(report::render_ab_console(c, color)) << std::flush;
-  write_file_atomically(result.dir / "ab.md", report::without_workflow_commands(report::render_ab_markdown(c)));
+  write_file_atomically(result.dir / "ab.md",
+                        report::without_workflow_commands(report::render_ab_markdown(c)));
   report::append_ab_step_summary(c);
   std::cerr << "fabricgate: A/B results in " << result.dir.string() << " (ab.json, ab.md)\n";
   return static_cast<int>(c.exit_code);
@@ -79,38 +80,53 @@ void add_ab_command(CLI::App& app, int& exit_code) {
       "ab", "A/B gate: run side A and side B interleaved (A B A B ...), compare B with A per key");
   cmd->footer(
       "Side items (--a/--b, repeatable): NAME=VALUE sets an environment variable for every rank; "
-      "nccl=PATH loads that NCCL (a libnccl.so.2 or a directory holding one, also DIR/lib); label=NAME "
+      "nccl=PATH loads that NCCL (a libnccl.so.2 or a directory holding one, also DIR/lib); "
+      "label=NAME "
       "names the side. No items: the machine as is. Each launch's loaded NCCL is verified "
-      "(wrong library: exit 2). A key FAILs when the whole confidence interval of B/A is worse than "
+      "(wrong library: exit 2). A key FAILs when the whole confidence interval of B/A is worse "
+      "than "
       "1 - tolerance. Results: results/<platform>/<run_id>-ab/{a-1,b-1,...}/ + ab.json, ab.md. "
       "Driver upgrades cannot be switched inside one job: see docs/AB-GATE.md.");
-  cmd->add_option("--suite", a->ab.run.suite, "Suite name (suites/<name>.json) or file")->required();
-  cmd->add_option("--a", a->a_items, "Side A items: NAME=VALUE, nccl=PATH, label=NAME (repeatable)");
-  cmd->add_option("--b", a->b_items, "Side B items: NAME=VALUE, nccl=PATH, label=NAME (repeatable)");
-  cmd->add_option("--pairs", a->ab.pairs, "A+B launch pairs")->check(CLI::Range(1, 1000))->capture_default_str();
+  cmd->add_option("--suite", a->ab.run.suite, "Suite name (suites/<name>.json) or file")
+      ->required();
+  cmd->add_option("--a", a->a_items,
+                  "Side A items: NAME=VALUE, nccl=PATH, label=NAME (repeatable)");
+  cmd->add_option("--b", a->b_items,
+                  "Side B items: NAME=VALUE, nccl=PATH, label=NAME (repeatable)");
+  cmd->add_option("--pairs", a->ab.pairs, "A+B launch pairs")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   cmd->add_option("--tolerance", a->tolerance,
-                  "One tolerance (fraction, e.g. 0.05) for every key instead of the platform's tolerance policy")
+                  "One tolerance (fraction, e.g. 0.05) for every key instead of the platform's "
+                  "tolerance policy")
       ->check(CLI::Range(0.0, 0.99));
-  cmd->add_option("--confidence", a->ab.compare.confidence, "Two-sided confidence of the B/A intervals")
+  cmd->add_option("--confidence", a->ab.compare.confidence,
+                  "Two-sided confidence of the B/A intervals")
       ->check(CLI::Range(0.5, 0.999))
       ->capture_default_str();
   cmd->add_option("--baseline", a->ab.policy_baseline,
-                  "Take the tolerance policy from this baseline (default: <baselines-dir>/<platform>.json if present)");
-  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines")->capture_default_str();
+                  "Take the tolerance policy from this baseline (default: "
+                  "<baselines-dir>/<platform>.json if present)");
+  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines")
+      ->capture_default_str();
   cmd->add_option("--scenario", a->scenario, "Scenario both sides run (default: default)");
   cmd->add_option("--ranks", a->ab.run.ranks, "Processes to launch (default: the suite's)");
   cmd->add_option("--launcher", a->ab.run.launcher, "auto|mpirun|srun|direct")
       ->check(CLI::IsMember({"auto", "mpirun", "srun", "direct"}))
       ->capture_default_str();
   cmd->add_option("--hostfile", a->ab.run.hostfile, "mpirun hostfile for multi-node runs");
-  cmd->add_option("--results-dir", a->ab.run.results_dir, "Where run directories go")->capture_default_str();
+  cmd->add_option("--results-dir", a->ab.run.results_dir, "Where run directories go")
+      ->capture_default_str();
   cmd->add_option("--platform", a->platform, "Platform key instead of the fingerprint's");
-  cmd->add_option("--bench", a->bench, "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
+  cmd->add_option("--bench", a->bench,
+                  "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
   cmd->add_option("--suites-dir", a->suites_dir, "Extra directory searched for suite files");
-  cmd->add_option("--timeout", a->timeout_s, "Seconds one launch may take before it is killed (exit 3)")
+  cmd->add_option("--timeout", a->timeout_s,
+                  "Seconds one launch may take before it is killed (exit 3)")
       ->check(CLI::Range(1, 7 * 24 * 3600))
       ->capture_default_str();
-  cmd->add_option("--lock", a->lock_file, "Runner lock file, held across all launches")->capture_default_str();
+  cmd->add_option("--lock", a->lock_file, "Runner lock file, held across all launches")
+      ->capture_default_str();
   cmd->add_option("--lock-timeout", a->lock_timeout_s, "Seconds to wait for another run to finish")
       ->check(CLI::Range(0, 7 * 24 * 3600))
       ->capture_default_str();

@@ -6,14 +6,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/baseline_diff.hpp"
 #include "harness/gate/baseline_window.hpp"
 #include "harness/gate/platform_guard.hpp"
 #include "harness/model/baseline.hpp"
-#include "core/errors.hpp"
-#include "core/json_file.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 
@@ -55,7 +55,8 @@ int run_create(const BaselineArgs& a) {
   require_writable_file(out, a.out.empty() ? "--baselines-dir" : "--out");
   std::optional<Baseline> previous;
   std::error_code ec;
-  if (std::filesystem::exists(out, ec)) previous = load_baseline(out);  // diff against what it replaces
+  if (std::filesystem::exists(out, ec))
+    previous = load_baseline(out);  // diff against what it replaces
   gate::require_file_named_for(out, platform, previous ? &*previous : nullptr, a.force_platform);
   gate::BaselineBuildOptions options;
   options.platform = a.platform;
@@ -65,7 +66,8 @@ int run_create(const BaselineArgs& a) {
   const gate::BuiltBaseline built = gate::create_baseline(runs, options);
   save_baseline(out, built.baseline);
   std::cout << "wrote " << out.string() << "\n"
-            << gate::render_baseline_diff(gate::diff_baselines(previous ? &*previous : nullptr, built.baseline));
+            << gate::render_baseline_diff(
+                   gate::diff_baselines(previous ? &*previous : nullptr, built.baseline));
   print_left_out(built.left_out);
   return 0;
 }
@@ -74,11 +76,13 @@ int run_update(const BaselineArgs& a) {
   const Baseline old = load_baseline(a.baseline);
   const std::vector<RunRecord> runs = load_runs(a.from);
   gate::require_runs_platform(runs, old, a.force_platform);
-  const gate::WindowUpdate update = gate::update_baseline_window(old, runs, gate::utc_now_iso8601());
+  const gate::WindowUpdate update =
+      gate::update_baseline_window(old, runs, gate::utc_now_iso8601());
   const gate::BuiltBaseline& built = update.built;
   save_baseline(a.baseline, built.baseline);
-  std::cout << "updated " << a.baseline << ": " << update.launches_merged << " passing key launch(es) merged into windows of "
-            << old.policy.window << " launches\n"
+  std::cout << "updated " << a.baseline << ": " << update.launches_merged
+            << " passing key launch(es) merged into windows of " << old.policy.window
+            << " launches\n"
             << gate::render_baseline_diff(gate::diff_baselines(&old, built.baseline));
   for (const std::string& l : update.not_merged) std::cout << "not merged: " << l << "\n";
   print_left_out(built.left_out);
@@ -97,7 +101,8 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
   create->add_option("--out", create_args->out, "Baseline file to write");
   create->add_option("--baselines-dir", create_args->baselines_dir,
                      "Write <DIR>/<platform>.json (default: baselines/)");
-  create->add_option("--platform", create_args->platform, "Platform key (default: the runs' platform)");
+  create->add_option("--platform", create_args->platform,
+                     "Platform key (default: the runs' platform)");
   create->add_flag("--force-platform", create_args->force_platform,
                    "Write even when the target file is another platform's baseline");
   create->add_flag("--reset-policy", create_args->reset_policy,
@@ -105,8 +110,9 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
   create->callback([create_args, &exit_code] { exit_code = run_create(*create_args); });
 
   auto update_args = std::make_shared<BaselineArgs>();
-  auto* update = cmd->add_subcommand(
-      "update", "Merge the passing launches of the given runs into each key's rolling window (policy window)");
+  auto* update = cmd->add_subcommand("update",
+                                     "Merge the passing launches of the given runs into each key's "
+                                     "rolling window (policy window)");
   update->add_option("--baseline", update_args->baseline, "Baseline file to update")->required();
   update->add_option("--from", update_args->from, "Run directory or run.json (repeat)")->required();
   update->add_flag("--force-platform", update_args->force_platform,

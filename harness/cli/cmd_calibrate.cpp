@@ -2,20 +2,21 @@
 // N A/A launches (nothing changed between them), or runs already made, and per key what the gate
 // can and cannot see on this machine: launch-to-launch CV, the launches the baseline would fail
 // (alone and confirmed), the minimum detectable effect, and which keys are too noisy to gate.
-// --write stores the per-key bands in the baseline (diff shown). Exit: 0, 2 bad input, 3 launch failed.
+// --write stores the per-key bands in the baseline (diff shown). Exit: 0, 2 bad input, 3 launch
+// failed.
 #include <iostream>
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/baseline_diff.hpp"
 #include "harness/gate/calibration.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/launch/run_orchestrator.hpp"
-#include "core/errors.hpp"
-#include "core/json_file.hpp"
 #include "harness/model/run_record.hpp"
 
 #ifndef FABRICGATE_SOURCE_DIR
@@ -46,17 +47,22 @@ std::vector<RunRecord> make_launches(CalibrateArgs& a) {
   if (!a.platform.empty()) a.run.platform = a.platform;
   a.run.timeout = std::chrono::seconds(a.timeout_s);
   a.run.progress = true;
-  launch::RunLock lock(a.lock_file, std::chrono::seconds(a.lock_timeout_s));  // all N launches, nothing between
+  launch::RunLock lock(a.lock_file,
+                       std::chrono::seconds(a.lock_timeout_s));  // all N launches, nothing between
   a.run.caller_holds_lock = true;
   if (a.run.scenarios.empty()) a.run.scenarios = {"default"};
-  if (a.run.scenarios.size() > 1) throw InputError("--scenario", "", "one scenario per calibration");
+  if (a.run.scenarios.size() > 1)
+    throw InputError("--scenario", "", "one scenario per calibration");
   std::vector<RunRecord> runs;
   for (int i = 0; i < a.launches; ++i) {
     std::cerr << "fabricgate: A/A launch " << (i + 1) << " of " << a.launches << "\n";
     const auto made = launch::run_suite(a.run);
     for (const auto& sr : made) {
-      if (sr.bench_refused) throw InputError("fabricgate-bench refused the suite (see its message above)");
-      if (!sr.complete) throw InfraError("A/A launch " + std::to_string(i + 1) + " is incomplete: " + sr.dir.string());
+      if (sr.bench_refused)
+        throw InputError("fabricgate-bench refused the suite (see its message above)");
+      if (!sr.complete)
+        throw InfraError("A/A launch " + std::to_string(i + 1) +
+                         " is incomplete: " + sr.dir.string());
       runs.push_back(load_run(sr.dir));
       a.run.fingerprint = load_json_file(sr.dir / "run.json").at("fingerprint");  // probed once
     }
@@ -65,11 +71,15 @@ std::vector<RunRecord> make_launches(CalibrateArgs& a) {
 }
 
 int run_calibrate(CalibrateArgs& a) {
-  if ((a.launches > 0) == !a.from.empty()) throw InputError("calibrate: give --suite S --launches N, or --from RUN...");
-  if (a.launches > 0 && a.run.suite.empty()) throw InputError("--launches", "", "--suite too (which suite to launch)");
-  if (a.write && a.baseline.empty()) throw InputError("--write", "", "--baseline FILE (the baseline to store bands in)");
+  if ((a.launches > 0) == !a.from.empty())
+    throw InputError("calibrate: give --suite S --launches N, or --from RUN...");
+  if (a.launches > 0 && a.run.suite.empty())
+    throw InputError("--launches", "", "--suite too (which suite to launch)");
+  if (a.write && a.baseline.empty())
+    throw InputError("--write", "", "--baseline FILE (the baseline to store bands in)");
   std::optional<Baseline> baseline;
-  if (!a.baseline.empty()) baseline = load_baseline(a.baseline);  // before launching: bad input first
+  if (!a.baseline.empty())
+    baseline = load_baseline(a.baseline);  // before launching: bad input first
   std::vector<RunRecord> runs;
   if (a.launches > 0) {
     runs = make_launches(a);
@@ -77,7 +87,8 @@ int run_calibrate(CalibrateArgs& a) {
     for (const std::string& p : a.from) runs.push_back(load_run(p));
   }
   const gate::CalibrationTable table =
-      gate::calibrate(runs, baseline ? &*baseline : nullptr, baseline ? baseline->policy : TolerancePolicy::defaults());
+      gate::calibrate(runs, baseline ? &*baseline : nullptr,
+                      baseline ? baseline->policy : TolerancePolicy::defaults());
   const std::string text = gate::render_calibration(table);
   std::cout << text;
   if (!a.out.empty()) write_file_atomically(a.out, text);
@@ -96,12 +107,15 @@ int run_calibrate(CalibrateArgs& a) {
 
 void add_calibrate_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<CalibrateArgs>();
-  auto* cmd = app.add_subcommand(
-      "calibrate", "A/A launches (or existing runs): per key launch-to-launch noise, false alarms and detectable effect");
+  auto* cmd = app.add_subcommand("calibrate",
+                                 "A/A launches (or existing runs): per key launch-to-launch noise, "
+                                 "false alarms and detectable effect");
   cmd->add_option("--suite", a->run.suite, "Suite to launch N times (suites/<name>.json or file)");
-  cmd->add_option("--launches", a->launches, "A/A launches to make (>= 2)")->check(CLI::Range(2, 1000));
+  cmd->add_option("--launches", a->launches, "A/A launches to make (>= 2)")
+      ->check(CLI::Range(2, 1000));
   cmd->add_option("--from", a->from, "Use these runs instead of launching (repeat)");
-  cmd->add_option("--baseline", a->baseline, "Baseline to count false alarms against (and --write into)");
+  cmd->add_option("--baseline", a->baseline,
+                  "Baseline to count false alarms against (and --write into)");
   cmd->add_flag("--write", a->write, "Store the per-key bands in the baseline (diff shown)");
   cmd->add_option("--out", a->out, "Also write the table to this file");
   cmd->add_option("--scenario", a->run.scenarios, "Scenario to launch (default: default)");
@@ -109,11 +123,16 @@ void add_calibrate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--launcher", a->run.launcher, "auto|mpirun|srun|direct")
       ->check(CLI::IsMember({"auto", "mpirun", "srun", "direct"}))
       ->capture_default_str();
-  cmd->add_option("--results-dir", a->run.results_dir, "Where the launches' run directories go")->capture_default_str();
+  cmd->add_option("--results-dir", a->run.results_dir, "Where the launches' run directories go")
+      ->capture_default_str();
   cmd->add_option("--platform", a->platform, "Platform key instead of the fingerprint's");
-  cmd->add_option("--bench", a->bench, "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
-  cmd->add_option("--timeout", a->timeout_s, "Seconds one launch may take")->check(CLI::Range(1, 7 * 24 * 3600))->capture_default_str();
-  cmd->add_option("--lock", a->lock_file, "Runner lock file, held across all launches")->capture_default_str();
+  cmd->add_option("--bench", a->bench,
+                  "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
+  cmd->add_option("--timeout", a->timeout_s, "Seconds one launch may take")
+      ->check(CLI::Range(1, 7 * 24 * 3600))
+      ->capture_default_str();
+  cmd->add_option("--lock", a->lock_file, "Runner lock file, held across all launches")
+      ->capture_default_str();
   cmd->add_option("--lock-timeout", a->lock_timeout_s, "Seconds to wait for another run")
       ->check(CLI::Range(0, 7 * 24 * 3600))
       ->capture_default_str();

@@ -8,12 +8,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
-#include "core/errors.hpp"
-#include "core/json_file.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
@@ -42,12 +42,17 @@ int run_compare(const CompareArgs& a) {
     throw InputError("compare --format annotations is not offered; use `fabricgate report`");
   }
   if (!a.out.empty()) require_writable_file(a.out, "--out");
-  const store::StoreLocation where = store::resolve_store_location(a.store, "results");  // InputError first
-  GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, gate::CompareOptions{a.force, a.force_platform});
+  const store::StoreLocation where =
+      store::resolve_store_location(a.store, "results");  // InputError first
+  GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir,
+                              gate::CompareOptions{a.force, a.force_platform});
   gate::Comparison& comparison = g.comparison;
   const store::StoreLocation store_at =
-      a.store.empty() && where.origin == "default" ? store::resolve_store_location("", results_root_of(g.run)) : where;
-  const bool recorded = judge_drift_and_record(store_at, g.run, g.baseline ? &*g.baseline : nullptr, comparison);
+      a.store.empty() && where.origin == "default"
+          ? store::resolve_store_location("", results_root_of(g.run))
+          : where;
+  const bool recorded =
+      judge_drift_and_record(store_at, g.run, g.baseline ? &*g.baseline : nullptr, comparison);
   emit(comparison, format, a.out, a.verbose);
   report::append_github_step_summary(comparison);
   if (!g.baseline && a.require_baseline) {
@@ -56,7 +61,8 @@ int run_compare(const CompareArgs& a) {
               << comparison.create_baseline_command << "\n";
     return static_cast<int>(ExitCode::input_error);
   }
-  if (!recorded && comparison.exit_code == ExitCode::pass) return static_cast<int>(ExitCode::infra_failure);
+  if (!recorded && comparison.exit_code == ExitCode::pass)
+    return static_cast<int>(ExitCode::infra_failure);
   return static_cast<int>(comparison.exit_code);
 }
 
@@ -64,12 +70,16 @@ int run_compare(const CompareArgs& a) {
 
 void add_compare_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CompareArgs>();
-  auto* cmd = app.add_subcommand("compare", "Compare a run with its platform's baseline (the gate)");
-  cmd->add_option("run", args->run, "Run directory (run.json or records.jsonl) or run.json file")->required();
-  cmd->add_option("--baseline", args->baseline, "Baseline file (default: <baselines-dir>/<platform>.json)");
+  auto* cmd =
+      app.add_subcommand("compare", "Compare a run with its platform's baseline (the gate)");
+  cmd->add_option("run", args->run, "Run directory (run.json or records.jsonl) or run.json file")
+      ->required();
+  cmd->add_option("--baseline", args->baseline,
+                  "Baseline file (default: <baselines-dir>/<platform>.json)");
   cmd->add_option("--baselines-dir", args->baselines_dir, "Directory of baselines/<platform>.json")
       ->capture_default_str();
-  cmd->add_flag("--require-baseline", args->require_baseline, "Exit 2 when the platform has no baseline");
+  cmd->add_flag("--require-baseline", args->require_baseline,
+                "Exit 2 when the platform has no baseline");
   cmd->add_flag("--force", args->force, "Compare even when the fingerprint identity differs");
   cmd->add_flag("--force-platform", args->force_platform,
                 "Compare even when the run\'s platform key differs from the baseline\'s");
@@ -77,11 +87,14 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"console", "markdown", "junit", "json"}))
       ->capture_default_str();
   cmd->add_option("--store", args->store,
-                  "Results store the run is recorded in and DRIFT reads: sqlite:PATH, postgresql://HOST/DB, a libpq "
-                  "conninfo or none (default: $FABRICGATE_STORE, else sqlite:<results root of RUN>/fabricgate.sqlite)");
+                  "Results store the run is recorded in and DRIFT reads: sqlite:PATH, "
+                  "postgresql://HOST/DB, a libpq "
+                  "conninfo or none (default: $FABRICGATE_STORE, else sqlite:<results root of "
+                  "RUN>/fabricgate.sqlite)");
   cmd->add_option("--out", args->out, "Write the report to FILE (atomically) instead of stdout");
   cmd->add_flag("--verbose", args->verbose,
-                "Console: list every key with its notes (default: keys that need a look, then passes, skips and "
+                "Console: list every key with its notes (default: keys that need a look, then "
+                "passes, skips and "
                 "notes summarised)");
   cmd->callback([args, &exit_code] { exit_code = run_compare(*args); });
 }

@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
+#include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
 #include "harness/fingerprint/platform_key.hpp"
-#include "core/json_file.hpp"
 #include "harness/model/output_paths.hpp"
 
 namespace fabricgate::cli {

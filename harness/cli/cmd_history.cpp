@@ -4,8 +4,8 @@
 // Source: the results store (--store, $FABRICGATE_STORE, else <results>/fabricgate.sqlite when it
 // exists); without one, a scan of results/<platform>/*/run.json (history.hpp says why that was
 // enough for one runner). Corrupt or foreign files are warnings on stderr.
-// Exit: 0 printed, 2 bad input (unknown key, no such platform, several platforms and no --platform),
-// 3 the store failed.
+// Exit: 0 printed, 2 bad input (unknown key, no such platform, several platforms and no
+// --platform), 3 the store failed.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -15,11 +15,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/cli/commands.hpp"
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
+#include "harness/cli/commands.hpp"
 #include "harness/report/history.hpp"
 #include "harness/report/history_change_points.hpp"
-#include "core/text_escape.hpp"
 #include "harness/store/store_history.hpp"
 
 namespace fabricgate::cli {
@@ -43,10 +43,12 @@ struct HistoryArgs {
 // itself when it is already a platform directory.
 fs::path platform_dir(const HistoryArgs& a) {
   std::error_code ec;
-  if (!fs::is_directory(a.results, ec)) throw InputError(a.results, "", "no such results directory (--results)");
+  if (!fs::is_directory(a.results, ec))
+    throw InputError(a.results, "", "no such results directory (--results)");
   if (!a.platform.empty()) {
     const fs::path dir = fs::path(a.results) / a.platform;
-    if (!fs::is_directory(dir, ec)) throw InputError(dir.string(), "", "no such platform directory (--platform)");
+    if (!fs::is_directory(dir, ec))
+      throw InputError(dir.string(), "", "no such platform directory (--platform)");
     return dir;
   }
   if (report::holds_runs(a.results)) return a.results;
@@ -54,13 +56,15 @@ fs::path platform_dir(const HistoryArgs& a) {
   if (platforms.size() == 1) return fs::path(a.results) / platforms.front();
   std::string names;
   for (const std::string& p : platforms) names += (names.empty() ? "" : ", ") + p;
-  throw InputError(a.results, "", platforms.empty()
-                                      ? "expected <platform>/<run-id>/run.json files, found none"
-                                      : "holds runs of several platforms (" + names + "); choose one with --platform");
+  throw InputError(a.results, "",
+                   platforms.empty() ? "expected <platform>/<run-id>/run.json files, found none"
+                                     : "holds runs of several platforms (" + names +
+                                           "); choose one with --platform");
 }
 
 // Keys of the newest run that share the longest prefix with the one asked for (typo help).
-std::string similar_keys(const std::vector<report::IndexedRun>& newest_first_or_last, const std::string& key) {
+std::string similar_keys(const std::vector<report::IndexedRun>& newest_first_or_last,
+                         const std::string& key) {
   if (newest_first_or_last.empty()) return "";
   const report::IndexedRun& newest = newest_first_or_last.back();
   std::vector<std::pair<std::size_t, std::string>> scored;
@@ -68,7 +72,8 @@ std::string similar_keys(const std::vector<report::IndexedRun>& newest_first_or_
     const auto [mine, theirs] = std::mismatch(key.begin(), key.end(), k.begin(), k.end());
     scored.emplace_back(static_cast<std::size_t>(mine - key.begin()), k);
   }
-  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   std::string out = "; keys of run " + newest.run_id + " include:";
   for (std::size_t i = 0; i < scored.size() && i < 5; ++i) out += "\n  " + scored[i].second;
   return out;
@@ -117,7 +122,8 @@ HistorySource from_directories(const HistoryArgs& a) {
   options.last = a.last;
   if (!a.all) options.key = a.key;
   report::RunScan scan = report::scan_runs(dir, options);
-  for (const std::string& w : scan.warnings) std::cerr << "fabricgate: warning: " << report::printable(w) << "\n";
+  for (const std::string& w : scan.warnings)
+    std::cerr << "fabricgate: warning: " << report::printable(w) << "\n";
   HistorySource src;
   src.runs = std::move(scan.runs);
   src.where = dir.string();
@@ -134,8 +140,9 @@ HistorySource from_directories(const HistoryArgs& a) {
 int print_key(const HistoryArgs& a, const HistorySource& src, report::HistoryMetric metric) {
   const report::KeyHistory history = report::key_history(src.runs, a.key, metric, a.last);
   if (history.points.empty()) {
-    throw InputError(src.where, "", "no run measured key " + a.key + " (" + std::to_string(src.read) + " runs read)" +
-                                        similar_keys(src.newest_for_hint, a.key));
+    throw InputError(src.where, "",
+                     "no run measured key " + a.key + " (" + std::to_string(src.read) +
+                         " runs read)" + similar_keys(src.newest_for_hint, a.key));
   }
   const auto points = report::history_change_points(history, gate::ChangePointOptions{}, &src.runs);
   if (a.json) {
@@ -144,8 +151,8 @@ int print_key(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
     j["source"] = src.where;
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << report::without_workflow_commands(report::render_history_text(history) +
-                                                 report::render_change_points_text(history, points));
+    std::cout << report::without_workflow_commands(
+        report::render_history_text(history) + report::render_change_points_text(history, points));
   }
   return 0;
 }
@@ -173,7 +180,9 @@ int print_all(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
     const auto points = report::history_change_points(h, gate::ChangePointOptions{}, &src.runs);
     if (!points.empty()) ++with_change;
     if (a.json) {
-      out_keys.push_back({{"key", key}, {"metric", gate::metric_name(h.metric)}, {"runs", h.points.size()},
+      out_keys.push_back({{"key", key},
+                          {"metric", gate::metric_name(h.metric)},
+                          {"runs", h.points.size()},
                           {"change_points", report::change_points_json(points)}});
     } else if (!points.empty()) {
       text += key + " (" + std::to_string(h.points.size()) + " runs)\n";
@@ -181,15 +190,18 @@ int print_all(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
     }
   }
   if (a.json) {
-    nlohmann::json j{{"platform", src.platform}, {"source", src.where}, {"runs", src.runs.size()},
-                     {"keys_examined", keys.size()}, {"keys_with_change_points", with_change},
+    nlohmann::json j{{"platform", src.platform},
+                     {"source", src.where},
+                     {"runs", src.runs.size()},
+                     {"keys_examined", keys.size()},
+                     {"keys_with_change_points", with_change},
                      {"keys", std::move(out_keys)}};
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << report::without_workflow_commands(
         report::printable("history of platform " + src.platform + " from " + src.where) + ": " +
-        std::to_string(src.runs.size()) + " newest runs, " + std::to_string(keys.size()) + " keys, " +
-        std::to_string(with_change) + " with change points\n" + text);
+        std::to_string(src.runs.size()) + " newest runs, " + std::to_string(keys.size()) +
+        " keys, " + std::to_string(with_change) + " with change points\n" + text);
   }
   return 0;
 }
@@ -206,23 +218,35 @@ int run_history(const HistoryArgs& a) {
 
 void add_history_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<HistoryArgs>();
-  auto* cmd = app.add_subcommand(
-      "history",
-      "Print the median of one key over the last runs of a platform (date, run id, suite/scenario, median, "
-      "change vs previous), its trend and its change points (E-divisive means, permutation test); --all scans "
-      "every key of the platform for change points");
-  cmd->add_option("key", args->key, "Benchmark key, e.g. coll/nccl/all_reduce/float32/sum/bytes:1048576/ranks:2/oop");
-  cmd->add_flag("--all", args->all, "Every key of the platform's newest runs: only keys with change points are listed");
-  cmd->add_flag("--json", args->json, "JSON: points, trend and change_points (each with the run_id of the first run on the new level)");
-  cmd->add_option("--results", args->results, "Results root (<DIR>/<platform>/<run-id>/run.json) or one platform's directory")
+  auto* cmd = app.add_subcommand("history",
+                                 "Print the median of one key over the last runs of a platform "
+                                 "(date, run id, suite/scenario, median, "
+                                 "change vs previous), its trend and its change points (E-divisive "
+                                 "means, permutation test); --all scans "
+                                 "every key of the platform for change points");
+  cmd->add_option("key", args->key,
+                  "Benchmark key, e.g. coll/nccl/all_reduce/float32/sum/bytes:1048576/ranks:2/oop");
+  cmd->add_flag("--all", args->all,
+                "Every key of the platform's newest runs: only keys with change points are listed");
+  cmd->add_flag("--json", args->json,
+                "JSON: points, trend and change_points (each with the run_id of the first run on "
+                "the new level)");
+  cmd->add_option("--results", args->results,
+                  "Results root (<DIR>/<platform>/<run-id>/run.json) or one platform's directory")
       ->capture_default_str();
   cmd->add_option("--store", args->store,
-                  "Results store: sqlite:PATH, postgresql://HOST/DB, a libpq conninfo, or none to scan run directories "
-                  "(default: $FABRICGATE_STORE, else <results>/fabricgate.sqlite when it exists, else the scan)");
-  cmd->add_option("--platform", args->platform, "Platform key (needed when the store or DIR holds several)");
-  cmd->add_option("--last", args->last, "Runs examined, newest last")->check(CLI::Range(1, 100000))->capture_default_str();
+                  "Results store: sqlite:PATH, postgresql://HOST/DB, a libpq conninfo, or none to "
+                  "scan run directories "
+                  "(default: $FABRICGATE_STORE, else <results>/fabricgate.sqlite when it exists, "
+                  "else the scan)");
+  cmd->add_option("--platform", args->platform,
+                  "Platform key (needed when the store or DIR holds several)");
+  cmd->add_option("--last", args->last, "Runs examined, newest last")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
   cmd->add_option("--metric", args->metric,
-                  "auto (the gate's metric for the size: time below 1 MiB (P15), else busbw/algbw), busbw, algbw, time")
+                  "auto (the gate's metric for the size: time below 1 MiB (P15), else "
+                  "busbw/algbw), busbw, algbw, time")
       ->check(CLI::IsMember({"auto", "busbw", "algbw", "time"}))
       ->capture_default_str();
   cmd->callback([args, &exit_code] { exit_code = run_history(*args); });

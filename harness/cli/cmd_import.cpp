@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/errors.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/fingerprint/platform_key.hpp"
 #include "harness/import/imported_nccl_run.hpp"
@@ -20,7 +21,6 @@
 #include "harness/import/nvbandwidth_json.hpp"
 #include "harness/import/source_text.hpp"
 #include "harness/launch/run_assembly.hpp"
-#include "core/errors.hpp"
 
 namespace fabricgate::cli {
 
@@ -34,21 +34,22 @@ struct ImportArgs {
 };
 
 // The files name no fabricgate platform key, and this machine's fingerprint says nothing about
-// the machine that produced them (a cluster's output imported on a laptop), so the key is asked for.
-import::ImportContext context(const ImportArgs& a) {
-  if (a.platform.empty()) {
-    throw InputError("--platform P is required: the imported files do not name a fabricgate platform key, and this "
-                     "machine's fingerprint would describe the importing machine, not the one that ran the tool");
-  }
-  fingerprint::validate_platform_key(a.platform, "command line", "--platform");
-  if (a.out.empty()) throw InputError("--out RUNDIR is required (a new directory, e.g. results/<platform>/<run-id>)");
-  import::ImportContext ctx;
-  ctx.platform = a.platform;
-  ctx.now_iso = launch::utc_now_iso8601();
-  ctx.now_compact = launch::utc_now_compact();
-  ctx.fabricgate_version = FABRICGATE_VERSION;
-  return ctx;
-}
+// the machine that produced them (a cluster's output imported on a laptop), so the key is asked
+// for.
+import::ImportContext context(const ImportArgs& a){if (a.platform.empty()){throw InputError(
+    "--platform P is required: the imported files do not name a fabricgate platform key, and this "
+    "machine's fingerprint would describe the importing machine, not the one that ran the tool");
+}  // namespace
+fingerprint::validate_platform_key(a.platform, "command line", "--platform");
+if (a.out.empty())
+  throw InputError("--out RUNDIR is required (a new directory, e.g. results/<platform>/<run-id>)");
+import::ImportContext ctx;
+ctx.platform = a.platform;
+ctx.now_iso = launch::utc_now_iso8601();
+ctx.now_compact = launch::utc_now_compact();
+ctx.fabricgate_version = FABRICGATE_VERSION;
+return ctx;
+}  // namespace fabricgate::cli
 
 std::vector<import::SourceFile> read_all(const ImportArgs& a) {
   std::vector<import::SourceFile> files;
@@ -59,8 +60,9 @@ std::vector<import::SourceFile> read_all(const ImportArgs& a) {
 void finish(const ImportArgs& a, const import::ImportResult& result) {
   import::write_imported_run(a.out, result.run);
   for (const std::string& m : result.messages) std::cerr << "fabricgate: import: " << m << "\n";
-  std::cout << "imported " << result.run["benchmarks"].size() << " keys from " << a.files.size() << " file(s) -> "
-            << a.out << " (run " << result.run["run_id"].get<std::string>() << ")\n";
+  std::cout << "imported " << result.run["benchmarks"].size() << " keys from " << a.files.size()
+            << " file(s) -> " << a.out << " (run " << result.run["run_id"].get<std::string>()
+            << ")\n";
 }
 
 int run_nccl_tests_import(const ImportArgs& a) {
@@ -68,8 +70,9 @@ int run_nccl_tests_import(const ImportArgs& a) {
   const std::vector<import::SourceFile> files = read_all(a);
   std::vector<import::NcclTestsOutput> launches;
   for (const import::SourceFile& f : files) {
-    launches.push_back(import::looks_like_json(f.text) ? import::parse_nccl_tests_json(f.text, f.path)
-                                                       : import::parse_nccl_tests_text(f.text, f.path));
+    launches.push_back(import::looks_like_json(f.text)
+                           ? import::parse_nccl_tests_json(f.text, f.path)
+                           : import::parse_nccl_tests_text(f.text, f.path));
   }
   finish(a, import::build_nccl_tests_run(launches, files, ctx));
   return 0;
@@ -78,12 +81,14 @@ int run_nccl_tests_import(const ImportArgs& a) {
 int run_nvbandwidth_import(const ImportArgs& a) {
   const import::ImportContext ctx = context(a);
   if (a.buffer_mib <= 0) {
-    throw InputError("--buffer-size MIB is required: nvbandwidth's JSON does not record its buffer size (-b, "
-                     "default 512 MiB), and the size is part of every key");
+    throw InputError(
+        "--buffer-size MIB is required: nvbandwidth's JSON does not record its buffer size (-b, "
+        "default 512 MiB), and the size is part of every key");
   }
   const std::vector<import::SourceFile> files = read_all(a);
   std::vector<import::NvbandwidthOutput> launches;
-  for (const import::SourceFile& f : files) launches.push_back(import::parse_nvbandwidth_json(f.text, f.path));
+  for (const import::SourceFile& f : files)
+    launches.push_back(import::parse_nvbandwidth_json(f.text, f.path));
   const auto bytes = static_cast<std::uint64_t>(a.buffer_mib) << 20;
   finish(a, import::build_nvbandwidth_run(launches, files, bytes, ctx));
   return 0;
@@ -91,10 +96,12 @@ int run_nvbandwidth_import(const ImportArgs& a) {
 
 void add_common_options(CLI::App* cmd, ImportArgs& args, const char* files_help) {
   cmd->add_option("files", args.files, files_help)->required()->type_name("FILE...");
-  cmd->add_option("--out", args.out, "New run directory to write (must not exist), e.g. results/<platform>/<run-id>")
+  cmd->add_option("--out", args.out,
+                  "New run directory to write (must not exist), e.g. results/<platform>/<run-id>")
       ->type_name("RUNDIR");
   cmd->add_option("--platform", args.platform,
-                  "Platform key of the machine that produced the files (required: the files do not say it, and "
+                  "Platform key of the machine that produced the files (required: the files do not "
+                  "say it, and "
                   "this machine's fingerprint would be the wrong one)")
       ->type_name("P");
 }
@@ -102,32 +109,41 @@ void add_common_options(CLI::App* cmd, ImportArgs& args, const char* files_help)
 }  // namespace
 
 void add_import_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand(
-      "import",
-      "Read other tools' output (nccl-tests tables or -J JSON, nvbandwidth -j JSON) into a run directory that compare, "
-      "baseline create, report, history and publish accept (docs/IMPORT.md)");
+  auto* cmd =
+      app.add_subcommand("import",
+                         "Read other tools' output (nccl-tests tables or -J JSON, nvbandwidth -j "
+                         "JSON) into a run directory that compare, "
+                         "baseline create, report, history and publish accept (docs/IMPORT.md)");
   cmd->require_subcommand(1);
 
   auto nccl = std::make_shared<ImportArgs>();
-  auto* nccl_cmd = cmd->add_subcommand(
-      "nccl-tests",
-      "nccl-tests output (2.13+ text table, or the JSON of -J): one file = one launch, each size and placement a "
-      "key coll/nccl/<op>/<dtype>[/<redop>]/bytes:N/ranks:n[/gpp:g]/{oop|ip} with one figure; #wrong > 0 is "
-      "WRONG-RESULTS; one rank is refused (P01); -g g > 1 is the in-process mode (gpp:g, P02); \"Avg bus "
-      "bandwidth\" is never used (P03). Exit 0 written, 2 bad input (file and line named, nothing written)");
+  auto* nccl_cmd =
+      cmd->add_subcommand("nccl-tests",
+                          "nccl-tests output (2.13+ text table, or the JSON of -J): one file = one "
+                          "launch, each size and placement a "
+                          "key coll/nccl/<op>/<dtype>[/<redop>]/bytes:N/ranks:n[/gpp:g]/{oop|ip} "
+                          "with one figure; #wrong > 0 is "
+                          "WRONG-RESULTS; one rank is refused (P01); -g g > 1 is the in-process "
+                          "mode (gpp:g, P02); \"Avg bus "
+                          "bandwidth\" is never used (P03). Exit 0 written, 2 bad input (file and "
+                          "line named, nothing written)");
   add_common_options(nccl_cmd, *nccl, "nccl-tests output files (text or JSON, detected per file)");
   nccl_cmd->callback([nccl, &exit_code] { exit_code = run_nccl_tests_import(*nccl); });
 
   auto nvb = std::make_shared<ImportArgs>();
   auto* nvb_cmd = cmd->add_subcommand(
       "nvbandwidth",
-      "nvbandwidth JSON (-j): copy-engine and SM testcases become the p2p/hostcopy keys of fabricgate's p2p suite "
+      "nvbandwidth JSON (-j): copy-engine and SM testcases become the p2p/hostcopy keys of "
+      "fabricgate's p2p suite "
       "per GPU (pair), e.g. host_to_device_memcpy_ce -> hostcopy/cuda/h2d/pinned/gpu:G/bytes:N, "
-      "device_to_device_memcpy_write_ce -> p2p/ce/write/uni/src:R/dst:C/bytes:N; other testcases are listed as "
+      "device_to_device_memcpy_write_ce -> p2p/ce/write/uni/src:R/dst:C/bytes:N; other testcases "
+      "are listed as "
       "not imported. Exit 0 written, 2 bad input (file and field named, nothing written)");
   add_common_options(nvb_cmd, *nvb, "nvbandwidth -j output files");
-  nvb_cmd->add_option("--buffer-size", nvb->buffer_mib,
-                      "nvbandwidth's -b in MiB (required: its JSON does not record it; nvbandwidth's default is 512)")
+  nvb_cmd
+      ->add_option("--buffer-size", nvb->buffer_mib,
+                   "nvbandwidth's -b in MiB (required: its JSON does not record it; nvbandwidth's "
+                   "default is 512)")
       ->type_name("MIB")
       ->check(CLI::Range(1LL, 1LL << 24));
   nvb_cmd->callback([nvb, &exit_code] { exit_code = run_nvbandwidth_import(*nvb); });

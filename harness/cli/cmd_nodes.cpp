@@ -11,13 +11,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/fingerprint/subprocess.hpp"
 #include "harness/gate/cluster_consistency.hpp"
 #include "harness/gate/node_actions.hpp"
 #include "harness/gate/pair_outliers.hpp"
-#include "core/errors.hpp"
-#include "core/json_file.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::cli {
@@ -41,8 +41,10 @@ std::string run_file(const std::string& path) {
 std::string where_unsafe(const RunRecord& run) {
   for (std::size_t i = 0; i < run.nodes.size(); ++i) {
     const NodeRecord& n = run.nodes[i];
-    if (!n.hostname.empty() && !gate::is_safe_node_name(n.hostname)) return "/nodes/" + std::to_string(i) + "/hostname";
-    if (n.hostname.empty() && !gate::is_safe_node_name(n.name)) return "/nodes/" + std::to_string(i) + "/name";
+    if (!n.hostname.empty() && !gate::is_safe_node_name(n.hostname))
+      return "/nodes/" + std::to_string(i) + "/hostname";
+    if (n.hostname.empty() && !gate::is_safe_node_name(n.name))
+      return "/nodes/" + std::to_string(i) + "/name";
   }
   return "/benchmarks (params.nodes of a node pair)";
 }
@@ -60,7 +62,8 @@ nlohmann::json plan_json(const gate::NodeActionPlan& plan, bool drain) {
                        {"kubernetes", a.kubectl_lines}});
   }
   nlohmann::json refused = nlohmann::json::array();
-  for (const gate::RefusedNode& r : plan.refused) refused.push_back({{"node", r.node}, {"finding", r.finding}, {"why", r.why}});
+  for (const gate::RefusedNode& r : plan.refused)
+    refused.push_back({{"node", r.node}, {"finding", r.finding}, {"why", r.why}});
   return {{"schema", "fabricgate.node-actions/1"},
           {"dry_run", !drain},
           {"actions", std::move(actions)},
@@ -92,11 +95,14 @@ void print_plan(const gate::NodeActionPlan& plan, const std::string& format, boo
     for (const std::string& d : a.details) std::cout << "  finding: " << d << "\n";
     std::cout << "  slurm:      " << a.slurm_line << "\n";
     for (const std::string& k : a.kubectl_lines) std::cout << "  kubernetes: " << k << "\n";
-    if (a.kubectl_lines.empty()) std::cout << "  kubernetes: (not a Kubernetes node name: no kubectl line)\n";
+    if (a.kubectl_lines.empty())
+      std::cout << "  kubernetes: (not a Kubernetes node name: no kubectl line)\n";
   }
-  for (const gate::RefusedNode& r : plan.refused) std::cout << "no action for " << r.finding << " node " << r.node << ": " << r.why << "\n";
+  for (const gate::RefusedNode& r : plan.refused)
+    std::cout << "no action for " << r.finding << " node " << r.node << ": " << r.why << "\n";
   for (const std::string& u : plan.unblamed) std::cout << "no single node to act on: " << u << "\n";
-  if (!drain && !plan.actions.empty()) std::cout << "dry run: nothing changed; --drain runs the Slurm lines\n";
+  if (!drain && !plan.actions.empty())
+    std::cout << "dry run: nothing changed; --drain runs the Slurm lines\n";
 }
 
 // Runs every drain; returns how many failed (each reported on stderr).
@@ -109,7 +115,8 @@ int drain_all(const gate::NodeActionPlan& plan, int timeout_s) {
       continue;
     }
     ++failed;
-    std::cerr << "fabricgate nodes: could not drain " << a.node << ": " << r.failure_text("scontrol update") << "\n";
+    std::cerr << "fabricgate nodes: could not drain " << a.node << ": "
+              << r.failure_text("scontrol update") << "\n";
   }
   return failed;
 }
@@ -117,13 +124,15 @@ int drain_all(const gate::NodeActionPlan& plan, int timeout_s) {
 int run_nodes(const NodesArgs& a) {
   const RunRecord run = load_run(a.run);
   std::vector<gate::ClusterFinding> findings = gate::check_cluster_consistency(run.nodes);
-  for (gate::ClusterFinding& f : gate::find_pair_outliers(run.benchmarks)) findings.push_back(std::move(f));
+  for (gate::ClusterFinding& f : gate::find_pair_outliers(run.benchmarks))
+    findings.push_back(std::move(f));
   const gate::NodeActionPlan plan = gate::plan_node_actions(findings, run.nodes, run.run_id);
   for (const gate::RefusedNode& r : plan.refused) {
     if (!r.unsafe_name) continue;
     throw InputError(run_file(a.run), where_unsafe(run),
-                     "a node name of [A-Za-z0-9][A-Za-z0-9._-]* (at most 253 characters) for " + r.finding +
-                         ", found \"" + r.node + "\"; no command is built from it and nothing was drained");
+                     "a node name of [A-Za-z0-9][A-Za-z0-9._-]* (at most 253 characters) for " +
+                         r.finding + ", found \"" + r.node +
+                         "\"; no command is built from it and nothing was drained");
   }
   print_plan(plan, a.format, a.drain);
   if (a.drain && drain_all(plan, a.timeout_s) > 0) return static_cast<int>(ExitCode::infra_failure);
@@ -134,14 +143,18 @@ int run_nodes(const NodesArgs& a) {
 
 void add_nodes_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<NodesArgs>();
-  auto* cmd = app.add_subcommand(
-      "nodes", "Print the Slurm drain / Kubernetes cordon lines for the nodes a run blames (--drain runs scontrol)");
+  auto* cmd = app.add_subcommand("nodes",
+                                 "Print the Slurm drain / Kubernetes cordon lines for the nodes a "
+                                 "run blames (--drain runs scontrol)");
   cmd->add_option("run", a->run, "Run directory or run.json")->required();
-  cmd->add_flag("--drain", a->drain, "Run `scontrol update NodeName=... State=DRAIN` for each blamed node");
+  cmd->add_flag("--drain", a->drain,
+                "Run `scontrol update NodeName=... State=DRAIN` for each blamed node");
   cmd->add_option("--format", a->format, "text|json|slurm|kubernetes")
       ->check(CLI::IsMember({"text", "json", "slurm", "kubernetes"}))
       ->capture_default_str();
-  cmd->add_option("--timeout", a->timeout_s, "Seconds one scontrol may take")->check(CLI::Range(1, 600))->capture_default_str();
+  cmd->add_option("--timeout", a->timeout_s, "Seconds one scontrol may take")
+      ->check(CLI::Range(1, 600))
+      ->capture_default_str();
   cmd->callback([a, &exit_code] { exit_code = run_nodes(*a); });
 }
 

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.hpp"
+#include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
-#include "core/errors.hpp"
 #include "harness/publish/publish_targets.hpp"
-#include "core/text_escape.hpp"
 
 #ifndef FABRICGATE_VERSION
 #define FABRICGATE_VERSION "0"
@@ -55,7 +55,8 @@ int run_publish(PublishArgs& a) {
       publish::resolve_settings(a.options, targets, publish::process_environment());
   std::vector<publish::Upload> uploads;
   for (const std::string& run : a.runs) {
-    const GatedRun g = gate_run_files(run, a.baseline, a.baselines_dir, gate::CompareOptions{a.force, a.force_platform});
+    const GatedRun g = gate_run_files(run, a.baseline, a.baselines_dir,
+                                      gate::CompareOptions{a.force, a.force_platform});
     for (const publish::TargetSpec& t : targets) {
       for (publish::Upload& u : publish::uploads_for(t, g.run, g.comparison, settings)) {
         u.target = g.run.run_id + " → " + u.target;
@@ -74,9 +75,11 @@ int run_publish(PublishArgs& a) {
 
   std::size_t failed = 0;
   for (const publish::Upload& u : uploads) {
-    const publish::UploadOutcome outcome = publish::deliver(client, u, policy, a.verbose ? &std::cerr : nullptr);
+    const publish::UploadOutcome outcome =
+        publish::deliver(client, u, policy, a.verbose ? &std::cerr : nullptr);
     if (outcome.ok) {
-      std::cerr << "fabricgate: published " << u.target << " (" << report::printable(outcome.message) << ")\n";
+      std::cerr << "fabricgate: published " << u.target << " ("
+                << report::printable(outcome.message) << ")\n";
     } else {
       ++failed;
       std::cerr << "fabricgate: publish failed: " << report::printable(outcome.message) << "\n";
@@ -94,30 +97,38 @@ int run_publish(PublishArgs& a) {
 
 void add_publish_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<PublishArgs>();
-  auto* cmd = app.add_subcommand(
-      "publish",
-      "Publish runs and their gate verdicts (Pushgateway, webhook, GitHub); exit 0 uploaded, 3 an upload failed");
+  auto* cmd = app.add_subcommand("publish",
+                                 "Publish runs and their gate verdicts (Pushgateway, webhook, "
+                                 "GitHub); exit 0 uploaded, 3 an upload failed");
   cmd->add_option("run", a->runs, "Run directories (or run.json files)")->required();
-  cmd->add_option("--to", a->to,
-                  "Target, repeatable: pushgateway=URL | webhook[=URL] (default $FABRICGATE_WEBHOOK_URL) | "
-                  "github-status | github-comment")
+  cmd->add_option(
+         "--to", a->to,
+         "Target, repeatable: pushgateway=URL | webhook[=URL] (default $FABRICGATE_WEBHOOK_URL) | "
+         "github-status | github-comment")
       ->required();
-  cmd->add_option("--baseline", a->baseline, "Baseline file (default: <baselines-dir>/<platform>.json)");
-  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines/<platform>.json")->capture_default_str();
+  cmd->add_option("--baseline", a->baseline,
+                  "Baseline file (default: <baselines-dir>/<platform>.json)");
+  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines/<platform>.json")
+      ->capture_default_str();
   cmd->add_flag("--force", a->force, "Compare even when the fingerprint identity differs");
   cmd->add_flag("--force-platform", a->force_platform,
                 "Compare even when the run\'s platform key differs from the baseline\'s");
   cmd->add_option("--github-api", a->options.github_api,
                   "GitHub API base URL (default $GITHUB_API_URL, else https://api.github.com)");
-  cmd->add_option("--github-repo", a->options.github_repo, "OWNER/NAME (default $GITHUB_REPOSITORY)");
-  cmd->add_option("--sha", a->options.sha,
-                  "Commit for github-status (default $GITHUB_SHA; on pull requests pass the head SHA)");
-  cmd->add_option("--pr", a->pr, "Pull request for github-comment (default from $GITHUB_REF=refs/pull/N/merge)")
+  cmd->add_option("--github-repo", a->options.github_repo,
+                  "OWNER/NAME (default $GITHUB_REPOSITORY)");
+  cmd->add_option(
+      "--sha", a->options.sha,
+      "Commit for github-status (default $GITHUB_SHA; on pull requests pass the head SHA)");
+  cmd->add_option("--pr", a->pr,
+                  "Pull request for github-comment (default from $GITHUB_REF=refs/pull/N/merge)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--target-url", a->options.target_url, "Link of the commit status (default: the run's CI URL)");
-  cmd->add_option("--token-file", a->options.token_files,
-                  "KIND=FILE with KIND pushgateway, webhook or github; else $FABRICGATE_PUSHGATEWAY_TOKEN, "
-                  "$FABRICGATE_WEBHOOK_TOKEN, $GITHUB_TOKEN. Tokens are never printed");
+  cmd->add_option("--target-url", a->options.target_url,
+                  "Link of the commit status (default: the run's CI URL)");
+  cmd->add_option(
+      "--token-file", a->options.token_files,
+      "KIND=FILE with KIND pushgateway, webhook or github; else $FABRICGATE_PUSHGATEWAY_TOKEN, "
+      "$FABRICGATE_WEBHOOK_TOKEN, $GITHUB_TOKEN. Tokens are never printed");
   cmd->add_option("--ca-bundle", a->ca_bundle,
                   "CA certificates (PEM) to verify TLS servers with; verification is always on")
       ->check(CLI::ExistingFile);
@@ -127,13 +138,16 @@ void add_publish_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--timeout", a->timeout_s, "Seconds one request may take in all")
       ->check(CLI::Range(0.1, 3600.0))
       ->capture_default_str();
-  cmd->add_option("--attempts", a->attempts, "Tries per upload on 5xx or connection errors (never on 4xx)")
+  cmd->add_option("--attempts", a->attempts,
+                  "Tries per upload on 5xx or connection errors (never on 4xx)")
       ->check(CLI::Range(1, 10))
       ->capture_default_str();
-  cmd->add_option("--retry-delay", a->retry_delay_s, "Seconds before the 2nd try; doubles after each")
+  cmd->add_option("--retry-delay", a->retry_delay_s,
+                  "Seconds before the 2nd try; doubles after each")
       ->check(CLI::Range(0.0, 300.0))
       ->capture_default_str();
-  cmd->add_flag("--verbose", a->verbose, "Print each request and attempt (credentials shown as ***)");
+  cmd->add_flag("--verbose", a->verbose,
+                "Print each request and attempt (credentials shown as ***)");
   cmd->callback([a, &exit_code] { exit_code = run_publish(*a); });
 }
 

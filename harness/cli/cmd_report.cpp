@@ -10,12 +10,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/html_output.hpp"
 #include "harness/gate/compare.hpp"
-#include "core/errors.hpp"
-#include "core/json_file.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
@@ -41,7 +41,8 @@ struct ReportArgs {
 int run_report(const ReportArgs& a) {
   const report::ReportFormat format = report::parse_report_format(a.format);
   if (!a.out.empty()) require_writable_file(a.out, "--out");
-  const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir, gate::CompareOptions{a.force, a.force_platform});
+  const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir,
+                                    gate::CompareOptions{a.force, a.force_platform});
   if (format == report::ReportFormat::html) {
     write_html_report(g.run, g.baseline ? &*g.baseline : nullptr, g.comparison,
                       HtmlHistoryOptions{!a.no_history, a.history, a.history_last}, a.out);
@@ -58,17 +59,21 @@ void add_report_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ReportArgs>();
   auto* cmd = app.add_subcommand("report", "Render a run's comparison with its baseline");
   cmd->add_option("run", args->run, "Run directory or run.json file")->required();
-  cmd->add_option("--baseline", args->baseline, "Baseline file (default: <baselines-dir>/<platform>.json)");
+  cmd->add_option("--baseline", args->baseline,
+                  "Baseline file (default: <baselines-dir>/<platform>.json)");
   cmd->add_option("--baselines-dir", args->baselines_dir, "Directory of baselines/<platform>.json")
       ->capture_default_str();
   cmd->add_flag("--force", args->force, "Compare even when the fingerprint identity differs");
   cmd->add_flag("--force-platform", args->force_platform,
                 "Compare even when the run\'s platform key differs from the baseline\'s");
-  cmd->add_option("--format", args->format,
-                  "console|markdown|junit|annotations|json|html (html: one self-contained file, no network: "
-                  "verdict, failing keys, versions and what changed in the fingerprint, per collective busbw and time "
-                  "vs size with the baseline band and NCCL choice changes, the trend of the last runs with change "
-                  "points marked, the GPU-pair matrix, notes)")
+  cmd->add_option(
+         "--format", args->format,
+         "console|markdown|junit|annotations|json|html (html: one self-contained file, no network: "
+         "verdict, failing keys, versions and what changed in the fingerprint, per collective "
+         "busbw and time "
+         "vs size with the baseline band and NCCL choice changes, the trend of the last runs with "
+         "change "
+         "points marked, the GPU-pair matrix, notes)")
       ->check(CLI::IsMember({"console", "markdown", "junit", "annotations", "json", "html"}))
       ->capture_default_str();
   cmd->add_option("--out", args->out, "Write the report to FILE (atomically) instead of stdout");
@@ -76,7 +81,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
                   "html: results directory (root or <root>/<platform>) whose runs make the trend "
                   "(default: the directory the run lies in)")
       ->type_name("DIR");
-  cmd->add_option("--history-last", args->history_last, "html: runs shown in the trend, the reported one last")
+  cmd->add_option("--history-last", args->history_last,
+                  "html: runs shown in the trend, the reported one last")
       ->check(CLI::Range(2, 1000))
       ->capture_default_str();
   cmd->add_flag("--no-history", args->no_history, "html: no trend plots (no other run is read)");

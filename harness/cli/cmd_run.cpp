@@ -12,6 +12,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/html_output.hpp"
@@ -21,9 +23,7 @@
 #include "harness/gate/confirmation.hpp"
 #include "harness/launch/confirmation_launch.hpp"
 #include "harness/launch/run_lock.hpp"
-#include "core/json_file.hpp"
 #include "harness/launch/run_orchestrator.hpp"
-#include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
 #include "harness/report/step_summary.hpp"
@@ -76,25 +76,30 @@ std::string scenario_baseline(const RunArgs& a, const RunRecord& run, const std:
 
 // Failing keys are measured again in a fresh launch (same lock, only those keys) before the gate
 // fails them: harness/gate/confirmation.hpp.
-gate::Comparison gate_with_confirmation(const RunArgs& a, const launch::ScenarioRun& sr, const RunRecord& run,
-                                        const Baseline* baseline) {
+gate::Comparison gate_with_confirmation(const RunArgs& a, const launch::ScenarioRun& sr,
+                                        const RunRecord& run, const Baseline* baseline) {
   const gate::CompareOptions options{a.force, a.force_platform};
   if (a.no_confirm || a.confirm_max_keys == 0) return gate::compare_run(run, baseline, options);
   const auto launcher = [&](const std::vector<std::string>& keys) {
-    std::cerr << "fabricgate: " << keys.size() << " key(s) failed; confirming them in a fresh launch\n";
+    std::cerr << "fabricgate: " << keys.size()
+              << " key(s) failed; confirming them in a fresh launch\n";
     launch::RunOptions o = a.run;
-    o.fingerprint = load_json_file(sr.dir / "run.json").at("fingerprint");  // the same machine facts, not re-probed
+    o.fingerprint = load_json_file(sr.dir / "run.json")
+                        .at("fingerprint");  // the same machine facts, not re-probed
     const launch::ScenarioRun again = launch::launch_confirmation(o, sr, run.run_id, keys);
     gate::ConfirmationLaunch out;
     out.source = again.dir.string();
-    if (again.bench_refused || again.dir.empty() || !std::filesystem::exists(again.dir / "run.json")) {
-      out.source = "the confirmation launch did not produce a run" + (again.dir.empty() ? "" : " in " + again.dir.string());
+    if (again.bench_refused || again.dir.empty() ||
+        !std::filesystem::exists(again.dir / "run.json")) {
+      out.source = "the confirmation launch did not produce a run" +
+                   (again.dir.empty() ? "" : " in " + again.dir.string());
       return out;
     }
     out.run = load_run(again.dir);
     return out;
   };
-  return gate::compare_with_confirmation(run, baseline, options, gate::ConfirmOptions{a.confirm_max_keys}, launcher);
+  return gate::compare_with_confirmation(run, baseline, options,
+                                         gate::ConfirmOptions{a.confirm_max_keys}, launcher);
 }
 
 int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
@@ -105,7 +110,8 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
     baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
   }
   gate::Comparison comparison = gate_with_confirmation(a, sr, run, baseline ? &*baseline : nullptr);
-  const bool recorded = judge_drift_and_record(a.store_location, run, baseline ? &*baseline : nullptr, comparison);
+  const bool recorded =
+      judge_drift_and_record(a.store_location, run, baseline ? &*baseline : nullptr, comparison);
   emit(comparison, report::ReportFormat::console, "", a.verbose);
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
@@ -124,10 +130,12 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   std::cerr << "fabricgate: results in " << sr.dir.string() << "\n";
   if (!baseline && a.require_baseline) {
     std::cerr << "fabricgate: error: no baseline for platform " << run.platform
-              << " and --require-baseline was given; create one with:\n  " << comparison.create_baseline_command << "\n";
+              << " and --require-baseline was given; create one with:\n  "
+              << comparison.create_baseline_command << "\n";
     return static_cast<int>(ExitCode::input_error);
   }
-  if (!recorded && comparison.exit_code == ExitCode::pass) return static_cast<int>(ExitCode::infra_failure);
+  if (!recorded && comparison.exit_code == ExitCode::pass)
+    return static_cast<int>(ExitCode::infra_failure);
   return static_cast<int>(comparison.exit_code);
 }
 
@@ -144,7 +152,8 @@ int run_command(RunArgs& a) {
   for (const auto& r : a.reports) report::parse_report_format(r);  // InputError before measuring
   if (!a.no_compare) a.store_location = store::resolve_store_location(a.store, a.run.results_dir);
 
-  launch::validate_run_options(a.run);  // InputError before the lock, the fingerprint and the launch
+  launch::validate_run_options(
+      a.run);  // InputError before the lock, the fingerprint and the launch
   // One lock over the launches and their confirmations: nothing else measures in between.
   launch::RunLock lock(a.run.lock_file, a.run.lock_timeout);
   a.run.caller_holds_lock = true;
@@ -157,19 +166,22 @@ int run_command(RunArgs& a) {
   bool infra_failed = false;
   for (const auto& sr : runs) {
     if (sr.bench_refused) {
-      throw InputError("fabricgate-bench refused the suite (see its message above); the run directory " +
-                       sr.dir.string() + " keeps its launch details");
+      throw InputError(
+          "fabricgate-bench refused the suite (see its message above); the run directory " +
+          sr.dir.string() + " keeps its launch details");
     }
     if (a.verbose) print_bench_table(sr.dir);
     if (a.no_compare) {
       infra_failed = infra_failed || !sr.complete;
-      std::cerr << "fabricgate: results in " << sr.dir.string() << (sr.complete ? "" : " (incomplete)") << "\n";
+      std::cerr << "fabricgate: results in " << sr.dir.string()
+                << (sr.complete ? "" : " (incomplete)") << "\n";
       continue;
     }
     const int code = gate_run(a, sr);
     if (code == static_cast<int>(ExitCode::input_error)) return code;
     gate_failed = gate_failed || code == static_cast<int>(ExitCode::gate_failure);
-    infra_failed = infra_failed || code == static_cast<int>(ExitCode::infra_failure) || !sr.complete;
+    infra_failed =
+        infra_failed || code == static_cast<int>(ExitCode::infra_failure) || !sr.complete;
   }
   if (gate_failed) return static_cast<int>(ExitCode::gate_failure);
   if (infra_failed) return static_cast<int>(ExitCode::infra_failure);
@@ -180,44 +192,60 @@ int run_command(RunArgs& a) {
 
 void add_run_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<RunArgs>();
-  auto* cmd = app.add_subcommand("run", "Run a suite through mpirun/srun, write results/, gate against the baseline");
+  auto* cmd = app.add_subcommand(
+      "run", "Run a suite through mpirun/srun, write results/, gate against the baseline");
   cmd->add_option("--suite", a->run.suite, "Suite name (suites/<name>.json) or file")->required();
   cmd->add_option("--scenario", a->run.scenarios,
-                  "Scenario(s) to run instead of the suite's: default, nvlink-off, nic-path, socket-only, algo:<A>, proto:<P>");
-  cmd->add_option("--ranks", a->run.ranks, "Processes to launch, 1..4096 (default: the suite's; per-gpu = one per GPU)");
+                  "Scenario(s) to run instead of the suite's: default, nvlink-off, nic-path, "
+                  "socket-only, algo:<A>, proto:<P>");
+  cmd->add_option("--ranks", a->run.ranks,
+                  "Processes to launch, 1..4096 (default: the suite's; per-gpu = one per GPU)");
   cmd->add_option("--launcher", a->run.launcher, "auto|mpirun|srun|direct")
       ->check(CLI::IsMember({"auto", "mpirun", "srun", "direct"}))
       ->capture_default_str();
   cmd->add_option("--hostfile", a->run.hostfile, "mpirun hostfile for multi-node runs");
-  cmd->add_option("--results-dir", a->run.results_dir, "Where run directories go")->capture_default_str();
+  cmd->add_option("--results-dir", a->run.results_dir, "Where run directories go")
+      ->capture_default_str();
   cmd->add_option("--platform", a->platform, "Platform key instead of the fingerprint's");
-  cmd->add_option("--baseline", a->baseline, "Baseline file (default: <baselines-dir>/<platform>.json)");
-  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines")->capture_default_str();
-  cmd->add_flag("--require-baseline", a->require_baseline, "Exit 2 when the platform has no baseline");
+  cmd->add_option("--baseline", a->baseline,
+                  "Baseline file (default: <baselines-dir>/<platform>.json)");
+  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines")
+      ->capture_default_str();
+  cmd->add_flag("--require-baseline", a->require_baseline,
+                "Exit 2 when the platform has no baseline");
   cmd->add_flag("--force", a->force, "Compare even when the fingerprint identity differs");
   cmd->add_flag("--force-platform", a->force_platform,
                 "Compare even when the run's platform key differs from the baseline's");
   cmd->add_flag("--no-compare", a->no_compare, "Measure and write results only");
   cmd->add_flag("--no-confirm", a->no_confirm,
-                "Fail on the first launch's verdicts (default: failing keys are re-measured once in a fresh launch)");
+                "Fail on the first launch's verdicts (default: failing keys are re-measured once "
+                "in a fresh launch)");
   cmd->add_option("--confirm-max-keys", a->confirm_max_keys,
                   "Re-measure at most this many failing keys (the rest keep their verdict)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
-  cmd->add_option("--report", a->reports, "Reports written into the run directory: markdown, junit, json, html (report.html)")
+  cmd->add_option(
+         "--report", a->reports,
+         "Reports written into the run directory: markdown, junit, json, html (report.html)")
       ->capture_default_str();
   cmd->add_flag("--verbose", a->verbose,
-                "Print the bench's Google Benchmark table (always in <run dir>/bench-console.txt) and every key "
+                "Print the bench's Google Benchmark table (always in <run dir>/bench-console.txt) "
+                "and every key "
                 "with its notes");
-  cmd->add_option("--store", a->store,
-                  "Results store the run is recorded in and DRIFT reads: sqlite:PATH, postgresql://HOST/DB, a libpq "
-                  "conninfo or none (default: $FABRICGATE_STORE, else sqlite:<results-dir>/fabricgate.sqlite)");
-  cmd->add_option("--bench", a->bench, "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
+  cmd->add_option(
+      "--store", a->store,
+      "Results store the run is recorded in and DRIFT reads: sqlite:PATH, postgresql://HOST/DB, a "
+      "libpq "
+      "conninfo or none (default: $FABRICGATE_STORE, else sqlite:<results-dir>/fabricgate.sqlite)");
+  cmd->add_option("--bench", a->bench,
+                  "Path of fabricgate-bench (default: next to fabricgate, then PATH)");
   cmd->add_option("--suites-dir", a->suites_dir, "Extra directory searched for suite files");
-  cmd->add_option("--timeout", a->timeout_s, "Seconds one scenario may take before it is killed (exit 3)")
+  cmd->add_option("--timeout", a->timeout_s,
+                  "Seconds one scenario may take before it is killed (exit 3)")
       ->check(CLI::Range(1, 7 * 24 * 3600))
       ->capture_default_str();
-  cmd->add_option("--lock", a->lock_file, "Runner lock file: runs on one runner never overlap")->capture_default_str();
+  cmd->add_option("--lock", a->lock_file, "Runner lock file: runs on one runner never overlap")
+      ->capture_default_str();
   cmd->add_option("--lock-timeout", a->lock_timeout_s, "Seconds to wait for another run to finish")
       ->check(CLI::Range(0, 7 * 24 * 3600))
       ->capture_default_str();

@@ -7,8 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/cli/commands.hpp"
 #include "core/errors.hpp"
+#include "harness/cli/commands.hpp"
 #include "harness/report/history.hpp"
 #include "harness/store/results_store.hpp"
 #include "harness/store/store_import.hpp"
@@ -28,12 +28,15 @@ int run_import(const StoreArgs& a) {
   std::error_code ec;
   if (!fs::is_directory(a.dir, ec)) throw InputError(a.dir, "", "a results directory to import");
   const fs::path root = report::holds_runs(a.dir) ? fs::path(a.dir).parent_path() : fs::path(a.dir);
-  const store::StoreLocation where = store::resolve_store_location(a.store, root.empty() ? fs::path(".") : root);
+  const store::StoreLocation where =
+      store::resolve_store_location(a.store, root.empty() ? fs::path(".") : root);
   auto s = store::open_store(where);
   const store::ImportSummary summary = store::import_run_directories(*s, a.dir);
   for (const std::string& w : summary.warnings) std::cerr << "fabricgate: warning: " << w << "\n";
-  std::cout << "imported " << summary.imported << " run(s) into " << s->display() << " (schema v" << s->schema_version()
-            << ")" << (summary.skipped ? ", skipped " + std::to_string(summary.skipped) : std::string()) << "\n";
+  std::cout << "imported " << summary.imported << " run(s) into " << s->display() << " (schema v"
+            << s->schema_version() << ")"
+            << (summary.skipped ? ", skipped " + std::to_string(summary.skipped) : std::string())
+            << "\n";
   return 0;
 }
 
@@ -41,13 +44,15 @@ int run_info(const StoreArgs& a) {
   const store::StoreLocation where = store::resolve_store_location(a.store, "results");
   auto s = store::open_store(where);
   std::cout << "store " << s->display() << ": schema v" << s->schema_version() << "\n";
-  for (const std::string& p : s->platforms()) std::cout << "  " << p << ": " << s->run_count(p) << " runs\n";
+  for (const std::string& p : s->platforms())
+    std::cout << "  " << p << ": " << s->run_count(p) << " runs\n";
   return 0;
 }
 
 void add_store_option(CLI::App* cmd, StoreArgs& a) {
   cmd->add_option("--store", a.store,
-                  "sqlite:PATH, postgresql://HOST/DB or a libpq conninfo; passwords only from PGPASSWORD/PGPASSFILE "
+                  "sqlite:PATH, postgresql://HOST/DB or a libpq conninfo; passwords only from "
+                  "PGPASSWORD/PGPASSFILE "
                   "(default: $FABRICGATE_STORE, else sqlite:<results root>/fabricgate.sqlite)");
 }
 
@@ -55,15 +60,20 @@ void add_store_option(CLI::App* cmd, StoreArgs& a) {
 
 void add_store_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<StoreArgs>();
-  auto* cmd = app.add_subcommand("store", "The results store that history, change points and DRIFT read");
+  auto* cmd =
+      app.add_subcommand("store", "The results store that history, change points and DRIFT read");
   cmd->require_subcommand(1);
-  auto* import = cmd->add_subcommand("import", "Back-fill the store from run directories (<DIR>/<platform>/<run-id>/run.json)");
-  import->add_option("dir", args->dir, "Results root or one platform's directory")->capture_default_str();
+  auto* import = cmd->add_subcommand(
+      "import", "Back-fill the store from run directories (<DIR>/<platform>/<run-id>/run.json)");
+  import->add_option("dir", args->dir, "Results root or one platform's directory")
+      ->capture_default_str();
   add_store_option(import, *args);
-  import->callback([args, &exit_code] { exit_code = run_import(*args); });
-  auto* info = cmd->add_subcommand("info", "Print the store's schema version and its runs per platform");
-  add_store_option(info, *args);
-  info->callback([args, &exit_code] { exit_code = run_info(*args); });
-}
+  import->callback([args, &exit_code] { exit_code = run_import(*args);
+});
+auto* info =
+    cmd->add_subcommand("info", "Print the store's schema version and its runs per platform");
+add_store_option(info, *args);
+info->callback([args, &exit_code] { exit_code = run_info(*args); });
+}  // namespace fabricgate::cli
 
 }  // namespace fabricgate::cli

@@ -6,10 +6,10 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "harness/report/printable_comparison.hpp"
 #include "core/text_escape.hpp"
 #include "harness/report/history.hpp"
 #include "harness/report/html_report.hpp"
+#include "harness/report/printable_comparison.hpp"
 
 namespace fabricgate::cli {
 
@@ -23,7 +23,8 @@ void add_history(const RunRecord& run, const HtmlHistoryOptions& h, report::Html
   std::error_code ec;
   if (dir.empty()) {
     // <results>/<platform>/<run-id>/run.json: the platform directory holds the neighbours.
-    const fs::path run_dir = run.directory.empty() ? fs::path(run.source).parent_path() : fs::path(run.directory);
+    const fs::path run_dir =
+        run.directory.empty() ? fs::path(run.source).parent_path() : fs::path(run.directory);
     dir = run_dir.parent_path();
   } else if (fs::is_directory(dir / run.platform, ec)) {
     dir /= run.platform;  // a results root was given
@@ -40,8 +41,9 @@ void add_history(const RunRecord& run, const HtmlHistoryOptions& h, report::Html
     in.history = std::move(scan.runs);
     in.history_warnings = std::move(scan.warnings);
   }
-  const bool listed = std::any_of(in.history.begin(), in.history.end(),
-                                  [&](const report::IndexedRun& r) { return r.run_id == run.run_id; });
+  const bool listed =
+      std::any_of(in.history.begin(), in.history.end(),
+                  [&](const report::IndexedRun& r) { return r.run_id == run.run_id; });
   if (!listed) {
     in.history.push_back(report::index_run(run));
     report::order_runs(in.history);
@@ -50,8 +52,9 @@ void add_history(const RunRecord& run, const HtmlHistoryOptions& h, report::Html
 
 }  // namespace
 
-void write_html_report(const RunRecord& run, const Baseline* baseline, const gate::Comparison& comparison,
-                       const HtmlHistoryOptions& history, const std::string& out) {
+void write_html_report(const RunRecord& run, const Baseline* baseline,
+                       const gate::Comparison& comparison, const HtmlHistoryOptions& history,
+                       const std::string& out) {
   report::HtmlInputs in;
   if (baseline) in.bands = report::baseline_bands(*baseline);
   in.history_last = history.last;
@@ -59,8 +62,8 @@ void write_html_report(const RunRecord& run, const Baseline* baseline, const gat
   for (const std::string& w : in.history_warnings) {
     std::cerr << "fabricgate: history: " << report::printable(w) << "\n";
   }
-  const std::string html =
-      report::without_workflow_commands(report::render_html(report::printable_copy(comparison), in));
+  const std::string html = report::without_workflow_commands(
+      report::render_html(report::printable_copy(comparison), in));
   if (out.empty()) {
     std::cout << html << std::flush;
   } else {

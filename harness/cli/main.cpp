@@ -4,9 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include "harness/cli/commands.hpp"
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
+#include "harness/cli/commands.hpp"
 
 int main(int argc, char** argv) {
   using fabricgate::ExitCode;

@@ -13,7 +13,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::optional<double> value_of(gate::Metric metric, double time_us, double algbw, std::optional<double> busbw) {
+std::optional<double> value_of(gate::Metric metric, double time_us, double algbw,
+                               std::optional<double> busbw) {
   switch (metric) {
     case gate::Metric::time_us: return time_us > 0 ? std::optional<double>(time_us) : std::nullopt;
     case gate::Metric::algbw_GBps: return algbw > 0 ? std::optional<double>(algbw) : std::nullopt;
@@ -23,8 +24,10 @@ std::optional<double> value_of(gate::Metric metric, double time_us, double algbw
 }
 
 // Each compared key's series of its judged metric: the store's newest runs, then this run.
-std::unordered_map<std::string, gate::KeySeries> series_for(store::ResultsStore& s, const RunRecord& run,
-                                                            const gate::Comparison& comparison, std::size_t window) {
+std::unordered_map<std::string, gate::KeySeries> series_for(store::ResultsStore& s,
+                                                            const RunRecord& run,
+                                                            const gate::Comparison& comparison,
+                                                            std::size_t window) {
   store::RunQuery q;
   q.platform = run.platform;
   q.last = window > 0 ? window - 1 : 0;
@@ -68,8 +71,8 @@ fs::path results_root_of(const RunRecord& run) {
   return root.empty() ? fs::path(".") : root;
 }
 
-bool judge_drift_and_record(const store::StoreLocation& location, const RunRecord& run, const Baseline* baseline,
-                            gate::Comparison& comparison) {
+bool judge_drift_and_record(const store::StoreLocation& location, const RunRecord& run,
+                            const Baseline* baseline, gate::Comparison& comparison) {
   if (location.kind == store::StoreKind::none) return true;
   try {
     auto s = store::open_store(location);
@@ -79,22 +82,26 @@ bool judge_drift_and_record(const store::StoreLocation& location, const RunRecor
       policy.min_runs = baseline->policy.drift_min_runs;
       policy.band_alpha = baseline->policy.band_alpha;
     } else {
-      policy.band_alpha = 0.01 / static_cast<double>(std::max<std::size_t>(comparison.keys.size(), 1));
+      policy.band_alpha =
+          0.01 / static_cast<double>(std::max<std::size_t>(comparison.keys.size(), 1));
     }
     const auto series = series_for(*s, run, comparison, policy.window);
-    const std::size_t drifted = gate::apply_drift(comparison, policy, gate::ChangePointOptions{},
-                                                  [&](const gate::KeyComparison& k) -> const gate::KeySeries* {
-                                                    const auto it = series.find(k.key);
-                                                    return it == series.end() ? nullptr : &it->second;
-                                                  });
+    const std::size_t drifted =
+        gate::apply_drift(comparison, policy, gate::ChangePointOptions{},
+                          [&](const gate::KeyComparison& k) -> const gate::KeySeries* {
+                            const auto it = series.find(k.key);
+                            return it == series.end() ? nullptr : &it->second;
+                          });
     if (drifted > 0) {
-      comparison.warnings.push_back(std::to_string(drifted) + " key(s) DRIFT: the store's recent runs (" + s->display() +
+      comparison.warnings.push_back(std::to_string(drifted) +
+                                    " key(s) DRIFT: the store's recent runs (" + s->display() +
                                     ") sit on a level worse than the drift threshold");
     }
     s->record(store::stored_run_from(run, &comparison));
     return true;
   } catch (const store::StoreError& e) {
-    std::cerr << "fabricgate: infrastructure failure: " << e.what() << " (the run was gated without DRIFT and not recorded)\n";
+    std::cerr << "fabricgate: infrastructure failure: " << e.what()
+              << " (the run was gated without DRIFT and not recorded)\n";
     return false;
   }
 }

@@ -18,7 +18,7 @@ std::filesystem::path results_root_of(const RunRecord& run);
 // Applies DRIFT to `comparison` and records the run. A store that cannot be opened or written
 // is reported on stderr (by its display form) and returns false: the gate's verdicts stand, the
 // caller exits 3 unless the gate already failed. StoreKind::none does nothing and returns true.
-bool judge_drift_and_record(const store::StoreLocation& location, const RunRecord& run, const Baseline* baseline,
-                            gate::Comparison& comparison);
+bool judge_drift_and_record(const store::StoreLocation& location, const RunRecord& run,
+                            const Baseline* baseline, gate::Comparison& comparison);
 
 }  // namespace fabricgate::cli

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/fingerprint/gpu_query.hpp"
 #include "core/json_file.hpp"
+#include "harness/fingerprint/gpu_query.hpp"
 
 namespace fabricgate::fingerprint {
 

@@ -9,14 +9,10 @@ namespace {
 
 const char* remote_name(NvLinkRemote remote) {
   switch (remote) {
-    case NvLinkRemote::gpu:
-      return "gpu";
-    case NvLinkRemote::nvswitch:
-      return "nvswitch";
-    case NvLinkRemote::other:
-      return "other";
-    case NvLinkRemote::unknown:
-      break;
+    case NvLinkRemote::gpu: return "gpu";
+    case NvLinkRemote::nvswitch: return "nvswitch";
+    case NvLinkRemote::other: return "other";
+    case NvLinkRemote::unknown: break;
   }
   return "unknown";
 }

@@ -3,9 +3,9 @@
 // sysfs (the driver does not say which NUMA node a GPU hangs off; the kernel does).
 #include <filesystem>
 
+#include "core/json_file.hpp"
 #include "harness/fingerprint/gpu_query.hpp"
 #include "harness/fingerprint/gpu_topology.hpp"
-#include "core/json_file.hpp"
 
 namespace fabricgate::fingerprint {
 

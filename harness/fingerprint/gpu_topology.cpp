@@ -27,20 +27,13 @@ std::string sysfs_pci_address(std::string_view bus_id) {
 
 std::string ancestor_label(int level) {
   switch (level) {
-    case 0:
-      return "INT";  // NVML_TOPOLOGY_INTERNAL: two GPUs on one board
-    case 10:
-      return "PIX";  // NVML_TOPOLOGY_SINGLE
-    case 20:
-      return "PXB";  // NVML_TOPOLOGY_MULTIPLE
-    case 30:
-      return "PHB";  // NVML_TOPOLOGY_HOSTBRIDGE
-    case 40:
-      return "NODE";
-    case 50:
-      return "SYS";
-    default:
-      return "?";
+    case 0: return "INT";   // NVML_TOPOLOGY_INTERNAL: two GPUs on one board
+    case 10: return "PIX";  // NVML_TOPOLOGY_SINGLE
+    case 20: return "PXB";  // NVML_TOPOLOGY_MULTIPLE
+    case 30: return "PHB";  // NVML_TOPOLOGY_HOSTBRIDGE
+    case 40: return "NODE";
+    case 50: return "SYS";
+    default: return "?";
   }
 }
 
@@ -107,24 +100,15 @@ GpuTopology derive_topology(const GpuInventory& inventory) {
 
 std::string nvml_nvlink_version_name(unsigned nvml_version) {
   switch (nvml_version) {
-    case 1:
-      return "1.0";
-    case 2:
-      return "2.0";
-    case 3:
-      return "2.2";
-    case 4:
-      return "3.0";
-    case 5:
-      return "3.1";
-    case 6:
-      return "4.0";
-    case 7:
-      return "5.0";
-    case 8:
-      return "6.0";
-    default:
-      return "";
+    case 1: return "1.0";
+    case 2: return "2.0";
+    case 3: return "2.2";
+    case 4: return "3.0";
+    case 5: return "3.1";
+    case 6: return "4.0";
+    case 7: return "5.0";
+    case 8: return "6.0";
+    default: return "";
   }
 }
 
@@ -132,41 +116,24 @@ std::optional<NvLinkRate> nvlink_rate(unsigned architecture, unsigned nvml_versi
   // Published per-link, per-direction rates by NVLink generation (GB/s, decimal).
   const auto by_generation = [](unsigned generation) -> double {
     switch (generation) {
-      case 1:
-        return 20.0;  // P100: 4 links, 80 GB/s per direction
-      case 2:
-        return 25.0;  // V100: 6 links, 150 GB/s per direction
-      case 3:
-        return 25.0;  // A100: 12 links, 300 GB/s per direction
-      case 4:
-        return 25.0;  // H100/H200: 18 links, 450 GB/s per direction
-      case 5:
-        return 50.0;  // B200: 18 links, 900 GB/s per direction
-      default:
-        return 0.0;
+      case 1: return 20.0;  // P100: 4 links, 80 GB/s per direction
+      case 2: return 25.0;  // V100: 6 links, 150 GB/s per direction
+      case 3: return 25.0;  // A100: 12 links, 300 GB/s per direction
+      case 4: return 25.0;  // H100/H200: 18 links, 450 GB/s per direction
+      case 5: return 50.0;  // B200: 18 links, 900 GB/s per direction
+      default: return 0.0;
     }
   };
   // nvmlDeviceArchitecture_t -> NVLink generation.
   unsigned generation = 0;
   switch (architecture) {
-    case 4:
-      generation = 1;
-      break;  // Pascal
+    case 4: generation = 1; break;  // Pascal
     case 5:
-    case 6:
-      generation = 2;
-      break;  // Volta, Turing (bridge)
-    case 7:
-      generation = 3;
-      break;  // Ampere
-    case 9:
-      generation = 4;
-      break;  // Hopper
-    case 10:
-      generation = 5;
-      break;  // Blackwell
-    default:
-      break;
+    case 6: generation = 2; break;   // Volta, Turing (bridge)
+    case 7: generation = 3; break;   // Ampere
+    case 9: generation = 4; break;   // Hopper
+    case 10: generation = 5; break;  // Blackwell
+    default: break;
   }
   if (generation != 0) return NvLinkRate{generation, by_generation(generation), "architecture"};
   const std::string name = nvml_nvlink_version_name(nvml_version);

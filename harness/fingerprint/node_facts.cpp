@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <sstream>
 
+#include "core/errors.hpp"
 #include "harness/fingerprint/gpu_topology.hpp"
 #include "harness/fingerprint/host_facts.hpp"
 #include "harness/fingerprint/library_probe.hpp"
 #include "harness/fingerprint/nvml_gpu_query.hpp"
 #include "harness/fingerprint/platform_key.hpp"
 #include "harness/fingerprint/rdma_inventory.hpp"
-#include "core/errors.hpp"
 
 namespace fabricgate::fingerprint {
 
@@ -33,8 +33,8 @@ std::string nic_links(const RdmaInventory& rdma) {
     for (const auto& p : d.ports) {
       char rate[32];
       std::snprintf(rate, sizeof rate, "%gGb/s", p.rate_Gbps);
-      out += (out.empty() ? "" : "; ") + d.name + "/" + std::to_string(p.number) + " " + p.state + " " + rate + " " +
-             p.link_layer;
+      out += (out.empty() ? "" : "; ") + d.name + "/" + std::to_string(p.number) + " " + p.state +
+             " " + rate + " " + p.link_layer;
     }
   }
   return out;
@@ -45,14 +45,16 @@ std::string nic_links(const RdmaInventory& rdma) {
 json collect_node_facts(const NodeFactsOptions& options) {
   const HostFacts host = read_host_facts(options.root);
   const NvmlGpuQuery nvml;
-  const GpuInventory gpus = (options.gpu_query ? *options.gpu_query : static_cast<const GpuQuery&>(nvml)).query();
+  const GpuInventory gpus =
+      (options.gpu_query ? *options.gpu_query : static_cast<const GpuQuery&>(nvml)).query();
   const GpuTopology topology = derive_topology(gpus);
   const RdmaInventory rdma = read_rdma_inventory(options.root);
   std::string nics;
   for (const auto& d : rdma.devices) nics += (nics.empty() ? "" : ",") + d.name;
-  const std::string key = derive_platform_key({gpus.devices.empty() ? "" : gpus.devices.front().name,
-                                               static_cast<unsigned>(gpus.devices.size()), topology.any_active_nvlink,
-                                               topology.min_pair_nvlinks, host.cpu_model, host.logical_cores});
+  const std::string key =
+      derive_platform_key({gpus.devices.empty() ? "" : gpus.devices.front().name,
+                           static_cast<unsigned>(gpus.devices.size()), topology.any_active_nvlink,
+                           topology.min_pair_nvlinks, host.cpu_model, host.logical_cores});
   const std::string nccl = options.probe_libraries ? probe_nccl().version : "";
   const std::string cudart = options.probe_libraries ? probe_cuda_runtime().version : "";
   return {{"hostname", host.hostname},
@@ -72,13 +74,15 @@ json collect_node_facts(const NodeFactsOptions& options) {
 bool apply_fact_overrides(json& node, int node_index, const std::string& spec) {
   if (spec.empty()) return false;
   const std::string origin = "FABRICGATE_TEST_NODE_FACT_OVERRIDE";
-  const std::string expect = "\"<node index>:<fact>=<value>\" entries separated by commas, found \"" + spec + "\"";
+  const std::string expect =
+      "\"<node index>:<fact>=<value>\" entries separated by commas, found \"" + spec + "\"";
   bool applied = false;
   std::stringstream in(spec);
   for (std::string item; std::getline(in, item, ',');) {
     const auto colon = item.find(':');
     const auto eq = item.find('=');
-    if (colon == std::string::npos || eq == std::string::npos || eq < colon || colon == 0 || eq == colon + 1) {
+    if (colon == std::string::npos || eq == std::string::npos || eq < colon || colon == 0 ||
+        eq == colon + 1) {
       throw InputError(origin, "", expect);
     }
     int index = -1;

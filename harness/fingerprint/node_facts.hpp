@@ -8,13 +8,13 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/fingerprint/gpu_query.hpp"
 #include "core/json_file.hpp"
+#include "harness/fingerprint/gpu_query.hpp"
 
 namespace fabricgate::fingerprint {
 
 struct NodeFactsOptions {
-  std::filesystem::path root = "/";   // /proc, /sys, /etc (tests: a fake tree)
+  std::filesystem::path root = "/";     // /proc, /sys, /etc (tests: a fake tree)
   const GpuQuery* gpu_query = nullptr;  // nullptr: NVML
   bool probe_libraries = true;          // dlopen NCCL and the CUDA runtime for their versions
 };
@@ -25,10 +25,11 @@ struct NodeFactsOptions {
 //  "platform_key": "..."}}
 json collect_node_facts(const NodeFactsOptions& options);
 
-// FABRICGATE_TEST_NODE_FACT_OVERRIDE: "<node index>:<fact>=<value>[,<node index>:<fact>=<value>...]".
-// Replaces facts of node `node_index` (a test injects a differing driver on one emulated node) and
-// records what was replaced in "test_override", so a report never passes an injected fact off as
-// measured. Throws InputError for a malformed spec. Returns true when something was replaced.
+// FABRICGATE_TEST_NODE_FACT_OVERRIDE: "<node index>:<fact>=<value>[,<node
+// index>:<fact>=<value>...]". Replaces facts of node `node_index` (a test injects a differing
+// driver on one emulated node) and records what was replaced in "test_override", so a report never
+// passes an injected fact off as measured. Throws InputError for a malformed spec. Returns true
+// when something was replaced.
 bool apply_fact_overrides(json& node, int node_index, const std::string& spec);
 
 }  // namespace fabricgate::fingerprint

@@ -129,14 +129,10 @@ std::string bus_id_of(const NvmlPciInfo& info) {
 
 NvLinkRemote remote_of(int nvml_type) {
   switch (nvml_type) {
-    case 0:
-      return NvLinkRemote::gpu;  // NVML_NVLINK_DEVICE_TYPE_GPU
-    case 1:
-      return NvLinkRemote::other;  // NVML_NVLINK_DEVICE_TYPE_IBMNPU
-    case 2:
-      return NvLinkRemote::nvswitch;  // NVML_NVLINK_DEVICE_TYPE_SWITCH
-    default:
-      return NvLinkRemote::unknown;
+    case 0: return NvLinkRemote::gpu;       // NVML_NVLINK_DEVICE_TYPE_GPU
+    case 1: return NvLinkRemote::other;     // NVML_NVLINK_DEVICE_TYPE_IBMNPU
+    case 2: return NvLinkRemote::nvswitch;  // NVML_NVLINK_DEVICE_TYPE_SWITCH
+    default: return NvLinkRemote::unknown;
   }
 }
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "core/json_file.hpp"
 #include "harness/fingerprint/fi_info_parser.hpp"
 #include "harness/fingerprint/rdma_inventory.hpp"
-#include "core/json_file.hpp"
 
 namespace fabricgate::fingerprint {
 

@@ -19,8 +19,10 @@ std::vector<std::string> recordable_items(const AbSide& side) {
   std::vector<std::string> out;
   for (const std::string& item : side.items) {
     const auto eq = item.find('=');
-    out.push_back(eq == std::string::npos ? item
-                                          : item.substr(0, eq + 1) + recordable_value(item.substr(0, eq), item.substr(eq + 1)));
+    out.push_back(eq == std::string::npos
+                      ? item
+                      : item.substr(0, eq + 1) +
+                            recordable_value(item.substr(0, eq), item.substr(eq + 1)));
   }
   return out;
 }
@@ -47,28 +49,31 @@ std::vector<AbVerdictCount> AbComparison::counts() const {
   std::vector<AbVerdictCount> out;
   for (int v = 0; v <= static_cast<int>(AbVerdict::skipped); ++v) {
     const auto verdict = static_cast<AbVerdict>(v);
-    const auto n = static_cast<std::size_t>(
-        std::count_if(keys.begin(), keys.end(), [&](const AbKey& k) { return k.verdict == verdict; }));
+    const auto n = static_cast<std::size_t>(std::count_if(
+        keys.begin(), keys.end(), [&](const AbKey& k) { return k.verdict == verdict; }));
     if (n > 0) out.push_back({verdict, n});
   }
   return out;
 }
 
 std::size_t AbComparison::failing_count() const {
-  return static_cast<std::size_t>(
-      std::count_if(keys.begin(), keys.end(), [](const AbKey& k) { return ab_verdict_fails(k.verdict); }));
+  return static_cast<std::size_t>(std::count_if(
+      keys.begin(), keys.end(), [](const AbKey& k) { return ab_verdict_fails(k.verdict); }));
 }
 
 std::string AbComparison::headline() const {
   std::string tally;
   for (const AbVerdictCount& c : counts()) {
-    tally += (tally.empty() ? "" : ", ") + std::to_string(c.count) + " " + ab_verdict_name(c.verdict);
+    tally +=
+        (tally.empty() ? "" : ", ") + std::to_string(c.count) + " " + ab_verdict_name(c.verdict);
   }
-  const std::string of = std::to_string(keys.size()) + " keys" + (tally.empty() ? "" : " (" + tally + ")");
-  const std::string pairs = std::to_string(pairs_compared.size()) + " of " + std::to_string(pairs_requested) + " pairs";
+  const std::string of =
+      std::to_string(keys.size()) + " keys" + (tally.empty() ? "" : " (" + tally + ")");
+  const std::string pairs =
+      std::to_string(pairs_compared.size()) + " of " + std::to_string(pairs_requested) + " pairs";
   if (failing_count() > 0) {
-    return "FAIL: " + std::to_string(failing_count()) + " of " + of + ": " + b.label + " worse than " + a.label +
-           " or lost keys, " + pairs;
+    return "FAIL: " + std::to_string(failing_count()) + " of " + of + ": " + b.label +
+           " worse than " + a.label + " or lost keys, " + pairs;
   }
   if (!complete) return "INCOMPLETE: " + of + " over " + pairs + ": " + incomplete_reason;
   return "PASS: " + of + ": " + b.label + " within tolerance of " + a.label + ", " + pairs;
@@ -123,7 +128,8 @@ std::string problem_of(const BenchmarkResult& r) {
   for (const Note& n : r.notes) {
     if (n.level == "error") return "invalid measurement (" + n.id + ": " + n.text + ")";
   }
-  if (r.status == ResultStatus::error) return "benchmark failed: " + (r.message.empty() ? "no message" : r.message);
+  if (r.status == ResultStatus::error)
+    return "benchmark failed: " + (r.message.empty() ? "no message" : r.message);
   if (r.status == ResultStatus::wrong) {
     return "wrong results (" + std::to_string(r.wrong_elements) + " elements differ)" +
            (r.message.empty() ? "" : ": " + r.message);
@@ -133,7 +139,8 @@ std::string problem_of(const BenchmarkResult& r) {
 
 std::string skip_message(const SideResults& s) {
   for (const BenchmarkResult* r : s.results) {
-    if (r->status == ResultStatus::skipped) return r->message.empty() ? "skipped" : "skipped: " + r->message;
+    if (r->status == ResultStatus::skipped)
+      return r->message.empty() ? "skipped" : "skipped: " + r->message;
   }
   return {};
 }
@@ -147,20 +154,24 @@ std::vector<std::size_t> ok_indices(const SideResults& s) {
 }
 
 bool all_have(const SideResults& s, const std::vector<std::size_t>& ok, Metric m) {
-  return std::all_of(ok.begin(), ok.end(), [&](std::size_t i) { return !samples_of(*s.results[i], m).empty(); });
+  return std::all_of(ok.begin(), ok.end(),
+                     [&](std::size_t i) { return !samples_of(*s.results[i], m).empty(); });
 }
 
 std::string describe(const std::vector<Change>& changes) {
   std::string out;
-  for (const Change& c : changes) out += (out.empty() ? "" : "; ") + c.what + " " + c.before + " -> " + c.after;
+  for (const Change& c : changes)
+    out += (out.empty() ? "" : "; ") + c.what + " " + c.before + " -> " + c.after;
   return out;
 }
 
 // The route each side took for this key. Differences between the launches of one side are notes
 // (NCCL may switch algorithm between processes); differences between the sides are route_changes.
-void compare_routes(const KeyResults& kr, const std::vector<std::size_t>& ok_a, const std::vector<std::size_t>& ok_b,
-                    const AbSide& a, const AbSide& b, AbKey& k) {
-  const auto transport_of = [&k](const SideResults& s, const std::vector<std::size_t>& ok, const AbSide& side) {
+void compare_routes(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
+                    const std::vector<std::size_t>& ok_b, const AbSide& a, const AbSide& b,
+                    AbKey& k) {
+  const auto transport_of = [&k](const SideResults& s, const std::vector<std::size_t>& ok,
+                                 const AbSide& side) {
     std::optional<ExpectedTransport> first;
     for (const std::size_t i : ok) {
       const ExpectedTransport t = observed_transport(*s.runs[i], *s.results[i]);
@@ -170,21 +181,23 @@ void compare_routes(const KeyResults& kr, const std::vector<std::size_t>& ok_a, 
       }
       std::string ignored;
       if (const auto d = transport_changes(*first, t, ignored); !d.empty()) {
-        k.notes.push_back("route varies between " + side.label + " launches (pair " + std::to_string(s.pairs[i]) +
-                          "): " + describe(d));
+        k.notes.push_back("route varies between " + side.label + " launches (pair " +
+                          std::to_string(s.pairs[i]) + "): " + describe(d));
       }
     }
     return first.value_or(ExpectedTransport{});
   };
-  const auto choice_of = [&k](const SideResults& s, const std::vector<std::size_t>& ok, const AbSide& side, bool& any) {
+  const auto choice_of = [&k](const SideResults& s, const std::vector<std::size_t>& ok,
+                              const AbSide& side, bool& any) {
     ExpectedChoice all;
     std::optional<ExpectedChoice> first;
     for (const std::size_t i : ok) {
       if (!s.results[i]->choice) continue;
       const ExpectedChoice c = observed_choice(*s.results[i]->choice);
       if (first && (c.algo != first->algo || c.proto != first->proto)) {
-        k.notes.push_back("NCCL choice varies between " + side.label + " launches: pair " + std::to_string(s.pairs[i]) +
-                          " used algo " + join_set(c.algo) + " proto " + join_set(c.proto));
+        k.notes.push_back("NCCL choice varies between " + side.label + " launches: pair " +
+                          std::to_string(s.pairs[i]) + " used algo " + join_set(c.algo) +
+                          " proto " + join_set(c.proto));
       }
       if (!first) first = c;
       all.algo.insert(c.algo.begin(), c.algo.end());
@@ -199,7 +212,8 @@ void compare_routes(const KeyResults& kr, const std::vector<std::size_t>& ok_a, 
   std::string ignored;
   k.route_changes = transport_changes(ta, tb, ignored);
   if (ta.known != tb.known) {
-    k.notes.push_back("transport captured for " + (ta.known ? a.label : b.label) + " only: not compared");
+    k.notes.push_back("transport captured for " + (ta.known ? a.label : b.label) +
+                      " only: not compared");
   }
   bool any_a = false;
   bool any_b = false;
@@ -211,7 +225,8 @@ void compare_routes(const KeyResults& kr, const std::vector<std::size_t>& ok_a, 
     k.route_changes.insert(k.route_changes.end(), choice.begin(), choice.end());
     k.route_changes.insert(k.route_changes.end(), channels.begin(), channels.end());
   } else if (any_a != any_b) {
-    k.notes.push_back("NCCL's choice captured for " + (any_a ? a.label : b.label) + " only: not compared");
+    k.notes.push_back("NCCL's choice captured for " + (any_a ? a.label : b.label) +
+                      " only: not compared");
   }
 }
 
@@ -234,28 +249,36 @@ std::string ratio_text(const AbKey& k, const AbOptions& o) {
   const bool is_time = k.metric == Metric::time_us;
   const double change = k.performance.estimate - 1;
   if (k.ratio.bounded) {
-    std::snprintf(text, sizeof text, "%s: %s %s -> %s, B/A %.3f [%.3f, %.3f] at %.0f%%: %+.1f%% (%s), tolerance %.1f%%",
-                  format_bytes(k.bytes).c_str(), metric_name(k.metric), format_metric(k.median_a, is_time).c_str(),
-                  format_metric(k.median_b, is_time).c_str(), k.ratio.estimate, k.ratio.low, k.ratio.high,
-                  k.ratio.confidence * 100, change * 100, change < 0 ? "B worse" : "B better", k.tolerance * 100);
+    std::snprintf(
+        text, sizeof text,
+        "%s: %s %s -> %s, B/A %.3f [%.3f, %.3f] at %.0f%%: %+.1f%% (%s), tolerance %.1f%%",
+        format_bytes(k.bytes).c_str(), metric_name(k.metric),
+        format_metric(k.median_a, is_time).c_str(), format_metric(k.median_b, is_time).c_str(),
+        k.ratio.estimate, k.ratio.low, k.ratio.high, k.ratio.confidence * 100, change * 100,
+        change < 0 ? "B worse" : "B better", k.tolerance * 100);
   } else {
     std::snprintf(text, sizeof text,
-                  "%s: %s %s -> %s, B/A %.3f: %+.1f%% (%s), tolerance %.1f%%; %zu + %zu samples are too few for a "
+                  "%s: %s %s -> %s, B/A %.3f: %+.1f%% (%s), tolerance %.1f%%; %zu + %zu samples "
+                  "are too few for a "
                   "%.0f%% interval",
-                  format_bytes(k.bytes).c_str(), metric_name(k.metric), format_metric(k.median_a, is_time).c_str(),
+                  format_bytes(k.bytes).c_str(), metric_name(k.metric),
+                  format_metric(k.median_a, is_time).c_str(),
                   format_metric(k.median_b, is_time).c_str(), k.ratio.estimate, change * 100,
-                  change < 0 ? "B worse" : "B better", k.tolerance * 100, k.samples_a, k.samples_b, o.confidence * 100);
+                  change < 0 ? "B worse" : "B better", k.tolerance * 100, k.samples_a, k.samples_b,
+                  o.confidence * 100);
   }
   return text;
 }
 
-void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a, const std::vector<std::size_t>& ok_b,
-                   const AbOptions& o, AbKey& k) {
+void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
+                   const std::vector<std::size_t>& ok_b, const AbOptions& o, AbKey& k) {
   const SizeClass& size_class = size_class_for(o.policy, k.bytes);
-  const bool busbw = all_have(kr.a, ok_a, Metric::busbw_GBps) && all_have(kr.b, ok_b, Metric::busbw_GBps);
-  const bool algbw = all_have(kr.a, ok_a, Metric::algbw_GBps) && all_have(kr.b, ok_b, Metric::algbw_GBps);
+  const bool busbw =
+      all_have(kr.a, ok_a, Metric::busbw_GBps) && all_have(kr.b, ok_b, Metric::busbw_GBps);
+  const bool algbw =
+      all_have(kr.a, ok_a, Metric::algbw_GBps) && all_have(kr.b, ok_b, Metric::algbw_GBps);
   k.metric = default_metric(o.policy, k.bytes, busbw, algbw);
-  k.why_metric = size_class.judged_on_latency ? "latency-bound size (P15)"
+  k.why_metric = size_class.judged_on_latency  ? "latency-bound size (P15)"
                  : k.metric == Metric::time_us ? "no bandwidth reported: elapsed time"
                                                : "bandwidth size (" + size_class.name + ")";
   std::vector<double> pooled_a;
@@ -282,9 +305,10 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a, c
   // widens the tolerance the same way the baseline gate's does.
   k.spread_a = baseline_relative_spread(MetricBaseline{k.median_a, pooled_a, launch_medians_a});
   k.static_tolerance = o.tolerance ? *o.tolerance : size_class.tolerance;
-  k.tolerance = o.tolerance ? *o.tolerance
-                            : std::min(o.policy.max_tolerance,
-                                       std::max(k.static_tolerance, o.policy.spread_multiplier * k.spread_a));
+  k.tolerance =
+      o.tolerance ? *o.tolerance
+                  : std::min(o.policy.max_tolerance,
+                             std::max(k.static_tolerance, o.policy.spread_multiplier * k.spread_a));
   const auto ratio = hodges_lehmann_ratio_interval(pooled_a, pooled_b, o.confidence);
   if (!ratio) {
     k.verdict = AbVerdict::ambiguous;
@@ -310,7 +334,8 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a, c
 
 AbKey judge_key(const KeyResults& kr, const AbSide& a, const AbSide& b, const AbOptions& o) {
   AbKey k;
-  const BenchmarkResult& first = kr.a.results.empty() ? *kr.b.results.front() : *kr.a.results.front();
+  const BenchmarkResult& first =
+      kr.a.results.empty() ? *kr.b.results.front() : *kr.a.results.front();
   k.identify(first.key, first);
   for (const auto* side : {&kr.a, &kr.b}) {
     const AbSide& s = side == &kr.a ? a : b;
@@ -318,8 +343,8 @@ AbKey judge_key(const KeyResults& kr, const AbSide& a, const AbSide& b, const Ab
       const std::string problem = problem_of(*side->results[i]);
       if (problem.empty()) continue;
       k.verdict = AbVerdict::invalid;
-      k.reason = format_bytes(k.bytes) + ": " + s.label + " launch " + s.id + "-" + std::to_string(side->pairs[i]) +
-                 ": " + problem;
+      k.reason = format_bytes(k.bytes) + ": " + s.label + " launch " + s.id + "-" +
+                 std::to_string(side->pairs[i]) + ": " + problem;
       return k;
     }
   }
@@ -337,8 +362,8 @@ AbKey judge_key(const KeyResults& kr, const AbSide& a, const AbSide& b, const Ab
     const AbSide& without = lost ? b : a;
     const std::string why = skip_message(lost ? kr.b : kr.a);
     k.verdict = lost ? AbVerdict::only_a : AbVerdict::only_b;
-    k.reason = format_bytes(k.bytes) + ": measured with " + with.label + ", not with " + without.label +
-               (why.empty() ? "" : " (" + without.label + ": " + why + ")");
+    k.reason = format_bytes(k.bytes) + ": measured with " + with.label + ", not with " +
+               without.label + (why.empty() ? "" : " (" + without.label + ": " + why + ")");
     return k;
   }
   compare_routes(kr, ok_a, ok_b, a, b, k);
@@ -355,11 +380,13 @@ std::string join(const std::set<std::string>& items) {
 
 std::string or_none(const std::string& s) { return s.empty() ? "(none)" : s; }
 
-void add_if_different(std::vector<Change>& out, const std::string& what, const std::string& a, const std::string& b) {
+void add_if_different(std::vector<Change>& out, const std::string& what, const std::string& a,
+                      const std::string& b) {
   if (a != b) out.push_back({what, a, b});
 }
 
-std::vector<Change> side_changes(const AbSide& a, const AbSide& b, const std::vector<AbPair>& pairs) {
+std::vector<Change> side_changes(const AbSide& a, const AbSide& b,
+                                 const std::vector<AbPair>& pairs) {
   std::vector<Change> out;
   std::set<std::string> names;
   for (const auto& [k, v] : a.env) names.insert(k);
@@ -368,8 +395,9 @@ std::vector<Change> side_changes(const AbSide& a, const AbSide& b, const std::ve
     const auto va = a.env.find(name);
     const auto vb = b.env.find(name);
     // Reports are published: a credential-like variable shows as <redacted> (secret_redaction.hpp).
-    add_if_different(out, name, va == a.env.end() ? "(not set by the spec)" : recordable_value(name, va->second),
-                     vb == b.env.end() ? "(not set by the spec)" : recordable_value(name, vb->second));
+    add_if_different(
+        out, name, va == a.env.end() ? "(not set by the spec)" : recordable_value(name, va->second),
+        vb == b.env.end() ? "(not set by the spec)" : recordable_value(name, vb->second));
   }
   if (pairs.empty()) {
     add_if_different(out, "nccl=", or_none(a.nccl), or_none(b.nccl));
@@ -393,7 +421,8 @@ std::vector<Change> side_changes(const AbSide& a, const AbSide& b, const std::ve
 
 }  // namespace
 
-AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPair>& pairs, const AbOptions& o) {
+AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPair>& pairs,
+                        const AbOptions& o) {
   AbComparison c;
   c.a = a;
   c.b = b;
@@ -413,19 +442,23 @@ AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPa
   if (pairs.empty()) {
     c.fingerprint_note = "no pair compared";
   } else {
-    FingerprintChanges fp = fingerprint_changes(pairs.front().a.run.fingerprint.detail, pairs.front().b.run.fingerprint.detail,
-                                                "side A's run has no fingerprint detail", "side B's run has no fingerprint detail");
+    FingerprintChanges fp = fingerprint_changes(
+        pairs.front().a.run.fingerprint.detail, pairs.front().b.run.fingerprint.detail,
+        "side A's run has no fingerprint detail", "side B's run has no fingerprint detail");
     c.fingerprint_changes = std::move(fp.changes);
     c.fingerprint_note = std::move(fp.note);
   }
   if (a.env == b.env && a.nccl_expected == b.nccl_expected) {
-    c.warnings.push_back("A and B are the same configuration (an A/A run): a FAIL here is noise or drift");
+    c.warnings.push_back(
+        "A and B are the same configuration (an A/A run): a FAIL here is noise or drift");
   } else if (c.side_changes.empty() && !pairs.empty()) {
-    c.warnings.push_back("the sides differ in their specs but loaded the same libraries and variables");
+    c.warnings.push_back(
+        "the sides differ in their specs but loaded the same libraries and variables");
   }
   if (!pairs.empty() && pairs.size() < 5) {
-    c.warnings.push_back("only " + std::to_string(pairs.size()) +
-                         " pair(s) compared: launch-to-launch drift is poorly sampled (5 or more recommended)");
+    c.warnings.push_back(
+        "only " + std::to_string(pairs.size()) +
+        " pair(s) compared: launch-to-launch drift is poorly sampled (5 or more recommended)");
   }
   for (const auto& [key, kr] : collect(pairs)) c.keys.push_back(judge_key(kr, a, b, o));
   std::stable_sort(c.keys.begin(), c.keys.end(), [](const AbKey& x, const AbKey& y) {

@@ -36,7 +36,7 @@ struct AbSide {
 struct LoadedLibraries {
   std::string nccl_version;              // ncclGetVersion in the bench ("" without NCCL)
   std::set<std::string> nccl_libraries;  // real path of the libnccl each rank loaded
-  std::string capture_nccl_version;      // "NCCL version ..." in NCCL's log ("" when not initialised)
+  std::string capture_nccl_version;  // "NCCL version ..." in NCCL's log ("" when not initialised)
   std::set<std::string> capture_nccl_versions_full;  // more than one: ranks disagree
   std::string mpi_version;
 };
@@ -63,7 +63,7 @@ enum class AbVerdict {
   improvement,  // the whole interval is better than 1 + tolerance
   only_b,       // measured with B only
   pass,
-  skipped,      // skipped on both sides
+  skipped,  // skipped on both sides
 };
 
 const char* ab_verdict_name(AbVerdict v);  // "FAIL", "ONLY-A", ...
@@ -90,9 +90,10 @@ struct AbKey : KeyIdentity {
   AbInterval performance;  // > 1: B better (the ratio for bandwidth, its inverse for time)
   double tolerance = 0;
   double static_tolerance = 0;
-  double spread_a = 0;               // A's relative spread (repetitions and launch-to-launch)
-  std::vector<double> pair_ratios;   // per compared pair: median B / median A of the metric
-  std::vector<Change> route_changes; // A -> B: provider, network, transports, gdrdma, algo, proto, channels
+  double spread_a = 0;              // A's relative spread (repetitions and launch-to-launch)
+  std::vector<double> pair_ratios;  // per compared pair: median B / median A of the metric
+  std::vector<Change>
+      route_changes;  // A -> B: provider, network, transports, gdrdma, algo, proto, channels
   std::vector<std::string> notes;
 };
 
@@ -116,7 +117,8 @@ struct AbComparison {
   AbSide b;
   LoadedLibraries libraries_a;  // from the first compared pair
   LoadedLibraries libraries_b;
-  std::vector<Change> side_changes;  // what differs between the sides: variables, NCCL, MPI, capture
+  std::vector<Change>
+      side_changes;  // what differs between the sides: variables, NCCL, MPI, capture
   // Every fingerprint field that differs between the first compared pair's A and B launches
   // (fingerprint_changes.hpp); `fingerprint_note` says why when nothing could be compared.
   std::vector<Change> fingerprint_changes;

@@ -15,13 +15,17 @@ using nlohmann::json;
 json bound(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 json interval_to_json(const AbInterval& i) {
-  return {{"estimate", bound(i.estimate)}, {"low", bound(i.low)}, {"high", bound(i.high)},
-          {"bounded", i.bounded}, {"confidence", i.confidence}};
+  return {{"estimate", bound(i.estimate)},
+          {"low", bound(i.low)},
+          {"high", bound(i.high)},
+          {"bounded", i.bounded},
+          {"confidence", i.confidence}};
 }
 
 json changes_to_json(const std::vector<Change>& changes) {
   json out = json::array();
-  for (const Change& c : changes) out.push_back({{"what", c.what}, {"a", c.before}, {"b", c.after}});
+  for (const Change& c : changes)
+    out.push_back({{"what", c.what}, {"a", c.before}, {"b", c.after}});
   return out;
 }
 
@@ -34,8 +38,12 @@ json libraries_to_json(const LoadedLibraries& l) {
 
 // ab.json is published: credential-like variables keep their names, not their values.
 json side_to_json(const AbSide& s, const LoadedLibraries& loaded) {
-  return {{"label", s.label},       {"items", recordable_items(s)},         {"env", recordable_environment(s.env)},
-          {"nccl", s.nccl},         {"nccl_dir", s.nccl_dir},  {"nccl_expected", s.nccl_expected},
+  return {{"label", s.label},
+          {"items", recordable_items(s)},
+          {"env", recordable_environment(s.env)},
+          {"nccl", s.nccl},
+          {"nccl_dir", s.nccl_dir},
+          {"nccl_expected", s.nccl_expected},
           {"loaded", libraries_to_json(loaded)}};
 }
 
@@ -77,28 +85,30 @@ json ab_to_json(const AbComparison& c) {
   json keys = json::array();
   for (const AbKey& k : c.keys) keys.push_back(key_to_json(k));
   json launches = json::array();
-  for (const AbLaunchRef& l : c.launches) launches.push_back({{"name", l.name}, {"dir", l.dir}, {"complete", l.complete}});
-  return {{"schema", kAbSchema},
-          {"run_id", c.run_id},
-          {"suite", c.suite},
-          {"platform", c.platform},
-          {"directory", c.directory},
-          {"sides", {{"a", side_to_json(c.a, c.libraries_a)}, {"b", side_to_json(c.b, c.libraries_b)}}},
-          {"changes", changes_to_json(c.side_changes)},
-          {"fingerprint_diff", fingerprint_diff_to_json(c.fingerprint_changes)},
-          {"fingerprint_note", c.fingerprint_note},
-          {"pairs_requested", c.pairs_requested},
-          {"pairs_compared", c.pairs_compared},
-          {"launches", std::move(launches)},
-          {"complete", c.complete},
-          {"incomplete_reason", c.incomplete_reason},
-          {"confidence", c.confidence},
-          {"tolerance_source", c.tolerance_source},
-          {"warnings", c.warnings},
-          {"exit_code", static_cast<int>(c.exit_code)},
-          {"headline", c.headline()},
-          {"counts", std::move(counts)},
-          {"keys", std::move(keys)}};
+  for (const AbLaunchRef& l : c.launches)
+    launches.push_back({{"name", l.name}, {"dir", l.dir}, {"complete", l.complete}});
+  return {
+      {"schema", kAbSchema},
+      {"run_id", c.run_id},
+      {"suite", c.suite},
+      {"platform", c.platform},
+      {"directory", c.directory},
+      {"sides", {{"a", side_to_json(c.a, c.libraries_a)}, {"b", side_to_json(c.b, c.libraries_b)}}},
+      {"changes", changes_to_json(c.side_changes)},
+      {"fingerprint_diff", fingerprint_diff_to_json(c.fingerprint_changes)},
+      {"fingerprint_note", c.fingerprint_note},
+      {"pairs_requested", c.pairs_requested},
+      {"pairs_compared", c.pairs_compared},
+      {"launches", std::move(launches)},
+      {"complete", c.complete},
+      {"incomplete_reason", c.incomplete_reason},
+      {"confidence", c.confidence},
+      {"tolerance_source", c.tolerance_source},
+      {"warnings", c.warnings},
+      {"exit_code", static_cast<int>(c.exit_code)},
+      {"headline", c.headline()},
+      {"counts", std::move(counts)},
+      {"keys", std::move(keys)}};
 }
 
 }  // namespace fabricgate::gate

@@ -13,12 +13,13 @@ namespace fabricgate::gate {
 // the side named nccl=PATH but the bench loaded another library or none, when the ranks of one
 // launch loaded different NCCL libraries or versions, or when NCCL's log and ncclGetVersion
 // disagree. `launch` names the launch ("b-2") and `where` its run directory.
-void verify_loaded_libraries(const AbSide& side, const LoadedLibraries& loaded, const std::string& launch,
-                             const std::string& where);
+void verify_loaded_libraries(const AbSide& side, const LoadedLibraries& loaded,
+                             const std::string& launch, const std::string& where);
 
 // Throws InfraError (exit 3: the machine changed while the A/B ran; rerun it) when a launch of a
 // side loaded another NCCL or MPI than the side's first launch.
-void require_same_libraries(const AbSide& side, const LoadedLibraries& first, const std::string& first_launch,
-                            const LoadedLibraries& now, const std::string& launch);
+void require_same_libraries(const AbSide& side, const LoadedLibraries& first,
+                            const std::string& first_launch, const LoadedLibraries& now,
+                            const std::string& launch);
 
 }  // namespace fabricgate::gate

@@ -5,12 +5,12 @@
 #include <map>
 #include <set>
 
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/statistics.hpp"
 #include "harness/gate/tolerance.hpp"
-#include "core/errors.hpp"
-#include "core/json_file.hpp"
 
 namespace fabricgate::gate {
 
@@ -25,8 +25,9 @@ void require_runs(const std::vector<RunRecord>& runs, int min_runs) {
   std::set<std::string> ids;
   for (const RunRecord& r : runs) {
     if (!r.complete) {
-      throw InputError(r.source, "/complete", "a complete run (cannot baseline an incomplete run: " +
-                                                  r.incomplete_reason + ")");
+      throw InputError(
+          r.source, "/complete",
+          "a complete run (cannot baseline an incomplete run: " + r.incomplete_reason + ")");
     }
     if (!ids.insert(r.run_id).second) {
       throw InputError(r.source, "/run_id", "each run once (run " + r.run_id + " given twice)");
@@ -39,7 +40,8 @@ void require_same_platform(const std::vector<RunRecord>& runs, const std::string
                            const nlohmann::json& identity, int gpus_per_process) {
   for (const RunRecord& r : runs) {
     if (r.platform != platform) {
-      throw InputError(r.source, "/platform", "\"" + platform + "\" like the other runs, found \"" + r.platform + "\"");
+      throw InputError(r.source, "/platform",
+                       "\"" + platform + "\" like the other runs, found \"" + r.platform + "\"");
     }
     const auto changes = identity_differences(identity, r.fingerprint.identity);
     if (!changes.empty()) {
@@ -97,8 +99,12 @@ BaselineEntry build_entry(const std::string& key, const std::vector<Contribution
   e.bytes = first.bytes;
   e.nranks = first.nranks;
   e.gpus_per_process = first.gpus_per_process;
-  e.time_us = merge_metric(parts, [](const BenchmarkResult& r) { return values_or_median(r.samples.time_us, r.time_us); });
-  e.algbw_GBps = merge_metric(parts, [](const BenchmarkResult& r) { return values_or_median(r.samples.algbw_GBps, r.algbw_GBps); });
+  e.time_us = merge_metric(parts, [](const BenchmarkResult& r) {
+    return values_or_median(r.samples.time_us, r.time_us);
+  });
+  e.algbw_GBps = merge_metric(parts, [](const BenchmarkResult& r) {
+    return values_or_median(r.samples.algbw_GBps, r.algbw_GBps);
+  });
   bool all_busbw = true;
   for (const Contribution& c : parts) all_busbw = all_busbw && c.result->busbw_GBps.has_value();
   if (all_busbw) {
@@ -106,7 +112,8 @@ BaselineEntry build_entry(const std::string& key, const std::vector<Contribution
       return values_or_median(r.samples.busbw_GBps, *r.busbw_GBps);
     });
   }
-  e.metric = metric_name(default_metric(policy, e.bytes, e.busbw_GBps.has_value(), e.algbw_GBps.median > 0));
+  e.metric = metric_name(
+      default_metric(policy, e.bytes, e.busbw_GBps.has_value(), e.algbw_GBps.median > 0));
   e.transport = observed_transport(*parts.front().run, first);
   for (const Contribution& c : parts) {
     const ExpectedTransport t = observed_transport(*c.run, *c.result);
@@ -136,7 +143,8 @@ BaselineEntry build_entry(const std::string& key, const std::vector<Contribution
 
 // Entries for every key measured cleanly (status ok, no PITFALLS error) in >= min_runs runs.
 std::map<std::string, BaselineEntry> build_entries(const std::vector<RunRecord>& runs,
-                                                   const TolerancePolicy& policy, const std::string& now,
+                                                   const TolerancePolicy& policy,
+                                                   const std::string& now,
                                                    std::vector<std::string>& left_out) {
   std::map<std::string, std::vector<Contribution>> by_key;
   std::set<std::string> all_keys;
@@ -152,7 +160,8 @@ std::map<std::string, BaselineEntry> build_entries(const std::vector<RunRecord>&
     const std::size_t clean = it == by_key.end() ? 0 : it->second.size();
     if (clean < static_cast<std::size_t>(policy.min_runs)) {
       left_out.push_back(key + ": measured cleanly in " + std::to_string(clean) + " of " +
-                         std::to_string(runs.size()) + " runs (needs " + std::to_string(policy.min_runs) + ")");
+                         std::to_string(runs.size()) + " runs (needs " +
+                         std::to_string(policy.min_runs) + ")");
       continue;
     }
     entries.emplace(key, build_entry(key, it->second, policy, now));
@@ -186,10 +195,12 @@ std::string utc_now_iso8601() {
   return text;
 }
 
-BuiltBaseline create_baseline(const std::vector<RunRecord>& runs, const BaselineBuildOptions& options) {
+BuiltBaseline create_baseline(const std::vector<RunRecord>& runs,
+                              const BaselineBuildOptions& options) {
   require_runs(runs, options.policy.min_runs);
   const RunRecord& first = runs.front();
-  require_same_platform(runs, first.platform, first.fingerprint.identity, first.launch.gpus_per_process);
+  require_same_platform(runs, first.platform, first.fingerprint.identity,
+                        first.launch.gpus_per_process);
   BuiltBaseline out;
   Baseline& b = out.baseline;
   b.platform = options.platform.empty() ? first.platform : options.platform;

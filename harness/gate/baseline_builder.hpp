@@ -24,7 +24,8 @@ struct BuiltBaseline {
 // mode. Per key: median of the run medians, pooled repetition samples, union of NCCL's choices;
 // runs that disagree on a key's transport are refused (one of them fell back, P05/P06).
 // Throws InputError naming the offending run.
-BuiltBaseline create_baseline(const std::vector<RunRecord>& runs, const BaselineBuildOptions& options);
+BuiltBaseline create_baseline(const std::vector<RunRecord>& runs,
+                              const BaselineBuildOptions& options);
 
 // Updating (a rolling window of passing launches per key) is baseline_window.hpp.
 

@@ -48,14 +48,17 @@ BaselineDiff diff_baselines(const Baseline* before, const Baseline& after) {
     const MetricBaseline& b = judged(it->second);
     const MetricBaseline& a = judged(e);
     if (b.median != a.median || it->second.metric != e.metric) {
-      d.medians.push_back({key, e.metric, b.median, a.median, b.median > 0 ? (a.median - b.median) / b.median : 0});
+      d.medians.push_back(
+          {key, e.metric, b.median, a.median, b.median > 0 ? (a.median - b.median) / b.median : 0});
     }
     route_diff(it->second, e, d.route_changes);
     const LaunchBand band_before = launch_band(before->policy, it->second, b);
     const LaunchBand band_after = launch_band(after.policy, e, a);
-    if (band_before.half_width != band_after.half_width || band_before.launches != band_after.launches) {
-      d.bands.push_back({key, band_before.half_width, band_after.half_width, band_before.launches, band_after.launches,
-                         band_after.floor, band_after.calibrated, band_after.noisy});
+    if (band_before.half_width != band_after.half_width ||
+        band_before.launches != band_after.launches) {
+      d.bands.push_back({key, band_before.half_width, band_after.half_width, band_before.launches,
+                         band_after.launches, band_after.floor, band_after.calibrated,
+                         band_after.noisy});
     }
   }
   for (const auto& [key, e] : before->entries) {
@@ -72,8 +75,8 @@ BaselineDiff diff_baselines(const Baseline* before, const Baseline& after) {
 
 std::string render_baseline_diff(const BaselineDiff& d, std::size_t max_lines) {
   std::string out;
-  if (d.removed.empty() && d.medians.empty() && d.bands.empty() && d.route_changes.empty() && d.other.empty() &&
-      d.added.size() == d.total_keys) {
+  if (d.removed.empty() && d.medians.empty() && d.bands.empty() && d.route_changes.empty() &&
+      d.other.empty() && d.added.size() == d.total_keys) {
     return "new baseline: " + std::to_string(d.total_keys) + " keys\n";
   }
   auto section = [&](const std::string& title, std::size_t n, auto line_at) {
@@ -96,13 +99,15 @@ std::string render_baseline_diff(const BaselineDiff& d, std::size_t max_lines) {
   section("moved bands", d.bands.size(), [&](std::size_t i) {
     const BandChange& m = d.bands[i];
     char text[200];
-    std::snprintf(text, sizeof text, "  band %.1f%% (%zu launches) -> %.1f%% (%zu launches%s), floor %.1f%%%s",
+    std::snprintf(text, sizeof text,
+                  "  band %.1f%% (%zu launches) -> %.1f%% (%zu launches%s), floor %.1f%%%s",
                   m.before * 100, m.launches_before, m.after * 100, m.launches_after,
                   m.calibrated ? ", calibrated A/A" : "", m.floor * 100,
                   m.noisy_after ? ": NOISY (wider than max_band, informational)" : "");
     return m.key + text;
   });
-  section("changed expectations", d.route_changes.size(), [&](std::size_t i) { return d.route_changes[i]; });
+  section("changed expectations", d.route_changes.size(),
+          [&](std::size_t i) { return d.route_changes[i]; });
   section("added keys", d.added.size(), [&](std::size_t i) { return "+ " + d.added[i]; });
   section("removed keys", d.removed.size(), [&](std::size_t i) { return "- " + d.removed[i]; });
   section("other changes", d.other.size(), [&](std::size_t i) { return d.other[i]; });

@@ -23,7 +23,7 @@ struct BandChange {
   double after = 0;
   std::size_t launches_before = 0;
   std::size_t launches_after = 0;
-  double floor = 0;   // the size class's (or key's) static floor, after
+  double floor = 0;         // the size class's (or key's) static floor, after
   bool calibrated = false;  // after: from `fabricgate calibrate`
   bool noisy_after = false;
 };
@@ -32,7 +32,7 @@ struct BaselineDiff {
   std::size_t total_keys = 0;
   std::vector<std::string> added;
   std::vector<std::string> removed;
-  std::vector<MedianChange> medians;  // judged metric of keys present on both sides
+  std::vector<MedianChange> medians;       // judged metric of keys present on both sides
   std::vector<std::string> route_changes;  // "key: algo {Ring} -> {Tree}"
   std::vector<BandChange> bands;           // keys present on both sides whose band moved
   std::vector<std::string> other;          // policy, identity, platform

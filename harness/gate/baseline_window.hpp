@@ -18,6 +18,7 @@ struct WindowUpdate {
 };
 
 // Throws InputError for an incomplete run, a run given twice, another platform or identity.
-WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRecord>& runs, const std::string& now);
+WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRecord>& runs,
+                                    const std::string& now);
 
 }  // namespace fabricgate::gate

@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <map>
 
+#include "core/errors.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/launch_band.hpp"
 #include "harness/gate/statistics.hpp"
 #include "harness/gate/tolerance.hpp"
-#include "core/errors.hpp"
 
 namespace fabricgate::gate {
 
@@ -21,14 +21,16 @@ std::vector<double> metric_values(const BenchmarkResult& r, Metric m) {
       if (!r.samples.busbw_GBps.empty()) return r.samples.busbw_GBps;
       return r.busbw_GBps ? std::vector<double>{*r.busbw_GBps} : std::vector<double>{};
     case Metric::algbw_GBps:
-      return r.samples.algbw_GBps.empty() ? std::vector<double>{r.algbw_GBps} : r.samples.algbw_GBps;
+      return r.samples.algbw_GBps.empty() ? std::vector<double>{r.algbw_GBps}
+                                          : r.samples.algbw_GBps;
     case Metric::time_us:
       return r.samples.time_us.empty() ? std::vector<double>{r.time_us} : r.samples.time_us;
   }
   return {};
 }
 
-Metric metric_for(const BenchmarkResult& r, const Baseline* baseline, const TolerancePolicy& policy) {
+Metric metric_for(const BenchmarkResult& r, const Baseline* baseline,
+                  const TolerancePolicy& policy) {
   if (baseline) {
     const auto it = baseline->entries.find(r.key);
     if (it != baseline->entries.end()) {
@@ -55,14 +57,17 @@ double cv_of(const std::vector<double>& v) {
 
 void require_launches(const std::vector<RunRecord>& launches) {
   if (launches.size() < 2) {
-    throw InputError("--launches", "", "at least 2 A/A launches (a launch-to-launch spread needs two), found " +
-                                           std::to_string(launches.size()));
+    throw InputError("--launches", "",
+                     "at least 2 A/A launches (a launch-to-launch spread needs two), found " +
+                         std::to_string(launches.size()));
   }
   for (const RunRecord& r : launches) {
-    if (!r.complete) throw InputError(r.source, "/complete", "a complete run (" + r.incomplete_reason + ")");
+    if (!r.complete)
+      throw InputError(r.source, "/complete", "a complete run (" + r.incomplete_reason + ")");
     if (r.platform != launches.front().platform) {
-      throw InputError(r.source, "/platform", "\"" + launches.front().platform + "\" like the first launch, found \"" +
-                                                   r.platform + "\"");
+      throw InputError(r.source, "/platform",
+                       "\"" + launches.front().platform + "\" like the first launch, found \"" +
+                           r.platform + "\"");
     }
   }
 }
@@ -81,7 +86,8 @@ struct SeenKey {
   std::vector<double> repetition_cvs;
 };
 
-std::map<std::string, SeenKey> collect_keys(const std::vector<RunRecord>& launches, const Baseline* baseline,
+std::map<std::string, SeenKey> collect_keys(const std::vector<RunRecord>& launches,
+                                            const Baseline* baseline,
                                             const TolerancePolicy& policy) {
   std::map<std::string, SeenKey> by_key;
   for (const RunRecord& run : launches) {
@@ -105,7 +111,8 @@ std::map<std::string, SeenKey> collect_keys(const std::vector<RunRecord>& launch
 // launches, and those the next launch (the confirmation) would confirm, into `t`.
 using FailedKeys = std::vector<std::map<std::string, bool>>;
 
-FailedKeys gate_each_launch(const std::vector<RunRecord>& launches, const Baseline& baseline, CalibrationTable& t) {
+FailedKeys gate_each_launch(const std::vector<RunRecord>& launches, const Baseline& baseline,
+                            CalibrationTable& t) {
   FailedKeys failed(launches.size());
   for (std::size_t i = 0; i < launches.size(); ++i) {
     const Comparison c = compare_run(launches[i], &baseline, CompareOptions{});
@@ -141,15 +148,16 @@ CalibrationRow calibration_row(const std::string& key, const SeenKey& s, const B
   LaunchBand band = launch_band(policy, probe, aa);
   if (baseline) {
     if (const auto it = baseline->entries.find(key); it != baseline->entries.end()) {
-      const MetricBaseline& m = s.metric == Metric::busbw_GBps && it->second.busbw_GBps ? *it->second.busbw_GBps
-                                : s.metric == Metric::algbw_GBps                        ? it->second.algbw_GBps
-                                                                                        : it->second.time_us;
+      const MetricBaseline& m = s.metric == Metric::busbw_GBps && it->second.busbw_GBps
+                                    ? *it->second.busbw_GBps
+                                : s.metric == Metric::algbw_GBps ? it->second.algbw_GBps
+                                                                 : it->second.time_us;
       const LaunchBand own = launch_band(policy, it->second, m);
       row.baseline_band = own.tolerance;
       // Against a baseline the band is what these launches need around ITS centre, which the
       // gate compares every later launch with (launch_band.hpp, band_around_centre).
-      const LaunchBand around =
-          band_around_centre(s.medians, own.centre, metric_higher_is_better(s.metric), policy.band_alpha);
+      const LaunchBand around = band_around_centre(
+          s.medians, own.centre, metric_higher_is_better(s.metric), policy.band_alpha);
       band.half_width = around.half_width;
       band.log_sd = around.log_sd;
       band.floor = own.floor;
@@ -193,7 +201,8 @@ SizeClassSummary summarise_class(const SizeClass& c, const std::vector<Calibrati
 
 }  // namespace
 
-CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baseline* baseline, const TolerancePolicy& given) {
+CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baseline* baseline,
+                           const TolerancePolicy& given) {
   require_launches(launches);
   TolerancePolicy policy = baseline ? baseline->policy : given;
   CalibrationTable t;
@@ -204,8 +213,10 @@ CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baselin
   // already carries its per-key level).
   if (!baseline) set_family_size(policy, by_key.size());
   // Failures per launch and key against the baseline (none without one).
-  const FailedKeys failed = baseline ? gate_each_launch(launches, *baseline, t) : FailedKeys(launches.size());
-  for (const auto& [key, s] : by_key) t.rows.push_back(calibration_row(key, s, baseline, policy, failed));
+  const FailedKeys failed =
+      baseline ? gate_each_launch(launches, *baseline, t) : FailedKeys(launches.size());
+  for (const auto& [key, s] : by_key)
+    t.rows.push_back(calibration_row(key, s, baseline, policy, failed));
   for (const SizeClass& c : policy.size_classes) t.classes.push_back(summarise_class(c, t.rows));
   return t;
 }
@@ -215,36 +226,42 @@ std::string render_calibration(const CalibrationTable& t) {
   for (const CalibrationRow& r : t.rows) width = std::max(width, r.key.size());
   std::string out = "calibration over " + std::to_string(t.launches) + " A/A launches";
   if (t.has_baseline) {
-    out += ": the baseline fails " + std::to_string(t.launches_failing) + " of them without confirmation, " +
-           std::to_string(t.launches_failing_confirmed) + " with a confirmation launch";
+    out += ": the baseline fails " + std::to_string(t.launches_failing) +
+           " of them without confirmation, " + std::to_string(t.launches_failing_confirmed) +
+           " with a confirmation launch";
   }
   out += "\n\n";
   char line[512];
-  std::snprintf(line, sizeof line, "%-*s  %-6s  %-10s  %7s  %7s  %7s  %7s  %s\n", static_cast<int>(width), "key", "class",
-                "metric", "launchCV", "repCV", "MDE", "MDE80", t.has_baseline ? "fails (confirmed)  baseline band" : "");
+  std::snprintf(line, sizeof line, "%-*s  %-6s  %-10s  %7s  %7s  %7s  %7s  %s\n",
+                static_cast<int>(width), "key", "class", "metric", "launchCV", "repCV", "MDE",
+                "MDE80", t.has_baseline ? "fails (confirmed)  baseline band" : "");
   out += line;
   for (const CalibrationRow& r : t.rows) {
     std::string tail;
     if (t.has_baseline) {
-      tail = std::to_string(r.failing) + "/" + std::to_string(t.launches) + " (" + std::to_string(r.failing_confirmed) +
-             ")  " + (r.baseline_band > 0 ? pct(r.baseline_band) : "not in baseline");
+      tail = std::to_string(r.failing) + "/" + std::to_string(t.launches) + " (" +
+             std::to_string(r.failing_confirmed) + ")  " +
+             (r.baseline_band > 0 ? pct(r.baseline_band) : "not in baseline");
     }
     if (r.noisy) tail += "  NOISY: launch-to-launch noise too large to gate (informational)";
-    std::snprintf(line, sizeof line, "%-*s  %-6s  %-10s  %7s  %7s  %7s  %7s  %s\n", static_cast<int>(width), r.key.c_str(),
-                  r.size_class.c_str(), metric_name(r.metric), pct(r.launch_cv).c_str(), pct(r.repetition_cv).c_str(),
+    std::snprintf(line, sizeof line, "%-*s  %-6s  %-10s  %7s  %7s  %7s  %7s  %s\n",
+                  static_cast<int>(width), r.key.c_str(), r.size_class.c_str(),
+                  metric_name(r.metric), pct(r.launch_cv).c_str(), pct(r.repetition_cv).c_str(),
                   pct(r.mde).c_str(), pct(r.mde80).c_str(), tail.c_str());
     out += line;
   }
   out += "\nper size class (MDE: smallest loss that fails one launch; over gateable keys):\n";
   for (const SizeClassSummary& c : t.classes) {
-    std::snprintf(line, sizeof line, "  %-8s %3zu keys, %3zu NOISY, median MDE %s, worst %s\n", c.name.c_str(), c.keys,
-                  c.noisy, pct(c.median_mde).c_str(), pct(c.max_mde).c_str());
+    std::snprintf(line, sizeof line, "  %-8s %3zu keys, %3zu NOISY, median MDE %s, worst %s\n",
+                  c.name.c_str(), c.keys, c.noisy, pct(c.median_mde).c_str(),
+                  pct(c.max_mde).c_str());
     out += line;
   }
   return out;
 }
 
-std::size_t write_calibrated_bands(Baseline& baseline, const CalibrationTable& t, const std::string& now) {
+std::size_t write_calibrated_bands(Baseline& baseline, const CalibrationTable& t,
+                                   const std::string& now) {
   std::size_t written = 0;
   for (const CalibrationRow& r : t.rows) {
     auto it = baseline.entries.find(r.key);

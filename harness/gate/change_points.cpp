@@ -25,7 +25,8 @@ class SplitMix64 {
   // Uniform in [0, bound) by rejection: no modulo bias, no implementation-defined distribution.
   std::size_t below(std::size_t bound) {
     const std::uint64_t b = bound;
-    const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % b;
+    const std::uint64_t limit =
+        std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % b;
     std::uint64_t r = next();
     while (r >= limit) r = next();
     return static_cast<std::size_t>(r % b);
@@ -55,10 +56,12 @@ class SegmentTest {
 
   BestSplit shuffled(SplitMix64& rng, std::size_t min_segment) {
     if (statistic_ == SplitStatistic::sorted) {
-      for (std::size_t i = ranks_.size() - 1; i > 0; --i) std::swap(ranks_[i], ranks_[rng.below(i + 1)]);
+      for (std::size_t i = ranks_.size() - 1; i > 0; --i)
+        std::swap(ranks_[i], ranks_[rng.below(i + 1)]);
       return energy_->best_split(ranks_, min_segment);
     }
-    for (std::size_t i = values_.size() - 1; i > 0; --i) std::swap(values_[i], values_[rng.below(i + 1)]);
+    for (std::size_t i = values_.size() - 1; i > 0; --i)
+      std::swap(values_[i], values_[rng.below(i + 1)]);
     return best_split_quadratic(values_, min_segment);
   }
 
@@ -91,7 +94,8 @@ std::uint64_t seed_for(std::uint64_t base, std::span<const char> name) {
   return base ^ h;
 }
 
-std::vector<ChangePoint> find_change_points(std::span<const double> series, const ChangePointOptions& o) {
+std::vector<ChangePoint> find_change_points(std::span<const double> series,
+                                            const ChangePointOptions& o) {
   const std::size_t min_segment = std::max<std::size_t>(o.min_segment, 1);
   std::vector<std::size_t> cuts{0, series.size()};  // segment bounds, sorted
   std::vector<ChangePoint> found;
@@ -111,7 +115,8 @@ std::vector<ChangePoint> find_change_points(std::span<const double> series, cons
     // Permutation test of that segment: how often does a shuffled segment split as strongly?
     // Stops as soon as the p-value can no longer reach alpha (most "no change" keys need a few
     // shuffles, not all of them).
-    const std::size_t stop_after = static_cast<std::size_t>(std::floor(o.alpha * static_cast<double>(o.permutations + 1)));
+    const std::size_t stop_after =
+        static_cast<std::size_t>(std::floor(o.alpha * static_cast<double>(o.permutations + 1)));
     std::size_t exceed = 0;
     std::size_t run = 0;
     SegmentTest test(series.subspan(best.begin, best.end - best.begin), o.statistic);
@@ -132,7 +137,8 @@ std::vector<ChangePoint> find_change_points(std::span<const double> series, cons
     found.push_back(cp);
     cuts.insert(std::upper_bound(cuts.begin(), cuts.end(), cp.index), cp.index);
   }
-  std::sort(found.begin(), found.end(), [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; });
+  std::sort(found.begin(), found.end(),
+            [](const ChangePoint& a, const ChangePoint& b) { return a.index < b.index; });
   // Sizes from the final segmentation: each step between its two neighbouring levels.
   for (ChangePoint& cp : found) {
     const auto at = std::lower_bound(cuts.begin(), cuts.end(), cp.index);

@@ -24,9 +24,9 @@ namespace fabricgate::gate {
 enum class SplitStatistic { sorted, quadratic };
 
 struct ChangePointOptions {
-  double alpha = 0.01;              // a candidate is kept when its permutation p-value <= alpha
-  std::size_t permutations = 499;   // p-value resolution 1/500
-  std::size_t min_segment = 3;      // runs on each side of a change point, at least
+  double alpha = 0.01;             // a candidate is kept when its permutation p-value <= alpha
+  std::size_t permutations = 499;  // p-value resolution 1/500
+  std::size_t min_segment = 3;     // runs on each side of a change point, at least
   std::size_t max_change_points = 10;
   double interval_confidence = 0.95;  // of the step's ratio interval
   std::uint64_t seed = 0x9e3779b97f4a7c15ULL;
@@ -47,7 +47,8 @@ struct ChangePoint {
 
 // Change points of `series` (oldest first), ordered by index. Values must be > 0 for the ratio
 // interval; a series shorter than 2 x min_segment has none.
-std::vector<ChangePoint> find_change_points(std::span<const double> series, const ChangePointOptions& options);
+std::vector<ChangePoint> find_change_points(std::span<const double> series,
+                                            const ChangePointOptions& options);
 
 // A reproducible seed for one key: the options' seed mixed with a hash of the key's name, so
 // adding or removing other keys never changes this key's answer.

@@ -8,7 +8,9 @@ namespace fabricgate::gate {
 
 namespace {
 
-std::string shown(const std::string& value) { return value.empty() ? "(none)" : "\"" + value + "\""; }
+std::string shown(const std::string& value) {
+  return value.empty() ? "(none)" : "\"" + value + "\"";
+}
 
 // "a, b, c" shortened to the first few names and a count: a finding on 1,024 nodes stays one line.
 std::string name_list(const std::vector<std::string>& names) {
@@ -35,18 +37,19 @@ std::vector<ClusterFinding> check_cluster_consistency(const std::vector<NodeReco
       by_value[it == n.facts.end() ? std::string() : it->second].push_back(n.name);
     }
     if (by_value.size() < 2) continue;
-    const auto majority = std::max_element(by_value.begin(), by_value.end(), [](const auto& a, const auto& b) {
-      return a.second.size() < b.second.size();
-    });
+    const auto majority = std::max_element(
+        by_value.begin(), by_value.end(),
+        [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
     const bool strict = majority->second.size() * 2 > nodes.size();
     if (strict) {
       for (const auto& [value, names] : by_value) {
         if (value == majority->first) continue;
         for (const std::string& node : names) {
           out.push_back({"NODE-MISMATCH", true, node, field,
-                         "node " + node + ": " + field + " " + shown(value) + " differs from " + shown(majority->first) +
-                             " on " + std::to_string(majority->second.size()) + " of " + std::to_string(nodes.size()) +
-                             " nodes"});
+                         "node " + node + ": " + field + " " + shown(value) + " differs from " +
+                             shown(majority->first) + " on " +
+                             std::to_string(majority->second.size()) + " of " +
+                             std::to_string(nodes.size()) + " nodes"});
         }
       }
       continue;

@@ -5,19 +5,19 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/errors.hpp"
+#include "core/key_parts.hpp"
 #include "harness/gate/cluster_consistency.hpp"
-#include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/fingerprint_changes.hpp"
-#include "harness/gate/platform_guard.hpp"
+#include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
 #include "harness/gate/node_actions.hpp"
 #include "harness/gate/pair_outliers.hpp"
-#include "harness/gate/wire_spec_notes.hpp"
+#include "harness/gate/platform_guard.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/units_text.hpp"
-#include "core/errors.hpp"
-#include "core/key_parts.hpp"
+#include "harness/gate/wire_spec_notes.hpp"
 
 namespace fabricgate::gate {
 
@@ -34,7 +34,8 @@ std::string plain_percent(double fraction) {
 std::string describe_changes(const std::string& prefix, const std::vector<Change>& changes) {
   std::string out = prefix;
   for (std::size_t i = 0; i < changes.size(); ++i) {
-    out += (i == 0 ? ": " : "; ") + changes[i].what + " " + changes[i].before + " -> " + changes[i].after;
+    out += (i == 0 ? ": " : "; ") + changes[i].what + " " + changes[i].before + " -> " +
+           changes[i].after;
   }
   return out;
 }
@@ -74,7 +75,8 @@ bool decide_without_numbers(const BenchmarkResult& r, KeyComparison& k) {
     k.reason = format_bytes(r.bytes) + ": invalid measurement (" + first_error_note(r) + ")";
   } else if (r.status == ResultStatus::error) {
     k.verdict = Verdict::invalid;
-    k.reason = format_bytes(r.bytes) + ": benchmark failed: " + (r.message.empty() ? "no message" : r.message);
+    k.reason = format_bytes(r.bytes) +
+               ": benchmark failed: " + (r.message.empty() ? "no message" : r.message);
   } else if (r.status == ResultStatus::wrong) {
     k.verdict = Verdict::wrong_results;
     k.reason = format_bytes(r.bytes) + ": wrong results (" + std::to_string(r.wrong_elements) +
@@ -142,11 +144,13 @@ void apply_guard(const RunRecord& run, const Baseline& baseline, const CompareOp
                                         c.identity_changes));
     }
     c.identity_forced = true;
-    c.warnings.push_back(describe_changes("identity differs from the baseline (forced)", c.identity_changes));
+    c.warnings.push_back(
+        describe_changes("identity differs from the baseline (forced)", c.identity_changes));
   }
   c.version_changes = version_differences(baseline.provenance.versions, run_versions(run));
-  FingerprintChanges fp = fingerprint_changes(baseline.fingerprint_detail, run.fingerprint.detail,
-                                             kBaselineWithoutDetail, "run has no fingerprint detail");
+  FingerprintChanges fp =
+      fingerprint_changes(baseline.fingerprint_detail, run.fingerprint.detail,
+                          kBaselineWithoutDetail, "run has no fingerprint detail");
   c.fingerprint_changes = std::move(fp.changes);
   c.fingerprint_note = std::move(fp.note);
 }
@@ -158,8 +162,8 @@ bool verdict_order(const KeyComparison& a, const KeyComparison& b) {
 }
 
 // Header fields of the comparison, and the identity/platform guard when there is a baseline.
-Comparison start_comparison(const RunRecord& run, const Baseline* baseline, const CompareOptions& options,
-                            const TolerancePolicy& policy) {
+Comparison start_comparison(const RunRecord& run, const Baseline* baseline,
+                            const CompareOptions& options, const TolerancePolicy& policy) {
   Comparison c;
   c.run_id = run.run_id;
   c.platform = run.platform;
@@ -177,7 +181,8 @@ Comparison start_comparison(const RunRecord& run, const Baseline* baseline, cons
     c.baseline_source = baseline->source;
     apply_guard(run, *baseline, options, c);
   } else {
-    c.create_baseline_command = create_baseline_command(run, fs::path("baselines") / (run.platform + ".json"));
+    c.create_baseline_command =
+        create_baseline_command(run, fs::path("baselines") / (run.platform + ".json"));
     c.fingerprint_note = "no baseline to compare the fingerprint with";
   }
   return c;
@@ -204,14 +209,17 @@ class BaselineMatcher {
   // count (noted on `k`, P04).
   Match find(const BenchmarkResult& r, KeyComparison& k) {
     if (!baseline_) return {};
-    if (auto it = baseline_->entries.find(r.key); it != baseline_->entries.end()) return {&it->second, false};
+    if (auto it = baseline_->entries.find(r.key); it != baseline_->entries.end())
+      return {&it->second, false};
     auto shape = by_shape_.find(without_rank_count(r.key));
     if (shape == by_shape_.end() || !shape->second) return {};
     const auto& [base_key, base_entry] = *baseline_->entries.find(*shape->second);
     if (base_entry.nranks == r.nranks) return {};
     matched_at_other_rank_count_.insert(base_key);
-    k.notes.push_back({"P04", "note", "compared with " + base_key + " (" + std::to_string(base_entry.nranks) +
-                                          " ranks) on elapsed time; busbw of different rank counts is not comparable"});
+    k.notes.push_back(
+        {"P04", "note",
+         "compared with " + base_key + " (" + std::to_string(base_entry.nranks) +
+             " ranks) on elapsed time; busbw of different rank counts is not comparable"});
     return {&base_entry, true};
   }
 
@@ -227,8 +235,9 @@ class BaselineMatcher {
 
 // Decides one measured key, or leaves it for the numbers: returns true when k awaits judge_metric's
 // verdict (given after all keys, verdict_from_judgement).
-bool compare_key(const RunRecord& run, const BenchmarkResult& r, const BaselineMatcher::Match& match,
-                 const TolerancePolicy& policy, KeyComparison& k) {
+bool compare_key(const RunRecord& run, const BenchmarkResult& r,
+                 const BaselineMatcher::Match& match, const TolerancePolicy& policy,
+                 KeyComparison& k) {
   if (match.entry) fill_baseline_figures(k, *match.entry);
   if (decide_without_numbers(r, k)) {
     // The baseline only holds keys that were measured cleanly, so a skip here means something
@@ -248,7 +257,8 @@ bool compare_key(const RunRecord& run, const BenchmarkResult& r, const BaselineM
   // (At another rank count NCCL may rightly choose another algorithm (P19): only time is judged.)
   if (!match.other_rank_count && decide_route(run, r, *match.entry, k)) return false;
   k.judgement = judge_metric(r, *match.entry, policy);
-  if (k.judgement->metric == Metric::time_us && r.nranks != match.entry->nranks && !match.other_rank_count) {
+  if (k.judgement->metric == Metric::time_us && r.nranks != match.entry->nranks &&
+      !match.other_rank_count) {
     k.notes.push_back({"P04", "note", k.judgement->why_metric});
   }
   return true;
@@ -267,8 +277,8 @@ void give_judged_verdict(KeyComparison& k, const TolerancePolicy& policy) {
 }
 
 // Baseline keys this run did not measure (nor matched at another rank count) are missing.
-void add_missing_keys(const RunRecord& run, const Baseline& baseline, const BaselineMatcher& matcher,
-                      Comparison& c) {
+void add_missing_keys(const RunRecord& run, const Baseline& baseline,
+                      const BaselineMatcher& matcher, Comparison& c) {
   std::unordered_set<std::string_view> present;
   present.reserve(run.benchmarks.size());
   for (const BenchmarkResult& r : run.benchmarks) present.insert(r.key);
@@ -290,19 +300,25 @@ std::string describe_node_layout(const RunRecord& run) {
   if (run.launch.nodes <= 1 && run.nodes.size() <= 1) return {};
   const int k = std::max<int>(run.launch.nodes, static_cast<int>(run.nodes.size()));
   std::string out = std::to_string(k) + " nodes";
-  if (run.launch.ranks_per_node > 0) out += " x " + std::to_string(run.launch.ranks_per_node) + " ranks";
-  if (run.launch.gpus_per_node > 0) out += " (" + std::to_string(run.launch.gpus_per_node) + " GPUs per node)";
+  if (run.launch.ranks_per_node > 0)
+    out += " x " + std::to_string(run.launch.ranks_per_node) + " ranks";
+  if (run.launch.gpus_per_node > 0)
+    out += " (" + std::to_string(run.launch.gpus_per_node) + " GPUs per node)";
   if (run.launch.nodes_emulated) out += ", emulated on one host (NCCL_HOSTID per node)";
-  out += run.nodes.empty() ? ", node facts not gathered" : ", facts of " + std::to_string(run.nodes.size()) + " nodes compared";
+  out += run.nodes.empty() ? ", node facts not gathered"
+                           : ", facts of " + std::to_string(run.nodes.size()) + " nodes compared";
   return out;
 }
 
 // Whole-cluster findings: nodes that differ from the majority, pairs/nodes far below the rest.
 void add_cluster_findings(const RunRecord& run, Comparison& c) {
   c.cluster_findings = check_cluster_consistency(run.nodes);
-  for (ClusterFinding& f : find_pair_outliers(run.benchmarks)) c.cluster_findings.push_back(std::move(f));
+  for (ClusterFinding& f : find_pair_outliers(run.benchmarks))
+    c.cluster_findings.push_back(std::move(f));
   std::stable_sort(c.cluster_findings.begin(), c.cluster_findings.end(),
-                   [](const ClusterFinding& a, const ClusterFinding& b) { return a.fails_gate && !b.fails_gate; });
+                   [](const ClusterFinding& a, const ClusterFinding& b) {
+                     return a.fails_gate && !b.fails_gate;
+                   });
   c.node_actions = node_action_lines(plan_node_actions(c.cluster_findings, run.nodes, run.run_id));
 }
 
@@ -320,7 +336,8 @@ void sort_by_verdict(std::vector<KeyComparison>& keys) {
 
 }  // namespace
 
-Comparison compare_run(const RunRecord& run, const Baseline* baseline, const CompareOptions& options) {
+Comparison compare_run(const RunRecord& run, const Baseline* baseline,
+                       const CompareOptions& options) {
   const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
   Comparison c = start_comparison(run, baseline, options, policy);
   c.keys.reserve(run.benchmarks.size() + (baseline ? baseline->entries.size() : 0));
@@ -367,9 +384,8 @@ std::optional<Baseline> find_baseline(const RunRecord& run, const std::string& e
 
 std::string create_baseline_command(const RunRecord& run, const fs::path& out) {
   const std::string here = run.directory.empty() ? run.source : run.directory;
-  return "fabricgate baseline create --from " + here +
-         " --from <second run of " + run.platform + "> --from <third run of " + run.platform +
-         "> --out " + out.string();
+  return "fabricgate baseline create --from " + here + " --from <second run of " + run.platform +
+         "> --from <third run of " + run.platform + "> --out " + out.string();
 }
 
 }  // namespace fabricgate::gate

@@ -13,7 +13,7 @@
 namespace fabricgate::gate {
 
 struct CompareOptions {
-  bool force = false;  // compare despite a different fingerprint identity
+  bool force = false;           // compare despite a different fingerprint identity
   bool force_platform = false;  // compare despite a different platform key (platform_guard.hpp)
 };
 
@@ -21,7 +21,8 @@ struct CompareOptions {
 // Throws InputError for a different identity (unless forced) and for P02 (GPUs per process).
 // Exit code: 1 when a failing verdict exists; else 3 for an incomplete run (whatever it did
 // measure was still compared); else 0.
-Comparison compare_run(const RunRecord& run, const Baseline* baseline, const CompareOptions& options);
+Comparison compare_run(const RunRecord& run, const Baseline* baseline,
+                       const CompareOptions& options);
 
 // Where a baseline lives: --baseline FILE if given, else <baselines_dir>/<platform>.json.
 std::filesystem::path baseline_path_for(const RunRecord& run, const std::string& explicit_file,

@@ -86,11 +86,10 @@ std::string Comparison::headline() const {
     case ExitCode::gate_failure:
       head = "FAIL: " + std::to_string(failing_count()) + " of " + std::to_string(keys.size()) +
              " keys fail the gate";
-      if (failing_findings() > 0) head += ", " + std::to_string(failing_findings()) + " cluster findings";
+      if (failing_findings() > 0)
+        head += ", " + std::to_string(failing_findings()) + " cluster findings";
       break;
-    case ExitCode::infra_failure:
-      head = "INCOMPLETE RUN: " + incomplete_reason;
-      break;
+    case ExitCode::infra_failure: head = "INCOMPLETE RUN: " + incomplete_reason; break;
     default:
       head = has_baseline ? "PASS: " + std::to_string(keys.size()) + " keys compared"
                           : "NO BASELINE: " + std::to_string(keys.size()) + " keys not gated";

@@ -19,13 +19,14 @@ enum class Verdict {
   transport_changed,  // P05/P06: network, transports, GDRDMA or libfabric provider differ
   algo_changed,       // P19: NCCL's algorithm/protocol set differs
   regression,
-  drift,              // passed this run, but the store's recent runs sit on a worse level (drift.hpp)
-  missing,            // in the baseline, not in the run
-  unstable,           // the launch's repetitions disagree (robust CV > policy unstable_cv): not judged, a warning
-  ambiguous,          // crossed the band once, the confirmation launch did not (or not judgeable)
-  noisy,              // the baseline's launch-to-launch band is wider than policy max_band: informational
+  drift,      // passed this run, but the store's recent runs sit on a worse level (drift.hpp)
+  missing,    // in the baseline, not in the run
+  unstable,   // the launch's repetitions disagree (robust CV > policy unstable_cv): not judged, a
+              // warning
+  ambiguous,  // crossed the band once, the confirmation launch did not (or not judgeable)
+  noisy,      // the baseline's launch-to-launch band is wider than policy max_band: informational
   improvement,
-  new_key,            // in the run, not in the baseline
+  new_key,  // in the run, not in the baseline
   pass,
   skipped,
 };
@@ -34,15 +35,15 @@ const char* verdict_name(Verdict v);  // "PASS", "REGRESSION", "ALGO-CHANGED", .
 bool verdict_fails_gate(Verdict v);
 
 enum class Metric { time_us, algbw_GBps, busbw_GBps };
-const char* metric_name(Metric m);        // "time_us" ...
-const char* metric_unit(Metric m);        // "us" | "GB/s"
+const char* metric_name(Metric m);  // "time_us" ...
+const char* metric_unit(Metric m);  // "us" | "GB/s"
 bool metric_higher_is_better(Metric m);
 
 // How the judged metric moved; filled for keys that had a baseline and comparable samples.
 struct MetricJudgement {
   Metric metric = Metric::time_us;
   std::string size_class;
-  std::string why_metric;    // e.g. "latency-bound size (P15)", "rank count differs (P04)"
+  std::string why_metric;  // e.g. "latency-bound size (P15)", "rank count differs (P04)"
   double baseline_median = 0;
   double current_median = 0;
   double performance_ratio = 1;  // > 1 better, < 1 worse (bandwidth now/base, time base/now)
@@ -61,9 +62,10 @@ struct MetricJudgement {
 struct Confirmation {
   Verdict first = Verdict::pass;
   std::string first_reason;
-  std::optional<Verdict> second;  // absent: not re-measured (over --confirm-max-keys, or not re-run)
+  std::optional<Verdict>
+      second;  // absent: not re-measured (over --confirm-max-keys, or not re-run)
   std::string second_reason;
-  std::string decision;           // one line: why the final verdict is what it is
+  std::string decision;  // one line: why the final verdict is what it is
 };
 
 struct Change {
@@ -121,11 +123,11 @@ struct VersionChange {
 // from the other nodes' (cluster_consistency.hpp), a node pair far below the others, a node that
 // slows every pair it is in (pair_outliers.hpp).
 struct ClusterFinding {
-  std::string id;          // "NODE-MISMATCH" | "SLOW-PAIR" | "SUSPECT-NODE"
+  std::string id;  // "NODE-MISMATCH" | "SLOW-PAIR" | "SUSPECT-NODE"
   bool fails_gate = false;
-  std::string node;        // the node named (a pair: "a+b")
-  std::string field;       // the differing fact ("driver"), or the pair's key
-  std::string text;        // one line for reports, with the values
+  std::string node;   // the node named (a pair: "a+b")
+  std::string field;  // the differing fact ("driver"), or the pair's key
+  std::string text;   // one line for reports, with the values
 };
 
 struct VerdictCount {
@@ -153,14 +155,14 @@ struct Comparison {
   std::vector<std::string> warnings;  // run-level, e.g. "transport not captured"
   std::string multiple_comparison;    // "holm" | "benjamini-hochberg"
   double alpha = 0;
-  std::vector<KeyComparison> keys;  // sorted by verdict urgency, then key
+  std::vector<KeyComparison> keys;               // sorted by verdict urgency, then key
   std::vector<ClusterFinding> cluster_findings;  // failing ones first
   // What an admin does about the nodes blamed above (node_actions.hpp): "slurm: scontrol ...",
   // "kubernetes: kubectl ...", "# no action for ...".
   std::vector<std::string> node_actions;
-  std::string confirmation_run;  // the confirmation launch's directory; "" when none was made
-  std::string confirmation_note; // e.g. "3 keys re-measured in a fresh launch; 1 confirmed"
-  std::string node_layout;  // "2 nodes x 2 ranks (emulated on one host)"; "" for one node
+  std::string confirmation_run;   // the confirmation launch's directory; "" when none was made
+  std::string confirmation_note;  // e.g. "3 keys re-measured in a fresh launch; 1 confirmed"
+  std::string node_layout;        // "2 nodes x 2 ranks (emulated on one host)"; "" for one node
   ExitCode exit_code = ExitCode::pass;
 
   std::vector<VerdictCount> counts() const;  // non-zero counts, in urgency order

@@ -7,17 +7,25 @@ namespace {
 
 nlohmann::json changes_to_json(const std::vector<Change>& changes) {
   nlohmann::json out = nlohmann::json::array();
-  for (const Change& c : changes) out.push_back({{"what", c.what}, {"before", c.before}, {"after", c.after}});
+  for (const Change& c : changes)
+    out.push_back({{"what", c.what}, {"before", c.before}, {"after", c.after}});
   return out;
 }
 
 nlohmann::json key_to_json(const KeyComparison& k) {
-  nlohmann::json j{{"key", k.key},         {"family", k.family},  {"backend", k.backend},
-                   {"op", k.op},           {"bytes", k.bytes},    {"nranks", k.nranks},
-                   {"verdict", verdict_name(k.verdict)},          {"fails_gate", verdict_fails_gate(k.verdict) && !k.missing_because_incomplete},
-                   {"reason", k.reason},   {"changes", changes_to_json(k.changes)}};
+  nlohmann::json j{{"key", k.key},
+                   {"family", k.family},
+                   {"backend", k.backend},
+                   {"op", k.op},
+                   {"bytes", k.bytes},
+                   {"nranks", k.nranks},
+                   {"verdict", verdict_name(k.verdict)},
+                   {"fails_gate", verdict_fails_gate(k.verdict) && !k.missing_because_incomplete},
+                   {"reason", k.reason},
+                   {"changes", changes_to_json(k.changes)}};
   nlohmann::json notes = nlohmann::json::array();
-  for (const Note& n : k.notes) notes.push_back({{"id", n.id}, {"level", n.level}, {"text", n.text}});
+  for (const Note& n : k.notes)
+    notes.push_back({{"id", n.id}, {"level", n.level}, {"text", n.text}});
   j["notes"] = std::move(notes);
   if (k.judgement) {
     const MetricJudgement& m = *k.judgement;
@@ -39,11 +47,12 @@ nlohmann::json key_to_json(const KeyComparison& k) {
   }
   if (k.confirmation) {
     const Confirmation& f = *k.confirmation;
-    j["confirmation"] = {{"first", verdict_name(f.first)},
-                         {"first_reason", f.first_reason},
-                         {"second", f.second ? nlohmann::json(verdict_name(*f.second)) : nlohmann::json(nullptr)},
-                         {"second_reason", f.second_reason},
-                         {"decision", f.decision}};
+    j["confirmation"] = {
+        {"first", verdict_name(f.first)},
+        {"first_reason", f.first_reason},
+        {"second", f.second ? nlohmann::json(verdict_name(*f.second)) : nlohmann::json(nullptr)},
+        {"second_reason", f.second_reason},
+        {"decision", f.decision}};
   }
   return j;
 }
@@ -61,7 +70,11 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   for (const KeyComparison& k : c.keys) keys.push_back(key_to_json(k));
   nlohmann::json findings = nlohmann::json::array();
   for (const ClusterFinding& f : c.cluster_findings) {
-    findings.push_back({{"id", f.id}, {"fails_gate", f.fails_gate}, {"node", f.node}, {"field", f.field}, {"text", f.text}});
+    findings.push_back({{"id", f.id},
+                        {"fails_gate", f.fails_gate},
+                        {"node", f.node},
+                        {"field", f.field},
+                        {"text", f.text}});
   }
   return {{"schema", kComparisonSchema},
           {"run_id", c.run_id},
@@ -77,9 +90,12 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"version_changes", std::move(versions)},
           {"fingerprint_diff", fingerprint_diff_to_json(c.fingerprint_changes)},
           {"fingerprint_note", c.fingerprint_note},
-          {"capture", {{"path", c.capture.path}, {"network", c.capture.network},
-                       {"transports", c.capture.transports}, {"gdrdma", c.capture.gdrdma},
-                       {"nccl_version", c.capture.nccl_version}}},
+          {"capture",
+           {{"path", c.capture.path},
+            {"network", c.capture.network},
+            {"transports", c.capture.transports},
+            {"gdrdma", c.capture.gdrdma},
+            {"nccl_version", c.capture.nccl_version}}},
           {"warnings", c.warnings},
           {"multiple_comparison", c.multiple_comparison},
           {"alpha", c.alpha},

@@ -23,7 +23,8 @@ std::pair<Verdict, std::string> decide(Verdict first, Verdict second) {
     return {second, "the confirmation launch failed otherwise (" + pair + ")"};
   }
   if (second == Verdict::regression || first == Verdict::regression) {
-    return {Verdict::ambiguous, "not confirmed (" + pair + "): one judged launch failed, not two; not failed"};
+    return {Verdict::ambiguous,
+            "not confirmed (" + pair + "): one judged launch failed, not two; not failed"};
   }
   if (second == Verdict::unstable) {
     return {Verdict::unstable, "unstable twice (" + pair + "): not judged, not failed"};
@@ -32,10 +33,11 @@ std::pair<Verdict, std::string> decide(Verdict first, Verdict second) {
 }
 
 void sort_and_settle(Comparison& c) {
-  std::stable_sort(c.keys.begin(), c.keys.end(), [](const KeyComparison& a, const KeyComparison& b) {
-    if (a.verdict != b.verdict) return a.verdict < b.verdict;
-    return a.key < b.key;
-  });
+  std::stable_sort(c.keys.begin(), c.keys.end(),
+                   [](const KeyComparison& a, const KeyComparison& b) {
+                     if (a.verdict != b.verdict) return a.verdict < b.verdict;
+                     return a.key < b.key;
+                   });
   if (c.failing_count() > 0 || c.failing_findings() > 0) {
     c.exit_code = ExitCode::gate_failure;
   } else if (!c.run_complete) {
@@ -58,7 +60,8 @@ std::vector<std::string> keys_to_confirm(const Comparison& first, std::size_t ma
   return keys;
 }
 
-Comparison apply_confirmation(Comparison first, const Comparison* second, const std::vector<std::string>& confirmed,
+Comparison apply_confirmation(Comparison first, const Comparison* second,
+                              const std::vector<std::string>& confirmed,
                               const std::string& second_source, std::size_t max_keys) {
   const std::set<std::string> asked(confirmed.begin(), confirmed.end());
   std::map<std::string, const KeyComparison*> again;
@@ -76,7 +79,8 @@ Comparison apply_confirmation(Comparison first, const Comparison* second, const 
     f.first = k.verdict;
     f.first_reason = k.reason;
     if (!asked.count(k.key)) {
-      f.decision = "not re-measured (more than " + std::to_string(max_keys) + " keys failed): first verdict stands";
+      f.decision = "not re-measured (more than " + std::to_string(max_keys) +
+                   " keys failed): first verdict stands";
       ++over_limit;
     } else if (auto it = again.find(k.key); it == again.end()) {
       f.decision = second ? "absent from the confirmation launch: first verdict stands"
@@ -91,27 +95,32 @@ Comparison apply_confirmation(Comparison first, const Comparison* second, const 
       (verdict_fails_gate(final_verdict) ? upheld : overturned) += 1;
     }
     k.reason = f.decision + ". First launch: " + f.first_reason +
-               (f.second ? ". Confirmation: " + std::string(verdict_name(*f.second)) + " " + f.second_reason : "");
+               (f.second ? ". Confirmation: " + std::string(verdict_name(*f.second)) + " " +
+                               f.second_reason
+                         : "");
     k.confirmation = std::move(f);
   }
   first.confirmation_run = second_source;
-  first.confirmation_note = std::to_string(confirmed.size()) + " key(s) re-measured in a fresh launch (" +
-                            second_source + "): " + std::to_string(upheld) + " still failing, " +
-                            std::to_string(overturned) + " not confirmed" +
-                            (over_limit ? ", " + std::to_string(over_limit) + " over the limit of " +
-                                              std::to_string(max_keys) + " (not re-measured)"
-                                        : "");
+  first.confirmation_note =
+      std::to_string(confirmed.size()) + " key(s) re-measured in a fresh launch (" + second_source +
+      "): " + std::to_string(upheld) + " still failing, " + std::to_string(overturned) +
+      " not confirmed" +
+      (over_limit ? ", " + std::to_string(over_limit) + " over the limit of " +
+                        std::to_string(max_keys) + " (not re-measured)"
+                  : "");
   sort_and_settle(first);
   return first;
 }
 
-Comparison compare_with_confirmation(const RunRecord& run, const Baseline* baseline, const CompareOptions& options,
-                                     const ConfirmOptions& confirm, const ConfirmationLauncher& launch) {
+Comparison compare_with_confirmation(const RunRecord& run, const Baseline* baseline,
+                                     const CompareOptions& options, const ConfirmOptions& confirm,
+                                     const ConfirmationLauncher& launch) {
   Comparison first = compare_run(run, baseline, options);
   const std::vector<std::string> keys = keys_to_confirm(first, confirm.max_keys);
   if (keys.empty() || !baseline) return first;
   const ConfirmationLaunch again = launch(keys);
-  if (!again.run) return apply_confirmation(std::move(first), nullptr, keys, again.source, confirm.max_keys);
+  if (!again.run)
+    return apply_confirmation(std::move(first), nullptr, keys, again.source, confirm.max_keys);
   const Comparison second = compare_run(*again.run, baseline, options);
   return apply_confirmation(std::move(first), &second, keys, again.source, confirm.max_keys);
 }

@@ -33,22 +33,23 @@ struct DriftPolicy {
 };
 
 struct DriftFinding {
-  std::size_t began_index = 0;  // index into the series of the first run on the worse level
+  std::size_t began_index = 0;    // index into the series of the first run on the worse level
   std::size_t runs_on_level = 0;  // runs since the last change point
-  double reference_level = 0;   // median before the first change point
-  double current_level = 0;     // median after the last change point
-  double performance_ratio = 1;  // current vs reference, > 1 better (time inverted)
-  double p_value = 1;            // of the change point where it began
-  double threshold = 0;          // what the level had to lose: max(policy threshold, noise)
+  double reference_level = 0;     // median before the first change point
+  double current_level = 0;       // median after the last change point
+  double performance_ratio = 1;   // current vs reference, > 1 better (time inverted)
+  double p_value = 1;             // of the change point where it began
+  double threshold = 0;           // what the level had to lose: max(policy threshold, noise)
 };
 
 // t * sigma * sqrt(1/m + 1/r) as a relative loss (see above); 0 with fewer than 3 values.
-double drift_noise_threshold(std::span<const double> series, std::size_t on_level, std::size_t before,
-                             double band_alpha);
+double drift_noise_threshold(std::span<const double> series, std::size_t on_level,
+                             std::size_t before, double band_alpha);
 
 // nullopt when the series did not drift.
 std::optional<DriftFinding> detect_drift(std::span<const double> series, bool higher_is_better,
-                                         const DriftPolicy& policy, const ChangePointOptions& options);
+                                         const DriftPolicy& policy,
+                                         const ChangePointOptions& options);
 
 // One key's history as the drift check needs it: run ids and values of the judged metric,
 // oldest first, the run being compared last.
@@ -61,8 +62,8 @@ struct KeySeries {
 // reason naming the run where it began, and sets the exit code to 1 when any did. `series_of`
 // returns nullptr for a key without history. Returns the number of keys marked.
 template <typename SeriesLookup>
-std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy, const ChangePointOptions& options,
-                        SeriesLookup&& series_of);
+std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy,
+                        const ChangePointOptions& options, SeriesLookup&& series_of);
 
 // Failing verdicts first (the enum's order), keys in their previous order within a verdict.
 void sort_by_urgency(std::vector<KeyComparison>& keys);
@@ -74,11 +75,12 @@ bool drift_applies_to(Verdict v);
 Metric drift_metric(const KeyComparison& key);
 
 // Marks one key; the reason is one line with the levels, the change and the run where it began.
-void mark_drift(KeyComparison& key, const DriftFinding& finding, const KeySeries& series, const DriftPolicy& policy);
+void mark_drift(KeyComparison& key, const DriftFinding& finding, const KeySeries& series,
+                const DriftPolicy& policy);
 
 template <typename SeriesLookup>
-std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy, const ChangePointOptions& options,
-                        SeriesLookup&& series_of) {
+std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy,
+                        const ChangePointOptions& options, SeriesLookup&& series_of) {
   std::size_t marked = 0;
   for (KeyComparison& k : comparison.keys) {
     if (!drift_applies_to(k.verdict)) continue;
@@ -86,7 +88,8 @@ std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy, const
     if (!s || s->values.size() < 2) continue;
     ChangePointOptions per_key = options;
     per_key.seed = seed_for(options.seed, k.key);
-    const auto finding = detect_drift(s->values, metric_higher_is_better(drift_metric(k)), policy, per_key);
+    const auto finding =
+        detect_drift(s->values, metric_higher_is_better(drift_metric(k)), policy, per_key);
     if (!finding) continue;
     mark_drift(k, *finding, *s, policy);
     ++marked;

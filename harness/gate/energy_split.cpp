@@ -10,7 +10,8 @@ namespace {
 
 // Q over the admissible splits from within_left (prefix) and within_right (suffix) sums: the one
 // formula both ways share, so that they differ only in how the sums were added up.
-BestSplit best_of(std::span<const double> prefix, std::span<const double> suffix, std::size_t n, std::size_t min_segment) {
+BestSplit best_of(std::span<const double> prefix, std::span<const double> suffix, std::size_t n,
+                  std::size_t min_segment) {
   const double total = prefix[n];
   BestSplit best;
   for (std::size_t tau = min_segment; tau + min_segment <= n; ++tau) {
@@ -64,7 +65,8 @@ SegmentEnergy::SegmentEnergy(std::span<const double> segment) {
   double below_sum = 0;
   std::size_t below = 0;
   double total = 0;
-  for (std::size_t l = 0; l < level_.size(); ++l) total += level_[l] * static_cast<double>(count[l]);
+  for (std::size_t l = 0; l < level_.size(); ++l)
+    total += level_[l] * static_cast<double>(count[l]);
   for (std::size_t l = 0; l < level_.size(); ++l) {
     const double w = level_[l];
     const std::size_t above = n - below - count[l];
@@ -77,7 +79,8 @@ SegmentEnergy::SegmentEnergy(std::span<const double> segment) {
   ranks_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const double w = segment[i] - lowest;
-    ranks_[i] = static_cast<std::uint32_t>(std::lower_bound(level_.begin(), level_.end(), w) - level_.begin());
+    ranks_[i] = static_cast<std::uint32_t>(std::lower_bound(level_.begin(), level_.end(), w) -
+                                           level_.begin());
   }
 }
 
@@ -101,7 +104,8 @@ BestSplit SegmentEnergy::best_split(std::span<const std::uint32_t> ranks, std::s
     const double same = seen_[r];
     const double above = static_cast<double>(k) - below - same;
     // Earlier points on this level add exactly 0; an empty side adds exactly 0 too.
-    left_[k] = (below > 0 ? w * below - below_sum : 0) + (above > 0 ? (earlier_sum - below_sum - w * same) - w * above : 0);
+    left_[k] = (below > 0 ? w * below - below_sum : 0) +
+               (above > 0 ? (earlier_sum - below_sum - w * same) - w * above : 0);
     for (std::size_t i = r + 1; i <= levels; i += i & (~i + 1)) {
       tree_count_[i] += 1;
       tree_sum_[i] += w;
@@ -116,7 +120,8 @@ BestSplit SegmentEnergy::best_split(std::span<const std::uint32_t> ranks, std::s
   prefix.assign(n + 1, 0);
   suffix.assign(n + 1, 0);
   for (std::size_t k = 0; k < n; ++k) prefix[k + 1] = prefix[k] + left_[k];
-  for (std::size_t k = n; k-- > 0;) suffix[k] = suffix[k + 1] + (distance_sum_[ranks[k]] - left_[k]);
+  for (std::size_t k = n; k-- > 0;)
+    suffix[k] = suffix[k + 1] + (distance_sum_[ranks[k]] - left_[k]);
   return best_of(prefix, suffix, n, min_segment);
 }
 

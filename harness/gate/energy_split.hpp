@@ -41,13 +41,13 @@ class SegmentEnergy {
   BestSplit best_split(std::span<const std::uint32_t> ranks, std::size_t min_segment);
 
  private:
-  std::vector<double> level_;          // distinct values minus the minimum, ascending
-  std::vector<double> distance_sum_;   // per level: sum over the whole segment of |x - level|
-  std::vector<std::uint32_t> ranks_;   // per point: index into level_
-  std::vector<double> tree_count_;     // Fenwick tree over levels: earlier points below a level
+  std::vector<double> level_;         // distinct values minus the minimum, ascending
+  std::vector<double> distance_sum_;  // per level: sum over the whole segment of |x - level|
+  std::vector<std::uint32_t> ranks_;  // per point: index into level_
+  std::vector<double> tree_count_;    // Fenwick tree over levels: earlier points below a level
   std::vector<double> tree_sum_;
-  std::vector<std::uint32_t> seen_;    // per level: earlier points on it
-  std::vector<double> left_;           // per point: sum of |x_i - x_k| over earlier i
+  std::vector<std::uint32_t> seen_;  // per level: earlier points on it
+  std::vector<double> left_;         // per point: sum of |x_i - x_k| over earlier i
 };
 
 }  // namespace fabricgate::gate

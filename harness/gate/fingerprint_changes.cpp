@@ -2,8 +2,10 @@
 
 namespace fabricgate::gate {
 
-FingerprintChanges fingerprint_changes(const FingerprintDetail& before, const FingerprintDetail& after,
-                                       const std::string& before_missing, const std::string& after_missing) {
+FingerprintChanges fingerprint_changes(const FingerprintDetail& before,
+                                       const FingerprintDetail& after,
+                                       const std::string& before_missing,
+                                       const std::string& after_missing) {
   FingerprintChanges out;
   if (before.empty() || after.empty()) {
     out.note = before.empty() ? before_missing : after_missing;
@@ -30,7 +32,8 @@ FingerprintChanges fingerprint_changes(const FingerprintDetail& before, const Fi
 
 nlohmann::json fingerprint_diff_to_json(const std::vector<Change>& changes) {
   nlohmann::json out = nlohmann::json::array();
-  for (const Change& c : changes) out.push_back({{"field", c.what}, {"before", c.before}, {"after", c.after}});
+  for (const Change& c : changes)
+    out.push_back({{"field", c.what}, {"before", c.before}, {"after", c.after}});
   return out;
 }
 

@@ -23,8 +23,10 @@ inline constexpr const char* kBaselineWithoutDetail =
     "baseline has no fingerprint detail; re-create it to see what changed";
 
 // `before_missing` / `after_missing` name the side in the note when its detail is empty.
-FingerprintChanges fingerprint_changes(const FingerprintDetail& before, const FingerprintDetail& after,
-                                       const std::string& before_missing, const std::string& after_missing);
+FingerprintChanges fingerprint_changes(const FingerprintDetail& before,
+                                       const FingerprintDetail& after,
+                                       const std::string& before_missing,
+                                       const std::string& after_missing);
 
 // [{"field", "before", "after"}, ...]: the `fingerprint_diff` of compare's and ab's JSON.
 nlohmann::json fingerprint_diff_to_json(const std::vector<Change>& changes);

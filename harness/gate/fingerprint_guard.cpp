@@ -18,7 +18,8 @@ std::string shown(const nlohmann::json& v) {
 }
 }  // namespace
 
-std::vector<Change> identity_differences(const nlohmann::json& before, const nlohmann::json& after) {
+std::vector<Change> identity_differences(const nlohmann::json& before,
+                                         const nlohmann::json& after) {
   std::vector<Change> out;
   std::set<std::string> fields;
   for (const auto& [k, v] : before.items()) fields.insert(k);

@@ -32,8 +32,8 @@ LaunchBand prediction_band(std::span<const double> launch_medians, double band_a
   return b;
 }
 
-LaunchBand band_around_centre(std::span<const double> launch_medians, double centre, bool higher_is_better,
-                              double band_alpha) {
+LaunchBand band_around_centre(std::span<const double> launch_medians, double centre,
+                              bool higher_is_better, double band_alpha) {
   LaunchBand b;
   b.centre = centre;
   std::vector<double> losses;
@@ -52,11 +52,13 @@ LaunchBand band_around_centre(std::span<const double> launch_medians, double cen
   for (const double l : losses) ss += (l - mean) * (l - mean);
   b.log_sd = std::sqrt(ss / (n - 1));
   b.t_quantile = student_t_quantile(1 - band_alpha, n - 1);
-  b.half_width = 1 - std::exp(-(std::max(0.0, mean) + b.t_quantile * b.log_sd * std::sqrt(1 + 1 / n)));
+  b.half_width =
+      1 - std::exp(-(std::max(0.0, mean) + b.t_quantile * b.log_sd * std::sqrt(1 + 1 / n)));
   return b;
 }
 
-LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry, const MetricBaseline& metric) {
+LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry,
+                       const MetricBaseline& metric) {
   LaunchBand b = prediction_band(metric.run_medians, policy.band_alpha);
   if (entry.band && entry.band->launches >= 2) {
     b.half_width = entry.band->half_width;

@@ -16,15 +16,15 @@
 namespace fabricgate::gate {
 
 struct LaunchBand {
-  std::size_t launches = 0;    // n behind the half-width (baseline run_medians, or calibration)
-  double centre = 0;           // geometric mean of the baseline launch medians
-  double log_sd = 0;           // sample standard deviation of log launch medians
-  double t_quantile = 0;       // t_{n-1, 1-band_alpha}
-  double half_width = 0;       // relative, 1 - exp(-h), before the floor
-  double floor = 0;            // static tolerance of the size class or key
-  double tolerance = 0;        // max(floor, half_width): what a launch may lose
-  bool calibrated = false;     // half_width from `fabricgate calibrate` (entry.band)
-  bool noisy = false;          // half_width > policy.max_band: not gateable
+  std::size_t launches = 0;  // n behind the half-width (baseline run_medians, or calibration)
+  double centre = 0;         // geometric mean of the baseline launch medians
+  double log_sd = 0;         // sample standard deviation of log launch medians
+  double t_quantile = 0;     // t_{n-1, 1-band_alpha}
+  double half_width = 0;     // relative, 1 - exp(-h), before the floor
+  double floor = 0;          // static tolerance of the size class or key
+  double tolerance = 0;      // max(floor, half_width): what a launch may lose
+  bool calibrated = false;   // half_width from `fabricgate calibrate` (entry.band)
+  bool noisy = false;        // half_width > policy.max_band: not gateable
 };
 
 // From launch medians alone (calibrate uses it on A/A launches). Needs >= 2 positive values.
@@ -36,11 +36,12 @@ LaunchBand prediction_band(std::span<const double> launch_medians, double band_a
 // centre, so the band must cover the offset as well as the spread:
 // h = max(0, mean loss) + t_{N-1, 1-band_alpha} * s * sqrt(1 + 1/N), loss = log(centre / x) for a
 // metric where higher is better, log(x / centre) for time. Needs >= 2 positive values.
-LaunchBand band_around_centre(std::span<const double> launch_medians, double centre, bool higher_is_better,
-                              double band_alpha);
+LaunchBand band_around_centre(std::span<const double> launch_medians, double centre,
+                              bool higher_is_better, double band_alpha);
 
 // The band of one baseline metric, with the floor and NOISY decision of `policy`.
-LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry, const MetricBaseline& metric);
+LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry,
+                       const MetricBaseline& metric);
 
 // Robust CV (1.4826 MAD / median) of one launch's repetitions; 0 with fewer than 3 (a launch of
 // one or two values has no stability of its own to judge: imported single-value launches).

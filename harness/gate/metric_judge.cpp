@@ -77,8 +77,8 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
   j.current_median = current_median(now, j.metric);
   const bool higher_better = metric_higher_is_better(j.metric);
   if (j.baseline_median > 0 && j.current_median > 0) {
-    j.performance_ratio = higher_better ? j.current_median / j.baseline_median
-                                        : j.baseline_median / j.current_median;
+    j.performance_ratio =
+        higher_better ? j.current_median / j.baseline_median : j.baseline_median / j.current_median;
   }
   const auto repetitions = current_samples(now, j.metric);
   j.repetitions = repetitions.size();
@@ -99,12 +99,14 @@ std::string describe_judgement(const MetricJudgement& j, std::uint64_t bytes) {
   const double change = (j.performance_ratio - 1) * 100;
   char text[400];
   std::snprintf(text, sizeof text,
-                "%s: %s %s -> %s (%+.1f%% %s, band %.1f%% from %zu launches%s, floor %.1f%%, repetitions CV %.1f%%)",
+                "%s: %s %s -> %s (%+.1f%% %s, band %.1f%% from %zu launches%s, floor %.1f%%, "
+                "repetitions CV %.1f%%)",
                 format_bytes(bytes).c_str(), metric_name(j.metric),
                 format_metric(j.baseline_median, j.metric == Metric::time_us).c_str(),
                 format_metric(j.current_median, j.metric == Metric::time_us).c_str(), change,
                 change < 0 ? "worse" : "better", j.tolerance * 100, j.launches,
-                j.band_calibrated ? ", calibrated" : "", j.static_tolerance * 100, j.launch_cv * 100);
+                j.band_calibrated ? ", calibrated" : "", j.static_tolerance * 100,
+                j.launch_cv * 100);
   return text;
 }
 

@@ -12,7 +12,8 @@ namespace fabricgate::gate {
 MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,
                              const TolerancePolicy& policy);
 
-// NOISY (band wider than max_band) / UNSTABLE (repetitions disagree) / REGRESSION / IMPROVEMENT / PASS.
+// NOISY (band wider than max_band) / UNSTABLE (repetitions disagree) / REGRESSION / IMPROVEMENT /
+// PASS.
 Verdict verdict_from_judgement(const MetricJudgement& j, const TolerancePolicy& policy);
 
 std::string describe_judgement(const MetricJudgement& j, std::uint64_t bytes);  // one line

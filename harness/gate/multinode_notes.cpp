@@ -14,18 +14,21 @@ void add_multinode_notes(const RunRecord& run, Comparison& c) {
   if (k < 2) return;
   if (k == 2) {
     c.warnings.push_back(
-        "P11: this run spans 2 nodes; NCCL special-cases two-node jobs (e.g. NVLSTree came out faster "
+        "P11: this run spans 2 nodes; NCCL special-cases two-node jobs (e.g. NVLSTree came out "
+        "faster "
         "than one node), so do not characterise a fabric on two nodes");
   }
   for (KeyComparison& key : c.keys) {
     if (key.family != "coll" || !key.busbw_now || key.nranks < 2) continue;
     const double rate = inter_node_rate_GBps(*key.busbw_now, k, key.nranks);
     char text[256];
-    std::snprintf(text, sizeof text,
-                  "busbw %.1f GB/s over %d nodes, %d ranks in all, implies >= %.1f GB/s per accelerator between "
-                  "nodes (busbw x (k-1)/(n-1); a floor, valid for hierarchical algorithms; compare with "
-                  "the per-accelerator NIC spec, not with busbw)",
-                  *key.busbw_now, k, key.nranks, rate);
+    std::snprintf(
+        text, sizeof text,
+        "busbw %.1f GB/s over %d nodes, %d ranks in all, implies >= %.1f GB/s per accelerator "
+        "between "
+        "nodes (busbw x (k-1)/(n-1); a floor, valid for hierarchical algorithms; compare with "
+        "the per-accelerator NIC spec, not with busbw)",
+        *key.busbw_now, k, key.nranks, rate);
     key.notes.push_back({"P12", "note", text});
   }
 }

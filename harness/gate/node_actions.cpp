@@ -10,7 +10,9 @@ namespace {
 
 constexpr std::size_t kMaxHostName = 253;
 
-bool alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+bool alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 // A name as it may be shown in a report: control and non-ASCII bytes as \xNN, so a hostile name
 // can neither hide itself nor move a terminal's cursor.
@@ -41,7 +43,9 @@ std::string finding_label(const ClusterFinding& f) {
 // Label and taint value: the first finding's id in lower case ("suspect-node").
 std::string kubernetes_value(const std::string& id) {
   std::string v = id;
-  std::transform(v.begin(), v.end(), v.begin(), [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; });
+  std::transform(v.begin(), v.end(), v.begin(), [](char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  });
   return v;
 }
 
@@ -61,45 +65,50 @@ NodeAction make_action(const std::string& host) {
 void finish(NodeAction& a, const std::string& run_id) {
   std::string what;
   for (const std::string& f : a.findings) what += (what.empty() ? "" : ", ") + f;
-  a.reason = shell_quiet_text("fabricgate: " + what + (run_id.empty() ? "" : " (run " + run_id + ")"));
+  a.reason =
+      shell_quiet_text("fabricgate: " + what + (run_id.empty() ? "" : " (run " + run_id + ")"));
   a.drain_argv = {"scontrol", "update", "NodeName=" + a.node, "State=DRAIN", "Reason=" + a.reason};
   a.resume_argv = {"scontrol", "update", "NodeName=" + a.node, "State=RESUME"};
   // Every word is made of safe characters; only the Reason has spaces, and inside double quotes
   // none of its characters ($ ` \ " ! are all excluded) means anything to a shell.
   a.slurm_line = "scontrol update NodeName=" + a.node + " State=DRAIN Reason=\"" + a.reason + "\"";
   if (!is_kubernetes_node_name(a.node)) return;
-  const std::string value = kubernetes_value(a.findings.front().substr(0, a.findings.front().find(' ')));
-  a.kubectl_lines = {"kubectl cordon " + a.node,
-                     "kubectl label node " + a.node + " fabricgate/finding=" + value + " --overwrite",
-                     "kubectl taint node " + a.node + " fabricgate/finding=" + value + ":NoSchedule --overwrite"};
+  const std::string value =
+      kubernetes_value(a.findings.front().substr(0, a.findings.front().find(' ')));
+  a.kubectl_lines = {
+      "kubectl cordon " + a.node,
+      "kubectl label node " + a.node + " fabricgate/finding=" + value + " --overwrite",
+      "kubectl taint node " + a.node + " fabricgate/finding=" + value + ":NoSchedule --overwrite"};
 }
 
 }  // namespace
 
 bool is_safe_node_name(std::string_view name) {
   if (name.empty() || name.size() > kMaxHostName || !alnum(name.front())) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) { return alnum(c) || c == '.' || c == '_' || c == '-'; });
+  return std::all_of(name.begin(), name.end(),
+                     [](char c) { return alnum(c) || c == '.' || c == '_' || c == '-'; });
 }
 
 bool is_kubernetes_node_name(std::string_view name) {
   if (name.empty() || name.size() > kMaxHostName) return false;
   const auto lower_alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
   if (!lower_alnum(name.front()) || !lower_alnum(name.back())) return false;
-  return std::all_of(name.begin(), name.end(), [&](char c) { return lower_alnum(c) || c == '-' || c == '.'; });
+  return std::all_of(name.begin(), name.end(),
+                     [&](char c) { return lower_alnum(c) || c == '-' || c == '.'; });
 }
 
 std::string shell_quiet_text(std::string_view text, std::size_t max) {
   std::string out;
   for (const char c : text.substr(0, max)) {
-    const bool keep = alnum(c) || c == ' ' || c == '.' || c == '_' || c == ',' || c == ':' || c == '+' || c == '=' ||
-                      c == '/' || c == '(' || c == ')' || c == '-';
+    const bool keep = alnum(c) || c == ' ' || c == '.' || c == '_' || c == ',' || c == ':' ||
+                      c == '+' || c == '=' || c == '/' || c == '(' || c == ')' || c == '-';
     out += keep ? c : '_';
   }
   return out;
 }
 
-NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings, const std::vector<NodeRecord>& nodes,
-                                 const std::string& run_id) {
+NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings,
+                                 const std::vector<NodeRecord>& nodes, const std::string& run_id) {
   NodeActionPlan plan;
   std::map<std::string, std::size_t> hosts_named;  // host name -> how many nodes carry it
   for (const NodeRecord& n : nodes) ++hosts_named[n.hostname.empty() ? n.name : n.hostname];
@@ -112,7 +121,8 @@ NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings, co
       if (f.id == "NODE-MISMATCH" && f.text.find("no majority") != std::string::npos) {
         plan.unblamed.push_back(f.text);
       } else {
-        plan.refused.push_back({printable(f.node), f.id, "not a node of this run", !is_safe_node_name(f.node)});
+        plan.refused.push_back(
+            {printable(f.node), f.id, "not a node of this run", !is_safe_node_name(f.node)});
       }
       continue;
     }
@@ -120,14 +130,16 @@ NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings, co
     // with one host name apart, and an emulated node is a slice of one host.
     const std::string host = node && !node->hostname.empty() ? node->hostname : f.node;
     if (!is_safe_node_name(host)) {
-      plan.refused.push_back({printable(host), f.id,
-                              "not a host name ([A-Za-z0-9][A-Za-z0-9._-]*, at most 253 characters): no command is "
-                              "built from it",
-                              true});
+      plan.refused.push_back(
+          {printable(host), f.id,
+           "not a host name ([A-Za-z0-9][A-Za-z0-9._-]*, at most 253 characters): no command is "
+           "built from it",
+           true});
       continue;
     }
     if (node && node->emulated) {
-      plan.refused.push_back({host, f.id, "an emulated node on one host: there is no machine to take out", false});
+      plan.refused.push_back(
+          {host, f.id, "an emulated node on one host: there is no machine to take out", false});
       continue;
     }
     if (node && hosts_named[host] > 1) {
@@ -156,7 +168,8 @@ std::vector<std::string> node_action_lines(const NodeActionPlan& plan) {
   // As shell comments with the name made quiet: the lines may be pasted whole, and a refused
   // name is exactly the kind that must not reach a shell or break a Markdown fence.
   for (const RefusedNode& r : plan.refused) {
-    out.push_back("# no action for " + r.finding + " node " + shell_quiet_text(r.node, 80) + ": " + r.why);
+    out.push_back("# no action for " + r.finding + " node " + shell_quiet_text(r.node, 80) + ": " +
+                  r.why);
   }
   return out;
 }

@@ -20,13 +20,13 @@
 namespace fabricgate::gate {
 
 struct NodeAction {
-  std::string node;                      // the machine: its host name, as Slurm and Kubernetes know it
-  std::vector<std::string> findings;     // "NODE-MISMATCH driver", "SUSPECT-NODE", in report order
-  std::vector<std::string> details;      // the findings' report lines
-  std::string reason;                    // Slurm Reason: "fabricgate: NODE-MISMATCH driver (run R)"
-  std::vector<std::string> drain_argv;   // scontrol update NodeName=N State=DRAIN Reason=...
-  std::vector<std::string> resume_argv;  // scontrol update NodeName=N State=RESUME (undo)
-  std::string slurm_line;                // drain_argv as a shell line
+  std::string node;                   // the machine: its host name, as Slurm and Kubernetes know it
+  std::vector<std::string> findings;  // "NODE-MISMATCH driver", "SUSPECT-NODE", in report order
+  std::vector<std::string> details;   // the findings' report lines
+  std::string reason;                 // Slurm Reason: "fabricgate: NODE-MISMATCH driver (run R)"
+  std::vector<std::string> drain_argv;     // scontrol update NodeName=N State=DRAIN Reason=...
+  std::vector<std::string> resume_argv;    // scontrol update NodeName=N State=RESUME (undo)
+  std::string slurm_line;                  // drain_argv as a shell line
   std::vector<std::string> kubectl_lines;  // empty when N is not a Kubernetes node name
 };
 
@@ -36,7 +36,8 @@ struct RefusedNode {
   std::string node;  // printable (control characters escaped)
   std::string finding;
   std::string why;
-  bool unsafe_name = false;  // the data is bad (exit 2 for `fabricgate nodes`), not merely unactionable
+  bool unsafe_name =
+      false;  // the data is bad (exit 2 for `fabricgate nodes`), not merely unactionable
 };
 
 struct NodeActionPlan {
@@ -56,8 +57,8 @@ std::string shell_quiet_text(std::string_view text, std::size_t max = 200);
 // One action per blamed node (its findings merged), from the failing SUSPECT-NODE and
 // NODE-MISMATCH findings; `nodes` maps a finding's node name to its host name and tells emulated
 // nodes apart (an empty list: names are taken as host names).
-NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings, const std::vector<NodeRecord>& nodes,
-                                 const std::string& run_id);
+NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings,
+                                 const std::vector<NodeRecord>& nodes, const std::string& run_id);
 
 // The plan as report lines: "slurm: scontrol ...", "kubernetes: kubectl ...", and
 // "# no action for <finding> node <name>: <why>" (the name reduced to shell_quiet_text).

@@ -44,10 +44,15 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
   // (backend, bytes) -> that size's pairs
   std::map<std::pair<std::string, std::uint64_t>, std::vector<PairResult>> groups;
   for (const BenchmarkResult& r : results) {
-    if (r.family != "nodepairs" || r.op != "sendrecv" || r.status != ResultStatus::ok || r.algbw_GBps <= 0) continue;
+    if (r.family != "nodepairs" || r.op != "sendrecv" || r.status != ResultStatus::ok ||
+        r.algbw_GBps <= 0)
+      continue;
     const auto it = r.params.find("nodes");
-    if (it == r.params.end() || !it->is_array() || it->size() != 2 || !(*it)[0].is_string() || !(*it)[1].is_string()) continue;
-    groups[{r.backend, r.bytes}].push_back({&r, (*it)[0].get<std::string>(), (*it)[1].get<std::string>()});
+    if (it == r.params.end() || !it->is_array() || it->size() != 2 || !(*it)[0].is_string() ||
+        !(*it)[1].is_string())
+      continue;
+    groups[{r.backend, r.bytes}].push_back(
+        {&r, (*it)[0].get<std::string>(), (*it)[1].get<std::string>()});
   }
   std::vector<ClusterFinding> slow_pairs;
   std::map<std::string, NodeScore> scores;
@@ -62,9 +67,10 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
       const double rate = p.result->algbw_GBps;
       if (group_median > 0 && rate < policy.slow_pair_fraction * group_median) {
         slow_pairs.push_back({"SLOW-PAIR", false, p.a + "+" + p.b, p.result->key,
-                              "pair " + p.a + "+" + p.b + " at " + size + ": " + rate_text(rate) + ", " +
-                                  ratio_text(rate / group_median) + " the median " + rate_text(group_median) + " of " +
-                                  std::to_string(pairs.size()) + " pairs"});
+                              "pair " + p.a + "+" + p.b + " at " + size + ": " + rate_text(rate) +
+                                  ", " + ratio_text(rate / group_median) + " the median " +
+                                  rate_text(group_median) + " of " + std::to_string(pairs.size()) +
+                                  " pairs"});
       }
     }
     // Leave-one-out per node: its own pairs against the pairs it is not in.
@@ -98,8 +104,8 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
     out.push_back({"SUSPECT-NODE", true, node, "",
                    "node " + node + ": its pairs run below " + ratio_text(policy.suspect_fraction) +
                        " the median of the pairs without it at " + std::to_string(s.low) + " of " +
-                       std::to_string(s.judged) + " sizes (worst " + ratio_text(s.worst) + " at " + s.worst_size +
-                       "); check its NICs, links and placement"});
+                       std::to_string(s.judged) + " sizes (worst " + ratio_text(s.worst) + " at " +
+                       s.worst_size + "); check its NICs, links and placement"});
   }
   out.insert(out.end(), slow_pairs.begin(), slow_pairs.end());
   return out;

@@ -15,7 +15,8 @@ void require_run_platform(const RunRecord& run, const Baseline& baseline, bool f
                        "\", found \"" + run.platform + "\"" + kHow);
 }
 
-void require_runs_platform(const std::vector<RunRecord>& runs, const Baseline& baseline, bool forced) {
+void require_runs_platform(const std::vector<RunRecord>& runs, const Baseline& baseline,
+                           bool forced) {
   for (const RunRecord& run : runs) require_run_platform(run, baseline, forced);
 }
 

@@ -16,12 +16,14 @@ namespace fabricgate::gate {
 void require_run_platform(const RunRecord& run, const Baseline& baseline, bool forced);
 
 // Every run must have the baseline's platform (baseline update).
-void require_runs_platform(const std::vector<RunRecord>& runs, const Baseline& baseline, bool forced);
+void require_runs_platform(const std::vector<RunRecord>& runs, const Baseline& baseline,
+                           bool forced);
 
 // Writing a baseline of `platform` to `out` is refused unless `forced` when `out` is the baseline
 // of another platform: the file it replaces says so (`replaced`, may be null), or it lies in a
-// directory called "baselines" under another platform's name (<other>.json, <other>--<scenario>.json).
-// Other names (reviewer copies such as /tmp/candidate.json) say nothing about a platform.
+// directory called "baselines" under another platform's name (<other>.json,
+// <other>--<scenario>.json). Other names (reviewer copies such as /tmp/candidate.json) say nothing
+// about a platform.
 void require_file_named_for(const std::filesystem::path& out, const std::string& platform,
                             const Baseline* replaced, bool forced);
 

@@ -27,8 +27,8 @@ ExpectedTransport observed_transport(const RunRecord& run, const BenchmarkResult
 
 ExpectedChoice observed_choice(const Choice& choice) { return names_used(choice); }
 
-std::vector<Change> transport_changes(const ExpectedTransport& before, const ExpectedTransport& after,
-                                      std::string& unknown_note) {
+std::vector<Change> transport_changes(const ExpectedTransport& before,
+                                      const ExpectedTransport& after, std::string& unknown_note) {
   std::vector<Change> out;
   // The provider is in params, so it is known on both sides whenever either has one.
   if (before.provider != after.provider) {
@@ -50,7 +50,8 @@ std::vector<Change> transport_changes(const ExpectedTransport& before, const Exp
     out.push_back({"transports", join_set(before.transports), join_set(after.transports)});
   }
   if (before.gdrdma != after.gdrdma) {
-    out.push_back({"gdrdma", before.gdrdma ? "GDRDMA" : "no GDRDMA", after.gdrdma ? "GDRDMA" : "no GDRDMA"});
+    out.push_back(
+        {"gdrdma", before.gdrdma ? "GDRDMA" : "no GDRDMA", after.gdrdma ? "GDRDMA" : "no GDRDMA"});
   }
   return out;
 }
@@ -58,8 +59,10 @@ std::vector<Change> transport_changes(const ExpectedTransport& before, const Exp
 std::vector<Change> choice_changes(const ExpectedChoice& before, const ExpectedChoice& after,
                                    std::vector<Change>& channel_changes) {
   std::vector<Change> out;
-  if (before.algo != after.algo) out.push_back({"algo", join_set(before.algo), join_set(after.algo)});
-  if (before.proto != after.proto) out.push_back({"proto", join_set(before.proto), join_set(after.proto)});
+  if (before.algo != after.algo)
+    out.push_back({"algo", join_set(before.algo), join_set(after.algo)});
+  if (before.proto != after.proto)
+    out.push_back({"proto", join_set(before.proto), join_set(after.proto)});
   if (before.channels != after.channels) {
     channel_changes.push_back({"channels", join_set(before.channels), join_set(after.channels)});
   }

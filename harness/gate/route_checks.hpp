@@ -20,11 +20,12 @@ ExpectedChoice observed_choice(const Choice& choice);
 
 // Differences that make a key TRANSPORT-CHANGED; empty when equal or when either side is unknown
 // (then `unknown_note` says so, if the baseline knew).
-std::vector<Change> transport_changes(const ExpectedTransport& before, const ExpectedTransport& after,
-                                      std::string& unknown_note);
+std::vector<Change> transport_changes(const ExpectedTransport& before,
+                                      const ExpectedTransport& after, std::string& unknown_note);
 
-// Algorithm or protocol set differences (ALGO-CHANGED); channel-count changes go to `channel_changes`
-// (reported as a warning: NCCL scales channels with load, it is not a route change).
+// Algorithm or protocol set differences (ALGO-CHANGED); channel-count changes go to
+// `channel_changes` (reported as a warning: NCCL scales channels with load, it is not a route
+// change).
 std::vector<Change> choice_changes(const ExpectedChoice& before, const ExpectedChoice& after,
                                    std::vector<Change>& channel_changes);
 

@@ -29,7 +29,8 @@ double mann_whitney_null_cdf(std::size_t n1, std::size_t n2, double u) {
   return 0.5 * std::erfc(-z / std::sqrt(2.0));
 }
 
-ShiftEstimate hodges_lehmann_shift(std::span<const double> x, std::span<const double> y, double confidence) {
+ShiftEstimate hodges_lehmann_shift(std::span<const double> x, std::span<const double> y,
+                                   double confidence) {
   ShiftEstimate s;
   s.low = -kInfinity;
   s.high = kInfinity;
@@ -62,7 +63,8 @@ ShiftEstimate hodges_lehmann_shift(std::span<const double> x, std::span<const do
   return s;
 }
 
-std::optional<ShiftEstimate> hodges_lehmann_ratio_interval(std::span<const double> x, std::span<const double> y,
+std::optional<ShiftEstimate> hodges_lehmann_ratio_interval(std::span<const double> x,
+                                                           std::span<const double> y,
                                                            double confidence) {
   if (x.empty() || y.empty()) return std::nullopt;
   std::vector<double> lx;

@@ -26,12 +26,14 @@ double mann_whitney_null_cdf(std::size_t n1, std::size_t n2, double u);
 
 // Shift of `y` relative to `x` with a two-sided interval of at least `confidence` (in (0, 1)).
 // Empty samples give estimate 0 and an unbounded interval.
-ShiftEstimate hodges_lehmann_shift(std::span<const double> x, std::span<const double> y, double confidence);
+ShiftEstimate hodges_lehmann_shift(std::span<const double> x, std::span<const double> y,
+                                   double confidence);
 
 // Ratio y/x of two samples of positive values: exp of the shift of the logarithms, so the
 // estimate and both bounds are ratios (an unbounded interval is [0, +inf]). nullopt when a
 // value is not > 0 or a sample is empty.
-std::optional<ShiftEstimate> hodges_lehmann_ratio_interval(std::span<const double> x, std::span<const double> y,
+std::optional<ShiftEstimate> hodges_lehmann_ratio_interval(std::span<const double> x,
+                                                           std::span<const double> y,
                                                            double confidence);
 
 }  // namespace fabricgate::gate

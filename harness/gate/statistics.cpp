@@ -133,7 +133,8 @@ namespace {
 std::vector<std::size_t> ascending_order(std::span<const double> p) {
   std::vector<std::size_t> order(p.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
   return order;
 }
 }  // namespace
@@ -158,7 +159,8 @@ std::vector<double> benjamini_hochberg_adjust(std::span<const double> p) {
   const auto order = ascending_order(p);
   for (std::size_t rank = m; rank-- > 0;) {
     const std::size_t i = order[rank];
-    running_min = std::min(running_min, p[i] * static_cast<double>(m) / static_cast<double>(rank + 1));
+    running_min =
+        std::min(running_min, p[i] * static_cast<double>(m) / static_cast<double>(rank + 1));
     adjusted[i] = running_min;
   }
   return adjusted;

@@ -14,7 +14,7 @@ double median(std::span<const double> values);  // 0 for an empty input
 double robust_relative_spread(std::span<const double> values);
 
 struct RankTestResult {
-  double u = 0;        // U statistic of `lower`: pairs (x in lower, y in higher) with x > y, ties 1/2
+  double u = 0;  // U statistic of `lower`: pairs (x in lower, y in higher) with x > y, ties 1/2
   double p_value = 1;  // P(U <= u) under "both samples come from one distribution"
   bool exact = false;  // exact null distribution (no ties, small samples) vs normal approximation
 };

@@ -17,7 +17,8 @@ std::string algorithms(const Choice& choice) {
 
 void add_wire_spec_notes(const RunRecord& run, Comparison& c) {
   const double spec = run.fingerprint.nvlink_GBps_per_direction;
-  if (spec <= 0 || run.launch.nodes > 1) return;  // across nodes busbw is not an NVLink figure (P12)
+  if (spec <= 0 || run.launch.nodes > 1)
+    return;  // across nodes busbw is not an NVLink figure (P12)
   std::unordered_map<std::string, const BenchmarkResult*> results;
   for (const auto& r : run.benchmarks) results.emplace(r.key, &r);
   for (KeyComparison& k : c.keys) {
@@ -28,13 +29,15 @@ void add_wire_spec_notes(const RunRecord& run, Comparison& c) {
     const bool ring_only = choice.algo.size() == 1 && choice.algo.begin()->first == "Ring";
     char text[256];
     if (*k.busbw_now > spec) {
-      std::snprintf(text, sizeof text,
-                    "busbw %.1f GB/s is above the %.0f GB/s per-direction NVLink spec: with %s the ring "
-                    "formula behind busbw no longer describes the wire (P10)",
-                    *k.busbw_now, spec, algorithms(choice).c_str());
+      std::snprintf(
+          text, sizeof text,
+          "busbw %.1f GB/s is above the %.0f GB/s per-direction NVLink spec: with %s the ring "
+          "formula behind busbw no longer describes the wire (P10)",
+          *k.busbw_now, spec, algorithms(choice).c_str());
       k.notes.push_back({"P10", "note", text});
     } else if (ring_only && k.bytes >= (std::uint64_t{1} << 26)) {
-      std::snprintf(text, sizeof text, "ring wire efficiency %.1f %% of the %.0f GB/s per-direction NVLink spec",
+      std::snprintf(text, sizeof text,
+                    "ring wire efficiency %.1f %% of the %.0f GB/s per-direction NVLink spec",
                     100.0 * *k.busbw_now / spec, spec);
       k.notes.push_back({"P10", "note", text});
     }

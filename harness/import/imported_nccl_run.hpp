@@ -19,7 +19,7 @@ struct ImportResult {
   std::vector<std::string> messages;  // what was ignored and why (printed on stderr)
 };
 
-ImportResult build_nccl_tests_run(const std::vector<NcclTestsOutput>& launches, const std::vector<SourceFile>& files,
-                                  const ImportContext& ctx);
+ImportResult build_nccl_tests_run(const std::vector<NcclTestsOutput>& launches,
+                                  const std::vector<SourceFile>& files, const ImportContext& ctx);
 
 }  // namespace fabricgate::import

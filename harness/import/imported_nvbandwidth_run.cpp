@@ -22,22 +22,33 @@ struct Mapping {
 };
 
 std::optional<Mapping> mapping_for(const std::string& name) {
-  const auto ends = [&](const std::string& s) { return name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0; };
+  const auto ends = [&](const std::string& s) {
+    return name.size() > s.size() && name.compare(name.size() - s.size(), s.size(), s) == 0;
+  };
   const std::string engine = ends("_sm") ? "sm" : "ce";
   const std::string stem = name.substr(0, name.size() - 3);
   if (!ends("_ce") && !ends("_sm")) {
-    if (name == "device_local_copy") return Mapping{"p2p", "ce", "local", Shape::local_row, false, ""};
+    if (name == "device_local_copy")
+      return Mapping{"p2p", "ce", "local", Shape::local_row, false, ""};
     return std::nullopt;
   }
-  if (stem == "host_to_device_memcpy") return Mapping{"hostcopy", engine, "h2d", Shape::host_row, false, ""};
-  if (stem == "device_to_host_memcpy") return Mapping{"hostcopy", engine, "d2h", Shape::host_row, false, ""};
+  if (stem == "host_to_device_memcpy")
+    return Mapping{"hostcopy", engine, "h2d", Shape::host_row, false, ""};
+  if (stem == "device_to_host_memcpy")
+    return Mapping{"hostcopy", engine, "d2h", Shape::host_row, false, ""};
   // SM bidirectional host copies are split-warp estimates (half of a shared kernel): no twin.
-  if (stem == "host_to_device_bidirectional_memcpy" && engine == "ce") return Mapping{"hostcopy", engine, "h2d", Shape::host_row, false, "d2h"};
-  if (stem == "device_to_host_bidirectional_memcpy" && engine == "ce") return Mapping{"hostcopy", engine, "d2h", Shape::host_row, false, "h2d"};
-  if (stem == "device_to_device_memcpy_write") return Mapping{"p2p", engine, "write", Shape::pair_matrix, false, ""};
-  if (stem == "device_to_device_memcpy_read") return Mapping{"p2p", engine, "read", Shape::pair_matrix, true, ""};
-  if (stem == "device_to_device_bidirectional_memcpy_write") return Mapping{"p2p", engine, "write", Shape::pair_total, false, ""};
-  if (stem == "device_to_device_bidirectional_memcpy_read") return Mapping{"p2p", engine, "read", Shape::pair_total, false, ""};
+  if (stem == "host_to_device_bidirectional_memcpy" && engine == "ce")
+    return Mapping{"hostcopy", engine, "h2d", Shape::host_row, false, "d2h"};
+  if (stem == "device_to_host_bidirectional_memcpy" && engine == "ce")
+    return Mapping{"hostcopy", engine, "d2h", Shape::host_row, false, "h2d"};
+  if (stem == "device_to_device_memcpy_write")
+    return Mapping{"p2p", engine, "write", Shape::pair_matrix, false, ""};
+  if (stem == "device_to_device_memcpy_read")
+    return Mapping{"p2p", engine, "read", Shape::pair_matrix, true, ""};
+  if (stem == "device_to_device_bidirectional_memcpy_write")
+    return Mapping{"p2p", engine, "write", Shape::pair_total, false, ""};
+  if (stem == "device_to_device_bidirectional_memcpy_read")
+    return Mapping{"p2p", engine, "read", Shape::pair_total, false, ""};
   return std::nullopt;
 }
 
@@ -57,17 +68,22 @@ struct Context {
 json record_for(const Context& c, const Cell& cell) {
   const Mapping& m = c.m;
   std::string key;
-  json params = {{"engine", m.engine}, {"source_tool", "nvbandwidth"}, {"source_version", c.out.version},
-                 {"source_file", c.source_name}, {"source_testcase", c.tc.name},
+  json params = {{"engine", m.engine},
+                 {"source_tool", "nvbandwidth"},
+                 {"source_version", c.out.version},
+                 {"source_file", c.source_name},
+                 {"source_testcase", c.tc.name},
                  {"statistic", "nvbandwidth's median over its samples (mean with -m)"}};
   std::string op = "copy";
   int gpus = 1;
   double transfers = 1;
   if (m.family == "hostcopy") {
-    key = "hostcopy/cuda/" + m.direction + "/pinned/gpu:" + std::to_string(cell.column) + "/bytes:" + std::to_string(c.bytes);
+    key = "hostcopy/cuda/" + m.direction + "/pinned/gpu:" + std::to_string(cell.column) +
+          "/bytes:" + std::to_string(c.bytes);
     if (m.engine == "sm") key += "/engine:sm";
     if (!m.against.empty()) key += "/against:" + m.against;
-    params.update({{"direction", m.direction}, {"mode", "uni"}, {"memory", "pinned"}, {"gpu", cell.column}});
+    params.update(
+        {{"direction", m.direction}, {"mode", "uni"}, {"memory", "pinned"}, {"gpu", cell.column}});
     if (!m.against.empty()) params["against"] = m.against;
   } else if (m.shape == Shape::local_row) {
     op = "local_copy";
@@ -78,30 +94,39 @@ json record_for(const Context& c, const Cell& cell) {
     const int src = m.column_is_source ? cell.column : cell.row;
     const int dst = m.column_is_source ? cell.row : cell.column;
     const std::string mode = bi ? "bi" : "uni";
-    key = "p2p/" + m.engine + "/" + m.direction + "/" + mode + "/src:" + std::to_string(src) + "/dst:" + std::to_string(dst) +
-          "/bytes:" + std::to_string(c.bytes);
+    key = "p2p/" + m.engine + "/" + m.direction + "/" + mode + "/src:" + std::to_string(src) +
+          "/dst:" + std::to_string(dst) + "/bytes:" + std::to_string(c.bytes);
     params.update({{"direction", m.direction}, {"mode", mode}, {"src", src}, {"dst", dst}});
     gpus = 2;
-    transfers = bi ? 2 : 1;  // the bench's bi rate counts both directions' bytes, as nvbandwidth's total
+    transfers =
+        bi ? 2 : 1;  // the bench's bi rate counts both directions' bytes, as nvbandwidth's total
   }
-  json rec = {{"key", key}, {"family", m.family}, {"backend", "cuda"}, {"op", op}, {"params", params},
-              {"bytes", c.bytes}, {"nranks", 1}, {"gpus_per_process", gpus}, {"notes", json::array()}};
+  json rec = {{"key", key},  {"family", m.family},       {"backend", "cuda"},
+              {"op", op},    {"params", params},         {"bytes", c.bytes},
+              {"nranks", 1}, {"gpus_per_process", gpus}, {"notes", json::array()}};
   if (!cell.GBps || *cell.GBps <= 0) {
     rec["status"] = "error";
-    rec["message"] = cell.GBps ? "nvbandwidth reported 0 GB/s" : "nvbandwidth testcase " + c.tc.name + " failed: " + c.tc.error;
+    rec["message"] = cell.GBps ? "nvbandwidth reported 0 GB/s"
+                               : "nvbandwidth testcase " + c.tc.name + " failed: " + c.tc.error;
     return rec;
   }
   const double rate = *cell.GBps;
   const double time_us = static_cast<double>(c.bytes) * transfers / (rate * 1e3);
-  rec.update({{"status", "ok"}, {"message", ""}, {"repetitions", 1}, {"iterations", 0},
+  rec.update({{"status", "ok"},
+              {"message", ""},
+              {"repetitions", 1},
+              {"iterations", 0},
               {"samples", {{"time_us", {time_us}}, {"algbw_GBps", {rate}}}},
-              {"time_us", time_us}, {"algbw_GBps", rate}, {"wrong_elements", 0}});
+              {"time_us", time_us},
+              {"algbw_GBps", rate},
+              {"wrong_elements", 0}});
   return rec;
 }
 
 // The cells of a testcase as (row, column, value); a failed testcase yields every cell it would
 // have measured, without a value, so its keys show as errors rather than vanish.
-std::vector<Cell> cells_of(const NvbandwidthOutput& o, const NvbandwidthTestcase& tc, const Mapping& m) {
+std::vector<Cell> cells_of(const NvbandwidthOutput& o, const NvbandwidthTestcase& tc,
+                           const Mapping& m) {
   const int n = static_cast<int>(o.gpus.size());
   std::vector<Cell> cells;
   const bool failed = tc.status != "Passed";
@@ -109,12 +134,15 @@ std::vector<Cell> cells_of(const NvbandwidthOutput& o, const NvbandwidthTestcase
   std::size_t first_row = 0;
   if (!failed) {
     const std::size_t rows = tc.matrix.size();
-    const std::size_t want = m.shape == Shape::pair_total ? 3 * static_cast<std::size_t>(n) : pairs ? static_cast<std::size_t>(n) : 1;
+    const std::size_t want = m.shape == Shape::pair_total ? 3 * static_cast<std::size_t>(n)
+                             : pairs                      ? static_cast<std::size_t>(n)
+                                                          : 1;
     if (rows != want) {
-      throw InputError(o.file, tc.pointer + "/bandwidth_matrix",
-                       std::to_string(want) + " rows for " + tc.name + " with " + std::to_string(n) + " GPUs" +
-                           (m.shape == Shape::pair_total ? " (its three matrices appended, total last)" : "") + ", found " +
-                           std::to_string(rows));
+      throw InputError(
+          o.file, tc.pointer + "/bandwidth_matrix",
+          std::to_string(want) + " rows for " + tc.name + " with " + std::to_string(n) + " GPUs" +
+              (m.shape == Shape::pair_total ? " (its three matrices appended, total last)" : "") +
+              ", found " + std::to_string(rows));
     }
     if (m.shape == Shape::pair_total) first_row = 2 * static_cast<std::size_t>(n);
   }
@@ -134,8 +162,9 @@ std::vector<Cell> cells_of(const NvbandwidthOutput& o, const NvbandwidthTestcase
 
 }  // namespace
 
-ImportResult build_nvbandwidth_run(const std::vector<NvbandwidthOutput>& launches, const std::vector<SourceFile>& files,
-                                   std::uint64_t buffer_bytes, const ImportContext& ctx) {
+ImportResult build_nvbandwidth_run(const std::vector<NvbandwidthOutput>& launches,
+                                   const std::vector<SourceFile>& files, std::uint64_t buffer_bytes,
+                                   const ImportContext& ctx) {
   if (launches.empty()) throw InputError("fabricgate import nvbandwidth: at least one FILE");
   ImportResult result;
   json benchmarks = json::array();
@@ -144,17 +173,21 @@ ImportResult build_nvbandwidth_run(const std::vector<NvbandwidthOutput>& launche
   const NvbandwidthOutput& first = launches.front();
   for (const NvbandwidthOutput& o : launches) {
     if (o.gpus != first.gpus || o.hostname != first.hostname) {
-      throw InputError(o.file, "/nvbandwidth/GPU Device list", "the same GPUs on the same host as " + first.file + " (one machine per run)");
+      throw InputError(
+          o.file, "/nvbandwidth/GPU Device list",
+          "the same GPUs on the same host as " + first.file + " (one machine per run)");
     }
     versions.insert(o.version);
     for (const NvbandwidthTestcase& tc : o.testcases) {
       const auto m = mapping_for(tc.name);
       if (!m) {
-        result.messages.push_back(base_name(o.file) + ": " + tc.name + " not imported (no fabricgate key measures the same copy)");
+        result.messages.push_back(base_name(o.file) + ": " + tc.name +
+                                  " not imported (no fabricgate key measures the same copy)");
         continue;
       }
       if (tc.status != "Passed" && tc.status != "Error") {
-        result.messages.push_back(base_name(o.file) + ": " + tc.name + " not imported (status " + tc.status + ")");
+        result.messages.push_back(base_name(o.file) + ": " + tc.name + " not imported (status " +
+                                  tc.status + ")");
         continue;
       }
       const Context c{o, tc, *m, buffer_bytes, base_name(o.file)};
@@ -162,21 +195,34 @@ ImportResult build_nvbandwidth_run(const std::vector<NvbandwidthOutput>& launche
         json rec = record_for(c, cell);
         const std::string key = rec["key"].get<std::string>();
         if (const auto [it, fresh] = seen.emplace(key, o.file + " " + tc.pointer); !fresh) {
-          throw InputError(o.file, tc.pointer, "each key once per run, but " + key + " was already read from " + it->second +
-                                                   " (one launch per run directory: import repeated launches separately)");
+          throw InputError(
+              o.file, tc.pointer,
+              "each key once per run, but " + key + " was already read from " + it->second +
+                  " (one launch per run directory: import repeated launches separately)");
         }
         benchmarks.push_back(std::move(rec));
       }
     }
   }
-  if (benchmarks.empty()) throw InputError(first.file, "/nvbandwidth/testcases", "at least one testcase fabricgate imports (see docs/IMPORT.md)");
+  if (benchmarks.empty())
+    throw InputError(first.file, "/nvbandwidth/testcases",
+                     "at least one testcase fabricgate imports (see docs/IMPORT.md)");
   std::string version_list;
   for (const std::string& v : versions) version_list += (version_list.empty() ? "" : ",") + v;
   json run = imported_run_skeleton(ctx, "nvbandwidth", version_list, files);
-  run["launch"] = {{"launcher", "imported:nvbandwidth"}, {"nranks", 1}, {"nodes", 1}, {"gpus_per_process", 1},
-                   {"ranks_per_node", 1}, {"gpus_per_node", static_cast<int>(first.gpus.size())}, {"nodes_emulated", false}};
-  run["ranks"] = json::array({{{"rank", 0}, {"host", first.hostname}, {"local_rank", 0}, {"node", first.hostname},
-                               {"gpu_uuid", ""}, {"pci_bus_id", ""}}});
+  run["launch"] = {{"launcher", "imported:nvbandwidth"},
+                   {"nranks", 1},
+                   {"nodes", 1},
+                   {"gpus_per_process", 1},
+                   {"ranks_per_node", 1},
+                   {"gpus_per_node", static_cast<int>(first.gpus.size())},
+                   {"nodes_emulated", false}};
+  run["ranks"] = json::array({{{"rank", 0},
+                               {"host", first.hostname},
+                               {"local_rank", 0},
+                               {"node", first.hostname},
+                               {"gpu_uuid", ""},
+                               {"pci_bus_id", ""}}});
   run["metadata"]["driver_version"] = first.driver_version;
   run["metadata"]["cuda_runtime_version"] = first.cuda_runtime_version;
   run["metadata"]["buffer_bytes"] = std::to_string(buffer_bytes);

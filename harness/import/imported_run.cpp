@@ -1,7 +1,7 @@
 #include "harness/import/imported_run.hpp"
 
-#include <cstdio>
 #include <unistd.h>
+#include <cstdio>
 
 #include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
@@ -28,10 +28,11 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-json imported_run_skeleton(const ImportContext& ctx, const std::string& tool, const std::string& tool_version,
-                           const std::vector<SourceFile>& files) {
+json imported_run_skeleton(const ImportContext& ctx, const std::string& tool,
+                           const std::string& tool_version, const std::vector<SourceFile>& files) {
   char hash[17];
-  std::snprintf(hash, sizeof hash, "%08llx", static_cast<unsigned long long>(content_hash(files) >> 32));
+  std::snprintf(hash, sizeof hash, "%08llx",
+                static_cast<unsigned long long>(content_hash(files) >> 32));
   std::string names;
   for (const SourceFile& f : files) names += (names.empty() ? "" : ",") + base_name(f.path);
   return json{
@@ -65,12 +66,15 @@ void write_imported_run(const fs::path& out_arg, const json& run) {
   parse_run(run, shown);
   std::error_code ec;
   if (fs::exists(out, ec) || fs::is_symlink(out, ec)) {
-    throw InputError(out.string(), "", "already exists (an import never replaces a run directory; choose a new --out)");
+    throw InputError(
+        out.string(), "",
+        "already exists (an import never replaces a run directory; choose a new --out)");
   }
   const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
   fs::create_directories(parent, ec);
   if (ec) throw InputError(parent.string(), "", "cannot create the directory: " + ec.message());
-  const fs::path temp = parent / ("." + out.filename().string() + ".import-" + std::to_string(::getpid()));
+  const fs::path temp =
+      parent / ("." + out.filename().string() + ".import-" + std::to_string(::getpid()));
   fs::remove_all(temp, ec);
   try {
     fs::create_directory(temp);

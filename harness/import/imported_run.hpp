@@ -15,9 +15,9 @@
 namespace fabricgate::import {
 
 struct ImportContext {
-  std::string platform;           // --platform (a safe name)
-  std::string now_iso;            // "2026-12-01T09:00:00Z"
-  std::string now_compact;        // "20261201T090000Z"
+  std::string platform;     // --platform (a safe name)
+  std::string now_iso;      // "2026-12-01T09:00:00Z"
+  std::string now_compact;  // "20261201T090000Z"
   std::string fabricgate_version;
 };
 
@@ -32,15 +32,16 @@ std::uint64_t content_hash(const std::vector<SourceFile>& files);
 
 // schema, run_id (<now>-import-<tool>-<hash>), suite = tool, scenario default, platform, complete,
 // times, metadata (tool, version, files), empty benchmarks.
-json imported_run_skeleton(const ImportContext& ctx, const std::string& tool, const std::string& tool_version,
-                           const std::vector<SourceFile>& files);
+json imported_run_skeleton(const ImportContext& ctx, const std::string& tool,
+                           const std::string& tool_version, const std::vector<SourceFile>& files);
 
 // Checks `run` with the run loader (what compare/report/baseline will read), then writes
 // OUT/run.json into a temporary sibling directory renamed to OUT: nothing appears at OUT unless
 // all of it is there. OUT must not exist (an import never replaces a run).
 void write_imported_run(const std::filesystem::path& out, const json& run);
 
-// The part of a path after its last '/', for params (full paths leak the importing machine's layout).
+// The part of a path after its last '/', for params (full paths leak the importing machine's
+// layout).
 std::string base_name(const std::string& path);
 
 }  // namespace fabricgate::import

@@ -2,10 +2,10 @@
 
 #include <cmath>
 
-#include "harness/import/nccl_tests_text.hpp"
-#include "harness/import/source_text.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "harness/import/nccl_tests_text.hpp"
+#include "harness/import/source_text.hpp"
 
 namespace fabricgate::import {
 
@@ -22,11 +22,13 @@ double figure(const JsonReader& r, const std::string& p, bool positive) {
   const json& v = r.at(p);
   if (!v.is_number()) r.fail(p, positive ? "a number > 0" : "a number >= 0");
   const double d = v.get<double>();
-  if (!std::isfinite(d) || d < 0 || (positive && d == 0)) r.fail(p, positive ? "a number > 0" : "a number >= 0");
+  if (!std::isfinite(d) || d < 0 || (positive && d == 0))
+    r.fail(p, positive ? "a number > 0" : "a number >= 0");
   return d;
 }
 
-std::optional<NcclTestsFigures> placement(const JsonReader& r, const std::string& p, bool& cpu_time) {
+std::optional<NcclTestsFigures> placement(const JsonReader& r, const std::string& p,
+                                          bool& cpu_time) {
   const json* v = r.find(p);
   if (!v || v->is_null()) return std::nullopt;
   r.object_at(p);
@@ -49,10 +51,12 @@ std::optional<NcclTestsFigures> placement(const JsonReader& r, const std::string
 // "/opt/nccl-tests/build/all_reduce_perf" -> "all_reduce_perf"; builds named *_perf_mpi too.
 std::string program_from_argv0(const JsonReader& r) {
   const std::string argv0 = r.string_at("/args/0");
-  std::string name = argv0.substr(argv0.find_last_of('/') == std::string::npos ? 0 : argv0.find_last_of('/') + 1);
+  std::string name =
+      argv0.substr(argv0.find_last_of('/') == std::string::npos ? 0 : argv0.find_last_of('/') + 1);
   if (name.size() > 4 && name.substr(name.size() - 4) == "_mpi") name.resize(name.size() - 4);
   if (name.size() <= 5 || name.substr(name.size() - 5) != "_perf") {
-    r.fail("/args/0", "the nccl-tests program (<collective>_perf), found \"" + printable(argv0) + "\"");
+    r.fail("/args/0",
+           "the nccl-tests program (<collective>_perf), found \"" + printable(argv0) + "\"");
   }
   return printable(name, 64);
 }
@@ -104,7 +108,8 @@ NcclTestsOutput parse_nccl_tests_json(std::string_view text, const std::string& 
   }
   out.nranks = static_cast<int>(devices.size()) * out.nthreads * out.ngpus;
 
-  if (!r.find("/results")) r.fail("/results", "the results list (absent: nccl-tests stopped before its table)");
+  if (!r.find("/results"))
+    r.fail("/results", "the results list (absent: nccl-tests stopped before its table)");
   const json& results = r.array_at("/results");
   if (results.empty()) r.fail("/results", "at least one result");
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -130,8 +135,10 @@ NcclTestsOutput parse_nccl_tests_json(std::string_view text, const std::string& 
     out.rows.push_back(std::move(row));
   }
   // The footer is written after the last size: without it the run did not finish.
-  if (!r.find("/out_of_bounds")) r.fail("/out_of_bounds", "the footer written after the last size (the run did not finish)");
-  if (!r.find("/end_time")) r.fail("/end_time", "the end time written when nccl-tests exits (the run did not finish)");
+  if (!r.find("/out_of_bounds"))
+    r.fail("/out_of_bounds", "the footer written after the last size (the run did not finish)");
+  if (!r.find("/end_time"))
+    r.fail("/end_time", "the end time written when nccl-tests exits (the run did not finish)");
   if (const json* avg = r.find("/average_bus_bandwidth/bandwidth"); avg && avg->is_number()) {
     out.average_busbw_ignored = avg->get<double>();
   }

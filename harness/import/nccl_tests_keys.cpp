@@ -9,7 +9,8 @@ namespace fabricgate::import {
 
 std::optional<CollectiveShape> collective_for_program(const std::string& program, int nranks) {
   const std::string_view suffix = "_perf";
-  if (program.size() <= suffix.size() || program.compare(program.size() - suffix.size(), suffix.size(), suffix) != 0) {
+  if (program.size() <= suffix.size() ||
+      program.compare(program.size() - suffix.size(), suffix.size(), suffix) != 0) {
     return std::nullopt;
   }
   const std::string op = program.substr(0, program.size() - suffix.size());
@@ -29,10 +30,20 @@ std::optional<CollectiveShape> collective_for_program(const std::string& program
 
 std::optional<std::string> fabricgate_dtype(const std::string& t) {
   static const std::array<std::pair<std::string_view, std::string_view>, 14> names{{
-      {"int8", "int8"},         {"uint8", "uint8"},       {"int32", "int32"},   {"uint32", "uint32"},
-      {"int64", "int64"},       {"uint64", "uint64"},     {"half", "float16"},  {"float", "float32"},
-      {"double", "float64"},    {"bfloat16", "bfloat16"}, {"f8e4m3", "fp8_e4m3"}, {"f8e5m2", "fp8_e5m2"},
-      {"fp8_e4m3", "fp8_e4m3"}, {"fp8_e5m2", "fp8_e5m2"},
+      {"int8", "int8"},
+      {"uint8", "uint8"},
+      {"int32", "int32"},
+      {"uint32", "uint32"},
+      {"int64", "int64"},
+      {"uint64", "uint64"},
+      {"half", "float16"},
+      {"float", "float32"},
+      {"double", "float64"},
+      {"bfloat16", "bfloat16"},
+      {"f8e4m3", "fp8_e4m3"},
+      {"f8e5m2", "fp8_e5m2"},
+      {"fp8_e4m3", "fp8_e4m3"},
+      {"fp8_e5m2", "fp8_e5m2"},
   }};
   for (const auto& [from, to] : names) {
     if (t == from) return std::string(to);

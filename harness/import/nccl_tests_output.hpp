@@ -43,18 +43,18 @@ struct NcclTestsRow {
 
 struct NcclTestsOutput {
   std::string file;
-  std::string format;        // "text" | "json"
-  std::string tool_version;  // "2.19.6"; the JSON does not record it ("")
+  std::string format;               // "text" | "json"
+  std::string tool_version;         // "2.19.6"; the JSON does not record it ("")
   std::string json_format_version;  // the JSON's "version" (3 today); "" for text
-  std::string nccl_version;  // "2.28.3" from nccl-library=22803 or the JSON's nccl_version
-  std::string program;       // "all_reduce_perf"
+  std::string nccl_version;         // "2.28.3" from nccl-library=22803 or the JSON's nccl_version
+  std::string program;              // "all_reduce_perf"
   int nthreads = 1;
   int ngpus = 1;
   long long warmup_iters = 0;
   long long iters = 0;
   long long agg_iters = 1;
-  int validation = 0;  // -c: data checked
-  int graph = 0;       // -G: CUDA-graph launches
+  int validation = 0;     // -c: data checked
+  int graph = 0;          // -G: CUDA-graph launches
   bool cpu_time = false;  // -C 1: the time columns are host time, not GPU time
   // Text: one per rank. JSON: one per process (its first GPU only).
   std::vector<NcclTestsDevice> devices;

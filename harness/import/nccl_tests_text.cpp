@@ -22,13 +22,18 @@ std::string_view strip_comment(std::string_view line) {
   return line;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
-bool blank(std::string_view line) { return line.find_first_not_of(" \t") == std::string_view::npos; }
+bool blank(std::string_view line) {
+  return line.find_first_not_of(" \t") == std::string_view::npos;
+}
 
 class TextParser {
  public:
-  TextParser(std::string_view text, const std::string& file) : lines_(split_lines(text)), file_(file) {
+  TextParser(std::string_view text, const std::string& file)
+      : lines_(split_lines(text)), file_(file) {
     out_.file = file;
     out_.format = "text";
   }
@@ -54,7 +59,8 @@ class TextParser {
   int int_after(const std::vector<std::string_view>& w, std::size_t i, const char* field) const {
     if (i + 1 >= w.size()) fail(std::string("a number after \"") + field + "\"");
     const auto v = parse_integer(w[i + 1]);
-    if (!v || *v < 0 || *v > 1000000000) fail(std::string("a count after \"") + field + "\", found \"" + printable(w[i + 1]) + "\"");
+    if (!v || *v < 0 || *v > 1000000000)
+      fail(std::string("a count after \"") + field + "\", found \"" + printable(w[i + 1]) + "\"");
     return static_cast<int>(*v);
   }
 
@@ -84,7 +90,8 @@ class TextParser {
     } else if (starts_with(c, "Collective test concluded:")) {
       const auto w = split_words(c.substr(26));
       if (w.size() != 1 || w[0] != out_.program) {
-        fail("\"Collective test concluded: " + printable(out_.program) + "\" (the program that started)");
+        fail("\"Collective test concluded: " + printable(out_.program) +
+             "\" (the program that started)");
       }
       concluded_ = true;
     }
@@ -94,8 +101,9 @@ class TextParser {
 
   void version_line(std::string_view c) {
     if (version_seen_) {
-      fail("one nccl-tests output per file (this is a second \"# nccl-tests version\" header): "
-           "import each launch from its own file");
+      fail(
+          "one nccl-tests output per file (this is a second \"# nccl-tests version\" header): "
+          "import each launch from its own file");
     }
     version_seen_ = true;
     const auto w = split_words(c);
@@ -104,7 +112,8 @@ class TextParser {
     for (std::size_t i = 3; i < w.size(); ++i) {
       if (starts_with(w[i], "nccl-library=")) {
         const auto code = parse_integer(w[i].substr(13));
-        if (!code || *code <= 0) fail("a version code after nccl-library=, found \"" + printable(w[i]) + "\"");
+        if (!code || *code <= 0)
+          fail("a version code after nccl-library=, found \"" + printable(w[i]) + "\"");
         out_.nccl_version = nccl_version_from_code(*code);
       }
     }
@@ -131,7 +140,8 @@ class TextParser {
         }
       }
     }
-    if (!threads || !gpus || !iters) fail("\"# nThread N nGpus N ... iters: N ...\" (the launch configuration)");
+    if (!threads || !gpus || !iters)
+      fail("\"# nThread N nGpus N ... iters: N ...\" (the launch configuration)");
     if (out_.nthreads < 1 || out_.ngpus < 1) fail("nThread and nGpus of at least 1");
     config_seen_ = true;
   }
@@ -140,11 +150,14 @@ class TextParser {
   void device_line(std::string_view c) {
     const auto w = split_words(c);
     const char* shape = "\"#  Rank R Group G Pid P on HOST device D [BUS] GPU NAME\"";
-    if (w.size() < 10 || w[0] != "Rank" || w[2] != "Group" || w[4] != "Pid" || w[6] != "on" || w[8] != "device") fail(shape);
+    if (w.size() < 10 || w[0] != "Rank" || w[2] != "Group" || w[4] != "Pid" || w[6] != "on" ||
+        w[8] != "device")
+      fail(shape);
     const auto rank = parse_integer(w[1]);
     const auto pid = parse_integer(w[5]);
     const auto dev = parse_integer(w[9]);
-    if (!rank || !pid || !dev || *rank < 0 || *dev < 0 || *rank > 1000000 || *dev > 1000000) fail(shape);
+    if (!rank || !pid || !dev || *rank < 0 || *dev < 0 || *rank > 1000000 || *dev > 1000000)
+      fail(shape);
     NcclTestsDevice d;
     d.rank = static_cast<int>(*rank);
     d.pid = *pid;
@@ -152,13 +165,15 @@ class TextParser {
     d.device = static_cast<int>(*dev);
     const auto open = c.find('[');
     const auto close = c.find(']');
-    if (open == std::string_view::npos || close == std::string_view::npos || close < open) fail(shape);
+    if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+      fail(shape);
     d.pci_bus_id = printable(c.substr(open + 1, close - open - 1), 32);
     std::string_view name = c.substr(close + 1);
     while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
     d.gpu_name = printable(name, 64);
     if (d.rank != static_cast<int>(out_.devices.size())) {
-      fail("device lines in rank order, expected rank " + std::to_string(out_.devices.size()) + ", found " + std::to_string(d.rank));
+      fail("device lines in rank order, expected rank " + std::to_string(out_.devices.size()) +
+           ", found " + std::to_string(d.rank));
     }
     out_.devices.push_back(std::move(d));
   }
@@ -172,8 +187,11 @@ class TextParser {
       if (word == "i_min") ++i_min;
       if (word == "timestamp") layout_.timestamp = true;
     }
-    if (w.size() < 5 || w[1] != "count" || w[2] != "type" || w[3] != "redop" || w[4] != "root" || times != 2) {
-      fail("the column header \"# size count type redop root time algbw busbw #wrong time algbw busbw #wrong\"");
+    if (w.size() < 5 || w[1] != "count" || w[2] != "type" || w[3] != "redop" || w[4] != "root" ||
+        times != 2) {
+      fail(
+          "the column header \"# size count type redop root time algbw busbw #wrong time algbw "
+          "busbw #wrong\"");
     }
     layout_.per_side = i_min == 2 ? 8 : 4;
     layout_.seen = true;
@@ -208,20 +226,24 @@ class TextParser {
     const bool numeric = !w.empty() && parse_integer(w[0]).has_value();
     if (numeric && layout_.seen && !concluded_) return row(w);
     // NCCL_DEBUG output interleaves with the table ("host:pid:tid [0] NCCL INFO ...").
-    if (line.find(" NCCL INFO ") != std::string_view::npos || line.find(" NCCL WARN ") != std::string_view::npos) return;
+    if (line.find(" NCCL INFO ") != std::string_view::npos ||
+        line.find(" NCCL WARN ") != std::string_view::npos)
+      return;
     if (numeric && !layout_.seen) fail("the column header before the first result row");
     fail("a result row or a \"#\" comment, found \"" + printable(line) + "\"");
   }
 
   void row(const std::vector<std::string_view>& w) {
     const std::size_t both = 5 + 2 * layout_.per_side;
-    const std::size_t in_place_only = 5 + layout_.per_side;  // trace replay prints no out-of-place part
-    const std::size_t extra = layout_.timestamp ? 2 : 0;     // "YYYY-MM-DD HH:MM:SS"
+    const std::size_t in_place_only =
+        5 + layout_.per_side;  // trace replay prints no out-of-place part
+    const std::size_t extra = layout_.timestamp ? 2 : 0;  // "YYYY-MM-DD HH:MM:SS"
     const std::size_t n = w.size();
     const bool full = n == both || (extra && n == both + extra);
     const bool ip_only = n == in_place_only || (extra && n == in_place_only + extra);
     if (!full && !ip_only) {
-      fail(std::to_string(both) + " columns (size count type redop root, then out-of-place and in-place " +
+      fail(std::to_string(both) +
+           " columns (size count type redop root, then out-of-place and in-place " +
            std::to_string(layout_.per_side) + " each), found " + std::to_string(n));
     }
     NcclTestsRow r;
@@ -231,7 +253,8 @@ class TextParser {
     const auto root = parse_integer(w[4]);
     if (!bytes || *bytes < 0) fail("a size in bytes, found \"" + printable(w[0]) + "\"");
     if (!count || *count < 0) fail("an element count, found \"" + printable(w[1]) + "\"");
-    if (!root || *root < -1 || *root > 1000000) fail("a root rank or -1, found \"" + printable(w[4]) + "\"");
+    if (!root || *root < -1 || *root > 1000000)
+      fail("a root rank or -1, found \"" + printable(w[4]) + "\"");
     r.bytes = static_cast<std::uint64_t>(*bytes);
     r.count = static_cast<std::uint64_t>(*count);
     r.type = printable(w[2], 32);
@@ -248,14 +271,18 @@ class TextParser {
 
   void finish() {
     line_no_ = static_cast<int>(lines_.size());
-    if (!version_seen_) fail_at_line(file_, 1, "an nccl-tests output (2.13 or later) starting with \"# nccl-tests version\"");
+    if (!version_seen_)
+      fail_at_line(file_, 1,
+                   "an nccl-tests output (2.13 or later) starting with \"# nccl-tests version\"");
     if (out_.program.empty()) fail("a \"# Collective test starting: <name>_perf\" line");
     if (!config_seen_) fail("a \"# nThread N nGpus N ...\" line");
     if (out_.devices.empty()) fail("\"#  Rank ...\" device lines (one per GPU)");
-    if (!layout_.seen || out_.rows.empty()) fail("result rows: the output ends before the table (a partial file)");
+    if (!layout_.seen || out_.rows.empty())
+      fail("result rows: the output ends before the table (a partial file)");
     if (!concluded_) {
       fail("\"# Collective test concluded: " + printable(out_.program) +
-           "\": the output is cut off (or the test failed) after " + std::to_string(out_.rows.size()) + " rows");
+           "\": the output is cut off (or the test failed) after " +
+           std::to_string(out_.rows.size()) + " rows");
     }
     out_.nranks = static_cast<int>(out_.devices.size());
   }

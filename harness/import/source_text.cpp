@@ -11,16 +11,20 @@
 namespace fabricgate::import {
 
 namespace {
-constexpr std::uintmax_t kMaxSourceBytes = 256ULL << 20;  // far above any nccl-tests/nvbandwidth output
+constexpr std::uintmax_t kMaxSourceBytes = 256ULL
+                                           << 20;  // far above any nccl-tests/nvbandwidth output
 }
 
 std::string read_source_file(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path.string(), "", "no such file (expected a tool's output file)");
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw InputError(path.string(), "", "no such file (expected a tool's output file)");
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (ec) throw InputError(path.string(), "", "cannot read the file size: " + ec.message());
-  if (size == 0) throw InputError(path.string(), "", "the file is empty (expected a tool's output)");
-  if (size > kMaxSourceBytes) throw InputError(path.string(), "", "larger than 256 MiB: not a tool's output file");
+  if (size == 0)
+    throw InputError(path.string(), "", "the file is empty (expected a tool's output)");
+  if (size > kMaxSourceBytes)
+    throw InputError(path.string(), "", "larger than 256 MiB: not a tool's output file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string(), "", "cannot open the file");
   std::ostringstream s;

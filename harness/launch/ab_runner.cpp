@@ -5,6 +5,8 @@
 #include <optional>
 #include <utility>
 
+#include "core/errors.hpp"
+#include "core/suite.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
 #include "harness/gate/ab_json.hpp"
 #include "harness/gate/ab_library_guard.hpp"
@@ -12,9 +14,7 @@
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/model/baseline.hpp"
-#include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
-#include "core/suite.hpp"
 
 namespace fabricgate::launch {
 
@@ -28,8 +28,9 @@ std::string string_in(const json& object, const char* field) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// run.json: launch.{nccl_version,nccl_library,mpi_version} from the records header, ranks[].nccl_library
-// from the bench's rank table, capture.{nccl_version,nccl_versions_full} from NCCL's logs.
+// run.json: launch.{nccl_version,nccl_library,mpi_version} from the records header,
+// ranks[].nccl_library from the bench's rank table, capture.{nccl_version,nccl_versions_full} from
+// NCCL's logs.
 gate::LoadedLibraries loaded_libraries(const json& run) {
   gate::LoadedLibraries l;
   const json header = run.value("launch", json::object());
@@ -37,17 +38,21 @@ gate::LoadedLibraries loaded_libraries(const json& run) {
   l.mpi_version = string_in(header, "mpi_version");
   if (const auto ranks = run.find("ranks"); ranks != run.end() && ranks->is_array()) {
     for (const json& r : *ranks) {
-      if (const std::string path = string_in(r, "nccl_library"); !path.empty()) l.nccl_libraries.insert(path);
+      if (const std::string path = string_in(r, "nccl_library"); !path.empty())
+        l.nccl_libraries.insert(path);
     }
   }
-  if (const std::string path = string_in(header, "nccl_library"); l.nccl_libraries.empty() && !path.empty()) {
+  if (const std::string path = string_in(header, "nccl_library");
+      l.nccl_libraries.empty() && !path.empty()) {
     l.nccl_libraries.insert(path);
   }
   const json capture = run.value("capture", json::object());
   l.capture_nccl_version = string_in(capture, "nccl_version");
-  if (const auto full = capture.find("nccl_versions_full"); full != capture.end() && full->is_array()) {
+  if (const auto full = capture.find("nccl_versions_full");
+      full != capture.end() && full->is_array()) {
     for (const json& v : *full) {
-      if (v.is_string() && !v.get<std::string>().empty()) l.capture_nccl_versions_full.insert(v.get<std::string>());
+      if (v.is_string() && !v.get<std::string>().empty())
+        l.capture_nccl_versions_full.insert(v.get<std::string>());
     }
   }
   return l;
@@ -61,7 +66,8 @@ void choose_policy(const AbRunOptions& o, const std::string& platform, gate::AbO
     compare.tolerance_source = text;
     return;
   }
-  const fs::path file = o.policy_baseline.empty() ? o.baselines_dir / (platform + ".json") : fs::path(o.policy_baseline);
+  const fs::path file = o.policy_baseline.empty() ? o.baselines_dir / (platform + ".json")
+                                                  : fs::path(o.policy_baseline);
   std::error_code ec;
   if (!o.policy_baseline.empty() || fs::exists(file, ec)) {
     compare.policy = load_baseline(file).policy;  // InputError when missing or bad
@@ -76,14 +82,15 @@ void choose_policy(const AbRunOptions& o, const std::string& platform, gate::AbO
 struct AbSeries {
   std::string run_id;
   fs::path dir;
-  json fingerprint;                        // collected once, before the first launch
+  json fingerprint;                         // collected once, before the first launch
   const char* inherited_ld_path = nullptr;  // LD_LIBRARY_PATH of this process
 };
 
 // One launch of one side: the suite in a fresh process and its own run directory, checked for
 // the NCCL it really loaded. nullopt with `stopped` saying why when the launch did not finish.
 std::optional<gate::AbLaunch> launch_side(const AbRunOptions& o, const gate::AbSide& side, int pair,
-                                          const AbSeries& series, std::vector<gate::AbLaunchRef>& launches,
+                                          const AbSeries& series,
+                                          std::vector<gate::AbLaunchRef>& launches,
                                           std::string& stopped) {
   const std::string name = side.id + "-" + std::to_string(pair);
   RunOptions ro = o.run;
@@ -94,14 +101,16 @@ std::optional<gate::AbLaunch> launch_side(const AbRunOptions& o, const gate::AbS
   ro.fingerprint = series.fingerprint;
   // The fingerprint probed the NCCL this process would load; a side with its own library
   // leaves the version to NCCL's log (run_versions falls back to capture.nccl_version).
-  if (!side.nccl.empty() && ro.fingerprint->contains("versions")) (*ro.fingerprint)["versions"]["nccl"] = nullptr;
+  if (!side.nccl.empty() && ro.fingerprint->contains("versions"))
+    (*ro.fingerprint)["versions"]["nccl"] = nullptr;
   ro.caller_holds_lock = true;
-  std::fprintf(stderr, "fabricgate ab: pair %d of %d, side %s (%s)\n", pair, o.pairs, side.label.c_str(), name.c_str());
+  std::fprintf(stderr, "fabricgate ab: pair %d of %d, side %s (%s)\n", pair, o.pairs,
+               side.label.c_str(), name.c_str());
   const ScenarioRun sr = run_suite(ro).front();  // one scenario, one launch
   launches.push_back({name, sr.dir.string(), sr.complete});
   if (sr.bench_refused) {
-    throw InputError("fabricgate-bench refused the suite in launch " + name + " (see its message above); " +
-                     sr.dir.string() + " keeps the launch details");
+    throw InputError("fabricgate-bench refused the suite in launch " + name +
+                     " (see its message above); " + sr.dir.string() + " keeps the launch details");
   }
   const fs::path run_file = sr.dir / "run.json";
   const json doc = load_json_file(run_file, kRunSchema);
@@ -120,7 +129,8 @@ std::optional<gate::AbLaunch> launch_side(const AbRunOptions& o, const gate::AbS
 void require_same_as_first(const gate::AbSide& side, const gate::AbLaunch& measured, int pair,
                            std::optional<gate::LoadedLibraries>& first) {
   if (first) {
-    gate::require_same_libraries(side, *first, side.id + "-1", measured.libraries, side.id + "-" + std::to_string(pair));
+    gate::require_same_libraries(side, *first, side.id + "-1", measured.libraries,
+                                 side.id + "-" + std::to_string(pair));
   } else {
     first = measured.libraries;
   }
@@ -128,10 +138,12 @@ void require_same_as_first(const gate::AbSide& side, const gate::AbLaunch& measu
 
 Suite checked_ab_suite(const AbRunOptions& o) {
   if (o.pairs < 1) throw InputError("--pairs", "", "at least 1 pair");
-  if (o.run.scenarios.size() > 1) throw InputError("--scenario", "", "one scenario for both sides of an A/B");
+  if (o.run.scenarios.size() > 1)
+    throw InputError("--scenario", "", "one scenario for both sides of an A/B");
   Suite suite = load_suite(resolve_suite(o.run.suite, o.run.suite_dirs));
   if (o.run.bench.empty() || !fs::exists(o.run.bench)) {
-    throw InfraError("fabricgate-bench not found" + (o.run.bench.empty() ? std::string() : " at " + o.run.bench.string()) +
+    throw InfraError("fabricgate-bench not found" +
+                     (o.run.bench.empty() ? std::string() : " at " + o.run.bench.string()) +
                      " (build it, or pass --bench PATH)");
   }
   return suite;
@@ -178,7 +190,8 @@ AbRunResult run_ab(const AbRunOptions& o) {
       gate::AbPair pair;
       pair.index = p;
       for (const gate::AbSide* side : {&o.a, &o.b}) {
-        std::optional<gate::AbLaunch> measured = launch_side(o, *side, p, series, launches, stopped);
+        std::optional<gate::AbLaunch> measured =
+            launch_side(o, *side, p, series, launches, stopped);
         if (!measured) break;
         require_same_as_first(*side, *measured, p, side == &o.a ? first_a : first_b);
         (side == &o.a ? pair.a : pair.b) = std::move(*measured);
@@ -186,7 +199,8 @@ AbRunResult run_ab(const AbRunOptions& o) {
       if (!stopped.empty()) break;
       pairs.push_back(std::move(pair));
       // Kept current after every pair: a later crash (or SIGKILL) leaves this comparison behind.
-      if (p < o.pairs) write("running: " + std::to_string(p) + " of " + std::to_string(o.pairs) + " pairs done");
+      if (p < o.pairs)
+        write("running: " + std::to_string(p) + " of " + std::to_string(o.pairs) + " pairs done");
     }
   } catch (const std::exception& e) {
     write(std::string("stopped: ") + e.what());

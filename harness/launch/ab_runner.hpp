@@ -14,13 +14,15 @@
 namespace fabricgate::launch {
 
 struct AbRunOptions {
-  RunOptions run;  // suite, launcher, ranks, bench, timeout, lock, results dir, platform; one scenario at most
+  RunOptions run;  // suite, launcher, ranks, bench, timeout, lock, results dir, platform; one
+                   // scenario at most
   gate::AbSide a;
   gate::AbSide b;
   int pairs = 5;
   gate::AbOptions compare;  // policy, tolerance, confidence (pairs_requested is filled in here)
-  // Tolerance policy: this baseline's (must exist) or, when empty, <baselines_dir>/<platform>.json's
-  // if that exists; otherwise the defaults. Ignored when compare.tolerance is set.
+  // Tolerance policy: this baseline's (must exist) or, when empty,
+  // <baselines_dir>/<platform>.json's if that exists; otherwise the defaults. Ignored when
+  // compare.tolerance is set.
   std::string policy_baseline;
   std::filesystem::path baselines_dir = "baselines";
 };

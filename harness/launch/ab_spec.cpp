@@ -20,9 +20,11 @@ constexpr const char* kSoname = "libnccl.so.2";
 // the capital first letter keeps typos of the lower-case keywords (ncl=, lable=) from becoming
 // variables silently.
 bool is_side_env_name(const std::string& name) {
-  if (name.empty() || name.size() > 128 || !((name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_')) return false;
+  if (name.empty() || name.size() > 128 || !((name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_'))
+    return false;
   for (const char c : name) {
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+      return false;
   }
   return true;
 }
@@ -44,8 +46,8 @@ void resolve_nccl(const std::string& option, const std::string& path, gate::AbSi
       }
     }
     if (dir.empty()) {
-      throw InputError(item + ": expected a directory holding " + kSoname + " (itself, or lib/ or lib64/ below it); none in " +
-                       given.string());
+      throw InputError(item + ": expected a directory holding " + kSoname +
+                       " (itself, or lib/ or lib64/ below it); none in " + given.string());
     }
   } else if (fs::is_regular_file(given, ec)) {
     dir = given.parent_path();
@@ -53,17 +55,20 @@ void resolve_nccl(const std::string& option, const std::string& path, gate::AbSi
     // name is what loads; a file known by another name alone would be ignored.
     const fs::path by_soname = dir / kSoname;
     if (!fs::exists(by_soname, ec) || fs::canonical(by_soname, ec) != fs::canonical(given, ec)) {
-      throw InputError(item + ": the bench loads NCCL by its soname " + kSoname + ", and " + by_soname.string() +
-                       " is not this file; name the directory, or link " + kSoname + " to the file");
+      throw InputError(item + ": the bench loads NCCL by its soname " + kSoname + ", and " +
+                       by_soname.string() + " is not this file; name the directory, or link " +
+                       kSoname + " to the file");
     }
   } else {
-    throw InputError(item + ": expected an existing libnccl.so.2 file or a directory holding one; " + given.string() +
-                     " does not exist");
+    throw InputError(item +
+                     ": expected an existing libnccl.so.2 file or a directory holding one; " +
+                     given.string() + " does not exist");
   }
   side.nccl = path;
   side.nccl_dir = dir.string();
   side.nccl_expected = fs::canonical(dir / kSoname, ec).string();
-  if (ec) throw InputError(item + ": cannot resolve " + (dir / kSoname).string() + ": " + ec.message());
+  if (ec)
+    throw InputError(item + ": cannot resolve " + (dir / kSoname).string() + ": " + ec.message());
 }
 
 }  // namespace
@@ -78,39 +83,48 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
   for (const std::string& item : items) {
     const auto eq = item.find('=');
     if (eq == std::string::npos || eq == 0) {
-      throw InputError(option + " \"" + item + "\": expected NAME=VALUE (an environment variable), nccl=PATH or label=NAME");
+      throw InputError(
+          option + " \"" + item +
+          "\": expected NAME=VALUE (an environment variable), nccl=PATH or label=NAME");
     }
     const std::string name = item.substr(0, eq);
     const std::string value = item.substr(eq + 1);
     if (name == "nccl") {
-      if (!side.nccl.empty()) throw InputError(option + " nccl=" + value + ": nccl= given twice for one side");
+      if (!side.nccl.empty())
+        throw InputError(option + " nccl=" + value + ": nccl= given twice for one side");
       resolve_nccl(option, value, side);
     } else if (name == "label") {
-      if (labelled) throw InputError(option + " label=" + value + ": label= given twice for one side");
+      if (labelled)
+        throw InputError(option + " label=" + value + ": label= given twice for one side");
       if (!is_safe_name(value)) {
-        throw InputError(option + " label=" + value + ": expected a name of letters, digits, '.', '_' and '-'");
+        throw InputError(option + " label=" + value +
+                         ": expected a name of letters, digits, '.', '_' and '-'");
       }
       side.label = value;
       labelled = true;
     } else if (is_side_env_name(name)) {
       if (!is_safe_env_value(value)) {
-        throw InputError(option + " " + name + "=" + value +
-                         ": expected a plain value without shell syntax ($ ` ; | & < > quotes or newlines)");
+        throw InputError(
+            option + " " + name + "=" + value +
+            ": expected a plain value without shell syntax ($ ` ; | & < > quotes or newlines)");
       }
       if (side.env.count(name)) throw InputError(option + " " + name + ": set twice for one side");
       side.env[name] = value;
     } else {
-      throw InputError(option + " \"" + item + "\": \"" + name +
-                       "\" is neither an environment variable name ([A-Z_][A-Za-z0-9_]*) nor nccl or label");
+      throw InputError(
+          option + " \"" + item + "\": \"" + name +
+          "\" is neither an environment variable name ([A-Z_][A-Za-z0-9_]*) nor nccl or label");
     }
   }
   if (!side.nccl.empty() && side.env.count("LD_LIBRARY_PATH")) {
-    throw InputError(option + ": nccl= and LD_LIBRARY_PATH= together; nccl= sets LD_LIBRARY_PATH itself");
+    throw InputError(option +
+                     ": nccl= and LD_LIBRARY_PATH= together; nccl= sets LD_LIBRARY_PATH itself");
   }
   return side;
 }
 
-std::map<std::string, std::string> ab_launch_env(const gate::AbSide& side, const char* inherited_ld_library_path) {
+std::map<std::string, std::string> ab_launch_env(const gate::AbSide& side,
+                                                 const char* inherited_ld_library_path) {
   std::map<std::string, std::string> env = side.env;
   if (!side.nccl_dir.empty()) {
     const std::string rest = inherited_ld_library_path ? inherited_ld_library_path : "";

@@ -1,6 +1,7 @@
 #pragma once
 // One side of `fabricgate ab` from its --a / --b items:
-//   NAME=VALUE   an environment variable for every rank (NAME: [A-Z_][A-Za-z0-9_]*, so OMPI_MCA_btl too;
+//   NAME=VALUE   an environment variable for every rank (NAME: [A-Z_][A-Za-z0-9_]*, so OMPI_MCA_btl
+//   too;
 //                VALUE without shell syntax)
 //   nccl=PATH    the NCCL library: a libnccl.so.2 file or a directory holding one (or lib/, lib64/
 //                below it, as in the nvidia-nccl pip package); its directory goes first in
@@ -20,6 +21,7 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
 
 // What a launch of `side` adds to every rank's environment: its variables, and for nccl=PATH an
 // LD_LIBRARY_PATH of the library's directory followed by `inherited_ld_library_path` (may be null).
-std::map<std::string, std::string> ab_launch_env(const gate::AbSide& side, const char* inherited_ld_library_path);
+std::map<std::string, std::string> ab_launch_env(const gate::AbSide& side,
+                                                 const char* inherited_ld_library_path);
 
 }  // namespace fabricgate::launch

@@ -16,7 +16,8 @@ std::string benchmark_filter_for(const std::vector<std::string>& keys) {
   return "^(" + alternatives + ")/iterations:";
 }
 
-ScenarioRun launch_confirmation(const RunOptions& base, const ScenarioRun& first, const std::string& first_run_id,
+ScenarioRun launch_confirmation(const RunOptions& base, const ScenarioRun& first,
+                                const std::string& first_run_id,
                                 const std::vector<std::string>& keys) {
   RunOptions o = base;
   o.scenarios = {first.scenario};

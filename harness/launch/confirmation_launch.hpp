@@ -14,7 +14,8 @@ namespace fabricgate::launch {
 std::string benchmark_filter_for(const std::vector<std::string>& keys);
 
 // `base` is the first launch's options (with caller_holds_lock and fingerprint set by the caller).
-ScenarioRun launch_confirmation(const RunOptions& base, const ScenarioRun& first, const std::string& first_run_id,
+ScenarioRun launch_confirmation(const RunOptions& base, const ScenarioRun& first,
+                                const std::string& first_run_id,
                                 const std::vector<std::string>& keys);
 
 }  // namespace fabricgate::launch

@@ -13,8 +13,8 @@
 namespace fabricgate::launch {
 
 struct LocalLaunch {
-  int ranks = 0;                 // processes started on this host
-  int gpus_per_process = 1;      // the suite's "gpus_per_process"
+  int ranks = 0;                     // processes started on this host
+  int gpus_per_process = 1;          // the suite's "gpus_per_process"
   std::string cuda_visible_devices;  // the value the ranks will see ("" when unset)
 };
 

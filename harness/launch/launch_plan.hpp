@@ -12,16 +12,16 @@ namespace fabricgate::launch {
 struct LaunchRequest {
   std::string launcher = "auto";  // auto | mpirun | srun | direct
   int ranks = 1;
-  std::vector<std::string> bench_command;      // fabricgate-bench and its arguments
-  std::map<std::string, std::string> env;      // set for every rank
-  std::vector<std::string> forward_env;        // names from our environment every rank must see
+  std::vector<std::string> bench_command;  // fabricgate-bench and its arguments
+  std::map<std::string, std::string> env;  // set for every rank
+  std::vector<std::string> forward_env;    // names from our environment every rank must see
   std::string hostfile;
   std::vector<std::string> extra_launcher_args;  // e.g. --mca options, passed before the program
 };
 
 struct LaunchContext {
-  bool inside_mpi_job = false;   // OMPI_COMM_WORLD_SIZE / PMI_SIZE / PMIX_RANK set
-  bool inside_slurm_job = false; // SLURM_JOB_ID set
+  bool inside_mpi_job = false;    // OMPI_COMM_WORLD_SIZE / PMI_SIZE / PMIX_RANK set
+  bool inside_slurm_job = false;  // SLURM_JOB_ID set
   bool have_mpirun = false;
   bool have_srun = false;
   bool is_root = false;

@@ -53,7 +53,8 @@ pid_t spawn(const ProcessSpec& spec, int stdout_fd) {
   std::string program = spec.argv[0];
   if (program.find('/') == std::string::npos) {
     program = find_in_path(program);
-    if (program.empty()) throw InfraError("cannot start \"" + spec.argv[0] + "\": not found in PATH");
+    if (program.empty())
+      throw InfraError("cannot start \"" + spec.argv[0] + "\": not found in PATH");
   }
   std::vector<std::string> args = spec.argv;
   std::vector<std::string> env = build_environment(spec.env_set);
@@ -90,7 +91,8 @@ std::string find_in_path(const std::string& program) {
   std::size_t start = 0;
   while (start <= p.size()) {
     const std::size_t end = p.find(':', start);
-    const std::string dir = p.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const std::string dir =
+        p.substr(start, end == std::string::npos ? std::string::npos : end - start);
     const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
     if (::access(candidate.c_str(), X_OK) == 0) return candidate;
     if (end == std::string::npos) break;
@@ -103,10 +105,12 @@ ProcessResult run_process(const ProcessSpec& spec) {
   int out_fd = -1;
   if (!spec.stdout_file.empty()) {
     out_fd = ::open(spec.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (out_fd < 0) throw InfraError("cannot open " + spec.stdout_file + ": " + std::strerror(errno));
+    if (out_fd < 0)
+      throw InfraError("cannot open " + spec.stdout_file + ": " + std::strerror(errno));
   }
   struct sigaction sa {};
-  struct sigaction old_int {}, old_term {};
+  struct sigaction old_int {
+  }, old_term{};
   sa.sa_handler = remember_signal;
   sigemptyset(&sa.sa_mask);
   g_pending_signal.store(0);
@@ -151,8 +155,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
   return result;
 }
 
-std::optional<std::string> capture_output(const std::vector<std::string>& argv, std::size_t max_bytes,
-                                          std::chrono::seconds timeout) {
+std::optional<std::string> capture_output(const std::vector<std::string>& argv,
+                                          std::size_t max_bytes, std::chrono::seconds timeout) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) return std::nullopt;
   ProcessSpec spec;
@@ -170,7 +174,8 @@ std::optional<std::string> capture_output(const std::vector<std::string>& argv, 
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   char buf[4096];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       ::kill(-pid, SIGKILL);
       break;

@@ -10,17 +10,18 @@
 namespace fabricgate::launch {
 
 struct ProcessSpec {
-  std::vector<std::string> argv;                 // argv[0] is looked up in PATH when it has no '/'
-  std::map<std::string, std::string> env_set;    // added to (or replacing in) the inherited environment
-  std::optional<std::chrono::seconds> timeout;   // kill the process group after this long
-  std::string stdout_file;                       // empty: inherit
+  std::vector<std::string> argv;  // argv[0] is looked up in PATH when it has no '/'
+  std::map<std::string, std::string>
+      env_set;  // added to (or replacing in) the inherited environment
+  std::optional<std::chrono::seconds> timeout;  // kill the process group after this long
+  std::string stdout_file;                      // empty: inherit
 };
 
 struct ProcessResult {
-  int exit_code = -1;       // when exited normally
-  int signal = 0;           // when killed by a signal
+  int exit_code = -1;  // when exited normally
+  int signal = 0;      // when killed by a signal
   bool timed_out = false;
-  bool interrupted = false; // we forwarded SIGINT/SIGTERM
+  bool interrupted = false;  // we forwarded SIGINT/SIGTERM
   std::string describe() const;
   bool ok() const { return !timed_out && signal == 0 && exit_code == 0; }
 };
@@ -31,7 +32,8 @@ struct ProcessResult {
 ProcessResult run_process(const ProcessSpec& spec);
 
 // Runs and captures stdout (bounded to max_bytes); stderr is discarded. For short probes.
-std::optional<std::string> capture_output(const std::vector<std::string>& argv, std::size_t max_bytes = 1 << 20,
+std::optional<std::string> capture_output(const std::vector<std::string>& argv,
+                                          std::size_t max_bytes = 1 << 20,
                                           std::chrono::seconds timeout = std::chrono::seconds(20));
 
 // Full path of `program` in PATH, or empty.

@@ -9,12 +9,16 @@
 
 namespace fabricgate::launch {
 
-json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fingerprint, const json& capture) {
+json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fingerprint,
+                  const json& capture) {
   // No header: the bench never got that far; the defaults say so (0 ranks, no nodes).
-  const RecordsHeader h = records.header.is_object() ? read_records_header(records.header) : RecordsHeader{};
+  const RecordsHeader h =
+      records.header.is_object() ? read_records_header(records.header) : RecordsHeader{};
   std::string reason = f.incomplete_reason;
-  if (reason.empty() && !records.complete) reason = "the bench ended without writing its final record";
-  if (!reason.empty() && !records.in_progress.empty()) reason += "; benchmark in progress: " + records.in_progress;
+  if (reason.empty() && !records.complete)
+    reason = "the bench ended without writing its final record";
+  if (!reason.empty() && !records.in_progress.empty())
+    reason += "; benchmark in progress: " + records.in_progress;
   json run = {
       {"schema", "fabricgate.run/1"},
       {"run_id", f.run_id},
@@ -85,9 +89,11 @@ json ci_metadata() {
       break;
     }
   }
-  if (!env("GITHUB_SERVER_URL").empty() && !env("GITHUB_REPOSITORY").empty() && !env("GITHUB_RUN_ID").empty()) {
-    m["ci_run_url"] = redact_url_credentials(env("GITHUB_SERVER_URL") + "/" + env("GITHUB_REPOSITORY") + "/actions/runs/" +
-                                             env("GITHUB_RUN_ID"));
+  if (!env("GITHUB_SERVER_URL").empty() && !env("GITHUB_REPOSITORY").empty() &&
+      !env("GITHUB_RUN_ID").empty()) {
+    m["ci_run_url"] =
+        redact_url_credentials(env("GITHUB_SERVER_URL") + "/" + env("GITHUB_REPOSITORY") +
+                               "/actions/runs/" + env("GITHUB_RUN_ID"));
   }
   return m;
 }

@@ -14,23 +14,27 @@ namespace fabricgate::launch {
 
 // records.jsonl is read by the model's one reader (core/records_file.hpp).
 using fabricgate::RecordsFile;
-inline RecordsFile read_records(const std::filesystem::path& file) { return read_records_file(file); }
+inline RecordsFile read_records(const std::filesystem::path& file) {
+  return read_records_file(file);
+}
 
 struct RunFacts {
   std::string run_id;
   std::string suite;
   std::string scenario;
   std::map<std::string, std::string> scenario_env;
-  std::map<std::string, std::string> extra_env;  // added for every rank by the caller (fabricgate ab)
+  std::map<std::string, std::string>
+      extra_env;  // added for every rank by the caller (fabricgate ab)
   std::string platform;
   std::string launcher;
-  std::string started_at;   // ISO 8601 UTC
+  std::string started_at;  // ISO 8601 UTC
   std::string finished_at;
   std::string incomplete_reason;  // empty when the launch ended normally
   json metadata = json::object();
 };
 
-json assemble_run(const RunFacts& facts, const RecordsFile& records, const json& fingerprint, const json& capture);
+json assemble_run(const RunFacts& facts, const RecordsFile& records, const json& fingerprint,
+                  const json& capture);
 
 // "2026-11-29T19:00:00Z"
 std::string utc_now_iso8601();

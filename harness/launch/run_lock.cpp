@@ -5,9 +5,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <string>
-#include <cstdio>
 #include <thread>
 
 #include "core/errors.hpp"
@@ -27,7 +27,8 @@ std::string read_holder(int fd) {
 RunLock::RunLock(const std::filesystem::path& file, std::chrono::seconds wait) {
   if (!file.parent_path().empty()) std::filesystem::create_directories(file.parent_path());
   fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw InfraError("cannot open lock file " + file.string() + ": " + std::strerror(errno));
+  if (fd_ < 0)
+    throw InfraError("cannot open lock file " + file.string() + ": " + std::strerror(errno));
   const auto deadline = std::chrono::steady_clock::now() + wait;
   bool announced = false;
   while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
@@ -39,8 +40,10 @@ RunLock::RunLock(const std::filesystem::path& file, std::chrono::seconds wait) {
     if (std::chrono::steady_clock::now() >= deadline) {
       const std::string holder = read_holder(fd_);
       ::close(fd_);
-      throw InfraError("another fabricgate run holds " + file.string() + (holder.empty() ? "" : " (pid " + holder + ")") +
-                       "; waited " + std::to_string(wait.count()) + " s. Runs on one runner must not overlap: they "
+      throw InfraError("another fabricgate run holds " + file.string() +
+                       (holder.empty() ? "" : " (pid " + holder + ")") + "; waited " +
+                       std::to_string(wait.count()) +
+                       " s. Runs on one runner must not overlap: they "
                        "would measure each other. Use --lock-timeout to wait longer.");
     }
     if (!announced) {

@@ -9,6 +9,10 @@ extern char** environ;
 #include <fstream>
 #include <sstream>
 
+#include "core/errors.hpp"
+#include "core/records_header.hpp"
+#include "core/suite.hpp"
+#include "core/suite_limits.hpp"
 #include "harness/analysis/capture_json.hpp"
 #include "harness/analysis/controls.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
@@ -17,13 +21,9 @@ extern char** environ;
 #include "harness/launch/process.hpp"
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
-#include "core/errors.hpp"
-#include "core/records_header.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/secret_redaction.hpp"
-#include "core/suite.hpp"
 #include "harness/model/suite_advice.hpp"
-#include "core/suite_limits.hpp"
 
 namespace fabricgate::launch {
 
@@ -37,14 +37,16 @@ namespace {
 bool is_forwardable_name(const std::string& name) {
   if (name.empty() || name.size() > 128) return false;
   for (const char c : name) {
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+      return false;
   }
   return true;
 }
 
 // Variables every rank must see as the user set them (NCCL_NVLS_ENABLE=0 above all).
 std::vector<std::string> names_to_forward() {
-  static constexpr const char* kPrefixes[] = {"NCCL_", "FI_", "UCX_", "CUDA_", "OMPI_MCA_", "TORCH_", "NVSHMEM_"};
+  static constexpr const char* kPrefixes[] = {"NCCL_",     "FI_",    "UCX_",    "CUDA_",
+                                              "OMPI_MCA_", "TORCH_", "NVSHMEM_"};
   std::vector<std::string> names;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry(*e);
@@ -62,9 +64,11 @@ json launch_record(const LaunchPlan& plan) {
   for (std::size_t i = 1; i < argv.size(); ++i) {
     const std::size_t eq = argv[i].find('=');
     if (argv[i - 1] != "-x" || eq == std::string::npos) continue;
-    argv[i] = argv[i].substr(0, eq + 1) + recordable_value(argv[i].substr(0, eq), argv[i].substr(eq + 1));
+    argv[i] =
+        argv[i].substr(0, eq + 1) + recordable_value(argv[i].substr(0, eq), argv[i].substr(eq + 1));
   }
-  return {{"schema", "fabricgate.launch/1"}, {"argv", argv}, {"env", recordable_environment(plan.env)}};
+  return {
+      {"schema", "fabricgate.launch/1"}, {"argv", argv}, {"env", recordable_environment(plan.env)}};
 }
 
 int ranks_for(const Suite& suite, const RunOptions& o, const json& fingerprint) {
@@ -74,8 +78,10 @@ int ranks_for(const Suite& suite, const RunOptions& o, const json& fingerprint) 
     if (ranks < suite.min_ranks) ranks = suite.min_ranks;
   }
   if (ranks < suite.min_ranks) {
-    throw InputError("--ranks", "", "at least " + std::to_string(suite.min_ranks) + " ranks for suite " + suite.name +
-                                        " (P01: a collective needs ranks that meet), found " + std::to_string(ranks));
+    throw InputError("--ranks", "",
+                     "at least " + std::to_string(suite.min_ranks) + " ranks for suite " +
+                         suite.name + " (P01: a collective needs ranks that meet), found " +
+                         std::to_string(ranks));
   }
   require_rank_count(ranks, "--ranks", "");
   return ranks;
@@ -95,8 +101,9 @@ std::vector<std::string> read_logs(const fs::path& dir) {
 
 // P13/P14/P19: did a control scenario really take the path it forces? For algo:/proto: the
 // per-benchmark choices say; for the transport controls, NCCL's log does.
-json check_control_paths(const capture::ControlScenario& control, const capture::CaptureSummary& summary,
-                         const RecordsFile& records, bool nccl_ran);
+json check_control_paths(const capture::ControlScenario& control,
+                         const capture::CaptureSummary& summary, const RecordsFile& records,
+                         bool nccl_ran);
 
 // A control can make NCCL refuse some operations (NCCL_ALGO=Tree has no all_gather): those did
 // not take the forced path at all, so the verdict on the control says how many failed and why.
@@ -111,7 +118,8 @@ json check_control(const capture::ControlScenario& control, const capture::Captu
     if (failed++ == 0) first = b.value("key", "");
   }
   if (failed > 0) {
-    std::string why = summary.warnings.empty() ? std::string() : "; NCCL said: " + summary.warnings.begin()->first;
+    std::string why = summary.warnings.empty() ? std::string()
+                                               : "; NCCL said: " + summary.warnings.begin()->first;
     check["message"] = check["message"].get<std::string>() + "; " + std::to_string(failed) +
                        " NCCL benchmark(s) failed under this control (first: " + first + ")" + why;
     check["failed_benchmarks"] = failed;
@@ -119,10 +127,12 @@ json check_control(const capture::ControlScenario& control, const capture::Captu
   return check;
 }
 
-json check_control_paths(const capture::ControlScenario& control, const capture::CaptureSummary& summary,
-                         const RecordsFile& records, bool nccl_ran) {
+json check_control_paths(const capture::ControlScenario& control,
+                         const capture::CaptureSummary& summary, const RecordsFile& records,
+                         bool nccl_ran) {
   if (control.name == "default") return nullptr;
-  if (!nccl_ran) return {{"ok", false}, {"message", "no NCCL benchmark ran: the control could not be verified"}};
+  if (!nccl_ran)
+    return {{"ok", false}, {"message", "no NCCL benchmark ran: the control could not be verified"}};
   const bool algo = control.name.rfind("algo:", 0) == 0;
   const bool proto = control.name.rfind("proto:", 0) == 0;
   if (algo || proto) {
@@ -134,11 +144,15 @@ json check_control_paths(const capture::ControlScenario& control, const capture:
       if (!b.contains("choice") || !b["choice"].contains(field)) continue;
       for (const auto& [name, count] : b["choice"][field].items()) {
         any = true;
-        if (name != want && seen.find(name) == std::string::npos) seen += (seen.empty() ? "" : ", ") + name;
+        if (name != want && seen.find(name) == std::string::npos)
+          seen += (seen.empty() ? "" : ", ") + name;
       }
     }
-    if (!any) return {{"ok", false}, {"message", std::string("no ") + field + " captured: cannot verify " + control.name}};
-    if (!seen.empty()) return {{"ok", false}, {"message", control.name + " forced but NCCL also used " + seen}};
+    if (!any)
+      return {{"ok", false},
+              {"message", std::string("no ") + field + " captured: cannot verify " + control.name}};
+    if (!seen.empty())
+      return {{"ok", false}, {"message", control.name + " forced but NCCL also used " + seen}};
     return {{"ok", true}, {"message", "every captured operation used " + want}};
   }
   const auto check = capture::verify_control(control, summary);
@@ -159,8 +173,9 @@ fs::path default_bench_path() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    for (const fs::path& candidate : {self.parent_path() / "fabricgate-bench",
-                                      self.parent_path().parent_path().parent_path() / "bench" / "fabricgate-bench"}) {
+    for (const fs::path& candidate :
+         {self.parent_path() / "fabricgate-bench",
+          self.parent_path().parent_path().parent_path() / "bench" / "fabricgate-bench"}) {
       if (fs::exists(candidate)) return candidate;
     }
   }
@@ -172,7 +187,8 @@ Suite validate_run_options(const RunOptions& o) {
   Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));  // the whole suite, validated
   if (o.ranks != 0) require_rank_count(o.ranks, "--ranks", "");
   if (o.run_dir.empty()) require_writable_directory(o.results_dir, "--results-dir");
-  for (const auto& s : o.scenarios.empty() ? suite.scenarios : o.scenarios) capture::control_scenario(s);
+  for (const auto& s : o.scenarios.empty() ? suite.scenarios : o.scenarios)
+    capture::control_scenario(s);
   return suite;
 }
 
@@ -190,7 +206,8 @@ struct SuiteLaunch {
 
 void require_bench(const RunOptions& o) {
   if (o.bench.empty() || !fs::exists(o.bench)) {
-    throw InfraError("fabricgate-bench not found" + (o.bench.empty() ? std::string() : " at " + o.bench.string()) +
+    throw InfraError("fabricgate-bench not found" +
+                     (o.bench.empty() ? std::string() : " at " + o.bench.string()) +
                      " (build it, or pass --bench PATH)");
   }
 }
@@ -198,23 +215,28 @@ void require_bench(const RunOptions& o) {
 // One host's launch: the fingerprint knows its GPUs (P01 before NCCL can hang on a shared GPU).
 void refuse_gpu_shortage(const SuiteLaunch& shared) {
   const RunOptions& o = shared.o;
-  if (!o.hostfile.empty() || o.launcher == "srun" || shared.context.inside_slurm_job || shared.context.inside_mpi_job) return;
+  if (!o.hostfile.empty() || o.launcher == "srun" || shared.context.inside_slurm_job ||
+      shared.context.inside_mpi_job)
+    return;
   LocalLaunch local{shared.ranks, shared.suite.doc.value("gpus_per_process", 1), ""};
   if (const auto it = shared.suite.env.find("CUDA_VISIBLE_DEVICES"); it != shared.suite.env.end()) {
     local.cuda_visible_devices = it->second;
   } else if (const char* v = std::getenv("CUDA_VISIBLE_DEVICES")) {
     local.cuda_visible_devices = v;
   }
-  if (const std::string refusal = gpu_shortage(shared.suite, local, shared.fingerprint); !refusal.empty()) {
+  if (const std::string refusal = gpu_shortage(shared.suite, local, shared.fingerprint);
+      !refusal.empty()) {
     throw InputError(shared.suite.file.string(), "/ranks", refusal);
   }
 }
 
 // Creates the scenario's run directory; returns its run id (with a -N suffix when taken).
-std::string make_run_directory(const SuiteLaunch& shared, const capture::ControlScenario& control, ScenarioRun& sr) {
+std::string make_run_directory(const SuiteLaunch& shared, const capture::ControlScenario& control,
+                               ScenarioRun& sr) {
   const RunOptions& o = shared.o;
-  std::string run_id =
-      o.run_id.empty() ? utc_now_compact() + "-" + shared.suite.name + "-" + scenario_slug(control.name) : o.run_id;
+  std::string run_id = o.run_id.empty() ? utc_now_compact() + "-" + shared.suite.name + "-" +
+                                              scenario_slug(control.name)
+                                        : o.run_id;
   if (!o.run_dir.empty()) {
     sr.dir = o.run_dir;
     fs::create_directories(sr.dir);
@@ -225,7 +247,9 @@ std::string make_run_directory(const SuiteLaunch& shared, const capture::Control
   // the next free suffix. create_directory is atomic, so two runners cannot both get one.
   const std::string stem = run_id;
   for (int n = 2; !fs::create_directories(o.results_dir / shared.platform / run_id); ++n) {
-    if (n > 1000) throw InfraError("no free run directory for " + stem + " under " + (o.results_dir / shared.platform).string());
+    if (n > 1000)
+      throw InfraError("no free run directory for " + stem + " under " +
+                       (o.results_dir / shared.platform).string());
     run_id = stem + "-" + std::to_string(n);
   }
   sr.dir = o.results_dir / shared.platform / run_id;
@@ -234,8 +258,8 @@ std::string make_run_directory(const SuiteLaunch& shared, const capture::Control
 
 // The bench's command line and environment for one scenario (the scenario's own variables are
 // also returned in `scenario_env`, for the run record).
-LaunchRequest bench_request(const SuiteLaunch& shared, const capture::ControlScenario& control, const fs::path& dir,
-                            std::map<std::string, std::string>& scenario_env) {
+LaunchRequest bench_request(const SuiteLaunch& shared, const capture::ControlScenario& control,
+                            const fs::path& dir, std::map<std::string, std::string>& scenario_env) {
   const RunOptions& o = shared.o;
   LaunchRequest req;
   req.launcher = o.launcher;
@@ -248,8 +272,15 @@ LaunchRequest bench_request(const SuiteLaunch& shared, const capture::ControlSce
     scenario_env[k] = v;
   }
   req.forward_env = names_to_forward();
-  req.bench_command = {o.bench.string(), "--suite", shared.suite.file.string(), "--records", (dir / "records.jsonl").string(),
-                       "--gbench-json", (dir / "bench.json").string(), "--nccl-log-dir", (dir / "nccl").string()};
+  req.bench_command = {o.bench.string(),
+                       "--suite",
+                       shared.suite.file.string(),
+                       "--records",
+                       (dir / "records.jsonl").string(),
+                       "--gbench-json",
+                       (dir / "bench.json").string(),
+                       "--nccl-log-dir",
+                       (dir / "nccl").string()};
   // The console shows each benchmark's aggregates; every repetition is kept in records.jsonl.
   req.bench_command.push_back("--benchmark_display_aggregates_only=true");
   // mpirun hands the ranks a pipe either way: say plainly whether colours are wanted.
@@ -257,45 +288,55 @@ LaunchRequest bench_request(const SuiteLaunch& shared, const capture::ControlSce
     req.bench_command.push_back("--benchmark_color=false");
   }
   if (o.progress) req.bench_command.push_back("--progress");
-  req.bench_command.insert(req.bench_command.end(), o.extra_bench_args.begin(), o.extra_bench_args.end());
+  req.bench_command.insert(req.bench_command.end(), o.extra_bench_args.begin(),
+                           o.extra_bench_args.end());
   return req;
 }
 
 // Exit 0 without one record: the launcher never started the bench (a wrapper, a dry run, a
 // broken mpirun). That is the launcher's failure, not a defect of the run it did not make.
-void require_bench_started(const ProcessResult& result, const RecordsFile& records, const LaunchPlan& plan,
-                           const fs::path& dir) {
+void require_bench_started(const ProcessResult& result, const RecordsFile& records,
+                           const LaunchPlan& plan, const fs::path& dir) {
   if (!result.ok() || !records.header.is_null() || !records.benchmarks.empty()) return;
-  throw InfraError("launcher " + plan.launcher + " (" + (plan.argv.empty() ? std::string("?") : plan.argv.front()) +
-                   ") exited 0 but started no fabricgate-bench: " + (dir / "records.jsonl").string() +
-                   " has no records; see " + (dir / "launch.json").string());
+  throw InfraError(
+      "launcher " + plan.launcher + " (" +
+      (plan.argv.empty() ? std::string("?") : plan.argv.front()) +
+      ") exited 0 but started no fabricgate-bench: " + (dir / "records.jsonl").string() +
+      " has no records; see " + (dir / "launch.json").string());
 }
 
 // The run record's "capture" object: what NCCL's logs say, and whether the control held.
-json capture_record(const capture::ControlScenario& control, const fs::path& dir, const RecordsFile& records) {
+json capture_record(const capture::ControlScenario& control, const fs::path& dir,
+                    const RecordsFile& records) {
   const capture::CaptureSummary summary = capture::parse_nccl_logs(read_logs(dir / "nccl"));
-  const std::string capture_path =
-      records.header.is_object() ? read_records_header(records.header).capture_path : RecordsHeader{}.capture_path;
+  const std::string capture_path = records.header.is_object()
+                                       ? read_records_header(records.header).capture_path
+                                       : RecordsHeader{}.capture_path;
   json cap = capture::capture_to_json(summary, capture_path);
   bool nccl_ran = false;
-  for (const auto& b : records.benchmarks) nccl_ran = nccl_ran || (b.value("backend", "") == "nccl" && b.value("status", "") == "ok");
-  if (json check = check_control(control, summary, records, nccl_ran); !check.is_null()) cap["control"] = check;
+  for (const auto& b : records.benchmarks)
+    nccl_ran = nccl_ran || (b.value("backend", "") == "nccl" && b.value("status", "") == "ok");
+  if (json check = check_control(control, summary, records, nccl_ran); !check.is_null())
+    cap["control"] = check;
   return cap;
 }
 
 // Launches the bench for one scenario and writes its run.json. `interrupted`: the user asked us
 // to stop.
-ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenario& control, bool& interrupted) {
+ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenario& control,
+                         bool& interrupted) {
   const RunOptions& o = shared.o;
   ScenarioRun sr;
   sr.scenario = control.name;
   const std::string run_id = make_run_directory(shared, control, sr);
   std::map<std::string, std::string> scenario_env;
-  const LaunchPlan plan = plan_launch(bench_request(shared, control, sr.dir, scenario_env), shared.context);
+  const LaunchPlan plan =
+      plan_launch(bench_request(shared, control, sr.dir, scenario_env), shared.context);
   write_json_atomically(sr.dir / "launch.json", launch_record(plan));
 
-  std::fprintf(stderr, "fabricgate: %s suite %s, scenario %s, %d ranks via %s -> %s\n", shared.platform.c_str(),
-               shared.suite.name.c_str(), control.name.c_str(), shared.ranks, plan.launcher.c_str(), sr.dir.c_str());
+  std::fprintf(stderr, "fabricgate: %s suite %s, scenario %s, %d ranks via %s -> %s\n",
+               shared.platform.c_str(), shared.suite.name.c_str(), control.name.c_str(),
+               shared.ranks, plan.launcher.c_str(), sr.dir.c_str());
   RunFacts facts;
   facts.run_id = run_id;
   facts.suite = shared.suite.name;
@@ -314,13 +355,15 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
   facts.finished_at = utc_now_iso8601();
   if (!result.ok()) {
     facts.incomplete_reason = "fabricgate-bench " + result.describe();
-    if (result.timed_out) facts.incomplete_reason += " after " + std::to_string(o.timeout.count()) + " s (hang?)";
+    if (result.timed_out)
+      facts.incomplete_reason += " after " + std::to_string(o.timeout.count()) + " s (hang?)";
   }
   sr.bench_refused = !result.timed_out && result.signal == 0 && result.exit_code == 2;
 
   const RecordsFile records = read_records(sr.dir / "records.jsonl");
   require_bench_started(result, records, plan, sr.dir);
-  const json run = assemble_run(facts, records, shared.fingerprint, capture_record(control, sr.dir, records));
+  const json run =
+      assemble_run(facts, records, shared.fingerprint, capture_record(control, sr.dir, records));
   write_json_atomically(sr.dir / "run.json", run);
   sr.complete = run["complete"].get<bool>();
   interrupted = result.interrupted;
@@ -332,19 +375,24 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
 std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   // Everything the user gave is checked before the lock, the fingerprint and the launch.
   const Suite suite = validate_run_options(o);
-  for (const std::string& advice : suite_advice(suite)) std::fprintf(stderr, "fabricgate: warning: %s\n", advice.c_str());
+  for (const std::string& advice : suite_advice(suite))
+    std::fprintf(stderr, "fabricgate: warning: %s\n", advice.c_str());
   const std::vector<std::string> scenarios = o.scenarios.empty() ? suite.scenarios : o.scenarios;
   std::vector<capture::ControlScenario> controls;
-  for (const auto& s : scenarios) controls.push_back(capture::control_scenario(s));  // InputError on bad names
+  for (const auto& s : scenarios)
+    controls.push_back(capture::control_scenario(s));  // InputError on bad names
   require_bench(o);
   if (!o.run_dir.empty() && controls.size() != 1) {
-    throw InputError("--scenario", "", "one scenario when the run directory is given, found " + std::to_string(controls.size()));
+    throw InputError(
+        "--scenario", "",
+        "one scenario when the run directory is given, found " + std::to_string(controls.size()));
   }
   std::optional<RunLock> lock;
   if (!o.caller_holds_lock) lock.emplace(o.lock_file, o.lock_timeout);
   fingerprint::CollectOptions fo;
   fo.platform_override = o.platform;
-  SuiteLaunch shared{o, suite, o.fingerprint ? *o.fingerprint : fingerprint::collect(fo), "", 0, detect_launch_context()};
+  SuiteLaunch shared{o,  suite, o.fingerprint ? *o.fingerprint : fingerprint::collect(fo),
+                     "", 0,     detect_launch_context()};
   shared.platform = shared.fingerprint.at("platform_key").get<std::string>();
   shared.ranks = ranks_for(suite, o, shared.fingerprint);
   refuse_gpu_shortage(shared);

@@ -15,26 +15,29 @@
 namespace fabricgate::launch {
 
 struct RunOptions {
-  std::string suite;                       // name (suites/<name>.json) or path
+  std::string suite;  // name (suites/<name>.json) or path
   std::vector<std::filesystem::path> suite_dirs;
-  std::vector<std::string> scenarios;      // empty: the suite's own list
+  std::vector<std::string> scenarios;  // empty: the suite's own list
   std::filesystem::path results_dir = "results";
-  std::optional<std::string> platform;     // overrides the fingerprint's key
-  int ranks = 0;                           // 0: the suite's choice
+  std::optional<std::string> platform;  // overrides the fingerprint's key
+  int ranks = 0;                        // 0: the suite's choice
   std::string launcher = "auto";
   std::string hostfile;
-  std::filesystem::path bench;             // fabricgate-bench
-  std::chrono::seconds timeout{3600};      // whole launch of one scenario
+  std::filesystem::path bench;         // fabricgate-bench
+  std::chrono::seconds timeout{3600};  // whole launch of one scenario
   std::filesystem::path lock_file;
   std::chrono::seconds lock_timeout{600};
   bool progress = false;
-  // For callers that make many launches one measurement (`fabricgate ab`, harness/launch/ab_runner):
-  std::map<std::string, std::string> extra_env;  // every rank: after the suite's env, before the scenario's
-  std::filesystem::path run_dir;                  // non-empty: exactly this directory (one scenario)
-  std::string run_id;                             // with run_dir
-  std::optional<json> fingerprint;                // collected once by the caller
-  bool caller_holds_lock = false;                 // the caller holds the runner lock across launches
-  std::vector<std::string> extra_bench_args;      // appended to the bench's arguments (a confirmation's filter)
+  // For callers that make many launches one measurement (`fabricgate ab`,
+  // harness/launch/ab_runner):
+  std::map<std::string, std::string>
+      extra_env;                    // every rank: after the suite's env, before the scenario's
+  std::filesystem::path run_dir;    // non-empty: exactly this directory (one scenario)
+  std::string run_id;               // with run_dir
+  std::optional<json> fingerprint;  // collected once by the caller
+  bool caller_holds_lock = false;   // the caller holds the runner lock across launches
+  std::vector<std::string>
+      extra_bench_args;  // appended to the bench's arguments (a confirmation's filter)
 };
 
 struct ScenarioRun {

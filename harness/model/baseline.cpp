@@ -3,18 +3,21 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/benchmark_key.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "core/benchmark_key.hpp"
 
 namespace fabricgate {
 
 ExpectedChoice names_used(const Choice& choice) {
   ExpectedChoice c;
   // A name with a zero count was not used.
-  for (const auto& [name, n] : choice.algo) if (n > 0) c.algo.insert(name);
-  for (const auto& [name, n] : choice.proto) if (n > 0) c.proto.insert(name);
-  for (const auto& [name, n] : choice.channels) if (n > 0) c.channels.insert(name);
+  for (const auto& [name, n] : choice.algo)
+    if (n > 0) c.algo.insert(name);
+  for (const auto& [name, n] : choice.proto)
+    if (n > 0) c.proto.insert(name);
+  for (const auto& [name, n] : choice.channels)
+    if (n > 0) c.channels.insert(name);
   return c;
 }
 
@@ -33,7 +36,8 @@ TolerancePolicy TolerancePolicy::defaults() {
 }
 
 void set_family_size(TolerancePolicy& policy, std::size_t keys) {
-  if (policy.launch_alpha) policy.band_alpha = *policy.launch_alpha / static_cast<double>(std::max<std::size_t>(keys, 1));
+  if (policy.launch_alpha)
+    policy.band_alpha = *policy.launch_alpha / static_cast<double>(std::max<std::size_t>(keys, 1));
 }
 
 const char* multiple_comparison_name(MultipleComparison m) {
@@ -47,8 +51,10 @@ json metric_to_json(const MetricBaseline& m) {
 }
 
 json provenance_to_json(const BaselineProvenance& p) {
-  return json{{"versions", p.versions},  {"date", p.date},
-              {"git_commit", p.git_commit}, {"run_ids", p.run_ids},
+  return json{{"versions", p.versions},
+              {"date", p.date},
+              {"git_commit", p.git_commit},
+              {"run_ids", p.run_ids},
               {"runs_merged", p.runs_merged}};
 }
 
@@ -62,31 +68,35 @@ json policy_to_json(const TolerancePolicy& p) {
     classes.push_back(std::move(j));
   }
   json out{{"alpha", p.alpha},
-              {"multiple_comparison", multiple_comparison_name(p.correction)},
-              {"spread_multiplier", p.spread_multiplier},
-              {"max_tolerance", p.max_tolerance},
-              {"band_alpha", p.band_alpha},
-              {"max_band", p.max_band},
-              {"unstable_cv", p.unstable_cv},
-              {"window", p.window},
-              {"min_runs", p.min_runs},
-              {"drift_threshold", p.drift_threshold},
-              {"drift_min_runs", p.drift_min_runs},
-              {"size_classes", std::move(classes)}};
+           {"multiple_comparison", multiple_comparison_name(p.correction)},
+           {"spread_multiplier", p.spread_multiplier},
+           {"max_tolerance", p.max_tolerance},
+           {"band_alpha", p.band_alpha},
+           {"max_band", p.max_band},
+           {"unstable_cv", p.unstable_cv},
+           {"window", p.window},
+           {"min_runs", p.min_runs},
+           {"drift_threshold", p.drift_threshold},
+           {"drift_min_runs", p.drift_min_runs},
+           {"size_classes", std::move(classes)}};
   if (p.launch_alpha) out["launch_alpha"] = *p.launch_alpha;
   return out;
 }
 
 json entry_to_json(const BaselineEntry& e) {
-  json j{{"family", e.family},   {"backend", e.backend},
-         {"op", e.op},           {"bytes", e.bytes},
-         {"nranks", e.nranks},   {"gpus_per_process", e.gpus_per_process},
-         {"metric", e.metric},   {"time_us", metric_to_json(e.time_us)},
+  json j{{"family", e.family},
+         {"backend", e.backend},
+         {"op", e.op},
+         {"bytes", e.bytes},
+         {"nranks", e.nranks},
+         {"gpus_per_process", e.gpus_per_process},
+         {"metric", e.metric},
+         {"time_us", metric_to_json(e.time_us)},
          {"algbw_GBps", metric_to_json(e.algbw_GBps)}};
   if (e.busbw_GBps) j["busbw_GBps"] = metric_to_json(*e.busbw_GBps);
   if (e.choice) {
-    j["choice"] = json{{"algo", e.choice->algo}, {"proto", e.choice->proto},
-                       {"channels", e.choice->channels}};
+    j["choice"] = json{
+        {"algo", e.choice->algo}, {"proto", e.choice->proto}, {"channels", e.choice->channels}};
   }
   j["transport"] = json{{"known", e.transport.known},
                         {"network", e.transport.network},
@@ -95,8 +105,10 @@ json entry_to_json(const BaselineEntry& e) {
                         {"provider", e.transport.provider}};
   j["tolerance"] = e.tolerance ? json(*e.tolerance) : json(nullptr);
   if (e.band) {
-    j["band"] = json{{"half_width", e.band->half_width}, {"launches", e.band->launches},
-                     {"launch_cv", e.band->launch_cv}, {"date", e.band->date}};
+    j["band"] = json{{"half_width", e.band->half_width},
+                     {"launches", e.band->launches},
+                     {"launch_cv", e.band->launch_cv},
+                     {"date", e.band->date}};
   }
   j["provenance"] = provenance_to_json(e.provenance);
   return j;
@@ -105,7 +117,8 @@ json entry_to_json(const BaselineEntry& e) {
 class BaselineParser {
  public:
   BaselineParser(const json& doc, const std::string& origin)
-      : r_(doc, origin), v1_(doc.is_object() && doc.contains("schema") && doc["schema"] == kBaselineSchemaV1) {}
+      : r_(doc, origin),
+        v1_(doc.is_object() && doc.contains("schema") && doc["schema"] == kBaselineSchemaV1) {}
 
   Baseline parse() const {
     Baseline b;
@@ -162,7 +175,8 @@ class BaselineParser {
   std::vector<std::string> strings(const std::string& p) const {
     std::vector<std::string> out;
     const json& a = r_.array_at(p);
-    for (std::size_t i = 0; i < a.size(); ++i) out.push_back(r_.string_at(p + "/" + std::to_string(i)));
+    for (std::size_t i = 0; i < a.size(); ++i)
+      out.push_back(r_.string_at(p + "/" + std::to_string(i)));
     return out;
   }
 
@@ -193,7 +207,8 @@ class BaselineParser {
     } else if (mc == "benjamini-hochberg") {
       out.correction = MultipleComparison::benjamini_hochberg;
     } else {
-      r_.fail(p + "/multiple_comparison", "\"holm\" or \"benjamini-hochberg\", found \"" + mc + "\"");
+      r_.fail(p + "/multiple_comparison",
+              "\"holm\" or \"benjamini-hochberg\", found \"" + mc + "\"");
     }
     out.spread_multiplier = fraction(p + "/spread_multiplier", 0, 100);
     out.max_tolerance = fraction(p + "/max_tolerance", 0.001, 0.95);
@@ -202,13 +217,15 @@ class BaselineParser {
     if (!v1_) {  // /1 files predate the launch band: they get its defaults
       out.band_alpha = fraction(p + "/band_alpha", 1e-12, 0.5);
       // A /2 file written before the family-wise rate keeps its per-key band_alpha.
-      out.launch_alpha = r_.find(p + "/launch_alpha") ? std::optional<double>(fraction(p + "/launch_alpha", 1e-6, 0.5))
-                                                      : std::nullopt;
+      out.launch_alpha = r_.find(p + "/launch_alpha")
+                             ? std::optional<double>(fraction(p + "/launch_alpha", 1e-6, 0.5))
+                             : std::nullopt;
       out.max_band = fraction(p + "/max_band", 0.001, 0.95);
       out.unstable_cv = fraction(p + "/unstable_cv", 0.001, 10);
       out.window = int_in(p + "/window", out.min_runs, 100000);
     }
-    if (r_.find(p + "/drift_threshold")) out.drift_threshold = fraction(p + "/drift_threshold", 0.001, 0.5);
+    if (r_.find(p + "/drift_threshold"))
+      out.drift_threshold = fraction(p + "/drift_threshold", 0.001, 0.5);
     if (r_.find(p + "/drift_min_runs")) out.drift_min_runs = int_in(p + "/drift_min_runs", 1, 1000);
     const json& classes = r_.array_at(p + "/size_classes");
     if (classes.empty()) r_.fail(p + "/size_classes", "at least one size class");
@@ -219,7 +236,8 @@ class BaselineParser {
       c.name = r_.string_at(cp + "/name");
       c.tolerance = fraction(cp + "/tolerance", 0, 0.95);
       const std::string on = r_.string_at(cp + "/judged_on");
-      if (on != "latency" && on != "bandwidth") r_.fail(cp + "/judged_on", "\"latency\" or \"bandwidth\"");
+      if (on != "latency" && on != "bandwidth")
+        r_.fail(cp + "/judged_on", "\"latency\" or \"bandwidth\"");
       c.judged_on_latency = on == "latency";
       const json& below = r_.at(cp + "/below_bytes");
       const bool last = i + 1 == classes.size();
@@ -244,7 +262,8 @@ class BaselineParser {
     m.median = r_.non_negative_at(p + "/median");
     if (is_time && m.median <= 0) r_.fail(p + "/median", "a time > 0");
     const double ceiling = is_time ? 1e10 : 1e5;
-    if (m.median > ceiling) r_.fail(p + "/median", "a plausible value (<= " + std::to_string(ceiling) + ")");
+    if (m.median > ceiling)
+      r_.fail(p + "/median", "a plausible value (<= " + std::to_string(ceiling) + ")");
     for (const char* list : {"/samples", "/run_medians"}) {
       const json& a = r_.array_at(p + list);
       if (a.empty()) r_.fail(p + list, "at least one value");
@@ -279,7 +298,8 @@ class BaselineParser {
     e.time_us = metric(p + "/time_us", true);
     e.algbw_GBps = metric(p + "/algbw_GBps", false);
     if (r_.find(p + "/busbw_GBps")) e.busbw_GBps = metric(p + "/busbw_GBps", false);
-    if (e.metric == "busbw_GBps" && !e.busbw_GBps) r_.fail(p + "/busbw_GBps", "present (metric is busbw_GBps)");
+    if (e.metric == "busbw_GBps" && !e.busbw_GBps)
+      r_.fail(p + "/busbw_GBps", "present (metric is busbw_GBps)");
     if (r_.find(p + "/choice")) {
       e.choice = ExpectedChoice{string_set(p + "/choice/algo"), string_set(p + "/choice/proto"),
                                 string_set(p + "/choice/channels")};
@@ -305,15 +325,18 @@ class BaselineParser {
   // A baseline that cannot fail is refused: with no entries every key is NEW, and a key with
   // fewer launch medians than min_runs has no launch-to-launch spread to predict from.
   void require_gateable(const Baseline& b) const {
-    if (b.entries.empty()) r_.fail("/entries", "at least one entry (an empty baseline passes everything as NEW)");
+    if (b.entries.empty())
+      r_.fail("/entries", "at least one entry (an empty baseline passes everything as NEW)");
     const auto needed = static_cast<std::size_t>(b.policy.min_runs);
     for (const auto& [key, e] : b.entries) {
       const std::string p = "/entries" + escape(key);
       const auto check = [&](const MetricBaseline& m, const char* name) {
         if (m.run_medians.size() < needed) {
           r_.fail(p + "/" + name + "/run_medians",
-                  "at least " + std::to_string(needed) + " launch medians (tolerance_policy/min_runs), found " +
-                      std::to_string(m.run_medians.size()) + ": a band from fewer launches cannot fail honestly");
+                  "at least " + std::to_string(needed) +
+                      " launch medians (tolerance_policy/min_runs), found " +
+                      std::to_string(m.run_medians.size()) +
+                      ": a band from fewer launches cannot fail honestly");
         }
       };
       check(e.time_us, "time_us");
@@ -330,10 +353,12 @@ class BaselineParser {
 void require_known_schema(const json& doc, const std::string& origin) {
   if (!doc.is_object()) throw InputError(origin, "/", "a JSON object");
   const auto it = doc.find("schema");
-  const std::string found = it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
+  const std::string found =
+      it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
   if (found != kBaselineSchema && found != kBaselineSchemaV1) {
-    throw InputError(origin, "/schema", "\"" + std::string(kBaselineSchema) + "\" (or \"" + kBaselineSchemaV1 +
-                                           "\"), found " + (it == doc.end() ? std::string("none") : it->dump()));
+    throw InputError(origin, "/schema",
+                     "\"" + std::string(kBaselineSchema) + "\" (or \"" + kBaselineSchemaV1 +
+                         "\"), found " + (it == doc.end() ? std::string("none") : it->dump()));
   }
 }
 
@@ -353,14 +378,14 @@ json baseline_to_json(const Baseline& b) {
   json entries = json::object();
   for (const auto& [key, e] : b.entries) entries[key] = entry_to_json(e);
   json doc{{"schema", kBaselineSchema},
-              {"platform", b.platform},
-              {"identity", b.identity},
-              {"gpus_per_process", b.gpus_per_process},
-              {"created_at", b.created_at},
-              {"updated_at", b.updated_at},
-              {"provenance", provenance_to_json(b.provenance)},
-              {"tolerance_policy", policy_to_json(b.policy)},
-              {"entries", std::move(entries)}};
+           {"platform", b.platform},
+           {"identity", b.identity},
+           {"gpus_per_process", b.gpus_per_process},
+           {"created_at", b.created_at},
+           {"updated_at", b.updated_at},
+           {"provenance", provenance_to_json(b.provenance)},
+           {"tolerance_policy", policy_to_json(b.policy)},
+           {"entries", std::move(entries)}};
   if (!b.fingerprint_detail.empty()) doc["fingerprint_detail"] = b.fingerprint_detail;
   return doc;
 }

@@ -30,7 +30,8 @@ void put(FingerprintDetail& out, const std::string& field, const std::string& va
 void library(FingerprintDetail& out, const json& fp, const char* section, const std::string& name) {
   const json* s = member(fp, section);
   if (s == nullptr) return;
-  if (const json* available = member(*s, "available"); available && available->is_boolean() && !available->get<bool>()) {
+  if (const json* available = member(*s, "available");
+      available && available->is_boolean() && !available->get<bool>()) {
     out[name] = "none";
     return;
   }
@@ -75,11 +76,16 @@ void gpus(FingerprintDetail& out, const json& fp) {
   for (std::size_t i = 0; i < devices->size(); ++i) {
     const json& d = (*devices)[i];
     const std::string gpu = "gpu" + std::to_string(i);
-    put(out, gpu, text_of(member(d, "name")) + " " + text_of(member(d, "pci_bus_id")) + " " + text_of(member(d, "uuid")));
+    put(out, gpu,
+        text_of(member(d, "name")) + " " + text_of(member(d, "pci_bus_id")) + " " +
+            text_of(member(d, "uuid")));
     if (const json* pcie = member(d, "pcie")) {
-      put(out, gpu + "/pcie", "Gen" + text_of(member(*pcie, "current_gen")) + " x" + text_of(member(*pcie, "current_width")));
+      put(out, gpu + "/pcie",
+          "Gen" + text_of(member(*pcie, "current_gen")) + " x" +
+              text_of(member(*pcie, "current_width")));
     }
-    if (const json* nvlink = member(d, "nvlink")) put(out, gpu + "/nvlinks", text_of(member(*nvlink, "active_links")));
+    if (const json* nvlink = member(d, "nvlink"))
+      put(out, gpu + "/nvlinks", text_of(member(*nvlink, "active_links")));
   }
 }
 
@@ -105,12 +111,14 @@ void nics(FingerprintDetail& out, const json& fp) {
         if (name.empty() || ports == nullptr || !ports->is_array()) continue;
         for (const json& p : *ports) {
           put(out, "nic/" + name + "/port" + text_of(member(p, "port")),
-              text_of(member(p, "state")) + " " + text_of(member(p, "rate")) + " " + text_of(member(p, "link_layer")));
+              text_of(member(p, "state")) + " " + text_of(member(p, "rate")) + " " +
+                  text_of(member(p, "link_layer")));
         }
       }
     }
   }
-  if (const json* lf = member(*rdma, "libfabric")) put(out, "libfabric_devices", joined_names(member(*lf, "devices"), "device"));
+  if (const json* lf = member(*rdma, "libfabric"))
+    put(out, "libfabric_devices", joined_names(member(*lf, "devices"), "device"));
 }
 
 }  // namespace
@@ -126,12 +134,14 @@ FingerprintDetail fingerprint_detail(const json& fp) {
   }
   if (const json* env = member(fp, "environment")) {
     if (const json* vars = member(*env, "variables"); vars && vars->is_object()) {
-      for (const auto& [name, value] : vars->items()) out["env/" + name] = recordable_value(name, text_of(&value));
+      for (const auto& [name, value] : vars->items())
+        out["env/" + name] = recordable_value(name, text_of(&value));
     }
   }
   nics(out, fp);
   if (const json* host = member(fp, "host")) {
-    if (const json* kernel = member(*host, "kernel")) put(out, "kernel", text_of(member(*kernel, "release")));
+    if (const json* kernel = member(*host, "kernel"))
+      put(out, "kernel", text_of(member(*kernel, "release")));
   }
   return out;
 }

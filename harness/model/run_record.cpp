@@ -58,10 +58,12 @@ FingerprintSummary parse_fingerprint(const RecordFields& f, const std::string& p
   }
   if (const json* devices = r.find(p + "/gpus/devices"); devices && devices->is_array()) {
     for (std::size_t i = 0; i < devices->size(); ++i) {
-      const std::string q = p + "/gpus/devices/" + std::to_string(i) + "/nvlink/aggregate_GBps_per_direction";
+      const std::string q =
+          p + "/gpus/devices/" + std::to_string(i) + "/nvlink/aggregate_GBps_per_direction";
       if (!r.find(q) || r.at(q).is_null()) continue;
       const double v = r.non_negative_at(q);
-      if (v > 0 && (fp.nvlink_GBps_per_direction == 0 || v < fp.nvlink_GBps_per_direction)) fp.nvlink_GBps_per_direction = v;
+      if (v > 0 && (fp.nvlink_GBps_per_direction == 0 || v < fp.nvlink_GBps_per_direction))
+        fp.nvlink_GBps_per_direction = v;
     }
   }
   return fp;
@@ -94,9 +96,12 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
   run.launch.nodes = r.find("/launch/nodes") ? f.int_in("/launch/nodes", 1, limits.max_ranks) : 1;
   run.launch.gpus_per_process =
       r.find("/launch/gpus_per_process") ? f.int_in("/launch/gpus_per_process", 0, 64) : 1;
-  if (r.find("/launch/ranks_per_node")) run.launch.ranks_per_node = f.int_in("/launch/ranks_per_node", 0, limits.max_ranks);
-  if (r.find("/launch/gpus_per_node")) run.launch.gpus_per_node = f.int_in("/launch/gpus_per_node", 0, limits.max_ranks);
-  if (r.find("/launch/nodes_emulated")) run.launch.nodes_emulated = r.bool_at("/launch/nodes_emulated");
+  if (r.find("/launch/ranks_per_node"))
+    run.launch.ranks_per_node = f.int_in("/launch/ranks_per_node", 0, limits.max_ranks);
+  if (r.find("/launch/gpus_per_node"))
+    run.launch.gpus_per_node = f.int_in("/launch/gpus_per_node", 0, limits.max_ranks);
+  if (r.find("/launch/nodes_emulated"))
+    run.launch.nodes_emulated = r.bool_at("/launch/nodes_emulated");
   if (r.find("/nodes")) {
     const json& nodes = r.array_at("/nodes");
     run.nodes.reserve(nodes.size());
@@ -116,11 +121,10 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
     const json& ranks = r.array_at("/ranks");
     for (std::size_t i = 0; i < ranks.size(); ++i) {
       const std::string p = "/ranks/" + std::to_string(i);
-      run.ranks.push_back(RankInfo{f.int_in(p + "/rank", 0, limits.max_ranks),
-                                   f.optional_string(p + "/host"),
-                                   r.find(p + "/local_rank") ? f.int_in(p + "/local_rank", 0, limits.max_ranks) : 0,
-                                   f.optional_string(p + "/gpu_uuid"),
-                                   f.optional_string(p + "/pci_bus_id")});
+      run.ranks.push_back(
+          RankInfo{f.int_in(p + "/rank", 0, limits.max_ranks), f.optional_string(p + "/host"),
+                   r.find(p + "/local_rank") ? f.int_in(p + "/local_rank", 0, limits.max_ranks) : 0,
+                   f.optional_string(p + "/gpu_uuid"), f.optional_string(p + "/pci_bus_id")});
     }
   }
   run.fingerprint = parse_fingerprint(f, "/fingerprint");
@@ -149,7 +153,8 @@ namespace {
 // results/<platform>/<run_id>/, so the names come from the path; nothing else is known.
 RunRecord load_records_jsonl(const fs::path& dir, const fs::path& jsonl,
                              const PlausibilityLimits& limits) {
-  if (!std::ifstream(jsonl, std::ios::binary)) throw InputError(jsonl.string(), "", "cannot open file");
+  if (!std::ifstream(jsonl, std::ios::binary))
+    throw InputError(jsonl.string(), "", "cannot open file");
   RunRecord run;
   run.source = jsonl.string();
   run.directory = dir.string();
@@ -194,7 +199,8 @@ RunRecord load_run(const fs::path& path, const PlausibilityLimits& limits) {
     if (fs::exists(jsonl, ec)) return load_records_jsonl(path, jsonl, limits);
     throw InputError(path.string(), "", "a run directory containing run.json or records.jsonl");
   }
-  if (!fs::exists(path, ec)) throw InputError(path.string(), "", "an existing run directory or run.json");
+  if (!fs::exists(path, ec))
+    throw InputError(path.string(), "", "an existing run directory or run.json");
   RunRecord run = parse_run(load_json_file(path, kRunSchema), path.string(), limits);
   run.directory = path.parent_path().string();
   return run;

@@ -31,7 +31,7 @@ struct Launch {
 
 // One node's compact fingerprint (run.json "nodes", gathered by the bench on rank 0).
 struct NodeRecord {
-  std::string name;      // node name: the host name, or <host>-node<j> when emulated
+  std::string name;  // node name: the host name, or <host>-node<j> when emulated
   std::string hostname;
   bool emulated = false;
   std::size_t rank_count = 0;
@@ -70,7 +70,7 @@ struct FingerprintSummary {
 };
 
 struct RunRecord {
-  std::string source;  // file it was read from (run.json or records.jsonl)
+  std::string source;     // file it was read from (run.json or records.jsonl)
   std::string directory;  // run directory ("" when a run.json file was given directly)
   std::string run_id;
   std::string suite;

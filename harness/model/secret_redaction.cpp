@@ -7,10 +7,12 @@ namespace fabricgate {
 
 bool is_secret_variable(std::string_view name) {
   std::string up(name);
-  std::transform(up.begin(), up.end(), up.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  std::transform(up.begin(), up.end(), up.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   // AWS_* as a whole: AWS_ACCESS_KEY_ID pairs with values that name no secret word.
   if (up.rfind("AWS_", 0) == 0) return true;
-  for (const std::string_view word : {"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"}) {
+  for (const std::string_view word :
+       {"TOKEN", "KEY", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"}) {
     if (up.find(word) != std::string::npos) return true;
   }
   return false;
@@ -43,7 +45,8 @@ std::string recordable_value(std::string_view name, std::string_view value) {
   return is_secret_variable(name) ? std::string(kRedacted) : redact_url_credentials(value);
 }
 
-std::map<std::string, std::string> recordable_environment(const std::map<std::string, std::string>& env) {
+std::map<std::string, std::string> recordable_environment(
+    const std::map<std::string, std::string>& env) {
   std::map<std::string, std::string> out;
   for (const auto& [name, value] : env) out.emplace(name, recordable_value(name, value));
   return out;

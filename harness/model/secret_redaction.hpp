@@ -22,6 +22,7 @@ std::string redact_url_credentials(std::string_view value);
 std::string recordable_value(std::string_view name, std::string_view value);
 
 // recordable_value applied to every entry.
-std::map<std::string, std::string> recordable_environment(const std::map<std::string, std::string>& env);
+std::map<std::string, std::string> recordable_environment(
+    const std::map<std::string, std::string>& env);
 
 }  // namespace fabricgate

@@ -12,7 +12,8 @@ bool launches_kernels(const json& entry) {
 
 std::string entry_list(const std::vector<std::size_t>& indices) {
   std::string text;
-  for (std::size_t i : indices) text += (text.empty() ? "" : ", ") + std::string("/benchmarks/") + std::to_string(i);
+  for (std::size_t i : indices)
+    text += (text.empty() ? "" : ", ") + std::string("/benchmarks/") + std::to_string(i);
   return text;
 }
 
@@ -31,10 +32,11 @@ std::vector<std::string> suite_advice(const Suite& suite) {
     if (launches_kernels(benchmarks[i])) kernels.push_back(i);
   }
   if (!nccl.empty() && !kernels.empty()) {
-    advice.push_back("suite " + suite.name + " runs GPU copy fixtures (" + entry_list(kernels) +
-                     ") in the same process as NCCL benchmarks (" + entry_list(nccl) +
-                     "): their kernels can move all_gather/reduce_scatter by up to 8 % from one run to the "
-                     "next (docs/DESIGN.md, \"The data check\"); put them in separate suites");
+    advice.push_back(
+        "suite " + suite.name + " runs GPU copy fixtures (" + entry_list(kernels) +
+        ") in the same process as NCCL benchmarks (" + entry_list(nccl) +
+        "): their kernels can move all_gather/reduce_scatter by up to 8 % from one run to the "
+        "next (docs/DESIGN.md, \"The data check\"); put them in separate suites");
   }
   return advice;
 }

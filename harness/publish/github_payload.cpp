@@ -5,7 +5,8 @@
 namespace fabricgate::publish {
 
 std::string github_status_context(const RunRecord& run) {
-  std::string context = "fabricgate/" + run.platform + "/" + (run.suite.empty() ? "unknown" : run.suite);
+  std::string context =
+      "fabricgate/" + run.platform + "/" + (run.suite.empty() ? "unknown" : run.suite);
   if (!run.scenario.empty() && run.scenario != "default") context += "/" + run.scenario;
   return context;
 }
@@ -15,9 +16,10 @@ nlohmann::json github_status_body(const gate::Comparison& comparison, const std:
   const char* state = comparison.exit_code == ExitCode::pass           ? "success"
                       : comparison.exit_code == ExitCode::gate_failure ? "failure"
                                                                        : "error";
-  nlohmann::json body = {{"state", state},
-                         {"context", context},
-                         {"description", cut_utf8(comparison.headline(), kGithubStatusDescriptionMax)}};
+  nlohmann::json body = {
+      {"state", state},
+      {"context", context},
+      {"description", cut_utf8(comparison.headline(), kGithubStatusDescriptionMax)}};
   if (!target_url.empty()) body["target_url"] = target_url;
   return body;
 }

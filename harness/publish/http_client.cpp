@@ -14,7 +14,8 @@ namespace {
 void global_init_once() {
   static std::once_flag once;
   std::call_once(once, [] {
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) throw InfraError("libcurl could not be initialised");
+    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+      throw InfraError("libcurl could not be initialised");
   });
 }
 
@@ -37,7 +38,8 @@ struct BodySink {
 std::size_t collect_body(char* data, std::size_t size, std::size_t count, void* user) {
   auto* sink = static_cast<BodySink*>(user);
   const std::size_t n = size * count;
-  if (sink->body->size() < sink->limit) sink->body->append(data, std::min(n, sink->limit - sink->body->size()));
+  if (sink->body->size() < sink->limit)
+    sink->body->append(data, std::min(n, sink->limit - sink->body->size()));
   return n;
 }
 
@@ -53,15 +55,15 @@ bool is_transient(CURLcode code) {
     case CURLE_GOT_NOTHING:
     case CURLE_PARTIAL_FILE:
     case CURLE_HTTP2:
-    case CURLE_HTTP2_STREAM:
-      return true;
+    case CURLE_HTTP2_STREAM: return true;
     default:
       return false;  // TLS verification, malformed URL, unsupported protocol: retrying cannot help
   }
 }
 
 void set(CURL* h, CURLoption option, auto value) {
-  if (curl_easy_setopt(h, option, value) != CURLE_OK) throw InfraError("libcurl rejected an option");
+  if (curl_easy_setopt(h, option, value) != CURLE_OK)
+    throw InfraError("libcurl rejected an option");
 }
 
 }  // namespace

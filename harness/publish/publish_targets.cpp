@@ -44,7 +44,8 @@ std::string read_token_file(const std::string& path) {
   std::string token = text.str();
   while (!token.empty() && (token.back() == '\n' || token.back() == '\r')) token.pop_back();
   if (!is_printable_token(token)) {
-    throw InputError(path, "", "expected one line holding the token (no spaces or control characters)");
+    throw InputError(path, "",
+                     "expected one line holding the token (no spaces or control characters)");
   }
   return token;
 }
@@ -55,7 +56,8 @@ bool valid_repo(const std::string& repo) {
   for (std::size_t i = 0; i < repo.size(); ++i) {
     const char c = repo[i];
     if (i == slash) continue;
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') return false;
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+      return false;
   }
   return true;
 }
@@ -96,7 +98,8 @@ Upload github_upload(const std::string& target, const std::string& path, const n
 
 std::string repo_path(const PublishSettings& s) {
   const std::size_t slash = s.github_repo.find('/');
-  return "/repos/" + url_escape(s.github_repo.substr(0, slash)) + "/" + url_escape(s.github_repo.substr(slash + 1));
+  return "/repos/" + url_escape(s.github_repo.substr(0, slash)) + "/" +
+         url_escape(s.github_repo.substr(slash + 1));
 }
 
 }  // namespace
@@ -107,7 +110,8 @@ TargetSpec parse_target(std::string_view spec) {
   const std::string value = eq == std::string_view::npos ? "" : std::string(spec.substr(eq + 1));
   TargetSpec t;
   if (kind == "pushgateway") {
-    if (value.empty()) throw InputError("--to pushgateway needs a URL: --to pushgateway=http://HOST:9091");
+    if (value.empty())
+      throw InputError("--to pushgateway needs a URL: --to pushgateway=http://HOST:9091");
     t.kind = TargetKind::pushgateway;
   } else if (kind == "webhook") {
     t.kind = TargetKind::webhook;
@@ -119,7 +123,8 @@ TargetSpec parse_target(std::string_view spec) {
     throw InputError("--to " + std::string(kind) + ": unknown target; expected " + kAccepted);
   }
   t.url = without_trailing_slash(value);
-  if (!t.url.empty()) url_origin(t.url, "--to " + std::string(kind));  // http(s) only; the URL is not echoed
+  if (!t.url.empty())
+    url_origin(t.url, "--to " + std::string(kind));  // http(s) only; the URL is not echoed
   return t;
 }
 
@@ -136,17 +141,19 @@ PublishSettings resolve_settings(const PublishOptions& o, const std::vector<Targ
   PublishSettings s;
   bool wants[4] = {};
   for (const TargetSpec& t : targets) wants[static_cast<int>(t.kind)] = true;
-  const bool wants_github =
-      wants[static_cast<int>(TargetKind::github_status)] || wants[static_cast<int>(TargetKind::github_comment)];
+  const bool wants_github = wants[static_cast<int>(TargetKind::github_status)] ||
+                            wants[static_cast<int>(TargetKind::github_comment)];
 
   // Tokens: --token-file KIND=FILE wins over the environment variable.
-  const std::map<std::string, const char*> variables = {{"pushgateway", "FABRICGATE_PUSHGATEWAY_TOKEN"},
-                                                        {"webhook", "FABRICGATE_WEBHOOK_TOKEN"},
-                                                        {"github", "GITHUB_TOKEN"}};
+  const std::map<std::string, const char*> variables = {
+      {"pushgateway", "FABRICGATE_PUSHGATEWAY_TOKEN"},
+      {"webhook", "FABRICGATE_WEBHOOK_TOKEN"},
+      {"github", "GITHUB_TOKEN"}};
   for (const auto& [kind, variable] : variables) {
     if (const auto v = env(variable)) {
       if (!is_printable_token(*v)) {
-        throw InputError(std::string("$") + variable + " is not a single-line token (spaces or control characters)");
+        throw InputError(std::string("$") + variable +
+                         " is not a single-line token (spaces or control characters)");
       }
       s.tokens[kind] = *v;
     }
@@ -155,7 +162,8 @@ PublishSettings resolve_settings(const PublishOptions& o, const std::vector<Targ
     const std::size_t eq = item.find('=');
     const std::string kind = item.substr(0, eq);
     if (eq == std::string::npos || variables.count(kind) == 0 || eq + 1 == item.size()) {
-      throw InputError("--token-file " + item + ": expected pushgateway=FILE, webhook=FILE or github=FILE");
+      throw InputError("--token-file " + item +
+                       ": expected pushgateway=FILE, webhook=FILE or github=FILE");
     }
     s.tokens[kind] = read_token_file(item.substr(eq + 1));
   }
@@ -176,8 +184,10 @@ PublishSettings resolve_settings(const PublishOptions& o, const std::vector<Targ
   url_origin(s.github_api, "--github-api / $GITHUB_API_URL");
   s.github_repo = first(o.github_repo, env, "GITHUB_REPOSITORY");
   if (!valid_repo(s.github_repo)) {
-    throw InputError("GitHub targets need the repository as OWNER/NAME: --github-repo or $GITHUB_REPOSITORY (got \"" +
-                     s.github_repo + "\")");
+    throw InputError(
+        "GitHub targets need the repository as OWNER/NAME: --github-repo or $GITHUB_REPOSITORY "
+        "(got \"" +
+        s.github_repo + "\")");
   }
   if (s.tokens.count("github") == 0) {
     throw InputError("GitHub targets need a token: $GITHUB_TOKEN or --token-file github=FILE");
@@ -186,8 +196,10 @@ PublishSettings resolve_settings(const PublishOptions& o, const std::vector<Targ
   if (wants[static_cast<int>(TargetKind::github_status)]) {
     s.sha = first(o.sha, env, "GITHUB_SHA");
     if (!valid_sha(s.sha)) {
-      throw InputError("--to github-status needs the full commit SHA (40 hex digits): --sha or $GITHUB_SHA (got \"" +
-                       s.sha + "\")");
+      throw InputError(
+          "--to github-status needs the full commit SHA (40 hex digits): --sha or $GITHUB_SHA (got "
+          "\"" +
+          s.sha + "\")");
     }
   }
   if (wants[static_cast<int>(TargetKind::github_comment)]) {
@@ -201,8 +213,8 @@ PublishSettings resolve_settings(const PublishOptions& o, const std::vector<Targ
   return s;
 }
 
-std::vector<Upload> uploads_for(const TargetSpec& t, const RunRecord& run, const gate::Comparison& comparison,
-                                const PublishSettings& s) {
+std::vector<Upload> uploads_for(const TargetSpec& t, const RunRecord& run,
+                                const gate::Comparison& comparison, const PublishSettings& s) {
   switch (t.kind) {
     case TargetKind::pushgateway: {
       Upload u;
@@ -244,12 +256,14 @@ std::vector<Upload> uploads_for(const TargetSpec& t, const RunRecord& run, const
                                : ci_url != run.metadata.end() ? ci_url->second
                                                               : "";
       return {github_upload("github-status " + s.github_repo + "@" + s.sha.substr(0, 12),
-                            repo_path(s) + "/statuses/" + s.sha, github_status_body(comparison, context, link), s)};
+                            repo_path(s) + "/statuses/" + s.sha,
+                            github_status_body(comparison, context, link), s)};
     }
     case TargetKind::github_comment: {
       report::RenderOptions options;
       options.max_markdown_bytes = kGithubCommentMax - 1024;  // room for the marker
-      const std::string markdown = report::render(comparison, report::ReportFormat::markdown, options);
+      const std::string markdown =
+          report::render(comparison, report::ReportFormat::markdown, options);
       return {github_upload("github-comment " + s.github_repo + "#" + std::to_string(*s.pr),
                             repo_path(s) + "/issues/" + std::to_string(*s.pr) + "/comments",
                             github_comment_body(github_status_context(run), markdown), s)};

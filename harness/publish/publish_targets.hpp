@@ -58,11 +58,12 @@ EnvLookup process_environment();  // std::getenv; unset and empty are both nullo
 
 // Throws InputError when a target lacks what it needs (token, repository, commit, PR number) or a
 // token file is unreadable, empty or not a single line of printable characters.
-PublishSettings resolve_settings(const PublishOptions& options, const std::vector<TargetSpec>& targets,
-                                 const EnvLookup& env);
+PublishSettings resolve_settings(const PublishOptions& options,
+                                 const std::vector<TargetSpec>& targets, const EnvLookup& env);
 
 // The upload(s) one target gets for one run (one each today).
-std::vector<Upload> uploads_for(const TargetSpec& target, const RunRecord& run, const gate::Comparison& comparison,
+std::vector<Upload> uploads_for(const TargetSpec& target, const RunRecord& run,
+                                const gate::Comparison& comparison,
                                 const PublishSettings& settings);
 
 }  // namespace fabricgate::publish

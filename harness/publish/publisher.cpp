@@ -21,7 +21,8 @@ bool should_retry(const HttpResponse& response) {
 std::string redact(std::string text, const std::vector<std::string>& secrets) {
   for (const std::string& secret : secrets) {
     if (secret.empty()) continue;
-    for (std::size_t at = text.find(secret); at != std::string::npos; at = text.find(secret, at + 3)) {
+    for (std::size_t at = text.find(secret); at != std::string::npos;
+         at = text.find(secret, at + 3)) {
       text.replace(at, secret.size(), "***");
     }
   }
@@ -39,7 +40,9 @@ std::string body_excerpt(const std::string& body, std::size_t max_chars) {
 
 namespace {
 
-std::string status_text(const HttpResponse& r) { return r.transport_ok ? "HTTP " + std::to_string(r.status) : r.error; }
+std::string status_text(const HttpResponse& r) {
+  return r.transport_ok ? "HTTP " + std::to_string(r.status) : r.error;
+}
 
 // The body is redacted before it is cut, so that no part of a secret the server echoed survives.
 std::string body_text(const HttpResponse& r, const std::vector<std::string>& secrets) {
@@ -52,7 +55,8 @@ std::string body_text(const HttpResponse& r, const std::vector<std::string>& sec
 UploadOutcome deliver(const HttpClient& client, const Upload& upload, const RetryPolicy& policy,
                       std::ostream* verbose) {
   const auto say = [&](const std::string& line) {
-    if (verbose != nullptr) *verbose << redact(redact_url_credentials(line), upload.secrets) << "\n" << std::flush;
+    if (verbose != nullptr)
+      *verbose << redact(redact_url_credentials(line), upload.secrets) << "\n" << std::flush;
   };
   say("fabricgate: " + upload.target + ": " + upload.request.method + " " + upload.request.url);
   for (const auto& [name, value] : upload.request.headers) {
@@ -67,8 +71,8 @@ UploadOutcome deliver(const HttpClient& client, const Upload& upload, const Retr
     outcome.attempts = attempt;
     last = client.send(upload.request);
     outcome.status = last.transport_ok ? last.status : 0;
-    say("fabricgate: " + upload.target + ": attempt " + std::to_string(attempt) + "/" + std::to_string(attempts) +
-        ": " + status_text(last) + body_text(last, upload.secrets));
+    say("fabricgate: " + upload.target + ": attempt " + std::to_string(attempt) + "/" +
+        std::to_string(attempts) + ": " + status_text(last) + body_text(last, upload.secrets));
     if (last.transport_ok && last.status >= 200 && last.status <= 299) {
       outcome.ok = true;
       outcome.message = "HTTP " + std::to_string(last.status);
@@ -77,11 +81,12 @@ UploadOutcome deliver(const HttpClient& client, const Upload& upload, const Retr
     if (!should_retry(last) || attempt == attempts) break;
     std::this_thread::sleep_for(backoff_delay(policy, attempt));
   }
-  const std::string tries = outcome.attempts == 1 ? "1 attempt" : std::to_string(outcome.attempts) + " attempts";
+  const std::string tries =
+      outcome.attempts == 1 ? "1 attempt" : std::to_string(outcome.attempts) + " attempts";
   const std::string why = should_retry(last) ? "" : " (not retried)";
-  outcome.message =
-      redact(upload.target + ": " + status_text(last) + " after " + tries + why + body_text(last, upload.secrets),
-             upload.secrets);
+  outcome.message = redact(upload.target + ": " + status_text(last) + " after " + tries + why +
+                               body_text(last, upload.secrets),
+                           upload.secrets);
   return outcome;
 }
 

@@ -32,11 +32,13 @@ struct UploadOutcome {
   bool ok = false;
   int attempts = 0;
   long status = 0;      // last HTTP status, 0 when none came back
-  std::string message;  // redacted: "HTTP 201", or "<target>: HTTP 500 after 3 attempts; response: <excerpt>"
+  std::string message;  // redacted: "HTTP 201", or "<target>: HTTP 500 after 3 attempts; response:
+                        // <excerpt>"
 };
 
 // `verbose` (may be null) gets one line per attempt and the request headers, redacted.
-UploadOutcome deliver(const HttpClient& client, const Upload& upload, const RetryPolicy& policy, std::ostream* verbose);
+UploadOutcome deliver(const HttpClient& client, const Upload& upload, const RetryPolicy& policy,
+                      std::ostream* verbose);
 
 // `text` with every occurrence of each non-empty secret replaced by "***".
 std::string redact(std::string text, const std::vector<std::string>& secrets);

@@ -15,7 +15,8 @@ struct Family {
 };
 
 void add_sample(Family& f, const std::string& labels, double value) {
-  f.samples += std::string(f.name) + (labels.empty() ? "" : "{" + labels + "}") + " " + exposition_number(value) + "\n";
+  f.samples += std::string(f.name) + (labels.empty() ? "" : "{" + labels + "}") + " " +
+               exposition_number(value) + "\n";
 }
 
 std::string label(const char* name, std::string_view value) {
@@ -32,7 +33,8 @@ void append_family(std::string& out, const Family& f) {
 }  // namespace
 
 GroupingKey pushgateway_grouping(const RunRecord& run) {
-  const std::string host = run.ranks.empty() || run.ranks.front().host.empty() ? "unknown" : run.ranks.front().host;
+  const std::string host =
+      run.ranks.empty() || run.ranks.front().host.empty() ? "unknown" : run.ranks.front().host;
   return {{"platform", run.platform},
           {"host", host},
           {"suite", run.suite.empty() ? "unknown" : run.suite},
@@ -66,20 +68,29 @@ std::string exposition_number(double value) {
 
 std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison& comparison) {
   Family time{"fabricgate_time_us", "Median time of one operation in microseconds.", {}};
-  Family algbw{"fabricgate_algbw_gbps", "Median algorithm bandwidth in GB/s (10^9 bytes per second).", {}};
-  Family busbw{"fabricgate_busbw_gbps", "Median bus bandwidth in GB/s (10^9 bytes per second), collectives only.", {}};
-  Family ratio{"fabricgate_performance_ratio",
-               "Judged metric now relative to the baseline median; above 1 is better, below 1 worse.",
+  Family algbw{
+      "fabricgate_algbw_gbps", "Median algorithm bandwidth in GB/s (10^9 bytes per second).", {}};
+  Family busbw{"fabricgate_busbw_gbps",
+               "Median bus bandwidth in GB/s (10^9 bytes per second), collectives only.",
                {}};
+  Family ratio{
+      "fabricgate_performance_ratio",
+      "Judged metric now relative to the baseline median; above 1 is better, below 1 worse.",
+      {}};
   Family key_failed{"fabricgate_key_failed", "1 when this key fails the gate, else 0.", {}};
-  Family gate_failed{"fabricgate_gate_failed", "1 when the run fails the gate (exit code 1), else 0.", {}};
-  Family exit_code{"fabricgate_gate_exit_code",
-                   "Exit code of the gate: 0 pass, 1 gate failure, 2 input error, 3 infrastructure failure.",
-                   {}};
-  Family complete{"fabricgate_run_complete", "1 when every benchmark of the run finished, else 0.", {}};
+  Family gate_failed{
+      "fabricgate_gate_failed", "1 when the run fails the gate (exit code 1), else 0.", {}};
+  Family exit_code{
+      "fabricgate_gate_exit_code",
+      "Exit code of the gate: 0 pass, 1 gate failure, 2 input error, 3 infrastructure failure.",
+      {}};
+  Family complete{
+      "fabricgate_run_complete", "1 when every benchmark of the run finished, else 0.", {}};
   Family keys{"fabricgate_keys", "Number of keys with each gate verdict.", {}};
   Family drift{"fabricgate_key_drift",
-               "1 when this key passed but its recent runs sit on a worse level (DRIFT, from the results store), else 0.", {}};
+               "1 when this key passed but its recent runs sit on a worse level (DRIFT, from the "
+               "results store), else 0.",
+               {}};
 
   std::set<std::string> seen;
   for (const BenchmarkResult& b : run.benchmarks) {
@@ -105,7 +116,8 @@ std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison&
   }
 
   std::string out;
-  for (const Family* f : {&time, &algbw, &busbw, &ratio, &key_failed, &gate_failed, &exit_code, &complete, &keys, &drift}) {
+  for (const Family* f : {&time, &algbw, &busbw, &ratio, &key_failed, &gate_failed, &exit_code,
+                          &complete, &keys, &drift}) {
     append_family(out, *f);
   }
   return out;

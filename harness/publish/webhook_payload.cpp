@@ -15,14 +15,10 @@ std::string code(std::string_view s) { return "`" + slack_escape(s) + "`"; }
 
 const char* verdict_word(ExitCode code) {
   switch (code) {
-    case ExitCode::pass:
-      return "pass";
-    case ExitCode::gate_failure:
-      return "fail";
-    case ExitCode::input_error:
-      return "input-error";
-    case ExitCode::infra_failure:
-      return "infra-failure";
+    case ExitCode::pass: return "pass";
+    case ExitCode::gate_failure: return "fail";
+    case ExitCode::input_error: return "input-error";
+    case ExitCode::infra_failure: return "infra-failure";
   }
   return "?";
 }
@@ -44,14 +40,16 @@ std::string slack_escape(std::string_view text) {
   return out;
 }
 
-nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& comparison, std::size_t max_keys) {
+nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& comparison,
+                            std::size_t max_keys) {
   const std::string scenario = run.scenario.empty() ? "default" : run.scenario;
   const std::string host = run.ranks.empty() ? "" : run.ranks.front().host;
   const std::string run_url = metadata(run, "ci_run_url");
 
   std::string text = "*fabricgate " + slack_escape(comparison.headline()) + "*\n";
-  text += "Run " + code(comparison.run_id) + " of suite " + code(run.suite) + " (" + slack_escape(scenario) + ") on " +
-          code(comparison.platform) + (host.empty() ? "" : " host " + code(host)) + "\n";
+  text += "Run " + code(comparison.run_id) + " of suite " + code(run.suite) + " (" +
+          slack_escape(scenario) + ") on " + code(comparison.platform) +
+          (host.empty() ? "" : " host " + code(host)) + "\n";
 
   nlohmann::json failing = nlohmann::json::array();
   std::size_t listed = 0;
@@ -59,19 +57,23 @@ nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& compar
   for (const gate::KeyComparison& k : comparison.keys) {
     if (!gate::verdict_fails_gate(k.verdict)) continue;
     ++failing_count;
-    failing.push_back({{"key", k.key}, {"verdict", gate::verdict_name(k.verdict)}, {"reason", k.reason}});
+    failing.push_back(
+        {{"key", k.key}, {"verdict", gate::verdict_name(k.verdict)}, {"reason", k.reason}});
     if (listed < max_keys) {
-      text += "• *" + std::string(gate::verdict_name(k.verdict)) + "* " + code(k.key) + ": " + slack_escape(k.reason) +
-              "\n";
+      text += "• *" + std::string(gate::verdict_name(k.verdict)) + "* " + code(k.key) + ": " +
+              slack_escape(k.reason) + "\n";
       ++listed;
     }
   }
-  if (failing_count > listed) text += "… and " + std::to_string(failing_count - listed) + " more failing keys\n";
-  if (!comparison.run_complete) text += "Incomplete run: " + slack_escape(comparison.incomplete_reason) + "\n";
+  if (failing_count > listed)
+    text += "… and " + std::to_string(failing_count - listed) + " more failing keys\n";
+  if (!comparison.run_complete)
+    text += "Incomplete run: " + slack_escape(comparison.incomplete_reason) + "\n";
   if (!run_url.empty()) text += "<" + run_url + "|CI run>\n";
 
   nlohmann::json counts = nlohmann::json::object();
-  for (const gate::VerdictCount& c : comparison.counts()) counts[gate::verdict_name(c.verdict)] = c.count;
+  for (const gate::VerdictCount& c : comparison.counts())
+    counts[gate::verdict_name(c.verdict)] = c.count;
   return {{"text", text},
           {"fabricgate",
            {{"schema", kWebhookSchema},

@@ -18,7 +18,8 @@ inline constexpr const char* kWebhookSchema = "fabricgate.webhook/1";
 const char* verdict_word(ExitCode code);
 
 // `max_keys` failing keys are listed in the text (most urgent first); the rest are counted.
-nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& comparison, std::size_t max_keys = 5);
+nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& comparison,
+                            std::size_t max_keys = 5);
 
 // Slack requires &, < and > escaped in message text (as &amp; &lt; &gt;).
 std::string slack_escape(std::string_view text);

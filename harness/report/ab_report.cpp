@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "harness/gate/units_text.hpp"
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
+#include "harness/gate/units_text.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
 
 namespace fabricgate::report {
@@ -33,7 +33,9 @@ const char* short_metric(gate::Metric m) {
   return "";
 }
 
-std::string figure(double v, gate::Metric m) { return gate::format_metric(v, m == gate::Metric::time_us); }
+std::string figure(double v, gate::Metric m) {
+  return gate::format_metric(v, m == gate::Metric::time_us);
+}
 
 std::string interval_text(const gate::AbInterval& i) {
   char text[96];
@@ -47,7 +49,8 @@ std::string interval_text(const gate::AbInterval& i) {
 
 std::string changes_text(const std::vector<gate::Change>& changes) {
   std::string out;
-  for (const gate::Change& c : changes) out += (out.empty() ? "" : "; ") + c.what + " " + c.before + " -> " + c.after;
+  for (const gate::Change& c : changes)
+    out += (out.empty() ? "" : "; ") + c.what + " " + c.before + " -> " + c.after;
   return out;
 }
 
@@ -65,21 +68,25 @@ const char* colour_of(gate::AbVerdict v) {
 }
 
 std::string pairs_text(const gate::AbComparison& c) {
-  return std::to_string(c.pairs_compared.size()) + " of " + std::to_string(c.pairs_requested) + " pairs";
+  return std::to_string(c.pairs_compared.size()) + " of " + std::to_string(c.pairs_requested) +
+         " pairs";
 }
 
 }  // namespace
 
 std::string render_ab_console(const gate::AbComparison& c, bool color) {
-  std::string out = "fabricgate ab: suite " + c.suite + " on " + c.platform + ", " + side_text(c.a) + " vs " +
-                    side_text(c.b) + ", " + pairs_text(c) + "\n";
+  std::string out = "fabricgate ab: suite " + c.suite + " on " + c.platform + ", " +
+                    side_text(c.a) + " vs " + side_text(c.b) + ", " + pairs_text(c) + "\n";
   const bool failed = c.exit_code != ExitCode::pass;
-  out += std::string(color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() + (color ? "\033[0m" : "") + "\n";
+  out += std::string(color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() +
+         (color ? "\033[0m" : "") + "\n";
   if (c.side_changes.empty()) out += "changed A -> B: nothing\n";
-  for (const gate::Change& ch : c.side_changes) out += "changed A -> B: " + ch.what + " " + ch.before + " -> " + ch.after + "\n";
+  for (const gate::Change& ch : c.side_changes)
+    out += "changed A -> B: " + ch.what + " " + ch.before + " -> " + ch.after + "\n";
   out += fingerprint_changes_console({c.fingerprint_changes, c.fingerprint_note, "A", "B"});
   char stats[200];
-  std::snprintf(stats, sizeof stats, "%.0f%% intervals (Hodges-Lehmann, distribution-free); ", c.confidence * 100);
+  std::snprintf(stats, sizeof stats, "%.0f%% intervals (Hodges-Lehmann, distribution-free); ",
+                c.confidence * 100);
   out += stats + c.tolerance_source + "\n";
   for (const std::string& w : c.warnings) out += "warning: " + w + "\n";
   if (!c.directory.empty()) out += "results: " + c.directory + "\n";
@@ -88,8 +95,9 @@ std::string render_ab_console(const gate::AbComparison& c, bool color) {
   std::size_t key_width = 20;
   for (const gate::AbKey& k : c.keys) key_width = std::max(key_width, k.key.size() + 2);
   key_width = std::min<std::size_t>(key_width, 72);
-  out += "\n" + padded("VERDICT", 12) + padded("KEY", key_width) + padded("SIZE", 9) + padded("METRIC", 7) +
-         padded("A", 14) + padded("B", 14) + padded("B/A [interval]", 26) + "CHANGE (+ = B better)\n";
+  out += "\n" + padded("VERDICT", 12) + padded("KEY", key_width) + padded("SIZE", 9) +
+         padded("METRIC", 7) + padded("A", 14) + padded("B", 14) + padded("B/A [interval]", 26) +
+         "CHANGE (+ = B better)\n";
   std::size_t quiet_rows = 0;
   std::size_t hidden = 0;
   for (const gate::AbKey& k : c.keys) {
@@ -100,8 +108,8 @@ std::string render_ab_console(const gate::AbComparison& c, bool color) {
     }
     const char* on = color ? colour_of(k.verdict) : "";
     const char* off = color && *on ? "\033[0m" : "";
-    out += std::string(on) + padded(gate::ab_verdict_name(k.verdict), 12) + off + padded(k.key, key_width) +
-           padded(gate::format_bytes(k.bytes), 9);
+    out += std::string(on) + padded(gate::ab_verdict_name(k.verdict), 12) + off +
+           padded(k.key, key_width) + padded(gate::format_bytes(k.bytes), 9);
     if (judged(k)) {
       out += padded(short_metric(k.metric), 7) + padded(figure(k.median_a, k.metric), 14) +
              padded(figure(k.median_b, k.metric), 14) + padded(interval_text(k.ratio), 26) +
@@ -109,19 +117,23 @@ std::string render_ab_console(const gate::AbComparison& c, bool color) {
     }
     out += "\n";
     if (!quiet) out += "    " + k.reason + "\n";
-    if (!k.route_changes.empty()) out += "    route A -> B: " + changes_text(k.route_changes) + "\n";
+    if (!k.route_changes.empty())
+      out += "    route A -> B: " + changes_text(k.route_changes) + "\n";
     for (const std::string& n : k.notes) out += "    note: " + n + "\n";
   }
-  if (hidden > 0) out += "(" + std::to_string(hidden) + " passing/skipped keys not listed; see ab.json)\n";
+  if (hidden > 0)
+    out += "(" + std::to_string(hidden) + " passing/skipped keys not listed; see ab.json)\n";
   return out;
 }
 
 std::string render_ab_markdown(const gate::AbComparison& c) {
   const auto code = [](const std::string& s) { return "`" + markdown_cell(s) + "`"; };
-  std::string out = "## fabricgate A/B " + std::string(c.exit_code == ExitCode::pass ? ":white_check_mark:" : ":x:") +
+  std::string out = "## fabricgate A/B " +
+                    std::string(c.exit_code == ExitCode::pass ? ":white_check_mark:" : ":x:") +
                     " " + markdown_cell(c.headline()) + "\n\n";
-  out += "Suite " + code(c.suite) + " on " + code(c.platform) + ": **" + markdown_cell(side_text(c.a)) + "** vs **" +
-         markdown_cell(side_text(c.b)) + "**, launched interleaved (A B A B ...), " + pairs_text(c) + " compared" +
+  out += "Suite " + code(c.suite) + " on " + code(c.platform) + ": **" +
+         markdown_cell(side_text(c.a)) + "** vs **" + markdown_cell(side_text(c.b)) +
+         "**, launched interleaved (A B A B ...), " + pairs_text(c) + " compared" +
          (c.directory.empty() ? "" : "; results in " + code(c.directory)) + ".\n\n";
   if (!c.complete) out += "> [!CAUTION]\n> " + markdown_cell(c.incomplete_reason) + "\n\n";
   for (const std::string& w : c.warnings) out += "> [!WARNING]\n> " + markdown_cell(w) + "\n\n";
@@ -131,13 +143,17 @@ std::string render_ab_markdown(const gate::AbComparison& c) {
   } else {
     out += "| | A | B |\n|---|---|---|\n";
     for (const gate::Change& ch : c.side_changes) {
-      out += "| " + markdown_cell(ch.what) + " | " + code(ch.before) + " | " + code(ch.after) + " |\n";
+      out +=
+          "| " + markdown_cell(ch.what) + " | " + code(ch.before) + " | " + code(ch.after) + " |\n";
     }
     out += "\n";
   }
-  out += fingerprint_changes_markdown({c.fingerprint_changes, c.fingerprint_note, "A", "B", "Fingerprint difference (A → B)"});
-  out += "### Keys\n\n| verdict | key | size | metric | A | B | B/A [interval] | change (+ = B better) | tolerance | route A → B |\n"
-         "|---|---|---:|---|---:|---:|---|---:|---:|---|\n";
+  out += fingerprint_changes_markdown(
+      {c.fingerprint_changes, c.fingerprint_note, "A", "B", "Fingerprint difference (A → B)"});
+  out +=
+      "### Keys\n\n| verdict | key | size | metric | A | B | B/A [interval] | change (+ = B "
+      "better) | tolerance | route A → B |\n"
+      "|---|---|---:|---|---:|---:|---|---:|---:|---|\n";
   for (const gate::AbKey& k : c.keys) {
     const bool fails = gate::ab_verdict_fails(k.verdict);
     std::string verdict = gate::ab_verdict_name(k.verdict);
@@ -146,7 +162,8 @@ std::string render_ab_markdown(const gate::AbComparison& c) {
     if (judged(k)) {
       out += std::string(short_metric(k.metric)) + " | " + figure(k.median_a, k.metric) + " | " +
              figure(k.median_b, k.metric) + " | " + interval_text(k.ratio) + " | " +
-             gate::format_percent(k.performance.estimate - 1) + " | " + gate::format_percent(k.tolerance).substr(1) + " | ";
+             gate::format_percent(k.performance.estimate - 1) + " | " +
+             gate::format_percent(k.tolerance).substr(1) + " | ";
     } else {
       out += " | | | " + markdown_cell(k.reason) + " | | | ";
     }
@@ -155,11 +172,12 @@ std::string render_ab_markdown(const gate::AbComparison& c) {
     out += markdown_cell(route) + " |\n";
   }
   char stats[400];
-  std::snprintf(stats, sizeof stats,
-                "\n<sub>Per key, every repetition of every compared pair is pooled per side; B/A is the "
-                "Hodges-Lehmann ratio with its %.0f%% distribution-free interval. A key fails when the whole "
-                "interval is worse than 1 − tolerance. ",
-                c.confidence * 100);
+  std::snprintf(
+      stats, sizeof stats,
+      "\n<sub>Per key, every repetition of every compared pair is pooled per side; B/A is the "
+      "Hodges-Lehmann ratio with its %.0f%% distribution-free interval. A key fails when the whole "
+      "interval is worse than 1 − tolerance. ",
+      c.confidence * 100);
   out += stats + markdown_cell(c.tolerance_source) + ".</sub>\n";
   return out;
 }

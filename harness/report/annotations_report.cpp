@@ -1,7 +1,7 @@
 // GitHub annotations (::error:: / ::warning::): the few most important findings, shown on the
 // workflow run page. The comparison is already sorted by urgency.
-#include "harness/report/render.hpp"
 #include "core/text_escape.hpp"
+#include "harness/report/render.hpp"
 
 namespace fabricgate::report {
 
@@ -11,8 +11,8 @@ std::string render_annotations(const gate::Comparison& c, const RenderOptions& o
   auto emit = [&](const char* level, const std::string& title, const std::string& message) {
     if (emitted >= options.max_annotations) return;
     ++emitted;
-    out += std::string("::") + level + " title=" + annotation_property(title) + "::" +
-           annotation_data(message) + "\n";
+    out += std::string("::") + level + " title=" + annotation_property(title) +
+           "::" + annotation_data(message) + "\n";
   };
   if (!c.run_complete) emit("error", "fabricgate: incomplete run", c.incomplete_reason);
   for (const gate::ClusterFinding& f : c.cluster_findings) {
@@ -20,7 +20,8 @@ std::string render_annotations(const gate::Comparison& c, const RenderOptions& o
   }
   for (const gate::KeyComparison& k : c.keys) {
     if (gate::verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) {
-      emit("error", std::string("fabricgate ") + gate::verdict_name(k.verdict), k.key + ": " + k.reason);
+      emit("error", std::string("fabricgate ") + gate::verdict_name(k.verdict),
+           k.key + ": " + k.reason);
     }
   }
   for (const gate::VersionChange& v : c.version_changes) {
@@ -31,7 +32,8 @@ std::string render_annotations(const gate::Comparison& c, const RenderOptions& o
       emit("warning", "fabricgate AMBIGUOUS", k.key + ": " + k.reason);
     }
   }
-  if (!c.has_baseline) emit("warning", "fabricgate: no baseline", "create one: " + c.create_baseline_command);
+  if (!c.has_baseline)
+    emit("warning", "fabricgate: no baseline", "create one: " + c.create_baseline_command);
   return out;
 }
 

@@ -4,9 +4,9 @@
 #include <cstdio>
 
 #include "harness/gate/units_text.hpp"
+#include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/note_groups.hpp"
-#include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/render.hpp"
 
 namespace fabricgate::report {
@@ -16,9 +16,9 @@ namespace {
 const char* colour_of(gate::Verdict v) {
   if (gate::verdict_fails_gate(v)) return "\033[1;31m";  // bold red
   switch (v) {
-    case gate::Verdict::ambiguous: return "\033[33m";     // yellow
-    case gate::Verdict::improvement: return "\033[32m";   // green
-    case gate::Verdict::new_key: return "\033[36m";       // cyan
+    case gate::Verdict::ambiguous: return "\033[33m";    // yellow
+    case gate::Verdict::improvement: return "\033[32m";  // green
+    case gate::Verdict::new_key: return "\033[36m";      // cyan
     default: return "";
   }
 }
@@ -56,7 +56,9 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   for (const gate::VersionChange& v : c.version_changes) {
     out += "VERSION CHANGED: " + v.component + " " + v.before + " -> " + v.after + "\n";
   }
-  if (c.has_baseline) out += fingerprint_changes_console({c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
+  if (c.has_baseline)
+    out += fingerprint_changes_console(
+        {c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
   for (const std::string& w : c.warnings) out += "warning: " + w + "\n";
   if (!c.confirmation_note.empty()) out += "confirmation: " + c.confirmation_note + "\n";
   if (!c.node_layout.empty()) out += "nodes: " + c.node_layout + "\n";
@@ -64,23 +66,27 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   for (std::size_t i = 0; i < c.cluster_findings.size() && i < kFindingRows; ++i) {
     const gate::ClusterFinding& f = c.cluster_findings[i];
     const char* on = options.color && f.fails_gate ? "\033[1;31m" : "";
-    out += std::string(on) + (f.fails_gate ? "CLUSTER FAIL " : "cluster warning ") + f.id + (*on ? "\033[0m" : "") +
-           ": " + f.text + "\n";
+    out += std::string(on) + (f.fails_gate ? "CLUSTER FAIL " : "cluster warning ") + f.id +
+           (*on ? "\033[0m" : "") + ": " + f.text + "\n";
   }
   if (c.cluster_findings.size() > kFindingRows) {
-    out += "(" + std::to_string(c.cluster_findings.size() - kFindingRows) + " more cluster findings; use --format json)\n";
+    out += "(" + std::to_string(c.cluster_findings.size() - kFindingRows) +
+           " more cluster findings; use --format json)\n";
   }
   for (std::size_t i = 0; i < c.node_actions.size() && i < kFindingRows; ++i) {
-    out += (i ? "  " : "node actions (fabricgate nodes RUN --drain runs the Slurm lines):\n  ") + c.node_actions[i] + "\n";
+    out += (i ? "  " : "node actions (fabricgate nodes RUN --drain runs the Slurm lines):\n  ") +
+           c.node_actions[i] + "\n";
   }
   if (c.node_actions.size() > kFindingRows) {
-    out += "  (" + std::to_string(c.node_actions.size() - kFindingRows) + " more lines: fabricgate nodes RUN)\n";
+    out += "  (" + std::to_string(c.node_actions.size() - kFindingRows) +
+           " more lines: fabricgate nodes RUN)\n";
   }
   if (c.keys.empty()) return out;
 
-  const bool any_listed = options.verbose || std::any_of(c.keys.begin(), c.keys.end(), [](const gate::KeyComparison& k) {
-                            return !summarised_in_quiet_console(k);
-                          });
+  const bool any_listed = options.verbose || std::any_of(c.keys.begin(), c.keys.end(),
+                                                         [](const gate::KeyComparison& k) {
+                                                           return !summarised_in_quiet_console(k);
+                                                         });
   if (!any_listed) return out + quiet_summary(c.keys, kSummaryLines) + pitfall_legend(c.keys);
   std::size_t key_width = 20;
   for (const gate::KeyComparison& k : c.keys) key_width = std::max(key_width, k.key.size() + 2);
@@ -101,7 +107,9 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
     if (!quiet) out += "    " + k.reason + "\n";
     for (const std::string& n : note_lines(k)) out += "    " + n + "\n";
   }
-  if (hidden > 0) out += "(" + std::to_string(hidden) + " passing/skipped keys not listed; use --format json for all)\n";
+  if (hidden > 0)
+    out += "(" + std::to_string(hidden) +
+           " passing/skipped keys not listed; use --format json for all)\n";
   if (!options.verbose) out += "\n" + quiet_summary(c.keys, kSummaryLines);
   return out + pitfall_legend(c.keys);
 }

@@ -12,16 +12,18 @@ namespace fabricgate::report {
 
 struct FingerprintChangesView {
   const std::vector<gate::Change>& changes;
-  const std::string& note;      // why nothing was compared; "" when both sides were
-  std::string before_label;     // "baseline", "A"
-  std::string after_label;      // "this run", "B"
+  const std::string& note;             // why nothing was compared; "" when both sides were
+  std::string before_label;            // "baseline", "A"
+  std::string after_label;             // "this run", "B"
   std::string title = "What changed";  // Markdown/HTML heading
 };
 
 inline constexpr const char* kNoFingerprintDifference = "no fingerprint difference";
 
 std::string fingerprint_changes_console(const FingerprintChangesView& v);
-std::string fingerprint_changes_markdown(const FingerprintChangesView& v);  // "### What changed" section
-std::string fingerprint_changes_html(const FingerprintChangesView& v);      // <section id="what-changed">
+std::string fingerprint_changes_markdown(
+    const FingerprintChangesView& v);  // "### What changed" section
+std::string fingerprint_changes_html(
+    const FingerprintChangesView& v);  // <section id="what-changed">
 
 }  // namespace fabricgate::report

@@ -39,15 +39,16 @@ std::vector<FactChange> fingerprint_diff(const json& before, const json& after) 
   for (const auto& [k, v] : b) {
     if (a.count(k) == 0) out.push_back({k, "", v});
   }
-  std::sort(out.begin(), out.end(), [](const FactChange& x, const FactChange& y) { return x.what < y.what; });
+  std::sort(out.begin(), out.end(),
+            [](const FactChange& x, const FactChange& y) { return x.what < y.what; });
   return out;
 }
 
 std::string render_fact_changes(const std::vector<FactChange>& changes) {
   std::string out;
   for (const FactChange& c : changes) {
-    out += (out.empty() ? "" : "; ") + c.what + " " + (c.before.empty() ? "(unset)" : c.before) + " -> " +
-           (c.after.empty() ? "(unset)" : c.after);
+    out += (out.empty() ? "" : "; ") + c.what + " " + (c.before.empty() ? "(unset)" : c.before) +
+           " -> " + (c.after.empty() ? "(unset)" : c.after);
   }
   return out;
 }

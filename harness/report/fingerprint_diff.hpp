@@ -1,8 +1,9 @@
 #pragma once
-// What changed between two runs' compact fingerprint facts (store/stored_run.hpp: versions, identity, shared node facts, env): driver, CUDA, NCCL
-// and its path, MPI, NCCL_*/FI_*/UCX_* settings, GPU set, NVLink, NICs, kernel — whatever the
-// facts hold, flattened to "versions/nccl", "env/NCCL_IB_HCA", "nodes/driver", ... so that a step
-// next to "versions/nccl: 2.28.3 -> 2.28.9" explains itself.
+// What changed between two runs' compact fingerprint facts (store/stored_run.hpp: versions,
+// identity, shared node facts, env): driver, CUDA, NCCL and its path, MPI, NCCL_*/FI_*/UCX_*
+// settings, GPU set, NVLink, NICs, kernel — whatever the facts hold, flattened to "versions/nccl",
+// "env/NCCL_IB_HCA", "nodes/driver", ... so that a step next to "versions/nccl: 2.28.3 -> 2.28.9"
+// explains itself.
 #include <string>
 #include <vector>
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/errors.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/gate/units_text.hpp"
-#include "core/errors.hpp"
 
 namespace fabricgate::report {
 
@@ -40,7 +40,8 @@ std::vector<std::string> platforms_under(const fs::path& results_dir) {
   std::vector<std::string> out;
   std::error_code ec;
   for (fs::directory_iterator it(results_dir, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->is_directory(ec) && holds_runs(it->path())) out.push_back(it->path().filename().string());
+    if (it->is_directory(ec) && holds_runs(it->path()))
+      out.push_back(it->path().filename().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -58,16 +59,20 @@ RunScan scan_runs(const fs::path& platform_dir, const ScanOptions& options) {
   for (fs::directory_iterator it(platform_dir, ec), end; !ec && it != end; it.increment(ec)) {
     if (it->is_directory(ec)) dirs.push_back(it->path());
   }
-  if (ec) throw InputError(platform_dir.string(), "", "a readable results directory (" + ec.message() + ")");
+  if (ec)
+    throw InputError(platform_dir.string(), "",
+                     "a readable results directory (" + ec.message() + ")");
   // Newest first by name: run ids start with the UTC start time (see the header).
-  std::sort(dirs.begin(), dirs.end(), [](const fs::path& a, const fs::path& b) { return a.filename() > b.filename(); });
+  std::sort(dirs.begin(), dirs.end(),
+            [](const fs::path& a, const fs::path& b) { return a.filename() > b.filename(); });
   RunScan scan;
   for (const fs::path& dir : dirs) {
     if (options.last > 0 && scan.runs.size() >= options.last) break;
     const fs::path file = dir / "run.json";
     if (!fs::exists(file, ec)) {
       if (fs::exists(dir / "records.jsonl", ec)) {
-        scan.warnings.push_back(dir.string() + ": records.jsonl without run.json (an interrupted run, or not "
+        scan.warnings.push_back(dir.string() +
+                                ": records.jsonl without run.json (an interrupted run, or not "
                                 "written by `fabricgate run`); not in the history");
       }
       continue;  // other folders (reference outputs, notes) are not runs
@@ -82,7 +87,8 @@ RunScan scan_runs(const fs::path& platform_dir, const ScanOptions& options) {
     }
     if (!options.platform.empty() && run.platform != options.platform) {
       scan.warnings.push_back("skipped " + file.string() + ": platform " + run.platform + ", not " +
-                              options.platform + " (a run filed under another platform's directory)");
+                              options.platform +
+                              " (a run filed under another platform's directory)");
       continue;
     }
     if (!options.started_up_to.empty() && run.started_at > options.started_up_to) continue;
@@ -107,8 +113,10 @@ namespace {
 std::optional<double> figure(const KeyMedians& m, gate::Metric metric) {
   switch (metric) {
     case gate::Metric::busbw_GBps: return m.busbw_GBps;
-    case gate::Metric::algbw_GBps: return m.algbw_GBps > 0 ? std::optional<double>(m.algbw_GBps) : std::nullopt;
-    case gate::Metric::time_us: return m.time_us > 0 ? std::optional<double>(m.time_us) : std::nullopt;
+    case gate::Metric::algbw_GBps:
+      return m.algbw_GBps > 0 ? std::optional<double>(m.algbw_GBps) : std::nullopt;
+    case gate::Metric::time_us:
+      return m.time_us > 0 ? std::optional<double>(m.time_us) : std::nullopt;
   }
   return std::nullopt;
 }
@@ -120,14 +128,14 @@ gate::Metric choose_metric(const KeyMedians& newest, HistoryMetric wanted) {
     case HistoryMetric::time: return gate::Metric::time_us;
     case HistoryMetric::automatic: break;
   }
-  return gate::default_metric(TolerancePolicy::defaults(), newest.bytes, newest.busbw_GBps.has_value(),
-                              newest.algbw_GBps > 0);
+  return gate::default_metric(TolerancePolicy::defaults(), newest.bytes,
+                              newest.busbw_GBps.has_value(), newest.algbw_GBps > 0);
 }
 
 }  // namespace
 
-KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::string& key, HistoryMetric metric,
-                       std::size_t last) {
+KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::string& key,
+                       HistoryMetric metric, std::size_t last) {
   std::vector<const KeyMedians*> medians;
   medians.reserve(ordered.size());
   for (const IndexedRun& r : ordered) {
@@ -137,8 +145,9 @@ KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::string
   return key_history(ordered, medians, key, metric, last);
 }
 
-KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::vector<const KeyMedians*>& medians,
-                       const std::string& key, HistoryMetric metric, std::size_t last) {
+KeyHistory key_history(const std::vector<IndexedRun>& ordered,
+                       const std::vector<const KeyMedians*>& medians, const std::string& key,
+                       HistoryMetric metric, std::size_t last) {
   KeyHistory h;
   h.key = key;
   const KeyMedians* newest = nullptr;
@@ -155,7 +164,8 @@ KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::vector
   }
   std::reverse(h.points.begin(), h.points.end());
   for (std::size_t i = 1; i < h.points.size(); ++i) {
-    if (h.points[i - 1].value > 0) h.points[i].change_vs_previous = h.points[i].value / h.points[i - 1].value - 1;
+    if (h.points[i - 1].value > 0)
+      h.points[i].change_vs_previous = h.points[i].value / h.points[i - 1].value - 1;
   }
   return h;
 }
@@ -186,8 +196,8 @@ std::optional<Trend> trend_of(const KeyHistory& h) {
   const double last = h.points.back().value;
   t.first_to_last = first != 0 ? last / first - 1 : 0;
   t.performance_first_to_last = gate::metric_higher_is_better(h.metric) ? t.first_to_last
-                                : last != 0                              ? first / last - 1
-                                                                         : 0;
+                                : last != 0                             ? first / last - 1
+                                                                        : 0;
   return t;
 }
 
@@ -202,10 +212,11 @@ std::string differing_env(const KeyHistory& h, const HistoryPoint& p) {
   std::string out;
   for (const auto& [name, value] : p.env) {
     // Named copies: clang 14 (the fuzz build) cannot capture structured bindings.
-    const bool shared = std::all_of(h.points.begin(), h.points.end(), [&n = name, &v = value](const HistoryPoint& q) {
-      const auto it = q.env.find(n);
-      return it != q.env.end() && it->second == v;
-    });
+    const bool shared = std::all_of(h.points.begin(), h.points.end(),
+                                    [&n = name, &v = value](const HistoryPoint& q) {
+                                      const auto it = q.env.find(n);
+                                      return it != q.env.end() && it->second == v;
+                                    });
     if (!shared) out += (out.empty() ? "" : " ") + name + "=" + value;
   }
   return out;
@@ -215,25 +226,32 @@ std::string differing_env(const KeyHistory& h, const HistoryPoint& p) {
 
 std::string render_history_text(const KeyHistory& h) {
   const bool is_time = h.metric == gate::Metric::time_us;
-  std::string out = "history of " + h.key + " (" + gate::metric_name(h.metric) + ", median per run, " +
-                    std::to_string(h.points.size()) + " runs, oldest first)\n";
+  std::string out = "history of " + h.key + " (" + gate::metric_name(h.metric) +
+                    ", median per run, " + std::to_string(h.points.size()) +
+                    " runs, oldest first)\n";
   if (h.points.empty()) return out + "no run under the results directory measured this key\n";
   std::size_t id_width = 8;
   for (const HistoryPoint& p : h.points) id_width = std::max(id_width, p.run_id.size() + 2);
-  out += padded("DATE", 22) + padded("RUN", id_width) + padded("SUITE/SCENARIO", 24) + padded("MEDIAN", 14) +
-         padded("VS PREVIOUS", 13) + "SETTINGS NOT SHARED BY ALL LISTED RUNS\n";
+  out += padded("DATE", 22) + padded("RUN", id_width) + padded("SUITE/SCENARIO", 24) +
+         padded("MEDIAN", 14) + padded("VS PREVIOUS", 13) +
+         "SETTINGS NOT SHARED BY ALL LISTED RUNS\n";
   for (const HistoryPoint& p : h.points) {
-    const std::string change = p.change_vs_previous ? gate::format_percent(*p.change_vs_previous) : "-";
-    std::string line = padded(p.started_at, 22) + padded(p.run_id, id_width) + padded(p.suite + "/" + p.scenario, 24) +
-                       padded(gate::format_metric(p.value, is_time), 14) + padded(change, 13) + differing_env(h, p);
+    const std::string change =
+        p.change_vs_previous ? gate::format_percent(*p.change_vs_previous) : "-";
+    std::string line = padded(p.started_at, 22) + padded(p.run_id, id_width) +
+                       padded(p.suite + "/" + p.scenario, 24) +
+                       padded(gate::format_metric(p.value, is_time), 14) + padded(change, 13) +
+                       differing_env(h, p);
     while (line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
   if (const auto t = trend_of(h)) {
-    out += "trend: " + std::string(gate::metric_name(h.metric)) + " " + gate::format_percent(t->slope_fraction_per_run) +
-           " per run (least squares: " + gate::format_metric(t->slope_per_run, is_time) + " per run); first -> last " +
-           gate::format_percent(t->first_to_last) + ", i.e. " + (t->performance_first_to_last >= 0 ? "better" : "worse") +
-           " by " + gate::format_percent(std::abs(t->performance_first_to_last)).substr(1) + "\n";
+    out += "trend: " + std::string(gate::metric_name(h.metric)) + " " +
+           gate::format_percent(t->slope_fraction_per_run) +
+           " per run (least squares: " + gate::format_metric(t->slope_per_run, is_time) +
+           " per run); first -> last " + gate::format_percent(t->first_to_last) + ", i.e. " +
+           (t->performance_first_to_last >= 0 ? "better" : "worse") + " by " +
+           gate::format_percent(std::abs(t->performance_first_to_last)).substr(1) + "\n";
   } else {
     out += "trend: needs at least two runs\n";
   }

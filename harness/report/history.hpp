@@ -49,9 +49,9 @@ struct IndexedRun {
 IndexedRun index_run(const RunRecord& run);
 
 struct ScanOptions {
-  std::string platform;    // runs of another platform are skipped with a warning ("" = any)
-  std::size_t last = 0;    // stop after this many runs (newest first); 0 = all
-  std::string key;         // when set, only runs that measured this key count (and are kept)
+  std::string platform;       // runs of another platform are skipped with a warning ("" = any)
+  std::size_t last = 0;       // stop after this many runs (newest first); 0 = all
+  std::string key;            // when set, only runs that measured this key count (and are kept)
   std::string started_up_to;  // when set, runs that started later are left out (ISO 8601 UTC)
 };
 
@@ -86,7 +86,7 @@ struct HistoryPoint {
   std::string scenario;
   double value = 0;
   std::optional<double> change_vs_previous;  // value / previous value - 1
-  std::map<std::string, std::string> env;   // of the run (IndexedRun::env)
+  std::map<std::string, std::string> env;    // of the run (IndexedRun::env)
 };
 
 struct KeyHistory {
@@ -104,14 +104,15 @@ KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::string
 // The same from the key's medians already looked up: `medians[i]` is the key's entry in
 // ordered[i], nullptr where that run did not measure it (`history --all` finds them for every
 // key in one merge pass over the runs' sorted key maps instead of one map search per run and key).
-KeyHistory key_history(const std::vector<IndexedRun>& ordered, const std::vector<const KeyMedians*>& medians,
-                       const std::string& key, HistoryMetric metric, std::size_t last);
+KeyHistory key_history(const std::vector<IndexedRun>& ordered,
+                       const std::vector<const KeyMedians*>& medians, const std::string& key,
+                       HistoryMetric metric, std::size_t last);
 
 struct Trend {
   std::size_t runs = 0;
-  double slope_per_run = 0;           // least-squares slope, metric units per run
-  double slope_fraction_per_run = 0;  // the slope over the mean value
-  double first_to_last = 0;           // last / first - 1
+  double slope_per_run = 0;              // least-squares slope, metric units per run
+  double slope_fraction_per_run = 0;     // the slope over the mean value
+  double first_to_last = 0;              // last / first - 1
   double performance_first_to_last = 0;  // same, signed so that + is better (time inverted)
 };
 

@@ -21,7 +21,8 @@ const nlohmann::json* facts_of(const std::vector<IndexedRun>* runs, const std::s
 
 }  // namespace
 
-std::vector<HistoryChangePoint> history_change_points(const KeyHistory& h, const gate::ChangePointOptions& options,
+std::vector<HistoryChangePoint> history_change_points(const KeyHistory& h,
+                                                      const gate::ChangePointOptions& options,
                                                       const std::vector<IndexedRun>* runs) {
   std::vector<double> values;
   values.reserve(h.points.size());
@@ -51,17 +52,21 @@ std::vector<HistoryChangePoint> history_change_points(const KeyHistory& h, const
   return out;
 }
 
-std::string render_change_points_text(const KeyHistory& h, const std::vector<HistoryChangePoint>& points) {
+std::string render_change_points_text(const KeyHistory& h,
+                                      const std::vector<HistoryChangePoint>& points) {
   const bool is_time = h.metric == gate::Metric::time_us;
   if (points.empty()) return "change points: none (E-divisive means, permutation test)\n";
   std::string out;
   for (const HistoryChangePoint& c : points) {
-    out += "change point at run " + c.run_id + " (" + c.started_at + "): " + gate::format_metric(c.before, is_time) +
-           " -> " + gate::format_metric(c.after, is_time) + ", " + gate::format_percent(c.ratio - 1);
+    out += "change point at run " + c.run_id + " (" + c.started_at +
+           "): " + gate::format_metric(c.before, is_time) + " -> " +
+           gate::format_metric(c.after, is_time) + ", " + gate::format_percent(c.ratio - 1);
     if (c.interval_bounded) {
-      out += " (95% interval " + gate::format_percent(c.ratio_low - 1) + " .. " + gate::format_percent(c.ratio_high - 1) + ")";
+      out += " (95% interval " + gate::format_percent(c.ratio_low - 1) + " .. " +
+             gate::format_percent(c.ratio_high - 1) + ")";
     }
-    out += std::string(", ") + (c.worse ? "worse" : "better") + ", p = " + gate::format_p_value(c.p_value) + "\n";
+    out += std::string(", ") + (c.worse ? "worse" : "better") +
+           ", p = " + gate::format_p_value(c.p_value) + "\n";
     if (!c.changed.empty()) out += "  what changed: " + render_fact_changes(c.changed) + "\n";
   }
   return out;
@@ -80,9 +85,12 @@ json change_points_json(const std::vector<HistoryChangePoint>& points) {
            {"direction", c.worse ? "worse" : "better"},
            {"p_value", c.p_value}};
     json changed = json::array();
-    for (const FactChange& f : c.changed) changed.push_back({{"what", f.what}, {"before", f.before}, {"after", f.after}});
+    for (const FactChange& f : c.changed)
+      changed.push_back({{"what", f.what}, {"before", f.before}, {"after", f.after}});
     j["changed"] = std::move(changed);
-    j["interval"] = c.interval_bounded ? json{{"low", c.ratio_low}, {"high", c.ratio_high}, {"confidence", 0.95}} : json(nullptr);
+    j["interval"] = c.interval_bounded
+                        ? json{{"low", c.ratio_low}, {"high", c.ratio_high}, {"confidence", 0.95}}
+                        : json(nullptr);
     out.push_back(std::move(j));
   }
   return out;
@@ -91,12 +99,17 @@ json change_points_json(const std::vector<HistoryChangePoint>& points) {
 json history_json(const KeyHistory& h, const std::vector<HistoryChangePoint>& points) {
   json pts = json::array();
   for (const HistoryPoint& p : h.points) {
-    pts.push_back({{"run_id", p.run_id}, {"started_at", p.started_at}, {"suite", p.suite}, {"scenario", p.scenario},
+    pts.push_back({{"run_id", p.run_id},
+                   {"started_at", p.started_at},
+                   {"suite", p.suite},
+                   {"scenario", p.scenario},
                    {"value", p.value}});
   }
   json j{{"key", h.key}, {"metric", gate::metric_name(h.metric)}, {"points", std::move(pts)}};
   if (const auto t = trend_of(h)) {
-    j["trend"] = {{"runs", t->runs}, {"slope_per_run", t->slope_per_run}, {"slope_fraction_per_run", t->slope_fraction_per_run},
+    j["trend"] = {{"runs", t->runs},
+                  {"slope_per_run", t->slope_per_run},
+                  {"slope_fraction_per_run", t->slope_fraction_per_run},
                   {"first_to_last", t->first_to_last}};
   } else {
     j["trend"] = nullptr;

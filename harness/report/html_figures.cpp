@@ -5,9 +5,9 @@
 #include <set>
 #include <tuple>
 
+#include "core/key_parts.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/gate/units_text.hpp"
-#include "core/key_parts.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/svg_plot.hpp"
 #include "harness/report/trend_change_points.hpp"
@@ -24,7 +24,8 @@ constexpr std::size_t kPaletteSize = std::size(kPalette);
 std::string slug(const std::string& text) {
   std::string out;
   for (const char c : text) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_' || c == '-';
     out += keep ? c : '-';
   }
   return out;
@@ -32,15 +33,21 @@ std::string slug(const std::string& text) {
 
 std::string time_tick(double us) {
   char buf[32];
-  if (us < 1000) std::snprintf(buf, sizeof buf, "%g us", us);
-  else if (us < 1e6) std::snprintf(buf, sizeof buf, "%g ms", us / 1e3);
-  else std::snprintf(buf, sizeof buf, "%g s", us / 1e6);
+  if (us < 1000)
+    std::snprintf(buf, sizeof buf, "%g us", us);
+  else if (us < 1e6)
+    std::snprintf(buf, sizeof buf, "%g ms", us / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%g s", us / 1e6);
   return buf;
 }
 
-std::string size_tick(double bytes) { return gate::format_bytes(static_cast<std::uint64_t>(bytes + 0.5)); }
+std::string size_tick(double bytes) {
+  return gate::format_bytes(static_cast<std::uint64_t>(bytes + 0.5));
+}
 
-std::optional<MetricBand> band_of(const BaselineEntry& e, const TolerancePolicy& policy, const MetricBaseline& m) {
+std::optional<MetricBand> band_of(const BaselineEntry& e, const TolerancePolicy& policy,
+                                  const MetricBaseline& m) {
   if (!(m.median > 0)) return std::nullopt;
   const double tol = gate::tolerance_for(policy, e, m).tolerance;
   return MetricBand{m.median, m.median * (1 - tol), m.median * (1 + tol)};
@@ -61,20 +68,22 @@ std::optional<double> baseline_of(const gate::KeyComparison& k, Plotted p) {
 }
 
 gate::Metric metric_of(Plotted p) {
-  return p == Plotted::busbw ? gate::Metric::busbw_GBps
+  return p == Plotted::busbw   ? gate::Metric::busbw_GBps
          : p == Plotted::algbw ? gate::Metric::algbw_GBps
                                : gate::Metric::time_us;
 }
 
 // The band from the baseline file when known, else from the judgement of the same metric.
-std::optional<MetricBand> band_for(const gate::KeyComparison& k, Plotted p, const std::map<std::string, KeyBands>& bands) {
+std::optional<MetricBand> band_for(const gate::KeyComparison& k, Plotted p,
+                                   const std::map<std::string, KeyBands>& bands) {
   if (auto it = bands.find(k.key); it != bands.end()) {
     const KeyBands& b = it->second;
     return p == Plotted::busbw ? b.busbw : p == Plotted::algbw ? b.algbw : b.time_us;
   }
   if (k.judgement && k.judgement->metric == metric_of(p)) {
     const gate::MetricJudgement& j = *k.judgement;
-    return MetricBand{j.baseline_median, j.baseline_median * (1 - j.tolerance), j.baseline_median * (1 + j.tolerance)};
+    return MetricBand{j.baseline_median, j.baseline_median * (1 - j.tolerance),
+                      j.baseline_median * (1 + j.tolerance)};
   }
   return std::nullopt;
 }
@@ -87,11 +96,13 @@ Plotted rate_metric(const CurveGroup& g) {
 }
 
 // Keys of a group split into series (keys of one shape), each ascending in size.
-std::vector<std::pair<std::string, std::vector<const gate::KeyComparison*>>> series_in(const CurveGroup& g) {
+std::vector<std::pair<std::string, std::vector<const gate::KeyComparison*>>> series_in(
+    const CurveGroup& g) {
   std::vector<std::pair<std::string, std::vector<const gate::KeyComparison*>>> out;
   for (const gate::KeyComparison* k : g.keys) {
     const std::string s = series_of(k->key);
-    if (out.empty() || out.back().first != s) out.emplace_back(s, std::vector<const gate::KeyComparison*>{});
+    if (out.empty() || out.back().first != s)
+      out.emplace_back(s, std::vector<const gate::KeyComparison*>{});
     out.back().second.push_back(k);
   }
   return out;
@@ -103,7 +114,9 @@ std::string series_label(const std::string& series) {
   return label.empty() ? series : label;
 }
 
-bool is_choice_change(const gate::Change& c) { return c.what == "algo" || c.what == "proto" || c.what == "channels"; }
+bool is_choice_change(const gate::Change& c) {
+  return c.what == "algo" || c.what == "proto" || c.what == "channels";
+}
 
 }  // namespace
 
@@ -124,7 +137,9 @@ bool is_pair_key(const std::string& key) {
   return parts.tagged("src") && parts.tagged("dst");
 }
 
-std::string series_of(const std::string& key) { return BenchmarkKey::parse(key).without({"bytes"}).text(); }
+std::string series_of(const std::string& key) {
+  return BenchmarkKey::parse(key).without({"bytes"}).text();
+}
 
 std::vector<CurveGroup> curve_groups(const gate::Comparison& c) {
   using Id = std::tuple<std::string, std::string, std::string, int>;
@@ -135,23 +150,26 @@ std::vector<CurveGroup> curve_groups(const gate::Comparison& c) {
   std::vector<CurveGroup> out;
   std::set<std::string> ids;
   for (auto& [id, keys] : groups) {
-    std::sort(keys.begin(), keys.end(), [](const gate::KeyComparison* a, const gate::KeyComparison* b) {
-      const std::string sa = series_of(a->key);
-      const std::string sb = series_of(b->key);
-      return sa != sb ? sa < sb : a->bytes < b->bytes;
-    });
+    std::sort(keys.begin(), keys.end(),
+              [](const gate::KeyComparison* a, const gate::KeyComparison* b) {
+                const std::string sa = series_of(a->key);
+                const std::string sb = series_of(b->key);
+                return sa != sb ? sa < sb : a->bytes < b->bytes;
+              });
     const auto& [family, backend, op, ranks] = id;
     CurveGroup g;
     g.id = slug(family + "-" + backend + "-" + op + "-" + std::to_string(ranks) + "r");
     while (!ids.insert(g.id).second) g.id += "-x";
-    g.title = op + " (" + family + "/" + backend + ", " + std::to_string(ranks) + (ranks == 1 ? " rank)" : " ranks)");
+    g.title = op + " (" + family + "/" + backend + ", " + std::to_string(ranks) +
+              (ranks == 1 ? " rank)" : " ranks)");
     g.keys = keys;
     out.push_back(std::move(g));
   }
   return out;
 }
 
-std::string size_plot_svg(const CurveGroup& g, bool rate, const std::map<std::string, KeyBands>& bands) {
+std::string size_plot_svg(const CurveGroup& g, bool rate,
+                          const std::map<std::string, KeyBands>& bands) {
   const Plotted p = rate ? rate_metric(g) : Plotted::time;
   const bool is_time = p == Plotted::time;
   const char* name = p == Plotted::busbw ? "busbw" : p == Plotted::algbw ? "algbw" : "time";
@@ -178,7 +196,8 @@ std::string size_plot_svg(const CurveGroup& g, bool rate, const std::map<std::st
       const std::optional<double> v = now_of(*k, p);
       const std::optional<double> b = baseline_of(*k, p);
       const KeyFigures f = key_figures(*k);
-      std::string tip = k->key + "\n" + f.size + ": " + (v ? gate::format_metric(*v, is_time) : "not measured") +
+      std::string tip = k->key + "\n" + f.size + ": " +
+                        (v ? gate::format_metric(*v, is_time) : "not measured") +
                         (b ? " (baseline " + gate::format_metric(*b, is_time) + ")" : "") + "\n" +
                         gate::verdict_name(k->verdict) + ": " + k->reason;
       if (v) now.points.push_back({x, *v, tip});
@@ -187,11 +206,17 @@ std::string size_plot_svg(const CurveGroup& g, bool rate, const std::map<std::st
       if (!k->changes.empty() || gate::verdict_fails_gate(k->verdict)) {
         std::string what;
         for (const gate::Change& c : k->changes) what += (what.empty() ? "" : ",") + c.what;
-        const bool choice = !k->changes.empty() && std::all_of(k->changes.begin(), k->changes.end(), is_choice_change);
-        const std::string css = k->changes.empty() ? "verdict-fail" : choice ? "algo-change" : "transport-change";
+        const bool choice = !k->changes.empty() &&
+                            std::all_of(k->changes.begin(), k->changes.end(), is_choice_change);
+        const std::string css = k->changes.empty() ? "verdict-fail"
+                                : choice           ? "algo-change"
+                                                   : "transport-change";
         const double y = v ? *v : b.value_or(0);
-        plot.markers.push_back({x, y, what, gate::verdict_name(k->verdict) + std::string(": ") + k->reason, css,
-                                k->changes.empty() ? "#d62728" : choice ? "#ff7f0e" : "#9467bd"});
+        plot.markers.push_back({x, y, what,
+                                gate::verdict_name(k->verdict) + std::string(": ") + k->reason, css,
+                                k->changes.empty() ? "#d62728"
+                                : choice           ? "#ff7f0e"
+                                                   : "#9467bd"});
       }
     }
     if (!band.points.empty()) plot.bands.push_back(std::move(band));
@@ -201,17 +226,24 @@ std::string size_plot_svg(const CurveGroup& g, bool rate, const std::map<std::st
   return svg::render_line_plot(plot);
 }
 
-std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& history, std::size_t last) {
+std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& history,
+                           std::size_t last) {
   const std::size_t first = last > 0 && history.size() > last ? history.size() - last : 0;
-  const std::vector<IndexedRun> window(history.begin() + static_cast<std::ptrdiff_t>(first), history.end());
+  const std::vector<IndexedRun> window(history.begin() + static_cast<std::ptrdiff_t>(first),
+                                       history.end());
   std::vector<std::string> dates;
   // Runs of one day by time ("19:13:22"), else by day and minute ("11-29 19:13").
-  const bool one_day = !window.empty() && std::all_of(window.begin(), window.end(), [&](const IndexedRun& r) {
-    return r.started_at.size() >= 19 && r.started_at.compare(0, 10, window.front().started_at, 0, 10) == 0;
-  });
+  const bool one_day =
+      !window.empty() && std::all_of(window.begin(), window.end(), [&](const IndexedRun& r) {
+        return r.started_at.size() >= 19 &&
+               r.started_at.compare(0, 10, window.front().started_at, 0, 10) == 0;
+      });
   for (const IndexedRun& r : window) {
-    if (r.started_at.size() < 19) dates.push_back(r.run_id);
-    else dates.push_back(one_day ? r.started_at.substr(11, 8) : r.started_at.substr(5, 5) + " " + r.started_at.substr(11, 5));
+    if (r.started_at.size() < 19)
+      dates.push_back(r.run_id);
+    else
+      dates.push_back(one_day ? r.started_at.substr(11, 8)
+                              : r.started_at.substr(5, 5) + " " + r.started_at.substr(11, 5));
   }
   svg::LinePlot plot;
   plot.id = g.id + "-trend";
@@ -224,7 +256,8 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
   plot.y_from_zero = false;
   plot.x_ticks = [dates](double x) {
     const long i = std::lround(x);
-    return std::abs(x - static_cast<double>(i)) < 1e-6 && i >= 0 && static_cast<std::size_t>(i) < dates.size()
+    return std::abs(x - static_cast<double>(i)) < 1e-6 && i >= 0 &&
+                   static_cast<std::size_t>(i) < dates.size()
                ? dates[static_cast<std::size_t>(i)]
                : std::string();
   };
@@ -237,13 +270,14 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
   std::size_t colour = 0;
   std::vector<TrendSeries> stepped;  // every plotted key's history, for the change-point markers
   for (const gate::KeyComparison* k : g.keys) {
-    const Plotted p = k->judgement ? (k->judgement->metric == gate::Metric::time_us      ? Plotted::time
-                                      : k->judgement->metric == gate::Metric::busbw_GBps ? Plotted::busbw
-                                                                                         : Plotted::algbw)
-                      : k->busbw_now ? Plotted::busbw
+    const Plotted p = k->judgement
+                          ? (k->judgement->metric == gate::Metric::time_us      ? Plotted::time
+                             : k->judgement->metric == gate::Metric::busbw_GBps ? Plotted::busbw
+                                                                                : Plotted::algbw)
+                      : k->busbw_now     ? Plotted::busbw
                       : k->algbw_now > 0 ? Plotted::algbw
                                          : Plotted::time;
-    const HistoryMetric hm = p == Plotted::busbw ? HistoryMetric::busbw
+    const HistoryMetric hm = p == Plotted::busbw   ? HistoryMetric::busbw
                              : p == Plotted::algbw ? HistoryMetric::algbw
                                                    : HistoryMetric::time;
     const KeyHistory h = key_history(window, k->key, hm, 0);
@@ -253,7 +287,8 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
     if (!base) base = h.points.front().value;
     const bool higher_better = gate::metric_higher_is_better(metric_of(p));
     svg::Series s;
-    s.name = gate::format_bytes(k->bytes) + (g.keys.size() > 8 ? " " + series_label(series_of(k->key)) : "") +
+    s.name = gate::format_bytes(k->bytes) +
+             (g.keys.size() > 8 ? " " + series_label(series_of(k->key)) : "") +
              (relative_to_first ? " (vs first run)" : "");
     s.css_class = "series-trend";
     s.colour = kPalette[colour % kPaletteSize];
@@ -261,14 +296,16 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
     ++colour;
     for (const HistoryPoint& pt : h.points) {
       const std::size_t i = static_cast<std::size_t>(
-          std::find_if(window.begin(), window.end(), [&](const IndexedRun& r) { return r.run_id == pt.run_id; }) -
+          std::find_if(window.begin(), window.end(),
+                       [&](const IndexedRun& r) { return r.run_id == pt.run_id; }) -
           window.begin());
       const double ratio = higher_better ? pt.value / *base : *base / pt.value;
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.3f", ratio);
       s.points.push_back({static_cast<double>(i), ratio,
-                          k->key + "\n" + pt.run_id + " (" + pt.suite + "/" + pt.scenario + "): " +
-                              gate::format_metric(pt.value, p == Plotted::time) + " = " + buf + " x baseline"});
+                          k->key + "\n" + pt.run_id + " (" + pt.suite + "/" + pt.scenario +
+                              "): " + gate::format_metric(pt.value, p == Plotted::time) + " = " +
+                              buf + " x baseline"});
     }
     plot.series.push_back(std::move(s));
     stepped.push_back({k->key, h});
@@ -351,7 +388,8 @@ std::vector<PairMatrix> pair_matrices(const gate::Comparison& c) {
     for (const std::string& d : dsts) m.col_labels.push_back("GPU " + d);
     std::string readable;  // "p2p/ce/write/uni/1 GiB": the size as people say it
     for (const KeyPart& part : BenchmarkKey::parse(shape).parts()) {
-      const std::optional<std::uint64_t> size = part.tagged && part.name == "bytes" ? part.number() : std::nullopt;
+      const std::optional<std::uint64_t> size =
+          part.tagged && part.name == "bytes" ? part.number() : std::nullopt;
       readable += (readable.empty() ? "" : "/") + (size ? gate::format_bytes(*size) : part.text());
     }
     pm.title = readable + (unit.empty() ? "" : " (" + unit + ")");

@@ -31,7 +31,8 @@ struct KeyBands {
 // Bands of every baseline entry, with the tolerance the gate would apply (tolerance_for).
 std::map<std::string, KeyBands> baseline_bands(const Baseline& baseline);
 
-// A key measured between two GPUs (".../src:0/dst:1/..."): drawn in the pair matrix, not as a curve.
+// A key measured between two GPUs (".../src:0/dst:1/..."): drawn in the pair matrix, not as a
+// curve.
 bool is_pair_key(const std::string& key);
 
 // Keys drawn in one figure: one (family, backend, op, rank count); each key shape is one series.
@@ -48,7 +49,8 @@ std::vector<CurveGroup> curve_groups(const gate::Comparison& c);
 std::string series_of(const std::string& key);
 
 // Rate (busbw, else algbw) or time against size; log2 size axis, time on a log10 axis.
-std::string size_plot_svg(const CurveGroup& group, bool rate, const std::map<std::string, KeyBands>& bands);
+std::string size_plot_svg(const CurveGroup& group, bool rate,
+                          const std::map<std::string, KeyBands>& bands);
 
 // Each key's performance over the last `last` runs of `history` (oldest first) relative to its
 // baseline median (or to its first run without a baseline): 1 = baseline, up = better.

@@ -4,10 +4,10 @@
 
 #include <cstdio>
 
-#include "harness/gate/units_text.hpp"
-#include "harness/report/key_figures.hpp"
 #include "core/text_escape.hpp"
+#include "harness/gate/units_text.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
+#include "harness/report/key_figures.hpp"
 
 namespace fabricgate::report {
 
@@ -47,15 +47,16 @@ std::string verdict_css(gate::Verdict v) {
 }
 
 std::string verdict_cell(const gate::KeyComparison& k) {
-  return "<td class=\"verdict-cell " + verdict_css(k.verdict) + "\">" + gate::verdict_name(k.verdict) + "</td>";
+  return "<td class=\"verdict-cell " + verdict_css(k.verdict) + "\">" +
+         gate::verdict_name(k.verdict) + "</td>";
 }
 
 std::string notes_html(const std::vector<Note>& notes) {
   if (notes.empty()) return "";
   std::string out = "<ul class=\"notes\">";
   for (const Note& n : notes) {
-    out += "<li class=\"note note-" + esc(n.level) + "\" data-pitfall=\"" + esc(n.id) + "\"><b>" + esc(n.id) +
-           "</b> " + esc(n.level) + ": " + esc(n.text) + "</li>";
+    out += "<li class=\"note note-" + esc(n.level) + "\" data-pitfall=\"" + esc(n.id) + "\"><b>" +
+           esc(n.id) + "</b> " + esc(n.level) + ": " + esc(n.text) + "</li>";
   }
   return out + "</ul>";
 }
@@ -63,8 +64,8 @@ std::string notes_html(const std::vector<Note>& notes) {
 std::string changes_html(const std::vector<gate::Change>& changes) {
   std::string out;
   for (const gate::Change& c : changes) {
-    out += "<div class=\"change change-" + esc(c.what) + "\">" + esc(c.what) + " " + esc(c.before) + " → " +
-           esc(c.after) + "</div>";
+    out += "<div class=\"change change-" + esc(c.what) + "\">" + esc(c.what) + " " + esc(c.before) +
+           " → " + esc(c.after) + "</div>";
   }
   return out;
 }
@@ -77,16 +78,21 @@ std::string rate(const std::optional<double>& busbw, double algbw) {
 std::string time_text(double us) { return us > 0 ? gate::format_metric(us, true) : ""; }
 
 void headline(const gate::Comparison& c, std::string& out) {
-  const char* css = c.exit_code == ExitCode::gate_failure   ? "verdict-fail"
+  const char* css = c.exit_code == ExitCode::gate_failure    ? "verdict-fail"
                     : c.exit_code == ExitCode::infra_failure ? "verdict-incomplete"
                     : !c.has_baseline                        ? "verdict-no-baseline"
                                                              : "verdict-pass";
-  out += "<header id=\"verdict\" class=\"verdict " + std::string(css) + "\"><h1>fabricgate: " + esc(c.headline()) +
-         "</h1><p>Run <code>" + esc(c.run_id) + "</code> on <code>" + esc(c.platform) + "</code>" +
-         (c.has_baseline ? " vs baseline <code>" + esc(c.baseline_source) + "</code>" : ", no baseline") + ".</p>";
+  out += "<header id=\"verdict\" class=\"verdict " + std::string(css) +
+         "\"><h1>fabricgate: " + esc(c.headline()) + "</h1><p>Run <code>" + esc(c.run_id) +
+         "</code> on <code>" + esc(c.platform) + "</code>" +
+         (c.has_baseline ? " vs baseline <code>" + esc(c.baseline_source) + "</code>"
+                         : ", no baseline") +
+         ".</p>";
   if (!c.has_baseline) {
-    out += "<p>Nothing was gated. Create a baseline from three runs and commit it through a pull request: <code>" +
-           esc(c.create_baseline_command) + "</code></p>";
+    out +=
+        "<p>Nothing was gated. Create a baseline from three runs and commit it through a pull "
+        "request: <code>" +
+        esc(c.create_baseline_command) + "</code></p>";
   }
   if (!c.run_complete) out += "<p><b>Incomplete run:</b> " + esc(c.incomplete_reason) + "</p>";
   out += "</header>\n";
@@ -97,18 +103,23 @@ void failing_keys(const gate::Comparison& c, std::string& out) {
   for (const gate::KeyComparison& k : c.keys) {
     if (!gate::verdict_fails_gate(k.verdict) && k.verdict != gate::Verdict::ambiguous) continue;
     const KeyFigures f = key_figures(k);
-    rows += "<tr class=\"failing-key\">" + verdict_cell(k) + "<td><code>" + esc(k.key) + "</code></td><td class=\"num\">" +
-            esc(f.size) + "</td><td>" + esc(f.metric) + "</td><td class=\"num\">" + esc(f.baseline) +
-            "</td><td class=\"num\">" + esc(f.now) + "</td><td class=\"num\">" + esc(f.change) + "</td><td>" +
-            esc(k.reason) + changes_html(k.changes) + notes_html(k.notes) + "</td></tr>\n";
+    rows += "<tr class=\"failing-key\">" + verdict_cell(k) + "<td><code>" + esc(k.key) +
+            "</code></td><td class=\"num\">" + esc(f.size) + "</td><td>" + esc(f.metric) +
+            "</td><td class=\"num\">" + esc(f.baseline) + "</td><td class=\"num\">" + esc(f.now) +
+            "</td><td class=\"num\">" + esc(f.change) + "</td><td>" + esc(k.reason) +
+            changes_html(k.changes) + notes_html(k.notes) + "</td></tr>\n";
   }
   out += "<section id=\"failing\"><h2>Failing and ambiguous keys</h2>";
   if (rows.empty()) {
     out += "<p class=\"none-failing\">No key fails the gate.</p></section>\n";
     return;
   }
-  out += "<table class=\"failing-keys\"><tr><th>verdict</th><th>key</th><th>size</th><th>metric</th><th>baseline</th>"
-         "<th>now</th><th>change (+ = better)</th><th>reason, changes, notes</th></tr>\n" + rows + "</table></section>\n";
+  out +=
+      "<table "
+      "class=\"failing-keys\"><tr><th>verdict</th><th>key</th><th>size</th><th>metric</"
+      "th><th>baseline</th>"
+      "<th>now</th><th>change (+ = better)</th><th>reason, changes, notes</th></tr>\n" +
+      rows + "</table></section>\n";
 }
 
 void versions_and_warnings(const gate::Comparison& c, std::string& out) {
@@ -117,15 +128,19 @@ void versions_and_warnings(const gate::Comparison& c, std::string& out) {
     out += c.has_baseline ? "<p>NCCL, driver, CUDA and MPI versions are those of the baseline.</p>"
                           : "<p>No baseline to compare versions with.</p>";
   } else {
-    out += "<table id=\"version-changes\" class=\"version-changes\"><tr><th>component</th><th>baseline</th><th>this run</th></tr>";
+    out +=
+        "<table id=\"version-changes\" "
+        "class=\"version-changes\"><tr><th>component</th><th>baseline</th><th>this run</th></tr>";
     for (const gate::VersionChange& v : c.version_changes) {
-      out += "<tr><td>" + esc(v.component) + "</td><td>" + esc(v.before) + "</td><td class=\"change\">" + esc(v.after) +
-             "</td></tr>";
+      out += "<tr><td>" + esc(v.component) + "</td><td>" + esc(v.before) +
+             "</td><td class=\"change\">" + esc(v.after) + "</td></tr>";
     }
     out += "</table>";
   }
   out += "</section>\n";
-  if (c.has_baseline) out += fingerprint_changes_html({c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
+  if (c.has_baseline)
+    out += fingerprint_changes_html(
+        {c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
   if (c.warnings.empty()) return;
   out += "<section id=\"warnings\"><h2>Warnings</h2>";
   for (const std::string& w : c.warnings) out += "<p class=\"warning\">" + esc(w) + "</p>";
@@ -133,15 +148,20 @@ void versions_and_warnings(const gate::Comparison& c, std::string& out) {
 }
 
 void key_table(const CurveGroup& g, std::string& out) {
-  out += "<table class=\"keys\"><tr><th>size</th><th>series</th><th>rate baseline</th><th>rate now</th><th>time baseline</th>"
-         "<th>time now</th><th>judged</th><th>change (+ = better)</th><th>verdict</th><th>NCCL choice / notes</th></tr>\n";
+  out +=
+      "<table class=\"keys\"><tr><th>size</th><th>series</th><th>rate baseline</th><th>rate "
+      "now</th><th>time baseline</th>"
+      "<th>time now</th><th>judged</th><th>change (+ = better)</th><th>verdict</th><th>NCCL choice "
+      "/ notes</th></tr>\n";
   for (const gate::KeyComparison* k : g.keys) {
     const KeyFigures f = key_figures(*k);
-    out += "<tr class=\"key-row\" title=\"" + esc(k->key) + "\"><td class=\"num\">" + esc(f.size) + "</td><td><code>" + esc(series_of(k->key)) +
-           "</code></td><td class=\"num\">" + rate(k->busbw_baseline, k->algbw_baseline) + "</td><td class=\"num\">" +
-           rate(k->busbw_now, k->algbw_now) + "</td><td class=\"num\">" + time_text(k->time_us_baseline) +
-           "</td><td class=\"num\">" + time_text(k->time_us_now) + "</td><td>" + (k->judgement ? esc(f.metric) : "") +
-           "</td><td class=\"num\">" + esc(f.change) + "</td>" + verdict_cell(*k) + "<td>" + changes_html(k->changes) +
+    out += "<tr class=\"key-row\" title=\"" + esc(k->key) + "\"><td class=\"num\">" + esc(f.size) +
+           "</td><td><code>" + esc(series_of(k->key)) + "</code></td><td class=\"num\">" +
+           rate(k->busbw_baseline, k->algbw_baseline) + "</td><td class=\"num\">" +
+           rate(k->busbw_now, k->algbw_now) + "</td><td class=\"num\">" +
+           time_text(k->time_us_baseline) + "</td><td class=\"num\">" + time_text(k->time_us_now) +
+           "</td><td>" + (k->judgement ? esc(f.metric) : "") + "</td><td class=\"num\">" +
+           esc(f.change) + "</td>" + verdict_cell(*k) + "<td>" + changes_html(k->changes) +
            notes_html(k->notes) + "</td></tr>\n";
   }
   out += "</table>\n";
@@ -150,14 +170,20 @@ void key_table(const CurveGroup& g, std::string& out) {
 void collectives(const gate::Comparison& c, const HtmlInputs& in, std::string& out) {
   const std::vector<CurveGroup> groups = curve_groups(c);
   if (groups.empty()) return;
-  out += "<section id=\"collectives\"><h2>Per collective and operation</h2><p>Bandwidth and time against message "
-         "size (log2 axis): this run (solid), baseline median (dashed) and the band the gate accepts (baseline "
-         "median ± tolerance, shaded). Triangles mark keys where NCCL's choice (orange) or the transport (purple) "
-         "changed, or that fail the gate (red); hover for details. Sizes below the latency class are judged on "
-         "time (P15): see the <i>judged</i> column.</p>\n";
+  out +=
+      "<section id=\"collectives\"><h2>Per collective and operation</h2><p>Bandwidth and time "
+      "against message "
+      "size (log2 axis): this run (solid), baseline median (dashed) and the band the gate accepts "
+      "(baseline "
+      "median ± tolerance, shaded). Triangles mark keys where NCCL's choice (orange) or the "
+      "transport (purple) "
+      "changed, or that fail the gate (red); hover for details. Sizes below the latency class are "
+      "judged on "
+      "time (P15): see the <i>judged</i> column.</p>\n";
   for (const CurveGroup& g : groups) {
-    out += "<div class=\"collective\" id=\"" + esc(g.id) + "\"><h3>" + esc(g.title) + "</h3><div class=\"figures\">" +
-           size_plot_svg(g, true, in.bands) + size_plot_svg(g, false, in.bands);
+    out += "<div class=\"collective\" id=\"" + esc(g.id) + "\"><h3>" + esc(g.title) +
+           "</h3><div class=\"figures\">" + size_plot_svg(g, true, in.bands) +
+           size_plot_svg(g, false, in.bands);
     if (!in.history.empty()) out += trend_plot_svg(g, in.history, in.history_last);
     out += "</div>\n";
     key_table(g, out);
@@ -169,10 +195,13 @@ void collectives(const gate::Comparison& c, const HtmlInputs& in, std::string& o
 void pairs(const gate::Comparison& c, std::string& out) {
   const std::vector<PairMatrix> matrices = pair_matrices(c);
   if (matrices.empty()) return;
-  out += "<section id=\"p2p\"><h2>GPU pair matrix</h2><p>Rows: source GPU, columns: destination GPU; shade = "
-         "share of the largest value in the matrix; failing keys outlined in red; hover a cell for baseline, change "
-         "and notes.</p>"
-         "<div class=\"figures\">";
+  out +=
+      "<section id=\"p2p\"><h2>GPU pair matrix</h2><p>Rows: source GPU, columns: destination GPU; "
+      "shade = "
+      "share of the largest value in the matrix; failing keys outlined in red; hover a cell for "
+      "baseline, change "
+      "and notes.</p>"
+      "<div class=\"figures\">";
   for (const PairMatrix& m : matrices) {
     out += "<div class=\"pair-block\">" + m.svg;
     if (!m.notes.empty()) {
@@ -187,31 +216,41 @@ void pairs(const gate::Comparison& c, std::string& out) {
 
 void capture_and_footer(const gate::Comparison& c, const HtmlInputs& in, std::string& out) {
   std::string transports;
-  for (const std::string& t : c.capture.transports) transports += (transports.empty() ? "" : ", ") + t;
-  out += "<section id=\"capture\"><h2>Capture</h2><table><tr><th>path</th><th>network</th><th>transports</th>"
-         "<th>GDRDMA</th><th>NCCL</th></tr><tr><td>" + esc(c.capture.path) + "</td><td>" +
-         esc(c.capture.network.empty() ? "-" : c.capture.network) + "</td><td>" +
-         esc(transports.empty() ? "-" : transports) + "</td><td>" + (c.capture.gdrdma ? "yes" : "no") + "</td><td>" +
-         esc(c.capture.nccl_version.empty() ? "-" : c.capture.nccl_version) + "</td></tr></table></section>\n";
+  for (const std::string& t : c.capture.transports)
+    transports += (transports.empty() ? "" : ", ") + t;
+  out +=
+      "<section "
+      "id=\"capture\"><h2>Capture</h2><table><tr><th>path</th><th>network</th><th>transports</th>"
+      "<th>GDRDMA</th><th>NCCL</th></tr><tr><td>" +
+      esc(c.capture.path) + "</td><td>" + esc(c.capture.network.empty() ? "-" : c.capture.network) +
+      "</td><td>" + esc(transports.empty() ? "-" : transports) + "</td><td>" +
+      (c.capture.gdrdma ? "yes" : "no") + "</td><td>" +
+      esc(c.capture.nccl_version.empty() ? "-" : c.capture.nccl_version) +
+      "</td></tr></table></section>\n";
   char alpha[16];
   std::snprintf(alpha, sizeof alpha, "%.3g", c.alpha);
-  out += "<footer><p>Statistics: the launch is the unit; a key regresses when this launch's median leaves the "
-         "prediction band of the baseline's launch medians (one-sided, alpha " + std::string(alpha) +
-         " per key, floored by the size class's tolerance) and a confirmation launch agrees.</p>";
+  out +=
+      "<footer><p>Statistics: the launch is the unit; a key regresses when this launch's median "
+      "leaves the "
+      "prediction band of the baseline's launch medians (one-sided, alpha " +
+      std::string(alpha) +
+      " per key, floored by the size class's tolerance) and a confirmation launch agrees.</p>";
   if (!c.confirmation_note.empty()) out += "<p>Confirmation: " + esc(c.confirmation_note) + "</p>";
   if (!in.history.empty()) {
-    out += "<p id=\"history-source\">Trend: " + std::to_string(in.history.size()) + " runs from <code>" +
-           esc(in.history_source) + "</code>.</p>";
+    out += "<p id=\"history-source\">Trend: " + std::to_string(in.history.size()) +
+           " runs from <code>" + esc(in.history_source) + "</code>.</p>";
   }
-  for (const std::string& w : in.history_warnings) out += "<p class=\"history-warning\">history: " + esc(w) + "</p>";
+  for (const std::string& w : in.history_warnings)
+    out += "<p class=\"history-warning\">history: " + esc(w) + "</p>";
   out += "<p>Generated by fabricgate from <code>" + esc(c.run_source) + "</code>.</p></footer>\n";
 }
 
 }  // namespace
 
 std::string render_html(const gate::Comparison& c, const HtmlInputs& inputs) {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head>" + std::string(kHead) + "<title>fabricgate " +
-                    esc(c.run_id) + ": " + esc(c.headline()) + "</title></head>\n<body>\n";
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head>" + std::string(kHead) +
+                    "<title>fabricgate " + esc(c.run_id) + ": " + esc(c.headline()) +
+                    "</title></head>\n<body>\n";
   headline(c, out);
   failing_keys(c, out);
   versions_and_warnings(c, out);

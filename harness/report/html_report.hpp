@@ -10,16 +10,17 @@
 #include <vector>
 
 #include "harness/gate/comparison.hpp"
-#include "harness/report/html_figures.hpp"
 #include "harness/report/history.hpp"
+#include "harness/report/html_figures.hpp"
 
 namespace fabricgate::report {
 
 struct HtmlInputs {
-  std::map<std::string, KeyBands> bands;  // baseline_bands(baseline); empty: bands of judged keys only
-  std::vector<IndexedRun> history;        // oldest first, the reported run last; empty: no trend
-  std::size_t history_last = 10;          // runs shown in the trend plots
-  std::string history_source;             // directory the history was read from
+  std::map<std::string, KeyBands>
+      bands;                        // baseline_bands(baseline); empty: bands of judged keys only
+  std::vector<IndexedRun> history;  // oldest first, the reported run last; empty: no trend
+  std::size_t history_last = 10;    // runs shown in the trend plots
+  std::string history_source;       // directory the history was read from
   std::vector<std::string> history_warnings;
 };
 

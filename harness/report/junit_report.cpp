@@ -1,8 +1,8 @@
 // JUnit XML: one testcase per key so CI systems list and trend them; failing verdicts carry the
 // reason as the failure message, SKIPPED keys are <skipped/>, AMBIGUOUS passes with a note.
+#include "core/text_escape.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/render.hpp"
-#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 
@@ -12,8 +12,10 @@ std::string render_junit(const gate::Comparison& c) {
   std::size_t skipped = 0;
   std::string cases;
   for (const gate::KeyComparison& k : c.keys) {
-    const std::string classname = "fabricgate." + c.platform + "." + k.family + "." + k.backend + "." + k.op;
-    cases += "    <testcase classname=\"" + xml_escape(classname) + "\" name=\"" + xml_escape(k.key) + "\">\n";
+    const std::string classname =
+        "fabricgate." + c.platform + "." + k.family + "." + k.backend + "." + k.op;
+    cases += "    <testcase classname=\"" + xml_escape(classname) + "\" name=\"" +
+             xml_escape(k.key) + "\">\n";
     std::string details = k.reason;
     const std::string changes = describe_changes(k.changes);
     if (!changes.empty()) details += "\n" + changes;
@@ -23,13 +25,15 @@ std::string render_junit(const gate::Comparison& c) {
       cases += "      <error type=\"MISSING\" message=\"" + xml_escape(k.reason) + "\"/>\n";
     } else if (gate::verdict_fails_gate(k.verdict)) {
       ++failures;
-      cases += "      <failure type=\"" + std::string(gate::verdict_name(k.verdict)) + "\" message=\"" +
-               xml_escape(k.reason) + "\">" + xml_escape(details) + "</failure>\n";
+      cases += "      <failure type=\"" + std::string(gate::verdict_name(k.verdict)) +
+               "\" message=\"" + xml_escape(k.reason) + "\">" + xml_escape(details) +
+               "</failure>\n";
     } else if (k.verdict == gate::Verdict::skipped) {
       ++skipped;
       cases += "      <skipped message=\"" + xml_escape(k.reason) + "\"/>\n";
     } else {
-      cases += "      <system-out>" + xml_escape(std::string(gate::verdict_name(k.verdict)) + ": " + details) +
+      cases += "      <system-out>" +
+               xml_escape(std::string(gate::verdict_name(k.verdict)) + ": " + details) +
                "</system-out>\n";
     }
     cases += "    </testcase>\n";
@@ -41,16 +45,19 @@ std::string render_junit(const gate::Comparison& c) {
     if (!f.fails_gate) continue;
     ++finding_cases;
     ++failures;
-    cases += "    <testcase classname=\"" + xml_escape("fabricgate." + c.platform + ".cluster") + "\" name=\"" +
-             xml_escape(f.id + "/" + f.node + (f.field.empty() ? "" : "/" + f.field)) + "\">\n      <failure type=\"" +
-             xml_escape(f.id) + "\" message=\"" + xml_escape(f.text) + "\"/>\n    </testcase>\n";
+    cases += "    <testcase classname=\"" + xml_escape("fabricgate." + c.platform + ".cluster") +
+             "\" name=\"" +
+             xml_escape(f.id + "/" + f.node + (f.field.empty() ? "" : "/" + f.field)) +
+             "\">\n      <failure type=\"" + xml_escape(f.id) + "\" message=\"" +
+             xml_escape(f.text) + "\"/>\n    </testcase>\n";
   }
-  const std::string counts = " tests=\"" + std::to_string(c.keys.size() + finding_cases) + "\" failures=\"" +
-                             std::to_string(failures) + "\" errors=\"" + std::to_string(errors) +
-                             "\" skipped=\"" + std::to_string(skipped) + "\"";
+  const std::string counts = " tests=\"" + std::to_string(c.keys.size() + finding_cases) +
+                             "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +
+                             std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) +
+                             "\"";
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fabricgate\"" + counts +
-         ">\n  <testsuite name=\"" + xml_escape("fabricgate." + c.platform + "." + c.run_id) + "\"" +
-         counts + ">\n" + cases + "  </testsuite>\n</testsuites>\n";
+         ">\n  <testsuite name=\"" + xml_escape("fabricgate." + c.platform + "." + c.run_id) +
+         "\"" + counts + ">\n" + cases + "  </testsuite>\n</testsuites>\n";
 }
 
 }  // namespace fabricgate::report

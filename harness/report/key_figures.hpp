@@ -12,7 +12,7 @@ struct KeyFigures {
   std::string metric;    // "busbw" | "algbw" | "time" | "" when nothing was judged
   std::string baseline;  // with unit, "" when absent
   std::string now;
-  std::string change;    // "+5.3%" (positive = better), "" when not judged
+  std::string change;  // "+5.3%" (positive = better), "" when not judged
 };
 
 KeyFigures key_figures(const gate::KeyComparison& k);

@@ -5,13 +5,13 @@
 #include <map>
 #include <tuple>
 
-#include "harness/gate/units_text.hpp"
-#include "harness/report/key_figures.hpp"
-#include "harness/report/note_groups.hpp"
-#include "harness/report/mermaid_chart.hpp"
-#include "harness/report/render.hpp"
 #include "core/text_escape.hpp"
+#include "harness/gate/units_text.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
+#include "harness/report/key_figures.hpp"
+#include "harness/report/mermaid_chart.hpp"
+#include "harness/report/note_groups.hpp"
+#include "harness/report/render.hpp"
 
 namespace fabricgate::report {
 
@@ -32,13 +32,16 @@ void headline(const gate::Comparison& c, std::string& out) {
   const char* icon = c.exit_code == ExitCode::pass ? ":white_check_mark:" : ":x:";
   out += "## fabricgate " + std::string(icon) + " " + markdown_cell(c.headline()) + "\n\n";
   out += "Run " + code(c.run_id) + " on " + code(c.platform);
-  out += c.has_baseline ? " vs baseline " + code(c.baseline_source) + ".\n\n" : ", no baseline.\n\n";
+  out +=
+      c.has_baseline ? " vs baseline " + code(c.baseline_source) + ".\n\n" : ", no baseline.\n\n";
   if (!c.has_baseline) {
-    out += "> [!NOTE]\n> No baseline for this platform; nothing was gated. Create one from three "
-           "runs and commit it through a pull request:\n>\n> ```\n> " + c.create_baseline_command +
-           "\n> ```\n\n";
+    out +=
+        "> [!NOTE]\n> No baseline for this platform; nothing was gated. Create one from three "
+        "runs and commit it through a pull request:\n>\n> ```\n> " +
+        c.create_baseline_command + "\n> ```\n\n";
   }
-  if (!c.run_complete) out += "> [!CAUTION]\n> Incomplete run: " + markdown_cell(c.incomplete_reason) + "\n\n";
+  if (!c.run_complete)
+    out += "> [!CAUTION]\n> Incomplete run: " + markdown_cell(c.incomplete_reason) + "\n\n";
   if (!c.version_changes.empty()) {
     out += "> [!IMPORTANT]\n> **Versions changed since the baseline:**";
     for (const gate::VersionChange& v : c.version_changes) {
@@ -47,7 +50,9 @@ void headline(const gate::Comparison& c, std::string& out) {
     out += "\n\n";
   }
   for (const std::string& w : c.warnings) out += "> [!WARNING]\n> " + markdown_cell(w) + "\n\n";
-  if (c.has_baseline) out += fingerprint_changes_markdown({c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
+  if (c.has_baseline)
+    out += fingerprint_changes_markdown(
+        {c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
 }
 
 // Nodes that differ from the rest, slow node pairs, suspect nodes (docs/MULTINODE.md).
@@ -56,26 +61,32 @@ void cluster_section(const gate::Comparison& c, std::string& out) {
   out += "### Cluster\n\n";
   if (!c.node_layout.empty()) out += markdown_cell(c.node_layout) + ".\n\n";
   if (c.cluster_findings.empty()) {
-    out += "Every node has the same driver, CUDA, NCCL, GPUs and NICs; no node pair stands out.\n\n";
+    out +=
+        "Every node has the same driver, CUDA, NCCL, GPUs and NICs; no node pair stands out.\n\n";
     return;
   }
   constexpr std::size_t kRows = 200;
   out += "| finding | node | what |\n|---|---|---|\n";
   for (std::size_t i = 0; i < c.cluster_findings.size() && i < kRows; ++i) {
     const gate::ClusterFinding& f = c.cluster_findings[i];
-    out += "| " + std::string(f.fails_gate ? "**" : "") + f.id + (f.fails_gate ? "** (fails)" : " (warning)") + " | " +
-           code(f.node) + " | " + markdown_cell(f.text) + " |\n";
+    out += "| " + std::string(f.fails_gate ? "**" : "") + f.id +
+           (f.fails_gate ? "** (fails)" : " (warning)") + " | " + code(f.node) + " | " +
+           markdown_cell(f.text) + " |\n";
   }
   if (c.cluster_findings.size() > kRows) {
-    out += "\n_" + std::to_string(c.cluster_findings.size() - kRows) + " more findings in the JSON report._\n";
+    out += "\n_" + std::to_string(c.cluster_findings.size() - kRows) +
+           " more findings in the JSON report._\n";
   }
   out += "\n";
   if (c.node_actions.empty()) return;
   // Lines an admin pastes: node names and reasons are restricted to shell-safe characters
   // (harness/gate/node_actions.hpp), so the fence holds them verbatim.
   out += "Node actions (`fabricgate nodes RUN --drain` runs the Slurm lines):\n\n```sh\n";
-  for (std::size_t i = 0; i < c.node_actions.size() && i < kRows; ++i) out += c.node_actions[i] + "\n";
-  if (c.node_actions.size() > kRows) out += "# " + std::to_string(c.node_actions.size() - kRows) + " more lines: fabricgate nodes RUN\n";
+  for (std::size_t i = 0; i < c.node_actions.size() && i < kRows; ++i)
+    out += c.node_actions[i] + "\n";
+  if (c.node_actions.size() > kRows)
+    out += "# " + std::to_string(c.node_actions.size() - kRows) +
+           " more lines: fabricgate nodes RUN\n";
   out += "```\n\n";
 }
 
@@ -86,18 +97,20 @@ void failing_keys(const gate::Comparison& c, std::string& out) {
     if (!fails && k.verdict != gate::Verdict::ambiguous) continue;
     std::string reason = k.reason;
     for (const std::string& n : note_lines(k)) reason += " — " + n;
-    rows += "| " + std::string(fails ? "**" : "") + gate::verdict_name(k.verdict) + (fails ? "**" : "") +
-            " | " + code(k.key) + " | " + markdown_cell(reason) + " |\n";
+    rows += "| " + std::string(fails ? "**" : "") + gate::verdict_name(k.verdict) +
+            (fails ? "**" : "") + " | " + code(k.key) + " | " + markdown_cell(reason) + " |\n";
   }
   if (rows.empty()) return;
-  out += "### Failing and ambiguous keys\n\n| verdict | key | reason |\n|---|---|---|\n" + rows + "\n";
+  out +=
+      "### Failing and ambiguous keys\n\n| verdict | key | reason |\n|---|---|---|\n" + rows + "\n";
 }
 
 void per_collective(const gate::Comparison& c, std::string& out) {
   // Group by what a curve is drawn over: (family, backend, op, ranks), sizes ascending.
   using Group = std::tuple<std::string, std::string, std::string, int>;
   std::map<Group, std::vector<const gate::KeyComparison*>> groups;
-  for (const gate::KeyComparison& k : c.keys) groups[{k.family, k.backend, k.op, k.nranks}].push_back(&k);
+  for (const gate::KeyComparison& k : c.keys)
+    groups[{k.family, k.backend, k.op, k.nranks}].push_back(&k);
   out += "### Per collective\n\n";
   for (auto& [g, keys] : groups) {
     std::sort(keys.begin(), keys.end(), [](const auto* a, const auto* b) {
@@ -106,14 +119,16 @@ void per_collective(const gate::Comparison& c, std::string& out) {
     out += "#### " + std::get<2>(g) + " (" + std::get<0>(g) + "/" + std::get<1>(g) + ", " +
            std::to_string(std::get<3>(g)) + " ranks)\n\n";
     out += mermaid_rate_chart(std::get<2>(g), keys);
-    out += "| size | busbw baseline | busbw now | time baseline | time now | judged | change (+ = better) | verdict |\n"
-           "|---:|---:|---:|---:|---:|---|---:|---|\n";
+    out +=
+        "| size | busbw baseline | busbw now | time baseline | time now | judged | change (+ = "
+        "better) | verdict |\n"
+        "|---:|---:|---:|---:|---:|---|---:|---|\n";
     for (const gate::KeyComparison* k : keys) {
       const KeyFigures f = key_figures(*k);
       out += "| " + f.size + " | " + rate_cell(k->busbw_baseline, k->algbw_baseline) + " | " +
-             rate_cell(k->busbw_now, k->algbw_now) + " | " +
-             opt_time(k->time_us_baseline) + " | " + opt_time(k->time_us_now) + " | " +
-             (k->judgement ? f.metric : "") + " | " + f.change + " | " + gate::verdict_name(k->verdict) + " |\n";
+             rate_cell(k->busbw_now, k->algbw_now) + " | " + opt_time(k->time_us_baseline) + " | " +
+             opt_time(k->time_us_now) + " | " + (k->judgement ? f.metric : "") + " | " + f.change +
+             " | " + gate::verdict_name(k->verdict) + " |\n";
     }
     out += "\n";
   }
@@ -121,16 +136,23 @@ void per_collective(const gate::Comparison& c, std::string& out) {
 
 void capture_summary(const gate::Comparison& c, std::string& out) {
   std::string transports;
-  for (const std::string& t : c.capture.transports) transports += (transports.empty() ? "" : ", ") + t;
-  out += "### Capture\n\n| path | network | transports | GDRDMA | NCCL |\n|---|---|---|---|---|\n| " +
-         markdown_cell(c.capture.path) + " | " + markdown_cell(c.capture.network.empty() ? "-" : c.capture.network) +
-         " | " + markdown_cell(transports.empty() ? "-" : transports) + " | " +
-         (c.capture.gdrdma ? "yes" : "no") + " | " +
-         markdown_cell(c.capture.nccl_version.empty() ? "-" : c.capture.nccl_version) + " |\n\n";
-  out += "<sub>Statistics: the launch is the unit; a key regresses when this launch's median leaves the "
-         "prediction band of the baseline's launch medians (one-sided, alpha " + std::to_string(c.alpha).substr(0, 6) +
-         " per key, floored by the size class's tolerance) and a confirmation launch agrees.</sub>\n";
-  if (!c.confirmation_note.empty()) out += "\n<sub>Confirmation: " + markdown_cell(c.confirmation_note) + "</sub>\n";
+  for (const std::string& t : c.capture.transports)
+    transports += (transports.empty() ? "" : ", ") + t;
+  out +=
+      "### Capture\n\n| path | network | transports | GDRDMA | NCCL |\n|---|---|---|---|---|\n| " +
+      markdown_cell(c.capture.path) + " | " +
+      markdown_cell(c.capture.network.empty() ? "-" : c.capture.network) + " | " +
+      markdown_cell(transports.empty() ? "-" : transports) + " | " +
+      (c.capture.gdrdma ? "yes" : "no") + " | " +
+      markdown_cell(c.capture.nccl_version.empty() ? "-" : c.capture.nccl_version) + " |\n\n";
+  out +=
+      "<sub>Statistics: the launch is the unit; a key regresses when this launch's median leaves "
+      "the "
+      "prediction band of the baseline's launch medians (one-sided, alpha " +
+      std::to_string(c.alpha).substr(0, 6) +
+      " per key, floored by the size class's tolerance) and a confirmation launch agrees.</sub>\n";
+  if (!c.confirmation_note.empty())
+    out += "\n<sub>Confirmation: " + markdown_cell(c.confirmation_note) + "</sub>\n";
 }
 
 }  // namespace
@@ -155,7 +177,8 @@ std::string render_markdown(const gate::Comparison& c, const RenderOptions& opti
              "report for every key._\n\n";
   }
   std::string out = head + tables + tail;
-  if (out.size() > options.max_markdown_bytes) out.resize(options.max_markdown_bytes);  // pathological heads
+  if (out.size() > options.max_markdown_bytes)
+    out.resize(options.max_markdown_bytes);  // pathological heads
   return out;
 }
 

@@ -25,7 +25,8 @@ std::string quoted(const std::string& text) {
 
 }  // namespace
 
-std::string mermaid_rate_chart(const std::string& title, const std::vector<const gate::KeyComparison*>& keys) {
+std::string mermaid_rate_chart(const std::string& title,
+                               const std::vector<const gate::KeyComparison*>& keys) {
   if (keys.size() < 2) return "";
   const bool busbw = keys.front()->busbw_now.has_value();
   std::string sizes;
@@ -46,7 +47,8 @@ std::string mermaid_rate_chart(const std::string& title, const std::vector<const
   }
   const std::string metric = busbw ? "busbw" : "algbw";
   std::string out = "```mermaid\nxychart-beta\n  title " +
-                    quoted(title + ": " + metric + " GB/s" + (has_baseline ? " (bars baseline, line this run)" : "")) +
+                    quoted(title + ": " + metric + " GB/s" +
+                           (has_baseline ? " (bars baseline, line this run)" : "")) +
                     "\n  x-axis [" + sizes + "]\n  y-axis " + quoted(metric + " (GB/s)") + "\n";
   if (has_baseline) out += "  bar [" + base + "]\n";
   return out + "  line [" + now + "]\n```\n\n";

@@ -86,7 +86,8 @@ std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::siz
     const auto noisy = static_cast<std::size_t>(std::count_if(
         keys.begin(), keys.end(),
         [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::noisy; }));
-    out += "NOISY " + keys_text(noisy) + ": launch-to-launch noise wider than the policy's max_band, " +
+    out += "NOISY " + keys_text(noisy) +
+           ": launch-to-launch noise wider than the policy's max_band, " +
            "informational, not gated (e.g. " + one_line(first_noisy->key, 72) +
            "; report.md and --verbose list each with its measured noise)\n";
   }

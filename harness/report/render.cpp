@@ -1,10 +1,10 @@
 #include "harness/report/render.hpp"
 
-#include "harness/gate/comparison_json.hpp"
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
+#include "harness/gate/comparison_json.hpp"
 #include "harness/report/html_report.hpp"
 #include "harness/report/printable_comparison.hpp"
-#include "core/text_escape.hpp"
 
 namespace fabricgate::report {
 
@@ -19,12 +19,15 @@ ReportFormat parse_report_format(std::string_view name) {
                    "\" (expected console, markdown, junit, annotations, json or html)");
 }
 
-std::string render_json(const gate::Comparison& c) { return gate::comparison_to_json(c).dump(2) + "\n"; }
+std::string render_json(const gate::Comparison& c) {
+  return gate::comparison_to_json(c).dump(2) + "\n";
+}
 
 // Text formats render a printable copy (no control characters from input, strings cut) and never
 // emit a line GitHub would run as a workflow command; annotations build theirs from that copy
 // with GitHub's own escapes. JSON keeps the data exactly: its encoder escapes controls itself.
-std::string render(const gate::Comparison& original, ReportFormat format, const RenderOptions& options) {
+std::string render(const gate::Comparison& original, ReportFormat format,
+                   const RenderOptions& options) {
   if (format == ReportFormat::json) return render_json(original);
   if (format == ReportFormat::annotations) return render_annotations(original, options);
   const gate::Comparison c = printable_copy(original);

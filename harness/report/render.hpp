@@ -16,12 +16,12 @@ enum class ReportFormat { console, markdown, junit, annotations, json, html };
 ReportFormat parse_report_format(std::string_view name);
 
 struct RenderOptions {
-  bool color = false;                   // ANSI colours: only when writing to a terminal
-  std::size_t max_console_rows = 200;   // non-passing keys are always listed first
+  bool color = false;                  // ANSI colours: only when writing to a terminal
+  std::size_t max_console_rows = 200;  // non-passing keys are always listed first
   // Console: false lists only keys that need a look and summarises passes, skips and their notes
   // (note_groups.hpp); true lists every key with its notes (--verbose).
   bool verbose = false;
-  std::size_t max_annotations = 10;     // GitHub shows only a few per step
+  std::size_t max_annotations = 10;              // GitHub shows only a few per step
   std::size_t max_markdown_bytes = 1000 * 1024;  // job summaries are limited to 1 MiB
 };
 

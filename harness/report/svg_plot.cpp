@@ -34,7 +34,8 @@ std::string title_element(const std::string& tooltip) {
 }
 
 std::string text(double x, double y, const std::string& content, const std::string& extra = "") {
-  return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\"" + extra + ">" + xml_escape(content) + "</text>";
+  return "<text x=\"" + num(x) + "\" y=\"" + num(y) + "\"" + extra + ">" + xml_escape(content) +
+         "</text>";
 }
 
 // Nice 1/2/5 x 10^k step for about `count` intervals over `span`.
@@ -160,12 +161,16 @@ struct Legend {
   double height = 0;
 };
 
-double legend_entry_width(const LegendEntry& e) { return 30 + 6.5 * static_cast<double>(e.text.size()); }
+double legend_entry_width(const LegendEntry& e) {
+  return 30 + 6.5 * static_cast<double>(e.text.size());
+}
 
 Legend lay_out_legend(const LinePlot& p, double available_width) {
   Legend legend;
-  for (const Band& b : p.bands) if (!b.name.empty()) legend.entries.push_back({b.name, b.colour, true, false});
-  for (const Series& s : p.series) if (!s.name.empty()) legend.entries.push_back({s.name, s.colour, false, s.dashed});
+  for (const Band& b : p.bands)
+    if (!b.name.empty()) legend.entries.push_back({b.name, b.colour, true, false});
+  for (const Series& s : p.series)
+    if (!s.name.empty()) legend.entries.push_back({s.name, s.colour, false, s.dashed});
   double row_width = 0;
   for (std::size_t i = 0; i < legend.entries.size(); ++i) {
     const double w = legend_entry_width(legend.entries[i]);
@@ -212,11 +217,12 @@ Frame make_frame(const LinePlot& p, const Domain& xs, const Domain& ys, double l
 std::string svg_head(const LinePlot& p, const Frame& f) {
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\"" + attr("id", p.id) +
                     attr("class", "plot " + p.css_class) + " width=\"" + std::to_string(p.width) +
-                    "\" height=\"" + std::to_string(p.height) + "\" viewBox=\"0 0 " + std::to_string(p.width) +
-                    " " + std::to_string(p.height) + "\" role=\"img\" font-family=\"sans-serif\" font-size=\"11\">";
+                    "\" height=\"" + std::to_string(p.height) + "\" viewBox=\"0 0 " +
+                    std::to_string(p.width) + " " + std::to_string(p.height) +
+                    "\" role=\"img\" font-family=\"sans-serif\" font-size=\"11\">";
   out += title_element(p.title);
-  out += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) +
-         "\" fill=\"#ffffff\"/>";
+  out += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(p.width) + "\" height=\"" +
+         std::to_string(p.height) + "\" fill=\"#ffffff\"/>";
   out += text(f.left, 18, p.title, " font-size=\"13\" font-weight=\"bold\" fill=\"#222\"");
   return out;
 }
@@ -226,19 +232,21 @@ std::string axes(const LinePlot& p, const Frame& f) {
   const TickFormatter fx = p.x_ticks ? p.x_ticks : TickFormatter(plain_tick);
   const TickFormatter fy = p.y_ticks ? p.y_ticks : TickFormatter(plain_tick);
   std::string out = "<g class=\"axes\" stroke=\"#999\">";
-  out += "<line x1=\"" + num(f.left) + "\" y1=\"" + num(f.plot_bottom) + "\" x2=\"" + num(f.plot_right) + "\" y2=\"" +
-         num(f.plot_bottom) + "\"/>";
-  out += "<line x1=\"" + num(f.left) + "\" y1=\"" + num(f.top) + "\" x2=\"" + num(f.left) + "\" y2=\"" +
-         num(f.plot_bottom) + "\"/>";
+  out += "<line x1=\"" + num(f.left) + "\" y1=\"" + num(f.plot_bottom) + "\" x2=\"" +
+         num(f.plot_right) + "\" y2=\"" + num(f.plot_bottom) + "\"/>";
+  out += "<line x1=\"" + num(f.left) + "\" y1=\"" + num(f.top) + "\" x2=\"" + num(f.left) +
+         "\" y2=\"" + num(f.plot_bottom) + "\"/>";
   out += "</g><g class=\"x-ticks\" fill=\"#444\" text-anchor=\"middle\">";
   for (const double t : f.sx.ticks(8)) {
-    out += "<line x1=\"" + num(f.sx(t)) + "\" y1=\"" + num(f.plot_bottom) + "\" x2=\"" + num(f.sx(t)) + "\" y2=\"" +
-           num(f.plot_bottom + 4) + "\" stroke=\"#999\"/>" + text(f.sx(t), f.plot_bottom + 16, fx(t));
+    out += "<line x1=\"" + num(f.sx(t)) + "\" y1=\"" + num(f.plot_bottom) + "\" x2=\"" +
+           num(f.sx(t)) + "\" y2=\"" + num(f.plot_bottom + 4) + "\" stroke=\"#999\"/>" +
+           text(f.sx(t), f.plot_bottom + 16, fx(t));
   }
   out += "</g><g class=\"y-ticks\" fill=\"#444\" text-anchor=\"end\">";
   for (const double t : f.sy.ticks(6)) {
-    out += "<line x1=\"" + num(f.left) + "\" y1=\"" + num(f.sy(t)) + "\" x2=\"" + num(f.plot_right) + "\" y2=\"" +
-           num(f.sy(t)) + "\" stroke=\"#eee\"/>" + text(f.left - 6, f.sy(t) + 4, fy(t));
+    out += "<line x1=\"" + num(f.left) + "\" y1=\"" + num(f.sy(t)) + "\" x2=\"" +
+           num(f.plot_right) + "\" y2=\"" + num(f.sy(t)) + "\" stroke=\"#eee\"/>" +
+           text(f.left - 6, f.sy(t) + 4, fy(t));
   }
   out += "</g>";
   out += text((f.left + f.plot_right) / 2, f.plot_bottom + 32, p.x_label,
@@ -258,23 +266,27 @@ std::string band_path(const Band& b, const Frame& f) {
   std::string d;
   if (pts.size() == 1) {  // one size: a short bar, since a polygon over one x has no area
     const double x = f.sx(pts[0].x);
-    d = "M" + num(x - 4) + "," + num(f.sy(pts[0].high)) + "H" + num(x + 4) + "V" + num(f.sy(pts[0].low)) + "H" +
-        num(x - 4) + "Z";
+    d = "M" + num(x - 4) + "," + num(f.sy(pts[0].high)) + "H" + num(x + 4) + "V" +
+        num(f.sy(pts[0].low)) + "H" + num(x - 4) + "Z";
   } else {
-    for (std::size_t i = 0; i < pts.size(); ++i) d += (i ? "L" : "M") + num(f.sx(pts[i].x)) + "," + num(f.sy(pts[i].high));
-    for (std::size_t i = pts.size(); i-- > 0;) d += "L" + num(f.sx(pts[i].x)) + "," + num(f.sy(pts[i].low));
+    for (std::size_t i = 0; i < pts.size(); ++i)
+      d += (i ? "L" : "M") + num(f.sx(pts[i].x)) + "," + num(f.sy(pts[i].high));
+    for (std::size_t i = pts.size(); i-- > 0;)
+      d += "L" + num(f.sx(pts[i].x)) + "," + num(f.sy(pts[i].low));
     d += "Z";
   }
-  return "<path" + attr("class", "band " + b.css_class) + " d=\"" + d + "\"" + attr("fill", b.colour) +
-         " fill-opacity=\"0.22\"" + attr("stroke", b.colour) + " stroke-opacity=\"0.5\">" + title_element(b.name) +
-         "</path>";
+  return "<path" + attr("class", "band " + b.css_class) + " d=\"" + d + "\"" +
+         attr("fill", b.colour) + " fill-opacity=\"0.22\"" + attr("stroke", b.colour) +
+         " stroke-opacity=\"0.5\">" + title_element(b.name) + "</path>";
 }
 
 std::string series_group(const Series& s, const Frame& f) {
-  std::string out = "<g" + attr("class", "series " + s.css_class) + attr("stroke", s.colour) + attr("fill", s.colour) + ">";
+  std::string out = "<g" + attr("class", "series " + s.css_class) + attr("stroke", s.colour) +
+                    attr("fill", s.colour) + ">";
   std::string line;
   for (const Point& pt : s.points) {
-    if (f.sx.can_show(pt.x) && f.sy.can_show(pt.y)) line += (line.empty() ? "" : " ") + num(f.sx(pt.x)) + "," + num(f.sy(pt.y));
+    if (f.sx.can_show(pt.x) && f.sy.can_show(pt.y))
+      line += (line.empty() ? "" : " ") + num(f.sx(pt.x)) + "," + num(f.sy(pt.y));
   }
   if (!line.empty()) {
     out += "<polyline points=\"" + line + "\" fill=\"none\" stroke-width=\"2\"" +
@@ -294,18 +306,20 @@ std::string marker_group(const Marker& m, const Frame& f) {
   if (!f.sx.can_show(m.x) || !f.sy.can_show(m.y)) return "";
   const double x = f.sx(m.x);
   const double y = f.sy(m.y);
-  return "<g" + attr("class", "marker " + m.css_class) + attr("fill", m.colour) + ">" + title_element(m.tooltip) +
-         "<path d=\"M" + num(x) + "," + num(y - 7) + "L" + num(x + 6) + "," + num(y + 4) + "L" + num(x - 6) + "," +
-         num(y + 4) + "Z\" stroke=\"#fff\" stroke-width=\"1\"/>" + text(x + 8, y - 6, m.label, " font-size=\"10\"") +
-         "</g>";
+  return "<g" + attr("class", "marker " + m.css_class) + attr("fill", m.colour) + ">" +
+         title_element(m.tooltip) + "<path d=\"M" + num(x) + "," + num(y - 7) + "L" + num(x + 6) +
+         "," + num(y + 4) + "L" + num(x - 6) + "," + num(y + 4) +
+         "Z\" stroke=\"#fff\" stroke-width=\"1\"/>" +
+         text(x + 8, y - 6, m.label, " font-size=\"10\"") + "</g>";
 }
 
 std::string vertical_marker_group(const VerticalMarker& m, const Frame& f) {
   if (!f.sx.can_show(m.x)) return "";
   const double x = f.sx(m.x);
-  return "<g" + attr("class", "vertical-marker " + m.css_class) + attr("fill", m.colour) + ">" + title_element(m.tooltip) +
-         "<line x1=\"" + num(x) + "\" y1=\"" + num(f.top) + "\" x2=\"" + num(x) + "\" y2=\"" + num(f.plot_bottom) + "\"" +
-         attr("stroke", m.colour) + " stroke-width=\"1.5\" stroke-dasharray=\"4,3\"/>" +
+  return "<g" + attr("class", "vertical-marker " + m.css_class) + attr("fill", m.colour) + ">" +
+         title_element(m.tooltip) + "<line x1=\"" + num(x) + "\" y1=\"" + num(f.top) + "\" x2=\"" +
+         num(x) + "\" y2=\"" + num(f.plot_bottom) + "\"" + attr("stroke", m.colour) +
+         " stroke-width=\"1.5\" stroke-dasharray=\"4,3\"/>" +
          text(x + 3, f.top + 10, m.label, " font-size=\"10\"") + "</g>";
 }
 
@@ -318,11 +332,12 @@ std::string legend_group(const Legend& legend, const Frame& f) {
     for (const std::size_t i : row) {
       const LegendEntry& e = legend.entries[i];
       if (e.band) {
-        out += "<rect x=\"" + num(x) + "\" y=\"" + num(y - 9) + "\" width=\"20\" height=\"10\"" + attr("fill", e.colour) +
-               " fill-opacity=\"0.22\"" + attr("stroke", e.colour) + "/>";
+        out += "<rect x=\"" + num(x) + "\" y=\"" + num(y - 9) + "\" width=\"20\" height=\"10\"" +
+               attr("fill", e.colour) + " fill-opacity=\"0.22\"" + attr("stroke", e.colour) + "/>";
       } else {
-        out += "<line x1=\"" + num(x) + "\" y1=\"" + num(y - 4) + "\" x2=\"" + num(x + 20) + "\" y2=\"" + num(y - 4) +
-               "\"" + attr("stroke", e.colour) + " stroke-width=\"2\"" + (e.dashed ? " stroke-dasharray=\"5,4\"" : "") + "/>";
+        out += "<line x1=\"" + num(x) + "\" y1=\"" + num(y - 4) + "\" x2=\"" + num(x + 20) +
+               "\" y2=\"" + num(y - 4) + "\"" + attr("stroke", e.colour) + " stroke-width=\"2\"" +
+               (e.dashed ? " stroke-dasharray=\"5,4\"" : "") + "/>";
       }
       out += text(x + 24, y, e.text);
       x += legend_entry_width(e);
@@ -355,7 +370,8 @@ std::string heat_colour(double t) {
   // From #deebf7 (light) to #08519c (dark): a blue ramp that stays readable for colour-blind eyes.
   const auto mix = [t](int a, int b) { return static_cast<int>(std::lround(a + (b - a) * t)); };
   char buf[8];
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", mix(0xde, 0x08), mix(0xeb, 0x51), mix(0xf7, 0x9c));
+  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", mix(0xde, 0x08), mix(0xeb, 0x51),
+                mix(0xf7, 0x9c));
   return buf;
 }
 
@@ -379,12 +395,13 @@ std::string render_heat_map(const HeatMap& m) {
                              static_cast<int>(8 + 7.2 * static_cast<double>(m.title.size())));
   const int height = static_cast<int>(top) + static_cast<int>(rows) * m.cell_height + 16;
   std::string out = "<svg xmlns=\"http://www.w3.org/2000/svg\"" + attr("id", m.id) +
-                    attr("class", "heatmap " + m.css_class) + " width=\"" + std::to_string(width) + "\" height=\"" +
-                    std::to_string(height) + "\" viewBox=\"0 0 " + std::to_string(width) + " " +
-                    std::to_string(height) + "\" role=\"img\" font-family=\"sans-serif\" font-size=\"11\">";
+                    attr("class", "heatmap " + m.css_class) + " width=\"" + std::to_string(width) +
+                    "\" height=\"" + std::to_string(height) + "\" viewBox=\"0 0 " +
+                    std::to_string(width) + " " + std::to_string(height) +
+                    "\" role=\"img\" font-family=\"sans-serif\" font-size=\"11\">";
   out += title_element(m.title);
-  out += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) +
-         "\" fill=\"#ffffff\"/>";
+  out += "<rect x=\"0\" y=\"0\" width=\"" + std::to_string(width) + "\" height=\"" +
+         std::to_string(height) + "\" fill=\"#ffffff\"/>";
   out += text(4, 14, m.title, " font-size=\"12\" font-weight=\"bold\" fill=\"#222\"");
   out += text(left + static_cast<double>(cols * m.cell_width) / 2, 30, m.col_axis,
               " class=\"col-axis\" text-anchor=\"middle\" fill=\"#444\"");
@@ -395,7 +412,8 @@ std::string render_heat_map(const HeatMap& m) {
   }
   for (std::size_t r = 0; r < rows; ++r) {
     const double y = top + static_cast<double>(r * m.cell_height);
-    out += text(left - 6, y + m.cell_height / 2.0 + 4, m.row_labels[r], " text-anchor=\"end\" fill=\"#222\"");
+    out += text(left - 6, y + m.cell_height / 2.0 + 4, m.row_labels[r],
+                " text-anchor=\"end\" fill=\"#222\"");
     for (std::size_t c = 0; c < cols; ++c) {
       const HeatCell empty;
       const HeatCell& cell = r < m.cells.size() && c < m.cells[r].size() ? m.cells[r][c] : empty;
@@ -403,14 +421,18 @@ std::string render_heat_map(const HeatMap& m) {
       const bool has = cell.value && std::isfinite(*cell.value);
       // Shade by the share of the largest value, not by min-max: two pairs at 780.8 and 781.1
       // GB/s must look alike; a pair at half the rate must look lighter.
-      const double t = !has ? 0 : lo >= 0 ? (hi > 0 ? *cell.value / hi : 0) : (hi > lo ? (*cell.value - lo) / (hi - lo) : 0.6);
+      const double t = !has      ? 0
+                       : lo >= 0 ? (hi > 0 ? *cell.value / hi : 0)
+                                 : (hi > lo ? (*cell.value - lo) / (hi - lo) : 0.6);
       const std::string fill = has ? heat_colour(t) : "#e6e6e6";
-      out += "<g" + attr("class", "cell " + cell.css_class) + ">" + title_element(cell.tooltip) + "<rect x=\"" +
-             num(x + 1) + "\" y=\"" + num(y + 1) + "\" width=\"" + std::to_string(m.cell_width - 2) +
-             "\" height=\"" + std::to_string(m.cell_height - 2) + "\"" + attr("fill", fill) +
+      out += "<g" + attr("class", "cell " + cell.css_class) + ">" + title_element(cell.tooltip) +
+             "<rect x=\"" + num(x + 1) + "\" y=\"" + num(y + 1) + "\" width=\"" +
+             std::to_string(m.cell_width - 2) + "\" height=\"" + std::to_string(m.cell_height - 2) +
+             "\"" + attr("fill", fill) +
              (cell.flagged ? " stroke=\"#d62728\" stroke-width=\"3\"" : "") + "/>" +
              text(x + m.cell_width / 2.0, y + m.cell_height / 2.0 + 4, has ? cell.text : "–",
-                  std::string(" text-anchor=\"middle\" fill=\"") + (has && t > 0.55 ? "#ffffff" : "#222") + "\"") +
+                  std::string(" text-anchor=\"middle\" fill=\"") +
+                      (has && t > 0.55 ? "#ffffff" : "#222") + "\"") +
              "</g>";
     }
   }

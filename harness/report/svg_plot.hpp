@@ -66,7 +66,7 @@ struct Band {
 struct Marker {
   double x = 0;
   double y = 0;
-  std::string label;    // short text drawn next to the marker
+  std::string label;  // short text drawn next to the marker
   std::string tooltip;
   std::string css_class;
   std::string colour = "#d62728";
@@ -109,7 +109,7 @@ struct HeatCell {
   std::optional<double> value;  // absent: drawn grey with "–"
   std::string text;             // printed in the cell (e.g. "396.6")
   std::string tooltip;
-  std::string css_class;        // e.g. "cell-fail" (also drawn with a red outline)
+  std::string css_class;  // e.g. "cell-fail" (also drawn with a red outline)
   bool flagged = false;
 };
 

@@ -26,7 +26,8 @@ std::vector<svg::VerticalMarker> trend_change_point_markers(const std::vector<Tr
   std::map<std::size_t, std::vector<Step>> at;  // window index -> the keys that stepped there
   for (const TrendSeries& s : series) {
     for (HistoryChangePoint& c : history_change_points(s.history, gate::ChangePointOptions{})) {
-      const auto run = std::find_if(window.begin(), window.end(), [&](const IndexedRun& r) { return r.run_id == c.run_id; });
+      const auto run = std::find_if(window.begin(), window.end(),
+                                    [&](const IndexedRun& r) { return r.run_id == c.run_id; });
       if (run == window.end()) continue;
       at[static_cast<std::size_t>(run - window.begin())].push_back({&s, std::move(c)});
     }
@@ -36,9 +37,11 @@ std::vector<svg::VerticalMarker> trend_change_point_markers(const std::vector<Tr
     svg::VerticalMarker m;
     m.x = static_cast<double>(index);
     m.css_class = "change-point";
-    const bool any_worse = std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.point.worse; });
+    const bool any_worse =
+        std::any_of(steps.begin(), steps.end(), [](const Step& s) { return s.point.worse; });
     m.colour = any_worse ? "#d62728" : "#2ca02c";
-    m.label = steps.size() == 1 ? step_text(steps.front().point) : std::to_string(steps.size()) + " keys stepped";
+    m.label = steps.size() == 1 ? step_text(steps.front().point)
+                                : std::to_string(steps.size()) + " keys stepped";
     m.tooltip = "change point: first run on the new level " + steps.front().point.run_id + " (" +
                 steps.front().point.started_at + ")";
     for (const Step& s : steps) {
@@ -47,7 +50,8 @@ std::vector<svg::VerticalMarker> trend_change_point_markers(const std::vector<Tr
       m.tooltip += "\n" + s.series->label + ": " + gate::format_metric(c.before, is_time) + " -> " +
                    gate::format_metric(c.after, is_time) + ", " + step_text(c);
       if (c.interval_bounded) {
-        m.tooltip += " (95% interval " + gate::format_percent(c.ratio_low - 1) + " .. " + gate::format_percent(c.ratio_high - 1) + ")";
+        m.tooltip += " (95% interval " + gate::format_percent(c.ratio_low - 1) + " .. " +
+                     gate::format_percent(c.ratio_high - 1) + ")";
       }
       m.tooltip += ", p = " + gate::format_p_value(c.p_value);
     }

@@ -17,13 +17,17 @@ bool postgresql_available() {
 
 std::unique_ptr<ResultsStore> open_store(const StoreLocation& location) {
   switch (location.kind) {
-    case StoreKind::none: throw InputError(location.origin, "", "a results store (this command needs one; found \"none\")");
+    case StoreKind::none:
+      throw InputError(location.origin, "",
+                       "a results store (this command needs one; found \"none\")");
     case StoreKind::sqlite: return open_sqlite_store(location.target, location.display);
     case StoreKind::postgresql:
 #ifdef FABRICGATE_HAVE_LIBPQ
       return open_postgres_store(location.target, location.display);
 #else
-      throw InputError(location.origin, "", "sqlite:PATH: this fabricgate was built without libpq (apt-get install libpq-dev)");
+      throw InputError(
+          location.origin, "",
+          "sqlite:PATH: this fabricgate was built without libpq (apt-get install libpq-dev)");
 #endif
   }
   throw InputError(location.origin, "", "a known store kind");

@@ -28,7 +28,9 @@ class Result {
   int rows() const { return PQntuples(r_); }
   std::string text(int row, int col) const { return PQgetvalue(r_, row, col); }
   bool null(int row, int col) const { return PQgetisnull(r_, row, col) != 0; }
-  long long integer(int row, int col) const { return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10); }
+  long long integer(int row, int col) const {
+    return std::strtoll(PQgetvalue(r_, row, col), nullptr, 10);
+  }
   double real(int row, int col) const { return std::strtod(PQgetvalue(r_, row, col), nullptr); }
 
  private:
@@ -97,10 +99,13 @@ class PostgresStore final : public ResultsStore {
   std::vector<StoredRun> runs(const RunQuery& q) override {
     Transaction t(*this, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     std::string sql =
-        "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, r.fingerprint_digest, r.facts, r.env "
+        "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, "
+        "r.fingerprint_digest, r.facts, r.env "
         "FROM runs r WHERE r.platform = $1 AND r.run_id <> $2";
     if (!q.key.empty()) {
-      sql += " AND EXISTS (SELECT 1 FROM medians m JOIN keys k ON k.id = m.key WHERE m.run = r.id AND k.key = $3)";
+      sql +=
+          " AND EXISTS (SELECT 1 FROM medians m JOIN keys k ON k.id = m.key WHERE m.run = r.id AND "
+          "k.key = $3)";
     } else {
       sql += " AND $3 = ''";
     }
@@ -132,7 +137,8 @@ class PostgresStore final : public ResultsStore {
     }
     if (!out.empty()) {
       std::string msql =
-          "SELECT m.run, k.key, m.bytes, m.time_us, m.algbw, m.busbw, m.verdict FROM medians m JOIN keys k ON k.id = "
+          "SELECT m.run, k.key, m.bytes, m.time_us, m.algbw, m.busbw, m.verdict FROM medians m "
+          "JOIN keys k ON k.id = "
           "m.key WHERE m.run = ANY($1::bigint[])";
       msql += q.key.empty() ? " AND $2 = ''" : " AND k.key = $2";
       msql += " ORDER BY m.run, m.key";  // a stable order: key ids
@@ -176,7 +182,9 @@ class PostgresStore final : public ResultsStore {
  private:
   class Transaction {
    public:
-    explicit Transaction(PostgresStore& store, const char* begin = "BEGIN") : store_(store) { store_.exec(begin, {}); }
+    explicit Transaction(PostgresStore& store, const char* begin = "BEGIN") : store_(store) {
+      store_.exec(begin, {});
+    }
     ~Transaction() {
       if (!done_) PQclear(PQexec(store_.conn_, "ROLLBACK"));
     }
@@ -201,13 +209,15 @@ class PostgresStore final : public ResultsStore {
   }
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw StoreError("results store " + display() + ": " + what + ": " + trimmed(PQerrorMessage(conn_)));
+    throw StoreError("results store " + display() + ": " + what + ": " +
+                     trimmed(PQerrorMessage(conn_)));
   }
 
   Result exec(const std::string& sql, const std::vector<std::string>& params) {
     std::vector<const char*> values;
     for (const std::string& p : params) values.push_back(p.c_str());
-    Result r(PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0));
+    Result r(PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                          values.data(), nullptr, nullptr, 0));
     const ExecStatusType status = PQresultStatus(r.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_COPY_IN) {
       fail(sql.substr(0, sql.find(' ', 12)));
@@ -218,10 +228,11 @@ class PostgresStore final : public ResultsStore {
   void record_one(const StoredRun& r) {
     exec("DELETE FROM runs WHERE platform = $1 AND run_id = $2", {r.platform, r.run_id});
     const Result id = exec(
-        "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, fingerprint_digest, facts, env) "
+        "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, "
+        "fingerprint_digest, facts, env) "
         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
-        {r.platform, r.run_id, r.started_at, r.suite, r.scenario, r.complete ? "1" : "0", r.fingerprint_digest,
-         r.facts.dump(), json(r.env).dump()});
+        {r.platform, r.run_id, r.started_at, r.suite, r.scenario, r.complete ? "1" : "0",
+         r.fingerprint_digest, r.facts.dump(), json(r.env).dump()});
     const std::string run_ref = id.text(0, 0);
     std::vector<std::string> keys;
     keys.reserve(r.medians.size());
@@ -229,7 +240,10 @@ class PostgresStore final : public ResultsStore {
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     const std::string array = text_array(keys);
-    exec("INSERT INTO keys (key) SELECT k FROM unnest($1::text[]) AS k ORDER BY k ON CONFLICT (key) DO NOTHING", {array});
+    exec(
+        "INSERT INTO keys (key) SELECT k FROM unnest($1::text[]) AS k ORDER BY k ON CONFLICT (key) "
+        "DO NOTHING",
+        {array});
     const Result ids = exec("SELECT key, id FROM keys WHERE key = ANY($1::text[])", {array});
     std::unordered_map<std::string, std::string> key_ids;
     for (int i = 0; i < ids.rows(); ++i) key_ids.emplace(ids.text(i, 0), ids.text(i, 1));
@@ -237,12 +251,14 @@ class PostgresStore final : public ResultsStore {
     std::string buffer;
     auto flush = [&](bool force) {
       if (buffer.empty() || (!force && buffer.size() < (1u << 20))) return;
-      if (PQputCopyData(conn_, buffer.data(), static_cast<int>(buffer.size())) != 1) fail("COPY medians");
+      if (PQputCopyData(conn_, buffer.data(), static_cast<int>(buffer.size())) != 1)
+        fail("COPY medians");
       buffer.clear();
     };
     for (const StoredMedian& m : r.medians) {
-      buffer += run_ref + '\t' + key_ids.at(m.key) + '\t' + std::to_string(m.bytes) + '\t' + number(m.time_us) + '\t' +
-                number(m.algbw_GBps) + '\t' + (m.busbw_GBps ? number(*m.busbw_GBps) : "\\N") + '\t';
+      buffer += run_ref + '\t' + key_ids.at(m.key) + '\t' + std::to_string(m.bytes) + '\t' +
+                number(m.time_us) + '\t' + number(m.algbw_GBps) + '\t' +
+                (m.busbw_GBps ? number(*m.busbw_GBps) : "\\N") + '\t';
       copy_field(buffer, m.verdict);
       buffer += '\n';
       flush(false);
@@ -263,10 +279,12 @@ class PostgresStore final : public ResultsStore {
     } else {
       int version = schema_version();
       if (version > kSchemaVersion) {
-        throw StoreError("results store " + display() + ": schema version " + std::to_string(version) +
-                         " is newer than this fabricgate's (" + std::to_string(kSchemaVersion) + "); upgrade fabricgate");
+        throw StoreError("results store " + display() + ": schema version " +
+                         std::to_string(version) + " is newer than this fabricgate's (" +
+                         std::to_string(kSchemaVersion) + "); upgrade fabricgate");
       }
-      if (version < 1) throw StoreError("results store " + display() + ": schema_version table without a version");
+      if (version < 1)
+        throw StoreError("results store " + display() + ": schema_version table without a version");
       for (; version < kSchemaVersion; ++version) {
         for (const std::string& s : migrate_from(version, Dialect::postgresql)) exec(s, {});
       }
@@ -279,7 +297,8 @@ class PostgresStore final : public ResultsStore {
 
 }  // namespace
 
-std::unique_ptr<ResultsStore> open_postgres_store(const std::string& conninfo, const std::string& display) {
+std::unique_ptr<ResultsStore> open_postgres_store(const std::string& conninfo,
+                                                  const std::string& display) {
   return std::make_unique<PostgresStore>(conninfo, display);
 }
 

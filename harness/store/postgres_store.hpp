@@ -12,6 +12,7 @@
 
 namespace fabricgate::store {
 
-std::unique_ptr<ResultsStore> open_postgres_store(const std::string& conninfo, const std::string& display);
+std::unique_ptr<ResultsStore> open_postgres_store(const std::string& conninfo,
+                                                  const std::string& display);
 
 }  // namespace fabricgate::store

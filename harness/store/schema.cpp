@@ -8,8 +8,8 @@ namespace {
 
 // Column types and table options that differ between the dialects.
 struct Types {
-  const char* id;       // surrogate key column
-  const char* ref;      // column referring to one
+  const char* id;   // surrogate key column
+  const char* ref;  // column referring to one
   const char* real;
   const char* options;  // after a table definition
 };
@@ -21,26 +21,29 @@ Types types(Dialect d) {
 
 std::string runs_v1(const Types& t) {
   return std::string("CREATE TABLE runs (id ") + t.id +
-         ", platform TEXT NOT NULL, run_id TEXT NOT NULL, started_at TEXT NOT NULL, suite TEXT NOT NULL,"
+         ", platform TEXT NOT NULL, run_id TEXT NOT NULL, started_at TEXT NOT NULL, suite TEXT NOT "
+         "NULL,"
          " scenario TEXT NOT NULL, complete INTEGER NOT NULL, UNIQUE (platform, run_id))";
 }
 
 std::string medians_v2(const Types& t, const std::string& name) {
-  return "CREATE TABLE " + name + " (run " + t.ref + " NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key " + t.ref +
-         " NOT NULL REFERENCES keys(id), bytes " + t.ref + " NOT NULL, time_us " + t.real + " NOT NULL CHECK (time_us >= 0), algbw " +
-         t.real + " NOT NULL CHECK (algbw >= 0), busbw " + t.real + ", verdict TEXT NOT NULL DEFAULT '', PRIMARY KEY (run, key))" +
-         t.options;
+  return "CREATE TABLE " + name + " (run " + t.ref +
+         " NOT NULL REFERENCES runs(id) ON DELETE CASCADE, key " + t.ref +
+         " NOT NULL REFERENCES keys(id), bytes " + t.ref + " NOT NULL, time_us " + t.real +
+         " NOT NULL CHECK (time_us >= 0), algbw " + t.real +
+         " NOT NULL CHECK (algbw >= 0), busbw " + t.real +
+         ", verdict TEXT NOT NULL DEFAULT '', PRIMARY KEY (run, key))" + t.options;
 }
 
 }  // namespace
 
 std::vector<std::string> create_schema_v1(Dialect d) {
   const Types t = types(d);
-  return {"CREATE TABLE schema_version (version INTEGER NOT NULL)",
-          runs_v1(t),
-          std::string("CREATE TABLE medians (run ") + t.ref + " NOT NULL REFERENCES runs(id), key TEXT NOT NULL, bytes " + t.ref +
-              " NOT NULL, time_us " + t.real + " NOT NULL, algbw " + t.real + " NOT NULL, busbw " + t.real +
-              ", PRIMARY KEY (run, key))",
+  return {"CREATE TABLE schema_version (version INTEGER NOT NULL)", runs_v1(t),
+          std::string("CREATE TABLE medians (run ") + t.ref +
+              " NOT NULL REFERENCES runs(id), key TEXT NOT NULL, bytes " + t.ref +
+              " NOT NULL, time_us " + t.real + " NOT NULL, algbw " + t.real + " NOT NULL, busbw " +
+              t.real + ", PRIMARY KEY (run, key))",
           "INSERT INTO schema_version (version) VALUES (1)"};
 }
 
@@ -54,7 +57,8 @@ std::vector<std::string> migrate_from(int from, Dialect d) {
             std::string("CREATE TABLE keys (id ") + t.id + ", key TEXT NOT NULL UNIQUE)",
             "INSERT INTO keys (key) SELECT DISTINCT key FROM medians ORDER BY key",
             medians_v2(t, "medians_v2"),
-            "INSERT INTO medians_v2 (run, key, bytes, time_us, algbw, busbw, verdict) SELECT m.run, k.id, m.bytes, "
+            "INSERT INTO medians_v2 (run, key, bytes, time_us, algbw, busbw, verdict) SELECT "
+            "m.run, k.id, m.bytes, "
             "m.time_us, m.algbw, m.busbw, '' FROM medians m JOIN keys k ON k.key = m.key",
             "DROP TABLE medians",
             "ALTER TABLE medians_v2 RENAME TO medians",

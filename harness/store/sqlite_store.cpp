@@ -12,8 +12,10 @@ using nlohmann::json;
 
 class Statement {
  public:
-  Statement(sqlite3* db, const std::string& sql, const std::string& display) : db_(db), display_(display) {
-    if (sqlite3_prepare_v2(db, sql.c_str(), static_cast<int>(sql.size()), &stmt_, nullptr) != SQLITE_OK) {
+  Statement(sqlite3* db, const std::string& sql, const std::string& display)
+      : db_(db), display_(display) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), static_cast<int>(sql.size()), &stmt_, nullptr) !=
+        SQLITE_OK) {
       throw StoreError("results store " + display + ": " + sqlite3_errmsg(db));
     }
   }
@@ -53,7 +55,9 @@ class Statement {
   bool column_null(int i) const { return sqlite3_column_type(stmt_, i) == SQLITE_NULL; }
   std::string column_text(int i) const {
     const auto* p = sqlite3_column_text(stmt_, i);
-    return p ? std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i))) : "";
+    return p ? std::string(reinterpret_cast<const char*>(p),
+                           static_cast<std::size_t>(sqlite3_column_bytes(stmt_, i)))
+             : "";
   }
 
  private:
@@ -67,11 +71,13 @@ class Statement {
 
 class SqliteStore final : public ResultsStore {
  public:
-  SqliteStore(const std::filesystem::path& file, const std::string& display) : ResultsStore(display) {
+  SqliteStore(const std::filesystem::path& file, const std::string& display)
+      : ResultsStore(display) {
     std::error_code ec;
     if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-    if (sqlite3_open_v2(file.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr) !=
-        SQLITE_OK) {
+    if (sqlite3_open_v2(file.c_str(), &db_,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                        nullptr) != SQLITE_OK) {
       const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
       sqlite3_close(db_);
       db_ = nullptr;
@@ -79,7 +85,8 @@ class SqliteStore final : public ResultsStore {
     }
     sqlite3_busy_timeout(db_, 120000);
     exec("PRAGMA journal_mode = WAL");
-    exec("PRAGMA synchronous = NORMAL");  // with WAL: a crash loses at most the last commit, never half of one
+    exec("PRAGMA synchronous = NORMAL");  // with WAL: a crash loses at most the last commit, never
+                                          // half of one
     exec("PRAGMA foreign_keys = ON");
     migrate();
   }
@@ -91,20 +98,29 @@ class SqliteStore final : public ResultsStore {
     Transaction t(*this, true);
     Statement drop(db_, "DELETE FROM runs WHERE platform = ?1 AND run_id = ?2", display());
     Statement add_run(db_,
-                      "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, fingerprint_digest, "
+                      "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, "
+                      "fingerprint_digest, "
                       "facts, env) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                       display());
     Statement add_key(db_, "INSERT OR IGNORE INTO keys (key) VALUES (?1)", display());
     Statement find_key(db_, "SELECT id FROM keys WHERE key = ?1", display());
-    Statement add_median(db_,
-                         "INSERT INTO medians (run, key, bytes, time_us, algbw, busbw, verdict) VALUES "
-                         "(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                         display());
+    Statement add_median(
+        db_,
+        "INSERT INTO medians (run, key, bytes, time_us, algbw, busbw, verdict) VALUES "
+        "(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        display());
     for (const StoredRun& r : runs) {
       drop.text(1, r.platform).text(2, r.run_id).step();
       drop.reset();
-      add_run.text(1, r.platform).text(2, r.run_id).text(3, r.started_at).text(4, r.suite).text(5, r.scenario);
-      add_run.integer(6, r.complete ? 1 : 0).text(7, r.fingerprint_digest).text(8, r.facts.dump()).text(9, json(r.env).dump());
+      add_run.text(1, r.platform)
+          .text(2, r.run_id)
+          .text(3, r.started_at)
+          .text(4, r.suite)
+          .text(5, r.scenario);
+      add_run.integer(6, r.complete ? 1 : 0)
+          .text(7, r.fingerprint_digest)
+          .text(8, r.facts.dump())
+          .text(9, json(r.env).dump());
       add_run.step();
       add_run.reset();
       const long long run_id = sqlite3_last_insert_rowid(db_);
@@ -114,11 +130,14 @@ class SqliteStore final : public ResultsStore {
           add_key.text(1, m.key).step();
           add_key.reset();
           find_key.text(1, m.key);
-          if (!find_key.step()) throw StoreError("results store " + display() + ": key " + m.key + " vanished");
+          if (!find_key.step())
+            throw StoreError("results store " + display() + ": key " + m.key + " vanished");
           known = key_ids_.emplace(m.key, find_key.column_integer(0)).first;
           find_key.reset();
         }
-        add_median.integer(1, run_id).integer(2, known->second).integer(3, static_cast<long long>(m.bytes));
+        add_median.integer(1, run_id)
+            .integer(2, known->second)
+            .integer(3, static_cast<long long>(m.bytes));
         add_median.real(4, m.time_us).real(5, m.algbw_GBps);
         if (m.busbw_GBps) {
           add_median.real(6, *m.busbw_GBps);
@@ -141,12 +160,16 @@ class SqliteStore final : public ResultsStore {
       key_id = k.column_integer(0);
     }
     std::string sql =
-        "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, r.fingerprint_digest, r.facts, r.env "
+        "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, "
+        "r.fingerprint_digest, r.facts, r.env "
         "FROM runs r WHERE r.platform = ?1 AND r.run_id != ?2";
-    if (key_id >= 0) sql += " AND EXISTS (SELECT 1 FROM medians m WHERE m.run = r.id AND m.key = ?3)";
+    if (key_id >= 0)
+      sql += " AND EXISTS (SELECT 1 FROM medians m WHERE m.run = r.id AND m.key = ?3)";
     sql += " ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?4";
     Statement s(db_, sql, display());
-    s.text(1, q.platform).text(2, q.exclude_run_id).integer(4, q.last > 0 ? static_cast<long long>(q.last) : -1);
+    s.text(1, q.platform)
+        .text(2, q.exclude_run_id)
+        .integer(4, q.last > 0 ? static_cast<long long>(q.last) : -1);
     if (key_id >= 0) s.integer(3, key_id);
     std::vector<StoredRun> out;
     std::vector<long long> ids;
@@ -171,7 +194,8 @@ class SqliteStore final : public ResultsStore {
       out.push_back(std::move(r));
     }
     std::string medians_sql =
-        "SELECT k.key, m.bytes, m.time_us, m.algbw, m.busbw, m.verdict FROM medians m JOIN keys k ON k.id = m.key "
+        "SELECT k.key, m.bytes, m.time_us, m.algbw, m.busbw, m.verdict FROM medians m JOIN keys k "
+        "ON k.id = m.key "
         "WHERE m.run = ?1";
     if (key_id >= 0) medians_sql += " AND m.key = ?2";
     Statement m(db_, medians_sql, display());
@@ -220,10 +244,13 @@ class SqliteStore final : public ResultsStore {
   // Rolls back unless committed: an exception (or a kill) never leaves half a run.
   class Transaction {
    public:
-    Transaction(SqliteStore& store, bool write) : store_(store) { store_.exec(write ? "BEGIN IMMEDIATE" : "BEGIN"); }
+    Transaction(SqliteStore& store, bool write) : store_(store) {
+      store_.exec(write ? "BEGIN IMMEDIATE" : "BEGIN");
+    }
     ~Transaction() {
       if (!done_) sqlite3_exec(store_.db_, "ROLLBACK", nullptr, nullptr, nullptr);
-      if (!done_) store_.key_ids_.clear();  // ids cached during the rolled-back transaction are gone
+      if (!done_)
+        store_.key_ids_.clear();  // ids cached during the rolled-back transaction are gone
     }
     Transaction(const Transaction&) = delete;
     Transaction& operator=(const Transaction&) = delete;
@@ -250,7 +277,10 @@ class SqliteStore final : public ResultsStore {
     Transaction t(*this, true);
     bool fresh = false;
     {  // finished before any DDL: an open SELECT on sqlite_master would lock the schema
-      Statement has(db_, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'", display());
+      Statement has(
+          db_,
+          "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
+          display());
       has.step();
       fresh = has.column_integer(0) == 0;
     }
@@ -259,10 +289,12 @@ class SqliteStore final : public ResultsStore {
     } else {
       int version = schema_version();
       if (version > kSchemaVersion) {
-        throw StoreError("results store " + display() + ": schema version " + std::to_string(version) +
-                         " is newer than this fabricgate's (" + std::to_string(kSchemaVersion) + "); upgrade fabricgate");
+        throw StoreError("results store " + display() + ": schema version " +
+                         std::to_string(version) + " is newer than this fabricgate's (" +
+                         std::to_string(kSchemaVersion) + "); upgrade fabricgate");
       }
-      if (version < 1) throw StoreError("results store " + display() + ": schema_version table without a version");
+      if (version < 1)
+        throw StoreError("results store " + display() + ": schema_version table without a version");
       for (; version < kSchemaVersion; ++version) {
         for (const std::string& s : migrate_from(version, Dialect::sqlite)) exec(s);
       }
@@ -276,7 +308,8 @@ class SqliteStore final : public ResultsStore {
 
 }  // namespace
 
-std::unique_ptr<ResultsStore> open_sqlite_store(const std::filesystem::path& file, const std::string& display) {
+std::unique_ptr<ResultsStore> open_sqlite_store(const std::filesystem::path& file,
+                                                const std::string& display) {
   return std::make_unique<SqliteStore>(file, display);
 }
 

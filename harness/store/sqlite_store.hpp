@@ -9,6 +9,7 @@
 
 namespace fabricgate::store {
 
-std::unique_ptr<ResultsStore> open_sqlite_store(const std::filesystem::path& file, const std::string& display);
+std::unique_ptr<ResultsStore> open_sqlite_store(const std::filesystem::path& file,
+                                                const std::string& display);
 
 }  // namespace fabricgate::store

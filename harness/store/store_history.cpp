@@ -39,12 +39,15 @@ std::string choose_platform(ResultsStore& store, const std::string& wanted) {
     for (const std::string& p : platforms) {
       if (p == wanted) return p;
     }
-    throw InputError(store.display(), "", "runs of platform " + wanted + " (--platform); the store holds " +
-                                              (names.empty() ? "no runs" : names));
+    throw InputError(store.display(), "",
+                     "runs of platform " + wanted + " (--platform); the store holds " +
+                         (names.empty() ? "no runs" : names));
   }
   if (platforms.size() == 1) return platforms.front();
-  throw InputError(store.display(), "", platforms.empty() ? "recorded runs; the store is empty (fabricgate store import results/)"
-                                                          : "one platform, found " + names + "; choose one with --platform");
+  throw InputError(store.display(), "",
+                   platforms.empty()
+                       ? "recorded runs; the store is empty (fabricgate store import results/)"
+                       : "one platform, found " + names + "; choose one with --platform");
 }
 
 }  // namespace fabricgate::store

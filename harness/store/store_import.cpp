@@ -26,14 +26,16 @@ std::vector<fs::path> run_directories(const fs::path& platform_dir) {
 
 ImportSummary import_run_directories(ResultsStore& store, const fs::path& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) throw InputError(dir.string(), "", "a results directory to import");
+  if (!fs::is_directory(dir, ec))
+    throw InputError(dir.string(), "", "a results directory to import");
   std::vector<fs::path> platform_dirs;
   if (report::holds_runs(dir)) {
     platform_dirs.push_back(dir);
   } else {
     for (const std::string& p : report::platforms_under(dir)) platform_dirs.push_back(dir / p);
   }
-  if (platform_dirs.empty()) throw InputError(dir.string(), "", "<platform>/<run-id>/run.json files to import, found none");
+  if (platform_dirs.empty())
+    throw InputError(dir.string(), "", "<platform>/<run-id>/run.json files to import, found none");
   ImportSummary summary;
   std::vector<StoredRun> batch;
   for (const fs::path& pd : platform_dirs) {

@@ -10,7 +10,9 @@ namespace fabricgate::store {
 
 namespace {
 
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 // "user:secret@" in a URI, or password= in a conninfo string or a URI query.
 bool carries_password(const std::string& text) {
@@ -46,19 +48,24 @@ StoreLocation parse_store_location(const std::string& text, const std::string& o
     l.kind = StoreKind::sqlite;
     l.target = text.substr(7);
     if (starts_with(l.target, "//")) l.target = l.target.substr(2);  // sqlite:///abs/path
-    if (l.target.empty()) throw InputError(origin, "", "sqlite:PATH with a file path, found \"sqlite:\"");
+    if (l.target.empty())
+      throw InputError(origin, "", "sqlite:PATH with a file path, found \"sqlite:\"");
     l.display = "sqlite:" + l.target;
     return l;
   }
   const bool uri = starts_with(text, "postgresql://") || starts_with(text, "postgres://");
-  const bool conninfo = !uri && text.find('=') != std::string::npos && text.find("://") == std::string::npos;
+  const bool conninfo =
+      !uri && text.find('=') != std::string::npos && text.find("://") == std::string::npos;
   if (!uri && !conninfo) {
-    throw InputError(origin, "", "sqlite:PATH, postgresql://HOST/DB, a libpq conninfo (host=... dbname=...) or none; found \"" +
-                                     redact_url_credentials(text) + "\"");
+    throw InputError(origin, "",
+                     "sqlite:PATH, postgresql://HOST/DB, a libpq conninfo (host=... dbname=...) or "
+                     "none; found \"" +
+                         redact_url_credentials(text) + "\"");
   }
   if (carries_password(text)) {
-    throw InputError(origin, "", "a store location without a password (give it in PGPASSWORD or a PGPASSFILE, "
-                                 "never in the URL, which would reach logs)");
+    throw InputError(origin, "",
+                     "a store location without a password (give it in PGPASSWORD or a PGPASSFILE, "
+                     "never in the URL, which would reach logs)");
   }
   l.kind = StoreKind::postgresql;
   l.target = text;
@@ -66,10 +73,13 @@ StoreLocation parse_store_location(const std::string& text, const std::string& o
   return l;
 }
 
-StoreLocation resolve_store_location(const std::string& option, const std::filesystem::path& results_root) {
+StoreLocation resolve_store_location(const std::string& option,
+                                     const std::filesystem::path& results_root) {
   if (!option.empty()) return parse_store_location(option, "--store");
-  if (const char* env = std::getenv("FABRICGATE_STORE"); env && *env) return parse_store_location(env, "FABRICGATE_STORE");
-  StoreLocation l = parse_store_location("sqlite:" + (results_root / "fabricgate.sqlite").string(), "default");
+  if (const char* env = std::getenv("FABRICGATE_STORE"); env && *env)
+    return parse_store_location(env, "FABRICGATE_STORE");
+  StoreLocation l =
+      parse_store_location("sqlite:" + (results_root / "fabricgate.sqlite").string(), "default");
   return l;
 }
 

@@ -25,7 +25,8 @@ struct StoreLocation {
 StoreLocation parse_store_location(const std::string& text, const std::string& origin);
 
 // `option` if given, else $FABRICGATE_STORE if set, else sqlite:<results_root>/fabricgate.sqlite.
-StoreLocation resolve_store_location(const std::string& option, const std::filesystem::path& results_root);
+StoreLocation resolve_store_location(const std::string& option,
+                                     const std::filesystem::path& results_root);
 
 const char* store_kind_name(StoreKind kind);  // "none" | "sqlite" | "postgresql"
 

@@ -9,7 +9,8 @@ using nlohmann::json;
 
 json fingerprint_facts(const RunRecord& run) {
   json facts = json::object();
-  if (!run.fingerprint.present && run.nodes.empty() && run.capture.env_overrides.empty()) return facts;
+  if (!run.fingerprint.present && run.nodes.empty() && run.capture.env_overrides.empty())
+    return facts;
   facts["versions"] = run.fingerprint.versions;
   facts["identity"] = run.fingerprint.identity;
   if (!run.nodes.empty()) {
@@ -18,14 +19,16 @@ json fingerprint_facts(const RunRecord& run) {
     for (const NodeRecord& n : run.nodes) {
       for (auto it = shared.begin(); it != shared.end();) {
         const auto other = n.facts.find(it->first);
-        it = other == n.facts.end() || other->second != it->second ? shared.erase(it) : std::next(it);
+        it = other == n.facts.end() || other->second != it->second ? shared.erase(it)
+                                                                   : std::next(it);
       }
     }
     facts["nodes"] = shared;
     facts["node_count"] = run.nodes.size();
   }
   facts["env"] = run.capture.env_overrides;
-  if (!run.capture.nccl_version.empty()) facts["capture"] = {{"nccl", run.capture.nccl_version}, {"network", run.capture.network}};
+  if (!run.capture.nccl_version.empty())
+    facts["capture"] = {{"nccl", run.capture.nccl_version}, {"network", run.capture.network}};
   return facts;
 }
 
@@ -55,7 +58,8 @@ StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparis
   for (const auto& [name, value] : run.scenario_env) s.env[name] = value;
   std::unordered_map<std::string, const char*> verdicts;
   if (comparison) {
-    for (const gate::KeyComparison& k : comparison->keys) verdicts.emplace(k.key, gate::verdict_name(k.verdict));
+    for (const gate::KeyComparison& k : comparison->keys)
+      verdicts.emplace(k.key, gate::verdict_name(k.verdict));
   }
   s.medians.reserve(run.benchmarks.size());
   for (const BenchmarkResult& b : run.benchmarks) {

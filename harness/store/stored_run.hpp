@@ -32,7 +32,8 @@ struct StoredRun {
   std::string suite;
   std::string scenario;
   bool complete = true;
-  std::string fingerprint_digest;  // FNV-1a 64 of the canonical fingerprint facts, hex; "" without one
+  std::string
+      fingerprint_digest;  // FNV-1a 64 of the canonical fingerprint facts, hex; "" without one
   nlohmann::json facts = nlohmann::json::object();
   std::map<std::string, std::string> env;  // scenario environment and captured overrides
   std::vector<StoredMedian> medians;

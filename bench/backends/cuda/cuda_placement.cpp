@@ -11,7 +11,8 @@ GpuPlacement place_on_gpu(int local_rank) {
   int count = 0;
   const cudaError_t rc = cudaGetDeviceCount(&count);
   if (rc != cudaSuccess || count == 0) {
-    p.reason = rc != cudaSuccess ? std::string("no usable GPU: ") + cudaGetErrorString(rc) : "no GPU visible";
+    p.reason = rc != cudaSuccess ? std::string("no usable GPU: ") + cudaGetErrorString(rc)
+                                 : "no GPU visible";
     return p;
   }
   p.visible = count;
@@ -26,8 +27,10 @@ GpuPlacement place_on_gpu(int local_rank) {
     p.name = prop.name;
     char uuid[64];
     const auto* b = reinterpret_cast<const unsigned char*>(prop.uuid.bytes);
-    std::snprintf(uuid, sizeof uuid, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-                  b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+    std::snprintf(uuid, sizeof uuid,
+                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
+                  b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
+                  b[14], b[15]);
     p.uuid = uuid;
   }
   char bus[32] = {0};

@@ -1,8 +1,8 @@
 #pragma once
-// GPU memory for backends that carry no CUDA header (MPI on device memory, libfabric FI_HMEM, verbs):
-// allocate on one device and stage data in and out for the pattern fill and the check, which stay
-// outside the timed loops. cuda_gpu_memory.cpp implements it with the CUDA runtime; without CUDA,
-// no_gpu_memory.cpp answers every request with the reason.
+// GPU memory for backends that carry no CUDA header (MPI on device memory, libfabric FI_HMEM,
+// verbs): allocate on one device and stage data in and out for the pattern fill and the check,
+// which stay outside the timed loops. cuda_gpu_memory.cpp implements it with the CUDA runtime;
+// without CUDA, no_gpu_memory.cpp answers every request with the reason.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -7,12 +7,12 @@
 namespace fabricgate::bench {
 
 struct GpuPlacement {
-  int visible = 0;      // GPUs this process can see
-  int device = -1;      // chosen device (local rank modulo visible), -1 when none
-  std::string uuid;     // "GPU-…"
+  int visible = 0;   // GPUs this process can see
+  int device = -1;   // chosen device (local rank modulo visible), -1 when none
+  std::string uuid;  // "GPU-…"
   std::string pci_bus_id;
   std::string name;
-  std::string reason;   // why there is no GPU (empty when device >= 0)
+  std::string reason;  // why there is no GPU (empty when device >= 0)
 };
 
 // Selects local_rank % visible and makes it current for this process.

@@ -22,7 +22,8 @@ struct CopyDeviceInfo {
   int cc_minor = 0;
   int sm_count = 0;
   // One entry per active NVLink: the remote end's PCI bus id in the same form (a peer GPU or an
-  // NVSwitch), "" when NVML could not say. Empty when the GPU has no active NVLink or NVML is absent.
+  // NVSwitch), "" when NVML could not say. Empty when the GPU has no active NVLink or NVML is
+  // absent.
   std::vector<std::string> nvlink_remotes;
 };
 
@@ -60,7 +61,8 @@ struct CopyRequest {
   std::uint64_t bytes = 0;          // per transfer
   HostMemory host_memory = HostMemory::pinned;
   // CPUs of the GPU's NUMA node: host buffers are allocated and first touched by a thread bound
-  // to them (the kernel's default local policy then places the pages on that node). Empty: no binding.
+  // to them (the kernel's default local policy then places the pages on that node). Empty: no
+  // binding.
   std::vector<int> host_cpus;
   // Called on the host while a batch's copies run (e.g. to read the PCIe link state under load).
   std::function<void()> while_busy;
@@ -73,6 +75,7 @@ std::unique_ptr<MeasuredOp> make_copy_op(const CopyRequest& request, std::string
 
 // Latency of a dependent 8-byte load chain run by one thread on `exec_device` through memory on
 // `memory_device` (a pointer chase): one operation = one load, so time_us is the load latency.
-std::unique_ptr<MeasuredOp> make_pointer_chase_op(int exec_device, int memory_device, std::string& skip_reason);
+std::unique_ptr<MeasuredOp> make_pointer_chase_op(int exec_device, int memory_device,
+                                                  std::string& skip_reason);
 
 }  // namespace fabricgate::bench

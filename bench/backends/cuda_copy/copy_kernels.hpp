@@ -16,16 +16,20 @@ cudaError_t launch_hold(cudaStream_t stream, int* mapped_flags, std::uint64_t ti
 // blocks of kCopyThreads threads. The running device's SMs do the work: for P2P write the source
 // GPU stores into peer memory, for read the destination GPU loads from it.
 constexpr int kCopyThreads = 512;
-cudaError_t launch_sm_copy(cudaStream_t stream, void* dst, const void* src, std::uint64_t bytes, int blocks);
+cudaError_t launch_sm_copy(cudaStream_t stream, void* dst, const void* src, std::uint64_t bytes,
+                           int blocks);
 
 // Writes copy_pattern_byte(seed, ·) over a device buffer.
-cudaError_t launch_fill_pattern(cudaStream_t stream, void* buffer, std::uint64_t bytes, std::uint32_t seed, int blocks);
-// Adds the number of 4-byte words (a short tail counts as one) differing from the pattern to *wrong.
-cudaError_t launch_count_wrong(cudaStream_t stream, const void* buffer, std::uint64_t bytes, std::uint32_t seed,
-                               unsigned long long* wrong, int blocks);
+cudaError_t launch_fill_pattern(cudaStream_t stream, void* buffer, std::uint64_t bytes,
+                                std::uint32_t seed, int blocks);
+// Adds the number of 4-byte words (a short tail counts as one) differing from the pattern to
+// *wrong.
+cudaError_t launch_count_wrong(cudaStream_t stream, const void* buffer, std::uint64_t bytes,
+                               std::uint32_t seed, unsigned long long* wrong, int blocks);
 
 // One thread follows `steps` dependent loads through `chain` (indices, volatile so no cache level
 // of the running GPU hides the trip), starting at index 0, and stores the final index in *last.
-cudaError_t launch_pointer_chase(cudaStream_t stream, const std::uint64_t* chain, int steps, std::uint64_t* last);
+cudaError_t launch_pointer_chase(cudaStream_t stream, const std::uint64_t* chain, int steps,
+                                 std::uint64_t* last);
 
 }  // namespace fabricgate::bench

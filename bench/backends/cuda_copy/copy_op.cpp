@@ -34,7 +34,8 @@ class CopyOp final : public MeasuredOp {
         }
       }
       const bool touches_host = t.src == kHostMemory || t.dst == kHostMemory;
-      if (touches_host && req_.engine == CopyEngine::sm && req_.host_memory == HostMemory::pageable) {
+      if (touches_host && req_.engine == CopyEngine::sm &&
+          req_.host_memory == HostMemory::pageable) {
         skip = "SM copies need pinned (mapped) host memory";
         return false;
       }
@@ -42,22 +43,28 @@ class CopyOp final : public MeasuredOp {
       if (other != kHostMemory && other != t.exec && !enable_peer(t.exec, other, status_)) {
         if (!status_.ok()) return false;
         if (req_.engine == CopyEngine::sm) {
-          skip = gpu_name(t.exec) + " cannot map " + gpu_name(other) + "'s memory (no peer access): SM copies need it";
+          skip = gpu_name(t.exec) + " cannot map " + gpu_name(other) +
+                 "'s memory (no peer access): SM copies need it";
           return false;
         }
         // CE copies without peer access still work (the driver stages them); the family notes it.
       }
     }
     for (std::size_t i = 0; i < req_.transfers.size(); ++i) {
-      if (!allocate(req_.transfers[i].src, src_, skip) || !allocate(req_.transfers[i].dst, dst_, skip)) return false;
+      if (!allocate(req_.transfers[i].src, src_, skip) ||
+          !allocate(req_.transfers[i].dst, dst_, skip))
+        return false;
     }
     std::vector<int> exec;
     for (const Transfer& t : req_.transfers) {
       exec.push_back(t.exec);
       int sms = 0;
       int threads = 0;
-      status_.check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, t.exec), "cudaDeviceGetAttribute");
-      status_.check(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, t.exec), "cudaDeviceGetAttribute");
+      status_.check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, t.exec),
+                    "cudaDeviceGetAttribute");
+      status_.check(
+          cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, t.exec),
+          "cudaDeviceGetAttribute");
       blocks_.push_back(std::max(1, sms * std::max(1, threads / kCopyThreads)));  // fill every SM
     }
     const bool pageable_host = req_.host_memory == HostMemory::pageable;
@@ -75,12 +82,14 @@ class CopyOp final : public MeasuredOp {
 
   double run_batch(int count) override {
     if (!status_.ok()) return 0;
-    return batch_->run(count, [this](std::size_t i, cudaStream_t stream) { issue(i, stream); }, req_.while_busy);
+    return batch_->run(
+        count, [this](std::size_t i, cudaStream_t stream) { issue(i, stream); }, req_.while_busy);
   }
 
   std::int64_t count_wrong() override {
     std::int64_t wrong = 0;
-    for (std::size_t i = 0; i < req_.transfers.size() && status_.ok(); ++i) wrong += count_wrong_in(dst_[i], seed(i));
+    for (std::size_t i = 0; i < req_.transfers.size() && status_.ok(); ++i)
+      wrong += count_wrong_in(dst_[i], seed(i));
     return wrong;
   }
 
@@ -88,17 +97,22 @@ class CopyOp final : public MeasuredOp {
   const std::string& error() const { return status_.error; }
 
  private:
-  static std::uint32_t seed(std::size_t transfer) { return static_cast<std::uint32_t>(transfer + 1); }
+  static std::uint32_t seed(std::size_t transfer) {
+    return static_cast<std::uint32_t>(transfer + 1);
+  }
 
   bool allocate(int device, std::vector<CopyBuffer>& into, std::string& skip) {
     CopyBuffer& b = into.emplace_back();
     bool oom = false;
     if (device == kHostMemory) {
-      b.adopt_host(HostBuffer::allocate(req_.bytes, req_.host_memory, req_.host_cpus, status_, oom));
+      b.adopt_host(
+          HostBuffer::allocate(req_.bytes, req_.host_memory, req_.host_cpus, status_, oom));
     } else {
       b.allocate_device(device, req_.bytes, status_, oom);
     }
-    if (oom) skip = "does not fit in " + gpu_name(device) + " (" + std::to_string(req_.bytes) + " bytes per buffer)";
+    if (oom)
+      skip = "does not fit in " + gpu_name(device) + " (" + std::to_string(req_.bytes) +
+             " bytes per buffer)";
     return !oom && status_.ok();
   }
 
@@ -106,9 +120,11 @@ class CopyOp final : public MeasuredOp {
     void* dst = dst_[i].data();
     const void* src = src_[i].data();
     if (req_.engine == CopyEngine::ce) {
-      status_.check(cudaMemcpyAsync(dst, src, req_.bytes, cudaMemcpyDefault, stream), "cudaMemcpyAsync");
+      status_.check(cudaMemcpyAsync(dst, src, req_.bytes, cudaMemcpyDefault, stream),
+                    "cudaMemcpyAsync");
     } else {
-      status_.check(launch_sm_copy(stream, dst, src, req_.bytes, blocks_[i]), "SM copy kernel launch");
+      status_.check(launch_sm_copy(stream, dst, src, req_.bytes, blocks_[i]),
+                    "SM copy kernel launch");
     }
   }
 
@@ -122,7 +138,8 @@ class CopyOp final : public MeasuredOp {
       return;
     }
     status_.check(cudaSetDevice(b.device()), "cudaSetDevice");
-    status_.check(launch_fill_pattern(nullptr, b.data(), req_.bytes, s, 1024), "fill kernel launch");
+    status_.check(launch_fill_pattern(nullptr, b.data(), req_.bytes, s, 1024),
+                  "fill kernel launch");
   }
 
   void poison(const CopyBuffer& b) {
@@ -151,8 +168,10 @@ class CopyOp final : public MeasuredOp {
     unsigned long long wrong = 0;
     if (!status_.check(cudaMalloc(&counter, sizeof wrong), "cudaMalloc(counter)")) return 0;
     status_.check(cudaMemset(counter, 0, sizeof wrong), "cudaMemset");
-    status_.check(launch_count_wrong(nullptr, b.data(), req_.bytes, s, counter, 1024), "check kernel launch");
-    status_.check(cudaMemcpy(&wrong, counter, sizeof wrong, cudaMemcpyDeviceToHost), "cudaMemcpy(counter)");
+    status_.check(launch_count_wrong(nullptr, b.data(), req_.bytes, s, counter, 1024),
+                  "check kernel launch");
+    status_.check(cudaMemcpy(&wrong, counter, sizeof wrong, cudaMemcpyDeviceToHost),
+                  "cudaMemcpy(counter)");
     status_.check(cudaFree(counter), "cudaFree(counter)");
     return static_cast<std::int64_t>(wrong);
   }

@@ -13,13 +13,15 @@
 
 namespace fabricgate::bench {
 
-FABRICGATE_HOST_DEVICE inline std::uint32_t copy_pattern_word(std::uint32_t seed, std::uint64_t word) {
+FABRICGATE_HOST_DEVICE inline std::uint32_t copy_pattern_word(std::uint32_t seed,
+                                                              std::uint64_t word) {
   return static_cast<std::uint32_t>(word) * 2654435761u + seed * 40503u + 0x9E3779B9u;
 }
 
 // Byte b of a buffer: the bytes of the words, little-endian, so a tail shorter than a word is
 // checked too.
-FABRICGATE_HOST_DEVICE inline std::uint8_t copy_pattern_byte(std::uint32_t seed, std::uint64_t byte) {
+FABRICGATE_HOST_DEVICE inline std::uint8_t copy_pattern_byte(std::uint32_t seed,
+                                                             std::uint64_t byte) {
   return static_cast<std::uint8_t>(copy_pattern_word(seed, byte / 4) >> (8 * (byte % 4)));
 }
 

@@ -13,7 +13,8 @@ struct CudaStatus {
 
   bool check(cudaError_t rc, const char* what) {
     if (rc == cudaSuccess) return true;
-    if (error.empty()) error = std::string(what) + ": " + cudaGetErrorName(rc) + " (" + cudaGetErrorString(rc) + ")";
+    if (error.empty())
+      error = std::string(what) + ": " + cudaGetErrorName(rc) + " (" + cudaGetErrorString(rc) + ")";
     return false;
   }
   bool ok() const { return error.empty(); }

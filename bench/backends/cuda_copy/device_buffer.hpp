@@ -11,10 +11,13 @@ class CopyBuffer {
  public:
   CopyBuffer() = default;
   ~CopyBuffer() {
-    if (device_memory_ && cudaSetDevice(device_) == cudaSuccess) static_cast<void>(cudaFree(device_memory_));
+    if (device_memory_ && cudaSetDevice(device_) == cudaSuccess)
+      static_cast<void>(cudaFree(device_memory_));
   }
   CopyBuffer(CopyBuffer&& o) noexcept
-      : device_(o.device_), device_memory_(std::exchange(o.device_memory_, nullptr)), host_(std::move(o.host_)) {}
+      : device_(o.device_),
+        device_memory_(std::exchange(o.device_memory_, nullptr)),
+        host_(std::move(o.host_)) {}
   CopyBuffer& operator=(CopyBuffer&&) = delete;
   CopyBuffer(const CopyBuffer&) = delete;
   CopyBuffer& operator=(const CopyBuffer&) = delete;

@@ -10,7 +10,9 @@ namespace {
 // Long enough for any honest queueing, short enough that a stuck hold ends the benchmark quickly.
 constexpr std::uint64_t kHoldTimeoutNs = 5'000'000'000ULL;
 
-void store_flag(int* flag, int value) { std::atomic_ref<int>(*flag).store(value, std::memory_order_seq_cst); }
+void store_flag(int* flag, int value) {
+  std::atomic_ref<int>(*flag).store(value, std::memory_order_seq_cst);
+}
 int load_flag(int* flag) { return std::atomic_ref<int>(*flag).load(std::memory_order_seq_cst); }
 }  // namespace
 
@@ -20,7 +22,8 @@ HeldBatch::HeldBatch(std::vector<int> devices, bool hold, CudaStatus& status)
   done_.assign(devices_.size(), nullptr);
   for (std::size_t i = 0; i < devices_.size() && status_.ok(); ++i) {
     status_.check(cudaSetDevice(devices_[i]), "cudaSetDevice");
-    status_.check(cudaStreamCreateWithFlags(&streams_[i], cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    status_.check(cudaStreamCreateWithFlags(&streams_[i], cudaStreamNonBlocking),
+                  "cudaStreamCreateWithFlags");
     status_.check(cudaEventCreate(&done_[i]), "cudaEventCreate");
   }
   if (devices_.empty() || !status_.ok()) return;
@@ -29,7 +32,9 @@ HeldBatch::HeldBatch(std::vector<int> devices, bool hold, CudaStatus& status)
   status_.check(cudaEventCreate(&stop_), "cudaEventCreate");
   void* flags = nullptr;
   // Portable: the flag is read by a kernel on stream 0's device whichever device was current here.
-  if (status_.check(cudaHostAlloc(&flags, 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable), "cudaHostAlloc(flag)")) {
+  if (status_.check(
+          cudaHostAlloc(&flags, 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable),
+          "cudaHostAlloc(flag)")) {
     flags_ = static_cast<int*>(flags);
   }
 }
@@ -56,7 +61,8 @@ double HeldBatch::run(int count, const std::function<void(std::size_t, cudaStrea
   status_.check(cudaEventRecord(start_, streams_[0]), "cudaEventRecord(start)");
   for (std::size_t i = 0; i < devices_.size() && status_.ok(); ++i) {
     status_.check(cudaSetDevice(devices_[i]), "cudaSetDevice");
-    if (i > 0) status_.check(cudaStreamWaitEvent(streams_[i], start_, 0), "cudaStreamWaitEvent(start)");
+    if (i > 0)
+      status_.check(cudaStreamWaitEvent(streams_[i], start_, 0), "cudaStreamWaitEvent(start)");
     for (int k = 0; k < count && status_.ok(); ++k) enqueue(i, streams_[i]);
     if (i > 0) status_.check(cudaEventRecord(done_[i], streams_[i]), "cudaEventRecord(done)");
   }
@@ -72,7 +78,8 @@ double HeldBatch::run(int count, const std::function<void(std::size_t, cudaStrea
     status_.check(cudaStreamSynchronize(streams_[i]), "cudaStreamSynchronize");
   }
   if (load_flag(&flags_[1]) != 0 && status_.ok()) {
-    status_.error = "the hold kernel timed out before the batch was released (host blocked while queueing)";
+    status_.error =
+        "the hold kernel timed out before the batch was released (host blocked while queueing)";
   }
   float ms = 0;
   status_.check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");

@@ -64,7 +64,9 @@ HostBuffer HostBuffer::allocate(std::uint64_t bytes, HostMemory kind, const std:
 HostBuffer::~HostBuffer() { release(); }
 
 HostBuffer::HostBuffer(HostBuffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), bytes_(std::exchange(other.bytes_, 0)), kind_(other.kind_) {}
+    : data_(std::exchange(other.data_, nullptr)),
+      bytes_(std::exchange(other.bytes_, 0)),
+      kind_(other.kind_) {}
 
 HostBuffer& HostBuffer::operator=(HostBuffer&& other) noexcept {
   if (this != &other) {

@@ -21,8 +21,8 @@ class HostBuffer {
   HostBuffer& operator=(const HostBuffer&) = delete;
 
   // Empty buffer and `status` set on failure; `out_of_memory` tells a skip from an error.
-  static HostBuffer allocate(std::uint64_t bytes, HostMemory kind, const std::vector<int>& cpus, CudaStatus& status,
-                             bool& out_of_memory);
+  static HostBuffer allocate(std::uint64_t bytes, HostMemory kind, const std::vector<int>& cpus,
+                             CudaStatus& status, bool& out_of_memory);
   void* data() const { return data_; }
   std::uint64_t bytes() const { return bytes_; }
 

@@ -62,7 +62,8 @@ std::string normalise_bus_id(const std::string& id) {
   return out;
 }
 
-std::vector<std::vector<std::string>> query_nvlink_remotes(const std::vector<std::string>& bus_ids, std::string& reason) {
+std::vector<std::vector<std::string>> query_nvlink_remotes(const std::vector<std::string>& bus_ids,
+                                                           std::string& reason) {
   const Library nvml("libnvidia-ml.so.1");
   if (!nvml) {
     reason = "NVML (libnvidia-ml.so.1) not found: NVLink counts unknown";
@@ -91,9 +92,11 @@ std::vector<std::vector<std::string>> query_nvlink_remotes(const std::vector<std
     }
     for (unsigned link = 0; link < kMaxLinks; ++link) {
       int active = 0;
-      if (state(device, link, &active) != 0 || active != kFeatureEnabled) continue;  // absent or down
+      if (state(device, link, &active) != 0 || active != kFeatureEnabled)
+        continue;  // absent or down
       NvmlPciInfo pci{};
-      out[g].push_back(remote(device, link, &pci) == 0 ? normalise_bus_id(pci.bus_id) : std::string());
+      out[g].push_back(remote(device, link, &pci) == 0 ? normalise_bus_id(pci.bus_id)
+                                                       : std::string());
     }
   }
   static_cast<void>(shutdown());

@@ -9,7 +9,8 @@ namespace fabricgate::bench {
 
 // For each bus id ("0000:19:00.0"): one entry per active NVLink holding the remote end's bus id in
 // the same form ("" when NVML could not say). Empty result with `reason` set when NVML is unusable.
-std::vector<std::vector<std::string>> query_nvlink_remotes(const std::vector<std::string>& bus_ids, std::string& reason);
+std::vector<std::vector<std::string>> query_nvlink_remotes(const std::vector<std::string>& bus_ids,
+                                                           std::string& reason);
 
 // "00000000:19:00.0" (NVML) or "0000:19:00.0" (CUDA) → "0000:19:00.0", lower case.
 std::string normalise_bus_id(const std::string& id);

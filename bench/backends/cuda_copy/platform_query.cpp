@@ -13,7 +13,8 @@ CopyPlatform query_copy_platform() {
   const cudaError_t rc = cudaGetDeviceCount(&count);
   if (rc != cudaSuccess || count == 0) {
     static_cast<void>(cudaGetLastError());
-    p.why_no_gpu = rc != cudaSuccess ? std::string("no usable GPU: ") + cudaGetErrorString(rc) : "no GPU visible";
+    p.why_no_gpu = rc != cudaSuccess ? std::string("no usable GPU: ") + cudaGetErrorString(rc)
+                                     : "no GPU visible";
     return p;
   }
   std::vector<std::string> bus_ids;
@@ -27,19 +28,23 @@ CopyPlatform query_copy_platform() {
       info.sm_count = prop.multiProcessorCount;
     }
     char bus[32] = {0};
-    if (cudaDeviceGetPCIBusId(bus, sizeof bus, d) == cudaSuccess) info.pci_bus_id = normalise_bus_id(bus);
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, d) == cudaSuccess)
+      info.pci_bus_id = normalise_bus_id(bus);
     bus_ids.push_back(info.pci_bus_id);
     p.devices.push_back(std::move(info));
   }
-  p.peer_access.assign(static_cast<std::size_t>(count), std::vector<bool>(static_cast<std::size_t>(count), false));
+  p.peer_access.assign(static_cast<std::size_t>(count),
+                       std::vector<bool>(static_cast<std::size_t>(count), false));
   for (int a = 0; a < count; ++a) {
     for (int b = 0; b < count; ++b) {
       int can = 0;
-      if (a != b && cudaDeviceCanAccessPeer(&can, a, b) == cudaSuccess) p.peer_access[a][b] = can != 0;
+      if (a != b && cudaDeviceCanAccessPeer(&can, a, b) == cudaSuccess)
+        p.peer_access[a][b] = can != 0;
     }
   }
   auto remotes = query_nvlink_remotes(bus_ids, p.nvml_reason);
-  for (std::size_t d = 0; d < remotes.size() && d < p.devices.size(); ++d) p.devices[d].nvlink_remotes = std::move(remotes[d]);
+  for (std::size_t d = 0; d < remotes.size() && d < p.devices.size(); ++d)
+    p.devices[d].nvlink_remotes = std::move(remotes[d]);
   static_cast<void>(cudaGetLastError());  // a failed property query must not poison later calls
   return p;
 }

@@ -15,11 +15,13 @@ namespace fabricgate::bench {
 
 namespace {
 
-constexpr std::uint64_t kSlots = 4096;       // visited in one cycle
-constexpr std::uint64_t kSlotSpacing = 64;   // in 8-byte words: 512 B apart
-constexpr std::uint64_t kScramble = 2047;    // odd, so k → k·2047 mod 4096 is a permutation
+constexpr std::uint64_t kSlots = 4096;      // visited in one cycle
+constexpr std::uint64_t kSlotSpacing = 64;  // in 8-byte words: 512 B apart
+constexpr std::uint64_t kScramble = 2047;   // odd, so k → k·2047 mod 4096 is a permutation
 
-std::uint64_t slot_index(std::uint64_t k) { return (k % kSlots) * kScramble % kSlots * kSlotSpacing; }
+std::uint64_t slot_index(std::uint64_t k) {
+  return (k % kSlots) * kScramble % kSlots * kSlotSpacing;
+}
 
 class PointerChaseOp final : public MeasuredOp {
  public:
@@ -35,11 +37,13 @@ class PointerChaseOp final : public MeasuredOp {
       }
     }
     if (exec_ != memory_ && !enable_peer(exec_, memory_, status_)) {
-      if (status_.ok()) skip = gpu_name(exec_) + " cannot map " + gpu_name(memory_) + "'s memory (no peer access)";
+      if (status_.ok())
+        skip = gpu_name(exec_) + " cannot map " + gpu_name(memory_) + "'s memory (no peer access)";
       return false;
     }
     bool oom = false;
-    if (!chain_.allocate_device(memory_, kSlots * kSlotSpacing * sizeof(std::uint64_t), status_, oom) ||
+    if (!chain_.allocate_device(memory_, kSlots * kSlotSpacing * sizeof(std::uint64_t), status_,
+                                oom) ||
         !last_.allocate_device(exec_, sizeof(std::uint64_t), status_, oom)) {
       if (oom) skip = "does not fit in GPU memory";
       return false;
@@ -52,7 +56,8 @@ class PointerChaseOp final : public MeasuredOp {
     std::vector<std::uint64_t> host(kSlots * kSlotSpacing, 0);
     for (std::uint64_t k = 0; k < kSlots; ++k) host[slot_index(k)] = slot_index(k + 1);
     status_.check(cudaSetDevice(memory_), "cudaSetDevice");
-    status_.check(cudaMemcpy(chain_.data(), host.data(), host.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice),
+    status_.check(cudaMemcpy(chain_.data(), host.data(), host.size() * sizeof(std::uint64_t),
+                             cudaMemcpyHostToDevice),
                   "cudaMemcpy(chain)");
     status_.check(cudaSetDevice(exec_), "cudaSetDevice");
     status_.check(cudaMemset(last_.data(), 0xff, sizeof(std::uint64_t)), "cudaMemset");
@@ -64,16 +69,20 @@ class PointerChaseOp final : public MeasuredOp {
     if (!status_.ok()) return 0;
     const auto* chain = static_cast<const std::uint64_t*>(chain_.data());
     auto* last = static_cast<std::uint64_t*>(last_.data());
-    return batch_->run(
-        1, [&](std::size_t, cudaStream_t s) { status_.check(launch_pointer_chase(s, chain, count, last), "pointer chase launch"); },
-        {});
+    return batch_->run(1,
+                       [&](std::size_t, cudaStream_t s) {
+                         status_.check(launch_pointer_chase(s, chain, count, last),
+                                       "pointer chase launch");
+                       },
+                       {});
   }
 
   // After exactly one operation the chain must have led from slot 0 to slot 1.
   std::int64_t count_wrong() override {
     std::uint64_t last = 0;
     status_.check(cudaSetDevice(exec_), "cudaSetDevice");
-    status_.check(cudaMemcpy(&last, last_.data(), sizeof last, cudaMemcpyDeviceToHost), "cudaMemcpy(last)");
+    status_.check(cudaMemcpy(&last, last_.data(), sizeof last, cudaMemcpyDeviceToHost),
+                  "cudaMemcpy(last)");
     return status_.ok() && last != slot_index(1) ? 1 : 0;
   }
 
@@ -91,7 +100,8 @@ class PointerChaseOp final : public MeasuredOp {
 
 }  // namespace
 
-std::unique_ptr<MeasuredOp> make_pointer_chase_op(int exec_device, int memory_device, std::string& skip_reason) {
+std::unique_ptr<MeasuredOp> make_pointer_chase_op(int exec_device, int memory_device,
+                                                  std::string& skip_reason) {
   auto op = std::make_unique<PointerChaseOp>(exec_device, memory_device);
   if (!op->set_up(skip_reason)) {
     if (!op->error().empty()) throw InfraError("pointer chase set-up: " + op->error());

@@ -26,7 +26,8 @@ bool CompletionDemux::progress() {
     if (fi_cq_readerr(cq_, &err, 0) > 0) {
       char detail[256] = {0};
       const char* text = fi_cq_strerror(cq_, err.prov_errno, err.err_data, detail, sizeof detail);
-      error_ = std::string("completion error: ") + fi_strerror(err.err) + " (" + (text ? text : "") + ")";
+      error_ = std::string("completion error: ") + fi_strerror(err.err) + " (" +
+               (text ? text : "") + ")";
     } else {
       error_ = "completion error (fi_cq_readerr returned nothing)";
     }
@@ -36,8 +37,13 @@ bool CompletionDemux::progress() {
   return false;
 }
 
-Channel::Channel(fid_ep* ep, CompletionDemux& demux, ChannelKind kind, ChannelTarget target, int window)
-    : ep_(ep), demux_(demux), kind_(kind), target_(target), contexts_(static_cast<std::size_t>(std::max(window, 1))) {
+Channel::Channel(fid_ep* ep, CompletionDemux& demux, ChannelKind kind, ChannelTarget target,
+                 int window)
+    : ep_(ep),
+      demux_(demux),
+      kind_(kind),
+      target_(target),
+      contexts_(static_cast<std::size_t>(std::max(window, 1))) {
   for (auto& c : contexts_) {
     c.owner = this;
     free_.push_back(&c);
@@ -53,10 +59,12 @@ PostStatus Channel::post(int /*slot*/) {
     case ChannelKind::send: rc = fi_send(ep_, t.local, t.bytes, t.descriptor, t.peer, ctx); break;
     case ChannelKind::recv: rc = fi_recv(ep_, t.local, t.bytes, t.descriptor, t.peer, ctx); break;
     case ChannelKind::write:
-      rc = fi_write(ep_, t.local, t.bytes, t.descriptor, t.peer, t.remote_address, t.remote_key, ctx);
+      rc = fi_write(ep_, t.local, t.bytes, t.descriptor, t.peer, t.remote_address, t.remote_key,
+                    ctx);
       break;
     case ChannelKind::read:
-      rc = fi_read(ep_, t.local, t.bytes, t.descriptor, t.peer, t.remote_address, t.remote_key, ctx);
+      rc =
+          fi_read(ep_, t.local, t.bytes, t.descriptor, t.peer, t.remote_address, t.remote_key, ctx);
       break;
   }
   if (rc == 0) {
@@ -71,8 +79,11 @@ PostStatus Channel::post(int /*slot*/) {
     }
     return PostStatus::busy;
   }
-  error_ = fi_error(kind_ == ChannelKind::send ? "fi_send" : kind_ == ChannelKind::recv ? "fi_recv"
-                    : kind_ == ChannelKind::write ? "fi_write" : "fi_read", static_cast<long>(rc));
+  error_ = fi_error(kind_ == ChannelKind::send    ? "fi_send"
+                    : kind_ == ChannelKind::recv  ? "fi_recv"
+                    : kind_ == ChannelKind::write ? "fi_write"
+                                                  : "fi_read",
+                    static_cast<long>(rc));
   return PostStatus::failed;
 }
 

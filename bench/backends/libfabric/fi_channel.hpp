@@ -38,9 +38,9 @@ enum class ChannelKind { send, recv, write, read };
 
 // Where the operations of a channel go.
 struct ChannelTarget {
-  void* local = nullptr;      // source (send, write) or destination (recv, read)
+  void* local = nullptr;  // source (send, write) or destination (recv, read)
   std::size_t bytes = 0;
-  void* descriptor = nullptr; // fi_mr_desc of the local buffer
+  void* descriptor = nullptr;  // fi_mr_desc of the local buffer
   fi_addr_t peer = FI_ADDR_UNSPEC;
   std::uint64_t remote_address = 0;  // RMA only
   std::uint64_t remote_key = 0;

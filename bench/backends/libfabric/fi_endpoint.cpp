@@ -20,7 +20,8 @@ char* dup(const std::string& s) { return s.empty() ? nullptr : strdup(s.c_str())
 
 // The memory-registration modes we handle (and so may advertise): local descriptors, virtual
 // addresses, provider keys, endpoint-bound MRs. Not FI_MR_RAW (keys wider than 64 bits).
-constexpr std::uint64_t kMrModes = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
+constexpr std::uint64_t kMrModes =
+    FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | FI_MR_ENDPOINT;
 
 }  // namespace
 
@@ -34,7 +35,8 @@ InfoPtr find_info(const EndpointRequest& request, std::string& why_not) {
   InfoPtr hints(fi_allocinfo());
   if (!hints) throw std::runtime_error("libfabric fi_allocinfo: out of memory");
   hints->ep_attr->type = FI_EP_RDM;
-  hints->caps = FI_MSG | (request.rma ? FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE : 0) |
+  hints->caps = FI_MSG |
+                (request.rma ? FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE : 0) |
                 (request.hmem ? FI_HMEM : 0);
   // Every operation passes its own fi_context2 (the channels keep one per operation in flight).
   hints->mode = FI_CONTEXT | FI_CONTEXT2;
@@ -51,7 +53,8 @@ InfoPtr find_info(const EndpointRequest& request, std::string& why_not) {
   fi_info* found = nullptr;
   // FI_HMEM and fi_mr_attr.iface are API 1.10; host-memory requests keep the 1.9 they were
   // measured with, so a provider's choice for them does not move with this change.
-  const int rc = fi_getinfo(request.hmem ? FI_VERSION(1, 10) : FI_VERSION(1, 9), nullptr, nullptr, 0, hints.get(), &found);
+  const int rc = fi_getinfo(request.hmem ? FI_VERSION(1, 10) : FI_VERSION(1, 9), nullptr, nullptr,
+                            0, hints.get(), &found);
   if (rc == -FI_ENODATA || (rc == 0 && !found)) {
     why_not = "libfabric provider \"" + request.provider + "\" offers no RDM endpoint with FI_MSG" +
               (request.rma ? "+FI_RMA" : "") + (request.hmem ? "+FI_HMEM (GPU memory)" : "") +
@@ -63,11 +66,13 @@ InfoPtr find_info(const EndpointRequest& request, std::string& why_not) {
   // hint is not enough: layered providers (tcp;ofi_rxm) list every interface whatever it says.
   const fi_info* pick = nullptr;
   for (const fi_info* i = found; i && !pick; i = i->next) {
-    if (request.domain.empty() || (i->domain_attr->name && request.domain == i->domain_attr->name)) pick = i;
+    if (request.domain.empty() || (i->domain_attr->name && request.domain == i->domain_attr->name))
+      pick = i;
   }
   if (!pick) {
     fi_freeinfo(found);
-    why_not = "libfabric provider \"" + request.provider + "\" has no domain \"" + request.domain + "\"";
+    why_not =
+        "libfabric provider \"" + request.provider + "\" has no domain \"" + request.domain + "\"";
     return nullptr;
   }
   InfoPtr first(fi_dupinfo(pick));
@@ -127,11 +132,14 @@ fi_addr_t Endpoint::insert_peer(const std::string& address) {
   return addr;
 }
 
-void Endpoint::register_buffer(void* data, std::size_t bytes, std::uint64_t requested_key, int cuda_device) {
-  const std::uint64_t access = FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+void Endpoint::register_buffer(void* data, std::size_t bytes, std::uint64_t requested_key,
+                               int cuda_device) {
+  const std::uint64_t access =
+      FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
   fid_mr* mr = nullptr;
   if (cuda_device < 0) {
-    check("fi_mr_reg", fi_mr_reg(domain_.get(), data, bytes, access, 0, requested_key, 0, &mr, nullptr));
+    check("fi_mr_reg",
+          fi_mr_reg(domain_.get(), data, bytes, access, 0, requested_key, 0, &mr, nullptr));
   } else {
     // GPU memory: the provider must be told whose memory it is (FI_HMEM_CUDA, which device).
     iovec iov{data, bytes};

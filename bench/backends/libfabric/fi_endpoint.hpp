@@ -41,7 +41,8 @@ std::string fi_error(const char* call, long rc);
 InfoPtr find_info(const EndpointRequest& request, std::string& why_not);
 
 struct RemoteBuffer {
-  std::uint64_t address = 0;  // what RMA calls take: a virtual address or an offset (FI_MR_VIRT_ADDR)
+  std::uint64_t address =
+      0;  // what RMA calls take: a virtual address or an offset (FI_MR_VIRT_ADDR)
   std::uint64_t key = 0;
 };
 
@@ -62,7 +63,8 @@ class Endpoint {
 
   // Registers [data, data + bytes) for local use and remote read/write (once per endpoint); host
   // memory, or GPU memory of CUDA device `cuda_device` (>= 0, needs an FI_HMEM endpoint).
-  void register_buffer(void* data, std::size_t bytes, std::uint64_t requested_key, int cuda_device = -1);
+  void register_buffer(void* data, std::size_t bytes, std::uint64_t requested_key,
+                       int cuda_device = -1);
   void* descriptor() const { return mr_ ? fi_mr_desc(mr_.get()) : nullptr; }
   // How a peer addresses our buffer for RMA.
   RemoteBuffer remote_view() const;

@@ -23,8 +23,8 @@ inline constexpr const char* kProviderFromEnvironment = "env";
 // Identical on every rank by construction (it comes from the suite file); the ranks still compare
 // it when they exchange addresses, so a mismatch is an error, not a silent hang.
 struct LibfabricConfig {
-  std::string provider;        // fi_info prov_name: "tcp", "shm", "verbs", "efa", "cxi", ..., or "env"
-  std::string domain;          // empty: the provider's first domain; else e.g. "lo", "mlx5_0"
+  std::string provider;  // fi_info prov_name: "tcp", "shm", "verbs", "efa", "cxi", ..., or "env"
+  std::string domain;    // empty: the provider's first domain; else e.g. "lo", "mlx5_0"
   TransferOp op = TransferOp::write;
   std::uint64_t bytes = 0;
   int window = 64;             // operations in flight (bandwidth ops)

@@ -30,7 +30,8 @@ std::string to_hex(const std::string& bytes) {
 
 std::string from_hex(const std::string& hex) {
   std::string out;
-  for (std::size_t i = 0; i + 1 < hex.size(); i += 2) out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out += static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16));
   return out;
 }
 
@@ -48,11 +49,13 @@ class LibfabricOp final : public MeasuredOp {
     const bool rma = cfg_.op == TransferOp::write || cfg_.op == TransferOp::read;
     fi::InfoPtr info = fi::find_info({cfg_.provider, cfg_.domain, rma, cfg_.device_memory}, skip);
     if (!info) return;
-    // Page-aligned: [0, bytes) is what we send/write/are read from, [bytes, 2·bytes) what we receive.
+    // Page-aligned: [0, bytes) is what we send/write/are read from, [bytes, 2·bytes) what we
+    // receive.
     const std::size_t len = ((2 * cfg_.bytes + 4095) / 4096) * 4096;
     // Host memory is the buffer itself; with GPU memory it is the staging copy for fill and check.
     buffer_.reset(static_cast<unsigned char*>(std::aligned_alloc(4096, len)));
-    if (!buffer_) throw std::runtime_error("out of host memory for " + std::to_string(len) + " bytes");
+    if (!buffer_)
+      throw std::runtime_error("out of host memory for " + std::to_string(len) + " bytes");
     if (cfg_.device_memory) {
       // The provider offers FI_HMEM; the buffer comes from the GPU runtime behind GpuMemory.
       gpu_ = allocate_gpu_memory(cfg_.gpu, len, skip);
@@ -60,7 +63,8 @@ class LibfabricOp final : public MeasuredOp {
     }
     endpoint_ = std::make_unique<fi::Endpoint>(std::move(info));
     try {
-      endpoint_->register_buffer(base(), len, static_cast<std::uint64_t>(comm_.rank()) + 1, gpu_ ? gpu_->device() : -1);
+      endpoint_->register_buffer(base(), len, static_cast<std::uint64_t>(comm_.rank()) + 1,
+                                 gpu_ ? gpu_->device() : -1);
     } catch (const std::runtime_error& e) {
       if (!gpu_) throw;
       // FI_HMEM covers several kinds of memory (CUDA, ROCr, ZE, ...): a library built without
@@ -73,9 +77,14 @@ class LibfabricOp final : public MeasuredOp {
   nlohmann::json card() const {
     const fi_info& i = endpoint_->info();
     const fi::RemoteBuffer view = endpoint_->remote_view();
-    return {{"address", to_hex(endpoint_->address())}, {"buffer", view.address}, {"key", view.key},
-            {"provider", i.fabric_attr->prov_name}, {"fabric", i.fabric_attr->name},
-            {"domain", i.domain_attr->name}, {"op", to_string(cfg_.op)}, {"bytes", cfg_.bytes},
+    return {{"address", to_hex(endpoint_->address())},
+            {"buffer", view.address},
+            {"key", view.key},
+            {"provider", i.fabric_attr->prov_name},
+            {"fabric", i.fabric_attr->name},
+            {"domain", i.domain_attr->name},
+            {"op", to_string(cfg_.op)},
+            {"bytes", cfg_.bytes},
             {"window", cfg_.window}};
   }
 
@@ -83,8 +92,9 @@ class LibfabricOp final : public MeasuredOp {
     const nlohmann::json mine = card();
     for (const char* k : {"provider", "op", "bytes", "window"}) {
       if (peer[k] != mine[k]) {
-        throw std::runtime_error(std::string("ranks disagree on ") + k + ": " + mine[k].dump() + " here, " +
-                                 peer[k].dump() + " on rank " + std::to_string(peer_rank_));
+        throw std::runtime_error(std::string("ranks disagree on ") + k + ": " + mine[k].dump() +
+                                 " here, " + peer[k].dump() + " on rank " +
+                                 std::to_string(peer_rank_));
       }
     }
     const fi_addr_t addr = endpoint_->insert_peer(from_hex(peer["address"].get<std::string>()));
@@ -98,10 +108,17 @@ class LibfabricOp final : public MeasuredOp {
     using fi::ChannelKind;
     fi::ChannelTarget t{src, cfg_.bytes, desc, addr, 0, 0};
     switch (cfg_.op) {
-      case TransferOp::write: t.remote_address = remote_src + cfg_.bytes; t.remote_key = key;
-        data_ = std::make_unique<fi::Channel>(endpoint_->ep(), *demux_, ChannelKind::write, t, w); break;
-      case TransferOp::read: t.local = dst; t.remote_address = remote_src; t.remote_key = key;
-        data_ = std::make_unique<fi::Channel>(endpoint_->ep(), *demux_, ChannelKind::read, t, w); break;
+      case TransferOp::write:
+        t.remote_address = remote_src + cfg_.bytes;
+        t.remote_key = key;
+        data_ = std::make_unique<fi::Channel>(endpoint_->ep(), *demux_, ChannelKind::write, t, w);
+        break;
+      case TransferOp::read:
+        t.local = dst;
+        t.remote_address = remote_src;
+        t.remote_key = key;
+        data_ = std::make_unique<fi::Channel>(endpoint_->ep(), *demux_, ChannelKind::read, t, w);
+        break;
       case TransferOp::send:
       case TransferOp::pingpong:
         data_ = std::make_unique<fi::Channel>(endpoint_->ep(), *demux_, ChannelKind::send, t, w);
@@ -133,8 +150,10 @@ class LibfabricOp final : public MeasuredOp {
   }
 
   std::int64_t count_wrong() override {
-    const bool receives = cfg_.op == TransferOp::pingpong || (cfg_.op == TransferOp::send && !initiator_) ||
-                          (cfg_.op == TransferOp::write && !initiator_) || (cfg_.op == TransferOp::read && initiator_);
+    const bool receives = cfg_.op == TransferOp::pingpong ||
+                          (cfg_.op == TransferOp::send && !initiator_) ||
+                          (cfg_.op == TransferOp::write && !initiator_) ||
+                          (cfg_.op == TransferOp::read && initiator_);
     if (!receives) return 0;
     if (gpu_) gpu_->download(cfg_.bytes, buffer_.get() + cfg_.bytes, cfg_.bytes);
     return count_wrong_payload(buffer_.get() + cfg_.bytes, cfg_.bytes, expected_sender());
@@ -144,14 +163,16 @@ class LibfabricOp final : public MeasuredOp {
 
  private:
   // What the endpoint reads and writes: the GPU buffer, or the host buffer itself.
-  unsigned char* base() const { return gpu_ ? static_cast<unsigned char*>(gpu_->data()) : buffer_.get(); }
+  unsigned char* base() const {
+    return gpu_ ? static_cast<unsigned char*>(gpu_->data()) : buffer_.get();
+  }
 
   // Whose data lands in our receive half: always the peer's (written, read, sent or echoed).
   int expected_sender() const { return peer_rank_; }
 
   WindowResult issue(int count) {
-    return run_transfer(cfg_.op, initiator_, {*data_, recv_.get(), *fin_send_, *fin_recv_}, count, cfg_.window,
-                        cfg_.timeout);
+    return run_transfer(cfg_.op, initiator_, {*data_, recv_.get(), *fin_send_, *fin_recv_}, count,
+                        cfg_.window, cfg_.timeout);
   }
 
   Communicator& comm_;
@@ -185,9 +206,12 @@ std::unique_ptr<MeasuredOp> make_libfabric_op(Communicator& comm, const Libfabri
     skip_reason = peers.skip_reason;
     return nullptr;
   }
-  chosen = {{"provider", card["provider"]}, {"fabric", card["fabric"]}, {"domain", card["domain"]},
+  chosen = {{"provider", card["provider"]},
+            {"fabric", card["fabric"]},
+            {"domain", card["domain"]},
             {"fi_version", libfabric_runtime_version()}};
-  if (const char* fi_provider = std::getenv("FI_PROVIDER"); config.provider == kProviderFromEnvironment && fi_provider) {
+  if (const char* fi_provider = std::getenv("FI_PROVIDER");
+      config.provider == kProviderFromEnvironment && fi_provider) {
     chosen["fi_provider_env"] = fi_provider;  // what selected params.provider
   }
   op->connect(peers.cards[static_cast<std::size_t>(comm.rank() ^ 1)]);

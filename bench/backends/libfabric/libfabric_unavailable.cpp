@@ -4,8 +4,8 @@
 
 namespace fabricgate::bench {
 
-std::unique_ptr<MeasuredOp> make_libfabric_op(Communicator&, const LibfabricConfig&, nlohmann::json&,
-                                              std::string& skip_reason) {
+std::unique_ptr<MeasuredOp> make_libfabric_op(Communicator&, const LibfabricConfig&,
+                                              nlohmann::json&, std::string& skip_reason) {
   skip_reason = "built without libfabric headers";
   return nullptr;
 }

@@ -71,7 +71,8 @@ class MpiCollectiveOp final : public MeasuredOp {
         elem_(size_of(call.dtype)),
         send_(call.counts.send_count * elem_),
         recv_(call.counts.recv_count * elem_) {
-    if (call.def->peer_count) blocks_ = IntBlocks(peer_blocks(*call.def, call.counts, comm.rank(), comm.size()));
+    if (call.def->peer_count)
+      blocks_ = IntBlocks(peer_blocks(*call.def, call.counts, comm.rank(), comm.size()));
   }
 
   // Device memory on `device`; false with `reason` when it cannot be had (a skip).
@@ -86,7 +87,8 @@ class MpiCollectiveOp final : public MeasuredOp {
     std::memset(recv_.data(), 0, recv_.size());  // 0 is never an expected value of the pattern
     // MPI_Bcast has one buffer. Out of place, the root broadcasts from its send buffer and its own
     // receive buffer gets the copy here, outside the timed loop.
-    const bool bcast_root = call_.def->kind == CollectiveKind::broadcast && comm_.rank() == call_.root;
+    const bool bcast_root =
+        call_.def->kind == CollectiveKind::broadcast && comm_.rank() == call_.root;
     if (!call_.in_place && bcast_root) std::memcpy(recv_.data(), send_.data(), send_.size());
     if (call_.in_place) {  // the send data goes where the collective's in-place form reads it
       const std::size_t offset = call_.def->in_place_offset(comm_.rank(), call_.counts) * elem_;
@@ -133,10 +135,15 @@ class MpiCollectiveOp final : public MeasuredOp {
     char* recv = recv_buffer();
     void* in = call_.in_place ? MPI_IN_PLACE : send;
     switch (call_.def->kind) {
-      case CollectiveKind::all_reduce: check(MPI_Allreduce(in, recv, count, type_, op_, w), "MPI_Allreduce"); break;
-      case CollectiveKind::all_gather: check(MPI_Allgather(in, count, type_, recv, count, type_, w), "MPI_Allgather"); break;
+      case CollectiveKind::all_reduce:
+        check(MPI_Allreduce(in, recv, count, type_, op_, w), "MPI_Allreduce");
+        break;
+      case CollectiveKind::all_gather:
+        check(MPI_Allgather(in, count, type_, recv, count, type_, w), "MPI_Allgather");
+        break;
       case CollectiveKind::reduce_scatter:
-        check(MPI_Reduce_scatter_block(send, recv, count, type_, op_, w), "MPI_Reduce_scatter_block");
+        check(MPI_Reduce_scatter_block(send, recv, count, type_, op_, w),
+              "MPI_Reduce_scatter_block");
         break;
       case CollectiveKind::broadcast: {
         const bool from_send = !call_.in_place && comm_.rank() == call_.root;
@@ -155,17 +162,22 @@ class MpiCollectiveOp final : public MeasuredOp {
       case CollectiveKind::scatter:
         check(MPI_Scatter(send, count, type_, recv, count, type_, call_.root, w), "MPI_Scatter");
         break;
-      case CollectiveKind::alltoall: check(MPI_Alltoall(send, count, type_, recv, count, type_, w), "MPI_Alltoall"); break;
+      case CollectiveKind::alltoall:
+        check(MPI_Alltoall(send, count, type_, recv, count, type_, w), "MPI_Alltoall");
+        break;
       case CollectiveKind::alltoallv:
-        check(MPI_Alltoallv(send, blocks_.send_counts.data(), blocks_.send_offsets.data(), type_, recv,
-                            blocks_.recv_counts.data(), blocks_.recv_offsets.data(), type_, w),
-              "MPI_Alltoallv");
+        check(
+            MPI_Alltoallv(send, blocks_.send_counts.data(), blocks_.send_offsets.data(), type_,
+                          recv, blocks_.recv_counts.data(), blocks_.recv_offsets.data(), type_, w),
+            "MPI_Alltoallv");
         break;
       case CollectiveKind::sendrecv: {
         const int n = comm_.size();
         const int to = (comm_.rank() + 1) % n;
         const int from = (comm_.rank() + n - 1) % n;
-        check(MPI_Sendrecv(send, count, type_, to, 0, recv, count, type_, from, 0, w, MPI_STATUS_IGNORE), "MPI_Sendrecv");
+        check(MPI_Sendrecv(send, count, type_, to, 0, recv, count, type_, from, 0, w,
+                           MPI_STATUS_IGNORE),
+              "MPI_Sendrecv");
         break;
       }
     }
@@ -201,14 +213,17 @@ std::string MpiCollectiveBackend::unsupported_reason(const CollectiveCall& call)
   }
   // MPI counts (and MPI_Alltoallv's displacements, which reach the buffer totals) are ints.
   const bool displaced = static_cast<bool>(call.def->peer_count);
-  const std::size_t largest = displaced ? std::max(call.counts.send_count, call.counts.recv_count) : call.counts.call_count;
+  const std::size_t largest =
+      displaced ? std::max(call.counts.send_count, call.counts.recv_count) : call.counts.call_count;
   if (largest > kMaxMpiCount) {
-    return "more elements than MPI's int counts can address (" + std::to_string(call.counts.bytes) + " bytes)";
+    return "more elements than MPI's int counts can address (" + std::to_string(call.counts.bytes) +
+           " bytes)";
   }
   return {};
 }
 
-std::unique_ptr<MeasuredOp> MpiCollectiveBackend::create(const CollectiveCall& call, std::string& skip_reason) {
+std::unique_ptr<MeasuredOp> MpiCollectiveBackend::create(const CollectiveCall& call,
+                                                         std::string& skip_reason) {
   try {
     auto op = std::make_unique<MpiCollectiveOp>(comm_, call);
     if (call.device_memory && !op->place_on_gpu(gpu_, skip_reason)) return nullptr;

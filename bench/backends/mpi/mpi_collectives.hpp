@@ -18,7 +18,8 @@ class MpiCollectiveBackend final : public CollectiveBackend {
   std::string name() const override { return "mpi"; }
   std::string unsupported_reason(const CollectiveCall& call) const override;
   std::unique_ptr<MeasuredOp> create(const CollectiveCall& call, std::string& skip_reason) override;
-  std::unique_ptr<MeasuredOp> create_pair_exchange(int peer, std::uint64_t bytes, std::string& skip_reason) override;
+  std::unique_ptr<MeasuredOp> create_pair_exchange(int peer, std::uint64_t bytes,
+                                                   std::string& skip_reason) override;
 
  private:
   MpiCommunicator& comm_;

@@ -60,7 +60,8 @@ std::vector<std::string> MpiCommunicator::all_gather(const std::string& value) {
     total += lens[static_cast<std::size_t>(r)];
   }
   std::string all(static_cast<std::size_t>(total), '\0');
-  MPI_Allgatherv(value.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, MPI_COMM_WORLD);
+  MPI_Allgatherv(value.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR,
+                 MPI_COMM_WORLD);
   std::vector<std::string> out;
   for (int r = 0; r < size_; ++r) {
     out.push_back(all.substr(static_cast<std::size_t>(displs[static_cast<std::size_t>(r)]),
@@ -80,10 +81,12 @@ std::vector<std::string> MpiCommunicator::gather(const std::string& value, int r
     total += lens[r];
   }
   std::string all(static_cast<std::size_t>(total), '\0');
-  MPI_Gatherv(value.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, root, MPI_COMM_WORLD);
+  MPI_Gatherv(value.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, root,
+              MPI_COMM_WORLD);
   std::vector<std::string> out;
   for (std::size_t r = 0; r < lens.size(); ++r) {
-    out.push_back(all.substr(static_cast<std::size_t>(displs[r]), static_cast<std::size_t>(lens[r])));
+    out.push_back(
+        all.substr(static_cast<std::size_t>(displs[r]), static_cast<std::size_t>(lens[r])));
   }
   return out;
 }

@@ -9,8 +9,8 @@
 #include "bench/backends/nccl/nccl_common.hpp"
 #include "bench/backends/nccl/nccl_comms.hpp"
 #include "bench/backends/nccl/nccl_pair_op.hpp"
-#include "core/choice_record.hpp"
 #include "bench/capture/profiler_plugin.hpp"
+#include "core/choice_record.hpp"
 
 namespace fabricgate::bench {
 
@@ -45,14 +45,19 @@ ncclRedOp_t nccl_op(RedOp op) {
   return ncclSum;
 }
 
-std::string nccl_error(ncclResult_t rc) { return std::string("NCCL error: ") + ncclGetErrorString(rc); }
-std::string cuda_error(cudaError_t rc) { return std::string("CUDA error: ") + cudaGetErrorString(rc); }
+std::string nccl_error(ncclResult_t rc) {
+  return std::string("NCCL error: ") + ncclGetErrorString(rc);
+}
+std::string cuda_error(cudaError_t rc) {
+  return std::string("CUDA error: ") + cudaGetErrorString(rc);
+}
 
 namespace {
 
 class NcclBackend final : public CollectiveBackend {
  public:
-  NcclBackend(Communicator& comm, std::unique_ptr<NcclComms> comms) : comm_(comm), comms_(std::move(comms)) {}
+  NcclBackend(Communicator& comm, std::unique_ptr<NcclComms> comms)
+      : comm_(comm), comms_(std::move(comms)) {}
   NcclBackend(const NcclBackend&) = delete;
   NcclBackend& operator=(const NcclBackend&) = delete;
 
@@ -62,22 +67,26 @@ class NcclBackend final : public CollectiveBackend {
 
   std::string unsupported_reason(const CollectiveCall& call) const override {
     if (!nccl_type(call.dtype)) {
-      return "NCCL " + nccl_runtime_version() + " build has no " + std::string(to_string(call.dtype));
+      return "NCCL " + nccl_runtime_version() + " build has no " +
+             std::string(to_string(call.dtype));
     }
     if (comms_->aborted()) return "the NCCL communicator was aborted after a hang";
     // Measured on 2x H200 (NCCL 2.28.3): capturing one group over two GPUs' streams from one
     // thread fails with "operation not permitted when stream is capturing". Refused, not faked.
     if (call.graph && comms_->gpus_per_process() > 1)
-      return "CUDA-graph mode with several GPUs per process is not supported (capturing a multi-GPU NCCL group "
+      return "CUDA-graph mode with several GPUs per process is not supported (capturing a "
+             "multi-GPU NCCL group "
              "from one thread failed on the GPU machine); use one process per GPU";
     return {};
   }
 
-  std::unique_ptr<MeasuredOp> create(const CollectiveCall& call, std::string& skip_reason) override {
+  std::unique_ptr<MeasuredOp> create(const CollectiveCall& call,
+                                     std::string& skip_reason) override {
     return make_nccl_collective_op(comm_, *comms_, call, skip_reason);
   }
 
-  std::unique_ptr<MeasuredOp> create_pair_exchange(int peer, std::uint64_t bytes, std::string& skip_reason) override {
+  std::unique_ptr<MeasuredOp> create_pair_exchange(int peer, std::uint64_t bytes,
+                                                   std::string& skip_reason) override {
     if (comms_->gpus_per_process() != 1) {
       skip_reason = "node pairs need one GPU per process (gpus_per_process is " +
                     std::to_string(comms_->gpus_per_process()) + ")";
@@ -114,7 +123,8 @@ std::string nccl_runtime_version() {
 
 NcclBackendResult make_nccl_backend(Communicator& comm, const NcclBackendOptions& options) {
   NcclBackendResult out;
-  NcclCommsResult made = NcclComms::create(comm, options.devices, options.init_timeout_seconds, options.nonblocking);
+  NcclCommsResult made =
+      NcclComms::create(comm, options.devices, options.init_timeout_seconds, options.nonblocking);
   out.hung = made.hung;
   if (!made.comms) {
     out.why_not = made.why_not;

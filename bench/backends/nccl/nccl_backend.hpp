@@ -15,7 +15,8 @@ struct NcclBackendOptions {
   // where NCCL rank = process rank × GPUs per process + index.
   std::vector<int> devices;
   double init_timeout_seconds = 600;  // initialisation that takes longer is aborted
-  bool nonblocking = false;           // ncclConfig_t.blocking = 0 (labelled /nonblocking; see nccl_comms.hpp)
+  bool nonblocking =
+      false;  // ncclConfig_t.blocking = 0 (labelled /nonblocking; see nccl_comms.hpp)
 };
 
 struct NcclBackendResult {

@@ -23,7 +23,7 @@ struct DeviceSide {
   void* recv = nullptr;
   cudaEvent_t start = nullptr;
   cudaEvent_t stop = nullptr;
-  cudaGraphExec_t graph = nullptr;  // CUDA-graph mode: the captured batch
+  cudaGraphExec_t graph = nullptr;   // CUDA-graph mode: the captured batch
   std::optional<PeerBlocks> blocks;  // personalised exchanges: this GPU's per-peer blocks
 };
 
@@ -37,8 +37,8 @@ cudaError_t zero_by_copy(void* device, std::size_t bytes) {
   static const std::vector<char> zeros(std::size_t{64} << 20, 0);
   char* dst = static_cast<char*>(device);
   for (std::size_t done = 0; done < bytes; done += zeros.size()) {
-    const cudaError_t rc =
-        cudaMemcpy(dst + done, zeros.data(), std::min(zeros.size(), bytes - done), cudaMemcpyHostToDevice);
+    const cudaError_t rc = cudaMemcpy(dst + done, zeros.data(),
+                                      std::min(zeros.size(), bytes - done), cudaMemcpyHostToDevice);
     if (rc != cudaSuccess) return rc;
   }
   return cudaSuccess;
@@ -61,7 +61,8 @@ class NcclCollectiveOp final : public MeasuredOp {
         status_(comms, "on NCCL rank(s) " + ranks_text(comms)) {
     if (!call.def->peer_count) return;
     for (std::size_t i = 0; i < sides_.size(); ++i) {
-      sides_[i].blocks = peer_blocks(*call.def, call.counts, comms.members()[i].rank, comms.nranks());
+      sides_[i].blocks =
+          peer_blocks(*call.def, call.counts, comms.members()[i].rank, comms.nranks());
     }
   }
 
@@ -91,7 +92,8 @@ class NcclCollectiveOp final : public MeasuredOp {
       if (rc == cudaSuccess && !call_.in_place) rc = cudaMalloc(&d.send, send_bytes);
       if (rc == cudaErrorMemoryAllocation) {
         cudaGetLastError();  // clear the sticky-free allocation error
-        reason = "does not fit in GPU memory (" + std::to_string(send_bytes + recv_bytes) + " bytes)";
+        reason =
+            "does not fit in GPU memory (" + std::to_string(send_bytes + recv_bytes) + " bytes)";
         return false;
       }
       if (rc == cudaSuccess) rc = cudaEventCreate(&d.start);
@@ -114,11 +116,13 @@ class NcclCollectiveOp final : public MeasuredOp {
       const NcclMember& m = comms_.members()[i];
       status_.note(cudaSetDevice(m.device));
       fill_send_buffer(call_, m.rank, comms_.nranks(), host.get());
-      status_.note(zero_by_copy(sides_[i].recv, call_.counts.recv_count * elem_));  // 0 is never an expected value
+      status_.note(zero_by_copy(sides_[i].recv,
+                                call_.counts.recv_count * elem_));  // 0 is never an expected value
       // Broadcast in place: only the root holds data; the others keep the poison so a broadcast
       // that did nothing is caught.
       const bool skip = call_.in_place && call_.def->root_input_only && m.rank != call_.root;
-      if (!skip) status_.note(cudaMemcpy(send_pointer(i), host.get(), send_bytes, cudaMemcpyHostToDevice));
+      if (!skip)
+        status_.note(cudaMemcpy(send_pointer(i), host.get(), send_bytes, cudaMemcpyHostToDevice));
       status_.note(cudaDeviceSynchronize());
     }
   }
@@ -183,7 +187,8 @@ class NcclCollectiveOp final : public MeasuredOp {
   void* send_pointer(std::size_t side) const {
     const DeviceSide& d = sides_[side];
     if (!call_.in_place) return d.send;
-    return static_cast<char*>(d.recv) + call_.def->in_place_offset(comms_.members()[side].rank, call_.counts) * elem_;
+    return static_cast<char*>(d.recv) +
+           call_.def->in_place_offset(comms_.members()[side].rank, call_.counts) * elem_;
   }
 
   // One operation on every GPU of this process; a group when there are several (P02 mode).
@@ -194,7 +199,8 @@ class NcclCollectiveOp final : public MeasuredOp {
     for (std::size_t i = 0; i < members.size(); ++i) {
       const NcclMember& m = members[i];
       const PeerBlocks* blocks = sides_[i].blocks ? &*sides_[i].blocks : nullptr;
-      const IssueArgs args{call_, m.comm, m.stream, m.rank, comms_.nranks(), send_pointer(i), sides_[i].recv, elem_, blocks};
+      const IssueArgs args{call_,           m.comm,         m.stream, m.rank, comms_.nranks(),
+                           send_pointer(i), sides_[i].recv, elem_,    blocks};
       status_.note(issue_collective(args), "NCCL call still in progress");
     }
     if (group) status_.note(ncclGroupEnd(), "NCCL call still in progress");
@@ -212,7 +218,8 @@ class NcclCollectiveOp final : public MeasuredOp {
       status_.note(cudaEventRecord(sides_[i].stop, members[i].stream));
       stops.push_back(sides_[i].stop);
     }
-    status_.settle(comms_.wait_events(stops, status_.deadline()), "connection set-up still running");
+    status_.settle(comms_.wait_events(stops, status_.deadline()),
+                   "connection set-up still running");
   }
 
   // CUDA-graph mode: capture `count` operations per GPU into one graph each, outside the timing.
@@ -225,7 +232,8 @@ class NcclCollectiveOp final : public MeasuredOp {
     std::vector<bool> capturing(sides_.size(), false);
     for (std::size_t i = 0; i < sides_.size() && status_.ok(); ++i) {
       status_.note(cudaSetDevice(members[i].device));
-      const cudaError_t rc = cudaStreamBeginCapture(members[i].stream, cudaStreamCaptureModeThreadLocal);
+      const cudaError_t rc =
+          cudaStreamBeginCapture(members[i].stream, cudaStreamCaptureModeThreadLocal);
       status_.note(rc);
       capturing[i] = rc == cudaSuccess;
     }
@@ -254,7 +262,8 @@ class NcclCollectiveOp final : public MeasuredOp {
 
 }  // namespace
 
-std::unique_ptr<MeasuredOp> make_nccl_collective_op(Communicator& comm, NcclComms& comms, const CollectiveCall& call,
+std::unique_ptr<MeasuredOp> make_nccl_collective_op(Communicator& comm, NcclComms& comms,
+                                                    const CollectiveCall& call,
                                                     std::string& skip_reason) {
   auto op = std::make_unique<NcclCollectiveOp>(comm, comms, call);
   if (!op->allocate(skip_reason)) return nullptr;

@@ -10,7 +10,8 @@ namespace fabricgate::bench {
 
 // One benchmark's device buffers (one set per GPU this process drives) and its timed loop.
 // nullptr + reason when memory is short.
-std::unique_ptr<MeasuredOp> make_nccl_collective_op(Communicator& comm, NcclComms& comms, const CollectiveCall& call,
+std::unique_ptr<MeasuredOp> make_nccl_collective_op(Communicator& comm, NcclComms& comms,
+                                                    const CollectiveCall& call,
                                                     std::string& skip_reason);
 
 }  // namespace fabricgate::bench

@@ -9,7 +9,8 @@ namespace {
 
 SteadyTime after_seconds(double seconds) {
   return std::chrono::steady_clock::now() +
-         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+             std::chrono::duration<double>(seconds));
 }
 
 std::string nccl_failure(ncclComm_t comm, ncclResult_t rc) {
@@ -31,7 +32,8 @@ PollResult poll_comms(const std::vector<NcclMember>& members) {
     if (state == ncclInProgress) {
       pending = true;
     } else if (state != ncclSuccess) {
-      return PollResult::failed("NCCL rank " + std::to_string(m.rank) + ": " + nccl_failure(m.comm, state));
+      return PollResult::failed("NCCL rank " + std::to_string(m.rank) + ": " +
+                                nccl_failure(m.comm, state));
     }
   }
   return pending ? PollResult::pending() : PollResult::done();
@@ -68,8 +70,8 @@ class EventsDone final : public PendingWork {
 
 }  // namespace
 
-NcclCommsResult NcclComms::create(Communicator& comm, const std::vector<int>& devices, double timeout_seconds,
-                                  bool nonblocking) {
+NcclCommsResult NcclComms::create(Communicator& comm, const std::vector<int>& devices,
+                                  double timeout_seconds, bool nonblocking) {
   NcclCommsResult out;
   const SteadyTime deadline = after_seconds(timeout_seconds);
   // Every rank takes part in every step, whatever happens, so that no rank waits for ever.
@@ -78,7 +80,8 @@ NcclCommsResult NcclComms::create(Communicator& comm, const std::vector<int>& de
   if (comm.rank() == 0) {
     if (const ncclResult_t rc = ncclGetUniqueId(&id); rc != ncclSuccess) error = nccl_error(rc);
   }
-  const std::string shared = comm.broadcast(std::string(reinterpret_cast<const char*>(&id), sizeof id), 0);
+  const std::string shared =
+      comm.broadcast(std::string(reinterpret_cast<const char*>(&id), sizeof id), 0);
   std::memcpy(&id, shared.data(), sizeof id);
   if (!comm.all_agree(error.empty())) {
     out.why_not = "ncclGetUniqueId failed on rank 0";
@@ -120,7 +123,8 @@ NcclCommsResult NcclComms::create(Communicator& comm, const std::vector<int>& de
       if (w.outcome == WaitOutcome::timed_out) {
         hung_here = true;
         char text[160];
-        std::snprintf(text, sizeof text, "NCCL initialisation did not complete within %g s (communicator aborted)",
+        std::snprintf(text, sizeof text,
+                      "NCCL initialisation did not complete within %g s (communicator aborted)",
                       timeout_seconds);
         error = text;
       } else if (w.outcome == WaitOutcome::failed) {

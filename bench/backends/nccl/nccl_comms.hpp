@@ -32,8 +32,8 @@ struct NcclCommsResult;
 class NcclComms {
  public:
   // Collective over `comm`: every process calls it with its own `devices` (all the same length).
-  static NcclCommsResult create(Communicator& comm, const std::vector<int>& devices, double timeout_seconds,
-                                bool nonblocking);
+  static NcclCommsResult create(Communicator& comm, const std::vector<int>& devices,
+                                double timeout_seconds, bool nonblocking);
   ~NcclComms();
   NcclComms(const NcclComms&) = delete;
   NcclComms& operator=(const NcclComms&) = delete;

@@ -19,10 +19,18 @@ class Results {
 };
 
 // Element `index` of blocks of `block` bytes (or, with block = element size, element `index`).
-const char* at(const void* base, std::size_t block, std::size_t index) { return static_cast<const char*>(base) + index * block; }
-char* at(void* base, std::size_t block, std::size_t index) { return static_cast<char*>(base) + index * block; }
-const char* at(const void* base, std::size_t block, int index) { return at(base, block, static_cast<std::size_t>(index)); }
-char* at(void* base, std::size_t block, int index) { return at(base, block, static_cast<std::size_t>(index)); }
+const char* at(const void* base, std::size_t block, std::size_t index) {
+  return static_cast<const char*>(base) + index * block;
+}
+char* at(void* base, std::size_t block, std::size_t index) {
+  return static_cast<char*>(base) + index * block;
+}
+const char* at(const void* base, std::size_t block, int index) {
+  return at(base, block, static_cast<std::size_t>(index));
+}
+char* at(void* base, std::size_t block, int index) {
+  return at(base, block, static_cast<std::size_t>(index));
+}
 
 }  // namespace
 
@@ -34,11 +42,16 @@ ncclResult_t issue_collective(const IssueArgs& a) {
   const std::size_t block = count * a.elem;
   Results r;
   switch (c.def->kind) {
-    case CollectiveKind::all_reduce: return ncclAllReduce(a.send, a.recv, count, type, op, a.comm, a.stream);
-    case CollectiveKind::all_gather: return ncclAllGather(a.send, a.recv, count, type, a.comm, a.stream);
-    case CollectiveKind::reduce_scatter: return ncclReduceScatter(a.send, a.recv, count, type, op, a.comm, a.stream);
-    case CollectiveKind::broadcast: return ncclBroadcast(a.send, a.recv, count, type, c.root, a.comm, a.stream);
-    case CollectiveKind::reduce: return ncclReduce(a.send, a.recv, count, type, op, c.root, a.comm, a.stream);
+    case CollectiveKind::all_reduce:
+      return ncclAllReduce(a.send, a.recv, count, type, op, a.comm, a.stream);
+    case CollectiveKind::all_gather:
+      return ncclAllGather(a.send, a.recv, count, type, a.comm, a.stream);
+    case CollectiveKind::reduce_scatter:
+      return ncclReduceScatter(a.send, a.recv, count, type, op, a.comm, a.stream);
+    case CollectiveKind::broadcast:
+      return ncclBroadcast(a.send, a.recv, count, type, c.root, a.comm, a.stream);
+    case CollectiveKind::reduce:
+      return ncclReduce(a.send, a.recv, count, type, op, c.root, a.comm, a.stream);
     case CollectiveKind::alltoall:
       r.add(ncclGroupStart());
       for (int peer = 0; peer < a.nranks; ++peer) {
@@ -53,8 +66,12 @@ ncclResult_t issue_collective(const IssueArgs& a) {
         const auto p = static_cast<std::size_t>(peer);
         const std::size_t to = a.blocks->send_counts[p];
         const std::size_t from = a.blocks->recv_counts[p];
-        if (to) r.add(ncclSend(at(a.send, a.elem, a.blocks->send_offsets[p]), to, type, peer, a.comm, a.stream));
-        if (from) r.add(ncclRecv(at(a.recv, a.elem, a.blocks->recv_offsets[p]), from, type, peer, a.comm, a.stream));
+        if (to)
+          r.add(ncclSend(at(a.send, a.elem, a.blocks->send_offsets[p]), to, type, peer, a.comm,
+                         a.stream));
+        if (from)
+          r.add(ncclRecv(at(a.recv, a.elem, a.blocks->recv_offsets[p]), from, type, peer, a.comm,
+                         a.stream));
       }
       r.add(ncclGroupEnd());
       return r.get();
@@ -67,7 +84,8 @@ ncclResult_t issue_collective(const IssueArgs& a) {
     case CollectiveKind::gather:  // the root receives block p from every rank p (itself included)
       r.add(ncclGroupStart());
       if (a.rank == c.root) {
-        for (int peer = 0; peer < a.nranks; ++peer) r.add(ncclRecv(at(a.recv, block, peer), count, type, peer, a.comm, a.stream));
+        for (int peer = 0; peer < a.nranks; ++peer)
+          r.add(ncclRecv(at(a.recv, block, peer), count, type, peer, a.comm, a.stream));
       }
       r.add(ncclSend(a.send, count, type, c.root, a.comm, a.stream));
       r.add(ncclGroupEnd());
@@ -75,7 +93,8 @@ ncclResult_t issue_collective(const IssueArgs& a) {
     case CollectiveKind::scatter:  // the root sends block p to every rank p (itself included)
       r.add(ncclGroupStart());
       if (a.rank == c.root) {
-        for (int peer = 0; peer < a.nranks; ++peer) r.add(ncclSend(at(a.send, block, peer), count, type, peer, a.comm, a.stream));
+        for (int peer = 0; peer < a.nranks; ++peer)
+          r.add(ncclSend(at(a.send, block, peer), count, type, peer, a.comm, a.stream));
       }
       r.add(ncclRecv(a.recv, count, type, c.root, a.comm, a.stream));
       r.add(ncclGroupEnd());

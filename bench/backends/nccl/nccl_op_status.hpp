@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
-#include "bench/backends/nccl/nccl_comms.hpp"
 #include "bench/backends/nccl/nccl_common.hpp"
+#include "bench/backends/nccl/nccl_comms.hpp"
 
 namespace fabricgate::bench {
 

@@ -69,8 +69,10 @@ class NcclPairOp final : public MeasuredOp {
     status_.note(cudaEventRecord(start_, stream_));
     for (int i = 0; i < count && status_.ok(); ++i) {
       status_.note(ncclGroupStart(), "NCCL send/receive still in progress");
-      status_.note(ncclSend(send_, bytes_, ncclUint8, peer_, nccl_, stream_), "NCCL send/receive still in progress");
-      status_.note(ncclRecv(recv_, bytes_, ncclUint8, peer_, nccl_, stream_), "NCCL send/receive still in progress");
+      status_.note(ncclSend(send_, bytes_, ncclUint8, peer_, nccl_, stream_),
+                   "NCCL send/receive still in progress");
+      status_.note(ncclRecv(recv_, bytes_, ncclUint8, peer_, nccl_, stream_),
+                   "NCCL send/receive still in progress");
       status_.note(ncclGroupEnd(), "NCCL send/receive still in progress");
     }
     status_.note(cudaEventRecord(stop_, stream_));
@@ -112,8 +114,8 @@ class NcclPairOp final : public MeasuredOp {
 
 }  // namespace
 
-std::unique_ptr<MeasuredOp> make_nccl_pair_op(Communicator& comm, NcclComms& comms, int peer, std::uint64_t bytes,
-                                              std::string& skip_reason) {
+std::unique_ptr<MeasuredOp> make_nccl_pair_op(Communicator& comm, NcclComms& comms, int peer,
+                                              std::uint64_t bytes, std::string& skip_reason) {
   auto op = std::make_unique<NcclPairOp>(comm, comms, peer, bytes);
   if (!op->allocate(skip_reason)) return nullptr;
   return op;

@@ -11,7 +11,7 @@ namespace fabricgate::bench {
 
 // Send + receive `bytes` with `peer` per operation (peer < 0: idle) on the first (only) member of
 // `comms`. nullptr + reason when memory is short.
-std::unique_ptr<MeasuredOp> make_nccl_pair_op(Communicator& comm, NcclComms& comms, int peer, std::uint64_t bytes,
-                                              std::string& skip_reason);
+std::unique_ptr<MeasuredOp> make_nccl_pair_op(Communicator& comm, NcclComms& comms, int peer,
+                                              std::uint64_t bytes, std::string& skip_reason);
 
 }  // namespace fabricgate::bench

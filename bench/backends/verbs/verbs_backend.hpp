@@ -16,15 +16,15 @@
 namespace fabricgate::bench {
 
 struct VerbsConfig {
-  std::string device = "any";   // ibv device name, "any": the first one listed
+  std::string device = "any";  // ibv device name, "any": the first one listed
   int port = 1;
-  int gid_index = -1;           // -1: LID addressing (InfiniBand); >= 0: that GID (RoCE, or IB with GRH)
-  int qps = 1;                  // queue pairs per pair of ranks; operations go round-robin
-  std::string transport = "rc"; // rc | srd (SRD exists only on EFA)
+  int gid_index = -1;  // -1: LID addressing (InfiniBand); >= 0: that GID (RoCE, or IB with GRH)
+  int qps = 1;         // queue pairs per pair of ranks; operations go round-robin
+  std::string transport = "rc";  // rc | srd (SRD exists only on EFA)
   TransferOp op = TransferOp::write;
   std::uint64_t bytes = 0;
   int window = 64;
-  bool device_memory = false;   // GPU memory through ibv_reg_dmabuf_mr
+  bool device_memory = false;  // GPU memory through ibv_reg_dmabuf_mr
   int gpu = -1;
   std::chrono::nanoseconds timeout = std::chrono::seconds(30);
 };
@@ -32,8 +32,8 @@ struct VerbsConfig {
 // Collective over all ranks, like make_libfabric_op. `chosen` receives {"device", "port",
 // "link_Gbps", "link", "transport", ...}. nullptr + `skip_reason` ("no RDMA device", ...) when it
 // cannot run here; throws std::runtime_error on verbs errors.
-std::unique_ptr<MeasuredOp> make_verbs_op(Communicator& comm, const VerbsConfig& config, nlohmann::json& chosen,
-                                          std::string& skip_reason);
+std::unique_ptr<MeasuredOp> make_verbs_op(Communicator& comm, const VerbsConfig& config,
+                                          nlohmann::json& chosen, std::string& skip_reason);
 
 }  // namespace fabricgate::bench
 

@@ -29,7 +29,9 @@ PostStatus VerbsChannel::post(int /*slot*/) {
     wr.sg_list = &sge;
     wr.num_sge = target_.bytes > 0 ? 1 : 0;
     wr.send_flags = IBV_SEND_SIGNALED;
-    wr.opcode = kind_ == VerbKind::write ? IBV_WR_RDMA_WRITE : kind_ == VerbKind::read ? IBV_WR_RDMA_READ : IBV_WR_SEND;
+    wr.opcode = kind_ == VerbKind::write  ? IBV_WR_RDMA_WRITE
+                : kind_ == VerbKind::read ? IBV_WR_RDMA_READ
+                                          : IBV_WR_SEND;
     wr.wr.rdma.remote_addr = target_.remote_address;
     wr.wr.rdma.rkey = target_.rkey;
     rc = ibv_post_send(qp, &wr, &bad);
@@ -52,8 +54,8 @@ int VerbsChannel::poll(int max) {
   }
   for (int i = 0; i < n; ++i) {
     if (wc[i].status != IBV_WC_SUCCESS) {
-      error_ = std::string("work completion error: ") + ibv_wc_status_str(wc[i].status) + " (vendor error " +
-               std::to_string(wc[i].vendor_err) + ")";
+      error_ = std::string("work completion error: ") + ibv_wc_status_str(wc[i].status) +
+               " (vendor error " + std::to_string(wc[i].vendor_err) + ")";
       return -1;
     }
   }

@@ -48,12 +48,15 @@ std::unique_ptr<Device> Device::open(const DeviceRequest& request, std::string& 
   d->port_ = request.port;
   d->ctx_ = ibv_open_device(chosen);
   if (!d->ctx_) throw std::runtime_error(verbs_error("ibv_open_device", errno));
-  if (const int rc = ibv_query_device(d->ctx_, &d->device_attr_)) throw std::runtime_error(verbs_error("ibv_query_device", rc));
+  if (const int rc = ibv_query_device(d->ctx_, &d->device_attr_))
+    throw std::runtime_error(verbs_error("ibv_query_device", rc));
   if (request.port > d->device_attr_.phys_port_cnt) {
-    skip = d->name_ + " has " + std::to_string(d->device_attr_.phys_port_cnt) + " port(s), not port " + std::to_string(request.port);
+    skip = d->name_ + " has " + std::to_string(d->device_attr_.phys_port_cnt) +
+           " port(s), not port " + std::to_string(request.port);
     return nullptr;
   }
-  if (const int rc = ibv_query_port(d->ctx_, static_cast<std::uint8_t>(request.port), &d->port_attr_)) {
+  if (const int rc =
+          ibv_query_port(d->ctx_, static_cast<std::uint8_t>(request.port), &d->port_attr_)) {
     throw std::runtime_error(verbs_error("ibv_query_port", rc));
   }
   if (d->port_attr_.state != IBV_PORT_ACTIVE) {
@@ -65,7 +68,8 @@ std::unique_ptr<Device> Device::open(const DeviceRequest& request, std::string& 
   d->gid_index_ = request.gid_index;
   if (d->gid_index_ < 0 && d->port_attr_.link_layer == IBV_LINK_LAYER_ETHERNET) d->gid_index_ = 0;
   if (d->gid_index_ >= 0) {
-    if (const int rc = ibv_query_gid(d->ctx_, static_cast<std::uint8_t>(request.port), d->gid_index_, &d->gid_)) {
+    if (const int rc = ibv_query_gid(d->ctx_, static_cast<std::uint8_t>(request.port),
+                                     d->gid_index_, &d->gid_)) {
       throw std::runtime_error(verbs_error("ibv_query_gid", rc));
     }
   }
@@ -75,14 +79,16 @@ std::unique_ptr<Device> Device::open(const DeviceRequest& request, std::string& 
 }
 
 ibv_mr* Device::register_host(void* data, std::size_t bytes) {
-  mr_ = ibv_reg_mr(pd_, data, bytes, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+  mr_ = ibv_reg_mr(pd_, data, bytes,
+                   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
   if (!mr_) throw std::runtime_error(verbs_error("ibv_reg_mr", errno));
   return mr_;
 }
 
 ibv_mr* Device::register_dmabuf(int fd, std::uint64_t offset, std::size_t bytes, void* address) {
-  mr_ = ibv_reg_dmabuf_mr(pd_, offset, bytes, reinterpret_cast<std::uintptr_t>(address), fd,
-                          IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+  mr_ =
+      ibv_reg_dmabuf_mr(pd_, offset, bytes, reinterpret_cast<std::uintptr_t>(address), fd,
+                        IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
   if (!mr_) throw std::runtime_error(verbs_error("ibv_reg_dmabuf_mr", errno));
   return mr_;
 }

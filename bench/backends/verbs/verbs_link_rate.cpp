@@ -13,9 +13,9 @@ struct Speed {
   double lane_gbps;  // per lane, after encoding (8b/10b up to QDR, 64b/66b from FDR, PAM4 beyond)
 };
 
-constexpr Speed kSpeeds[] = {{1, "SDR", 2.0},     {2, "DDR", 4.0},     {4, "QDR", 8.0},   {8, "FDR10", 10.0},
-                             {16, "FDR", 13.64},  {32, "EDR", 25.0},   {64, "HDR", 50.0}, {128, "NDR", 100.0},
-                             {256, "XDR", 200.0}};
+constexpr Speed kSpeeds[] = {{1, "SDR", 2.0},    {2, "DDR", 4.0},     {4, "QDR", 8.0},
+                             {8, "FDR10", 10.0}, {16, "FDR", 13.64},  {32, "EDR", 25.0},
+                             {64, "HDR", 50.0},  {128, "NDR", 100.0}, {256, "XDR", 200.0}};
 
 int lanes(unsigned width) {
   switch (width) {
@@ -45,7 +45,9 @@ double link_rate_gbps(unsigned active_speed, unsigned active_width) {
 std::string link_name(unsigned active_speed, unsigned active_width) {
   const Speed* s = find_speed(active_speed);
   const int n = lanes(active_width);
-  if (!s || n == 0) return "speed code " + std::to_string(active_speed) + " width code " + std::to_string(active_width);
+  if (!s || n == 0)
+    return "speed code " + std::to_string(active_speed) + " width code " +
+           std::to_string(active_width);
   return std::string(s->name) + " " + std::to_string(n) + "x";
 }
 

@@ -35,8 +35,9 @@ class VerbsOp final : public MeasuredOp {
     if (!device_) return;
     if (cfg_.transport == "srd") {
       // SRD is an EFA transport reached through efadv_create_qp_ex; this backend drives RC only.
-      skip = device_->is_efa() ? "SRD on EFA is not implemented in this backend (RC only)"
-                               : "SRD exists only on EFA devices; " + device_->name() + " is not one";
+      skip = device_->is_efa()
+                 ? "SRD on EFA is not implemented in this backend (RC only)"
+                 : "SRD exists only on EFA devices; " + device_->name() + " is not one";
       return;
     }
     if (cfg_.bytes > device_->port_attr().max_msg_sz) {
@@ -47,7 +48,8 @@ class VerbsOp final : public MeasuredOp {
     const std::size_t len = ((2 * cfg_.bytes + 4095) / 4096) * 4096;
     // Host memory is the buffer itself; with GPU memory it is the staging copy for fill and check.
     buffer_.reset(static_cast<unsigned char*>(std::aligned_alloc(4096, len)));
-    if (!buffer_) throw std::runtime_error("out of host memory for " + std::to_string(len) + " bytes");
+    if (!buffer_)
+      throw std::runtime_error("out of host memory for " + std::to_string(len) + " bytes");
     if (cfg_.device_memory) {
       gpu_ = allocate_gpu_memory(cfg_.gpu, len, skip);
       if (!gpu_ || !register_gpu(len, skip)) return;
@@ -69,11 +71,14 @@ class VerbsOp final : public MeasuredOp {
 
   nlohmann::json facts() const {
     const ibv_port_attr& p = device_->port_attr();
-    return {{"device", device_->name()}, {"port", device_->port()}, {"gid_index", device_->gid_index()},
+    return {{"device", device_->name()},
+            {"port", device_->port()},
+            {"gid_index", device_->gid_index()},
             {"link_layer", p.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand"},
             {"link", link_name(p.active_speed, p.active_width)},
             {"link_Gbps", link_rate_gbps(p.active_speed, p.active_width)},
-            {"gpu_registration", gpu_registration_.empty() ? nlohmann::json() : nlohmann::json(gpu_registration_)}};
+            {"gpu_registration",
+             gpu_registration_.empty() ? nlohmann::json() : nlohmann::json(gpu_registration_)}};
   }
 
   void connect(const nlohmann::json& peer) {
@@ -89,21 +94,31 @@ class VerbsOp final : public MeasuredOp {
     using verbs::VerbKind;
     switch (cfg_.op) {
       case TransferOp::write:
-        data_ = std::make_unique<verbs::VerbsChannel>(VerbKind::write, qps, qps_->send_cq(), verbs::VerbTarget{base, bytes, mr_->lkey, remote + cfg_.bytes, rkey});
+        data_ = std::make_unique<verbs::VerbsChannel>(
+            VerbKind::write, qps, qps_->send_cq(),
+            verbs::VerbTarget{base, bytes, mr_->lkey, remote + cfg_.bytes, rkey});
         break;
       case TransferOp::read:
-        data_ = std::make_unique<verbs::VerbsChannel>(VerbKind::read, qps, qps_->send_cq(), verbs::VerbTarget{base + cfg_.bytes, bytes, mr_->lkey, remote, rkey});
+        data_ = std::make_unique<verbs::VerbsChannel>(
+            VerbKind::read, qps, qps_->send_cq(),
+            verbs::VerbTarget{base + cfg_.bytes, bytes, mr_->lkey, remote, rkey});
         break;
       case TransferOp::send:
       case TransferOp::pingpong:
-        data_ = std::make_unique<verbs::VerbsChannel>(VerbKind::send, qps, qps_->send_cq(), verbs::VerbTarget{base, bytes, mr_->lkey, 0, 0});
-        recv_ = std::make_unique<verbs::VerbsChannel>(VerbKind::recv, qps, qps_->recv_cq(), verbs::VerbTarget{base + cfg_.bytes, bytes, mr_->lkey, 0, 0});
+        data_ = std::make_unique<verbs::VerbsChannel>(
+            VerbKind::send, qps, qps_->send_cq(), verbs::VerbTarget{base, bytes, mr_->lkey, 0, 0});
+        recv_ = std::make_unique<verbs::VerbsChannel>(
+            VerbKind::recv, qps, qps_->recv_cq(),
+            verbs::VerbTarget{base + cfg_.bytes, bytes, mr_->lkey, 0, 0});
         break;
     }
     // Zero-byte "done" message on the first QP closes an RMA batch (never in flight with data_).
     const std::vector<ibv_qp*> first{qps.front()};
-    fin_send_ = std::make_unique<verbs::VerbsChannel>(VerbKind::send, first, qps_->send_cq(), verbs::VerbTarget{base, 0, mr_->lkey, 0, 0});
-    fin_recv_ = std::make_unique<verbs::VerbsChannel>(VerbKind::recv, first, qps_->recv_cq(), verbs::VerbTarget{base + cfg_.bytes, 0, mr_->lkey, 0, 0});
+    fin_send_ = std::make_unique<verbs::VerbsChannel>(VerbKind::send, first, qps_->send_cq(),
+                                                      verbs::VerbTarget{base, 0, mr_->lkey, 0, 0});
+    fin_recv_ = std::make_unique<verbs::VerbsChannel>(
+        VerbKind::recv, first, qps_->recv_cq(),
+        verbs::VerbTarget{base + cfg_.bytes, 0, mr_->lkey, 0, 0});
   }
 
   void prepare_data() override {
@@ -124,8 +139,10 @@ class VerbsOp final : public MeasuredOp {
   }
 
   std::int64_t count_wrong() override {
-    const bool receives = cfg_.op == TransferOp::pingpong || (cfg_.op == TransferOp::send && !initiator_) ||
-                          (cfg_.op == TransferOp::write && !initiator_) || (cfg_.op == TransferOp::read && initiator_);
+    const bool receives = cfg_.op == TransferOp::pingpong ||
+                          (cfg_.op == TransferOp::send && !initiator_) ||
+                          (cfg_.op == TransferOp::write && !initiator_) ||
+                          (cfg_.op == TransferOp::read && initiator_);
     if (!receives) return 0;
     if (gpu_) gpu_->download(cfg_.bytes, buffer_.get() + cfg_.bytes, cfg_.bytes);
     return count_wrong_payload(buffer_.get() + cfg_.bytes, cfg_.bytes, peer_rank_);
@@ -135,7 +152,9 @@ class VerbsOp final : public MeasuredOp {
 
  private:
   // What the NIC reads and writes: the GPU buffer, or the host buffer itself.
-  unsigned char* base() const { return gpu_ ? static_cast<unsigned char*>(gpu_->data()) : buffer_.get(); }
+  unsigned char* base() const {
+    return gpu_ ? static_cast<unsigned char*>(gpu_->data()) : buffer_.get();
+  }
 
   // GPU memory for the NIC: a dmabuf registration first (upstream kernels, no extra module),
   // else the peer-memory path (nvidia-peermem lets ibv_reg_mr take the GPU pointer). Which one
@@ -165,8 +184,8 @@ class VerbsOp final : public MeasuredOp {
   }
 
   WindowResult issue(int count) {
-    return run_transfer(cfg_.op, initiator_, {*data_, recv_.get(), *fin_send_, *fin_recv_}, count, cfg_.window,
-                        cfg_.timeout);
+    return run_transfer(cfg_.op, initiator_, {*data_, recv_.get(), *fin_send_, *fin_recv_}, count,
+                        cfg_.window, cfg_.timeout);
   }
 
   Communicator& comm_;
@@ -178,15 +197,15 @@ class VerbsOp final : public MeasuredOp {
   std::string gpu_registration_;                        // "dmabuf" or "peer-memory"
   std::unique_ptr<verbs::Device> device_;               // owns the MR, PD and context
   ibv_mr* mr_ = nullptr;
-  std::unique_ptr<verbs::QueuePairs> qps_;              // destroyed before the device
+  std::unique_ptr<verbs::QueuePairs> qps_;  // destroyed before the device
   std::unique_ptr<verbs::VerbsChannel> data_, recv_, fin_send_, fin_recv_;
   std::string error_;
 };
 
 }  // namespace
 
-std::unique_ptr<MeasuredOp> make_verbs_op(Communicator& comm, const VerbsConfig& config, nlohmann::json& chosen,
-                                          std::string& skip_reason) {
+std::unique_ptr<MeasuredOp> make_verbs_op(Communicator& comm, const VerbsConfig& config,
+                                          nlohmann::json& chosen, std::string& skip_reason) {
   auto op = std::make_unique<VerbsOp>(comm, config);
   std::string skip;
   std::string error;

@@ -62,24 +62,32 @@ QueuePairs::~QueuePairs() {
 nlohmann::json QueuePairs::local_info() const {
   nlohmann::json qpns = nlohmann::json::array();
   for (const ibv_qp* qp : qps_) qpns.push_back(qp->qp_num);
-  return {{"lid", device_.port_attr().lid}, {"gid", gid_hex(device_.gid())}, {"qpns", qpns}, {"psn", psn_},
+  return {{"lid", device_.port_attr().lid},
+          {"gid", gid_hex(device_.gid())},
+          {"qpns", qpns},
+          {"psn", psn_},
           {"mtu", static_cast<int>(device_.port_attr().active_mtu)}};
 }
 
 void QueuePairs::connect(const nlohmann::json& peer) {
   const auto& peer_qpns = peer.at("qpns");
-  if (peer_qpns.size() != qps_.size()) throw std::runtime_error("peer has a different number of queue pairs");
+  if (peer_qpns.size() != qps_.size())
+    throw std::runtime_error("peer has a different number of queue pairs");
   const std::uint8_t port = static_cast<std::uint8_t>(device_.port());
   // The smaller MTU of the two ports; reads in flight bounded by what the device allows.
-  const auto mtu = static_cast<ibv_mtu>(std::min(static_cast<int>(device_.port_attr().active_mtu), peer.at("mtu").get<int>()));
-  const auto rd_atomic = static_cast<std::uint8_t>(std::clamp(device_.device_attr().max_qp_rd_atom, 1, 16));
+  const auto mtu = static_cast<ibv_mtu>(
+      std::min(static_cast<int>(device_.port_attr().active_mtu), peer.at("mtu").get<int>()));
+  const auto rd_atomic =
+      static_cast<std::uint8_t>(std::clamp(device_.device_attr().max_qp_rd_atom, 1, 16));
   for (std::size_t i = 0; i < qps_.size(); ++i) {
     ibv_qp_attr a{};
     a.qp_state = IBV_QPS_INIT;
     a.pkey_index = 0;
     a.port_num = port;
     a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
-    check("ibv_modify_qp(INIT)", ibv_modify_qp(qps_[i], &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS));
+    check("ibv_modify_qp(INIT)",
+          ibv_modify_qp(qps_[i], &a,
+                        IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS));
 
     a = {};
     a.qp_state = IBV_QPS_RTR;
@@ -96,17 +104,21 @@ void QueuePairs::connect(const nlohmann::json& peer) {
       a.ah_attr.grh.sgid_index = static_cast<std::uint8_t>(device_.gid_index());
       a.ah_attr.grh.hop_limit = 64;
     }
-    check("ibv_modify_qp(RTR)", ibv_modify_qp(qps_[i], &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-                                                          IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER));
+    check("ibv_modify_qp(RTR)",
+          ibv_modify_qp(qps_[i], &a,
+                        IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                            IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER));
     a = {};
     a.qp_state = IBV_QPS_RTS;
-    a.timeout = 14;   // ~67 ms local ACK timeout
+    a.timeout = 14;  // ~67 ms local ACK timeout
     a.retry_cnt = 7;
     a.rnr_retry = 7;  // a receive not yet posted is retried, not an error
     a.sq_psn = psn_;
     a.max_rd_atomic = rd_atomic;
-    check("ibv_modify_qp(RTS)", ibv_modify_qp(qps_[i], &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-                                                          IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC));
+    check("ibv_modify_qp(RTS)",
+          ibv_modify_qp(qps_[i], &a,
+                        IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+                            IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC));
   }
 }
 

@@ -3,7 +3,8 @@
 
 namespace fabricgate::bench {
 
-std::unique_ptr<MeasuredOp> make_verbs_op(Communicator&, const VerbsConfig&, nlohmann::json&, std::string& skip_reason) {
+std::unique_ptr<MeasuredOp> make_verbs_op(Communicator&, const VerbsConfig&, nlohmann::json&,
+                                          std::string& skip_reason) {
   skip_reason = "built without libibverbs headers";
   return nullptr;
 }

@@ -24,9 +24,10 @@ using testing::run_job;
 
 // Both sides of the MPI tests pin the point-to-point layer (ob1) so that only the byte transfer
 // layer differs; TCP stays on the loopback interface.
-const std::vector<std::string> kMpiShm = {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader", "label=shm"};
-const std::vector<std::string> kMpiTcp = {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,tcp", "OMPI_MCA_btl_tcp_if_include=lo",
-                                          "label=tcp"};
+const std::vector<std::string> kMpiShm = {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader",
+                                          "label=shm"};
+const std::vector<std::string> kMpiTcp = {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,tcp",
+                                          "OMPI_MCA_btl_tcp_if_include=lo", "label=tcp"};
 // The gate's verdicts are the subject here, not the CPU machine's noise: one tolerance for every
 // key, wide enough for an A/A on shared CI cores (the CPU platform baseline uses 60-70 %), and
 // narrow enough that a 3x slower transport fails.
@@ -36,14 +37,18 @@ class AbCli : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("fg-ab-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("fg-ab-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
 
   fs::path suite(const std::string& name, const json& benchmarks) {
-    const json s = {{"schema", "fabricgate.suite/1"}, {"name", name}, {"ranks", 2}, {"min_ranks", 2},
+    const json s = {{"schema", "fabricgate.suite/1"},
+                    {"name", name},
+                    {"ranks", 2},
+                    {"min_ranks", 2},
                     {"defaults", {{"repetitions", 5}, {"warmup", 2}, {"target_sample_ms", 3}}},
                     {"benchmarks", benchmarks}};
     const fs::path p = dir_ / (name + ".json");
@@ -52,11 +57,16 @@ class AbCli : public ::testing::Test {
   }
 
   std::vector<std::string> ab_args(const fs::path& suite_file, const std::vector<std::string>& a,
-                                   const std::vector<std::string>& b, const std::string& pairs = "5") {
-    std::vector<std::string> args = {FABRICGATE_CLI, "ab", "--suite", suite_file.string(), "--pairs", pairs,
-                                     "--tolerance", kTolerance, "--results-dir", (dir_ / "results").string(),
-                                     "--lock", (dir_ / "lock").string(), "--bench", FABRICGATE_BENCH,
-                                     "--platform", "test-box"};
+                                   const std::vector<std::string>& b,
+                                   const std::string& pairs = "5") {
+    std::vector<std::string> args = {FABRICGATE_CLI,  "ab",
+                                     "--suite",       suite_file.string(),
+                                     "--pairs",       pairs,
+                                     "--tolerance",   kTolerance,
+                                     "--results-dir", (dir_ / "results").string(),
+                                     "--lock",        (dir_ / "lock").string(),
+                                     "--bench",       FABRICGATE_BENCH,
+                                     "--platform",    "test-box"};
     for (const auto& item : a) args.insert(args.end(), {"--a", item});
     for (const auto& item : b) args.insert(args.end(), {"--b", item});
     return args;
@@ -66,7 +76,8 @@ class AbCli : public ::testing::Test {
   fs::path ab_dir() const {
     std::vector<fs::path> dirs;
     if (fs::exists(dir_ / "results" / "test-box")) {
-      for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) dirs.push_back(e.path());
+      for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box"))
+        dirs.push_back(e.path());
     }
     return dirs.size() == 1 ? dirs.front() : fs::path();
   }
@@ -80,12 +91,16 @@ class AbCli : public ::testing::Test {
 // fraction of one (about 14x for MPI, 5x for libfabric ping-pong on the CI machine), a difference
 // that survives a loaded 2-core runner; megabyte transfers there swing by 100x between samples.
 json mpi_entry() {
-  return {{"family", "coll"}, {"backend", "mpi"}, {"ops", {"all_reduce"}}, {"sizes", {{"list", {8, 512}}}}};
+  return {{"family", "coll"},
+          {"backend", "mpi"},
+          {"ops", {"all_reduce"}},
+          {"sizes", {{"list", {8, 512}}}}};
 }
 
 json libfabric_entry() {
-  return {{"family", "rdma"}, {"backend", "libfabric"}, {"providers", {"env"}}, {"ops", {"pingpong"}},
-          {"sizes", {{"list", {8, 512}}}}, {"iterations", 20}, {"timeout_s", 30}};
+  return {{"family", "rdma"},    {"backend", "libfabric"},        {"providers", {"env"}},
+          {"ops", {"pingpong"}}, {"sizes", {{"list", {8, 512}}}}, {"iterations", 20},
+          {"timeout_s", 30}};
 }
 
 // Every launch directory exists with a complete run.json, in the interleaved order's names.
@@ -96,7 +111,8 @@ void expect_interleaved_launches(const json& ab, const fs::path& dir, int pairs)
       const json& l = ab["launches"][static_cast<std::size_t>(2 * (p - 1) + (side == "b"))];
       EXPECT_EQ(l["name"], side + "-" + std::to_string(p));
       EXPECT_TRUE(l["complete"].get<bool>());
-      const json run = load_json_file(dir / (side + "-" + std::to_string(p)) / "run.json", "fabricgate.run/1");
+      const json run =
+          load_json_file(dir / (side + "-" + std::to_string(p)) / "run.json", "fabricgate.run/1");
       EXPECT_TRUE(run["complete"].get<bool>());
     }
   }
@@ -113,7 +129,8 @@ TEST_F(AbCli, MpiSharedMemoryVsTcpFails) {
   EXPECT_EQ(ab["keys"][0]["verdict"], "FAIL") << ab["keys"].dump(2);
   EXPECT_LT(ab["keys"][0]["performance"]["high"].get<double>(), 0.5);
   bool btl_listed = false;
-  for (const auto& c : ab["changes"]) btl_listed = btl_listed || (c["what"] == "OMPI_MCA_btl" && c["b"] == "self,tcp");
+  for (const auto& c : ab["changes"])
+    btl_listed = btl_listed || (c["what"] == "OMPI_MCA_btl" && c["b"] == "self,tcp");
   EXPECT_TRUE(btl_listed) << ab["changes"].dump();
   // The side's variables reached the ranks through the launcher (-x) and are recorded per launch.
   const json run_b = load_json_file(ab_dir() / "b-1" / "run.json", "fabricgate.run/1");
@@ -136,7 +153,8 @@ TEST_F(AbCli, MpiSameConfigurationPasses) {
 // MPI pinned to shared memory on both sides, so FI_PROVIDER only steers the libfabric benchmarks.
 const std::vector<std::string> kMpiPinned = {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader"};
 
-std::vector<std::string> with(std::vector<std::string> items, const std::vector<std::string>& more) {
+std::vector<std::string> with(std::vector<std::string> items,
+                              const std::vector<std::string>& more) {
   items.insert(items.end(), more.begin(), more.end());
   return items;
 }
@@ -158,7 +176,8 @@ TEST_F(AbCli, LibfabricShmVsTcpFails) {
     ASSERT_FALSE(k["route_changes"].empty()) << k.dump(2);
     EXPECT_EQ(k["route_changes"][0]["what"], "provider");
     EXPECT_EQ(k["route_changes"][0]["a"], "shm");
-    EXPECT_EQ(k["route_changes"][0]["b"].get<std::string>().rfind("tcp", 0), 0u) << k["route_changes"].dump();
+    EXPECT_EQ(k["route_changes"][0]["b"].get<std::string>().rfind("tcp", 0), 0u)
+        << k["route_changes"].dump();
   }
   EXPECT_GE(failed, 1) << ab["keys"].dump(2);
 }
@@ -179,8 +198,11 @@ TEST_F(AbCli, LibfabricSameProviderPasses) {
 
 TEST_F(AbCli, BadSpecsAreRefusedBeforeAnythingRuns) {
   const auto s = suite("bad", json::array({mpi_entry()}));
-  for (const std::vector<std::string>& b : std::vector<std::vector<std::string>>{
-           {"nccl=/nonexistent"}, {"NCCL_ALGO=Ring;reboot"}, {"NCCL_ALGO=$(id)"}, {"lowercase=1"}}) {
+  for (const std::vector<std::string>& b :
+       std::vector<std::vector<std::string>>{{"nccl=/nonexistent"},
+                                             {"NCCL_ALGO=Ring;reboot"},
+                                             {"NCCL_ALGO=$(id)"},
+                                             {"lowercase=1"}}) {
     const auto job = run_job(ab_args(s, {}, b), 30);
     EXPECT_EQ(job.exit_code, 2) << b.front() << "\n" << job.output;
     EXPECT_NE(job.output.find("--b"), std::string::npos) << job.output;
@@ -205,7 +227,9 @@ class AbNcclLibrary : public AbCli {
     return lib.parent_path();
   }
   // The library the bench loads by default, read from a plain A/A launch's run.json.
-  static fs::path system_nccl_from(const json& run) { return run["launch"]["nccl_library"].get<std::string>(); }
+  static fs::path system_nccl_from(const json& run) {
+    return run["launch"]["nccl_library"].get<std::string>();
+  }
   fs::path system_nccl() {
     if (system_.empty()) {
       const auto s = suite("probe", json::array({mpi_entry()}));
@@ -222,9 +246,10 @@ class AbNcclLibrary : public AbCli {
 TEST_F(AbNcclLibrary, SideBLoadsTheNamedLibraryAndTheReportSaysSo) {
   const fs::path nccl_dir = nccl_copy();
   const auto s = suite("ab-nccl-cpu", json::array({mpi_entry()}));
-  const auto job = run_job(ab_args(s, {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader"},
-                                   {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader", "nccl=" + nccl_dir.string()}, "1"),
-                           120);
+  const auto job = run_job(
+      ab_args(s, {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader"},
+              {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader", "nccl=" + nccl_dir.string()}, "1"),
+      120);
   ASSERT_NE(job.exit_code, 2) << job.output;
   ASSERT_NE(job.exit_code, 3) << job.output;
   const json ab = ab_json();
@@ -232,7 +257,8 @@ TEST_F(AbNcclLibrary, SideBLoadsTheNamedLibraryAndTheReportSaysSo) {
   EXPECT_EQ(loaded_b, fs::canonical(nccl_dir / "libnccl.so.2").string());
   EXPECT_EQ(ab["sides"]["a"]["loaded"]["nccl_libraries"][0], system_nccl().string());
   bool listed = false;
-  for (const auto& c : ab["changes"]) listed = listed || (c["what"] == "NCCL library" && c["b"] == loaded_b);
+  for (const auto& c : ab["changes"])
+    listed = listed || (c["what"] == "NCCL library" && c["b"] == loaded_b);
   EXPECT_TRUE(listed) << ab["changes"].dump(2);
   // Every rank recorded what it loaded.
   const json run_b = load_json_file(ab_dir() / "b-1" / "run.json", "fabricgate.run/1");
@@ -243,9 +269,12 @@ TEST_F(AbNcclLibrary, SideBLoadsTheNamedLibraryAndTheReportSaysSo) {
 TEST_F(AbNcclLibrary, ASideThatLoadsAnotherLibraryIsRefused) {
   const fs::path nccl_dir = nccl_copy();
   const auto s = suite("ab-nccl-wrong", json::array({mpi_entry()}));
-  const auto job = run_job(ab_args(s, {}, {"nccl=" + nccl_dir.string(), "LD_PRELOAD=" + system_nccl().string()}, "2"), 120);
+  const auto job = run_job(
+      ab_args(s, {}, {"nccl=" + nccl_dir.string(), "LD_PRELOAD=" + system_nccl().string()}, "2"),
+      120);
   EXPECT_EQ(job.exit_code, 2) << job.output;
-  EXPECT_NE(job.output.find("the bench loaded " + system_nccl().string()), std::string::npos) << job.output;
+  EXPECT_NE(job.output.find("the bench loaded " + system_nccl().string()), std::string::npos)
+      << job.output;
   const json ab = ab_json();  // written before refusing: says why the A/B stopped
   EXPECT_NE(ab["incomplete_reason"].get<std::string>().find("stopped"), std::string::npos);
 }

@@ -42,7 +42,8 @@ std::vector<Row> load_rows() {
 }
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (std::size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size())) {
+  for (std::size_t pos = s.find(from); pos != std::string::npos;
+       pos = s.find(from, pos + to.size())) {
     s.replace(pos, from.size(), to);
   }
   return s;
@@ -86,18 +87,20 @@ class BadInput : public ::testing::TestWithParam<Row> {
 
 TEST_P(BadInput, ExitCodeMessageAndNothingOverwritten) {
   const json& row = GetParam().spec;
-  if (row.contains("skip_reason")) GTEST_SKIP() << "known bug: " << row.at("skip_reason").get<std::string>();
+  if (row.contains("skip_reason"))
+    GTEST_SKIP() << "known bug: " << row.at("skip_reason").get<std::string>();
 
   const fs::path tree = root_ / "tree";
   for (const json& p : row.at("preexisting")) {
-    ASSERT_TRUE(fs::exists(tree / "data" / p.get<std::string>())) << "manifest names a missing file " << p;
+    ASSERT_TRUE(fs::exists(tree / "data" / p.get<std::string>()))
+        << "manifest names a missing file " << p;
   }
   std::vector<std::string> argv{FABRICGATE_CLI};
   for (const json& a : row.at("args")) argv.push_back(expand(a.get<std::string>()));
   const auto before = snapshot(tree);
 
-  const testing::ChildResult r =
-      testing::run_child(argv, tree / "work", root_ / "logs", std::chrono::seconds(120), {"GITHUB_STEP_SUMMARY"});
+  const testing::ChildResult r = testing::run_child(
+      argv, tree / "work", root_ / "logs", std::chrono::seconds(120), {"GITHUB_STEP_SUMMARY"});
 
   std::string command;
   for (const std::string& a : argv) command += a + " ";
@@ -106,7 +109,8 @@ TEST_P(BadInput, ExitCodeMessageAndNothingOverwritten) {
   ASSERT_EQ(r.signal, 0) << "killed by signal " << r.signal << " (a crash)";
   EXPECT_EQ(r.exit_code, row.at("expect_exit").get<int>());
   for (const json& m : row.at("expect_message")) {
-    EXPECT_NE(r.output.find(m.get<std::string>()), std::string::npos) << "message lacks \"" << m << "\"";
+    EXPECT_NE(r.output.find(m.get<std::string>()), std::string::npos)
+        << "message lacks \"" << m << "\"";
   }
   // Whatever the input, output is printable lines: no terminal controls (ESC, BEL, CR...), no line
   // GitHub Actions would run as a workflow command (only the annotations format makes those),
@@ -120,7 +124,8 @@ TEST_P(BadInput, ExitCodeMessageAndNothingOverwritten) {
     }
     for (const char c : line) {
       if (static_cast<unsigned char>(c) < 0x20 && c != '\t') {
-        ADD_FAILURE() << "control character " << static_cast<int>(c) << " in the output line: " << line.substr(0, 200);
+        ADD_FAILURE() << "control character " << static_cast<int>(c)
+                      << " in the output line: " << line.substr(0, 200);
         break;
       }
     }
@@ -138,9 +143,11 @@ TEST_P(BadInput, ExitCodeMessageAndNothingOverwritten) {
     }
   }
   std::vector<std::string> allowed;
-  for (const json& a : row.at("allow_new")) allowed.push_back(fs::relative(expand(a.get<std::string>()), tree).string());
+  for (const json& a : row.at("allow_new"))
+    allowed.push_back(fs::relative(expand(a.get<std::string>()), tree).string());
   for (const auto& [path, content] : after) {
-    EXPECT_EQ(fs::path(path).filename().string().find(".tmp"), std::string::npos) << "temporary file left: " << path;
+    EXPECT_EQ(fs::path(path).filename().string().find(".tmp"), std::string::npos)
+        << "temporary file left: " << path;
     if (before.count(path) != 0) continue;
     bool ok = false;
     for (const std::string& a : allowed) ok = ok || path.rfind(a + "/", 0) == 0;

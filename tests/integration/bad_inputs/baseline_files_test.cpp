@@ -31,11 +31,15 @@ class BaselineFiles : public ::testing::Test {
 
   testing::ChildResult cli(std::vector<std::string> args) {
     args.insert(args.begin(), FABRICGATE_CLI);
-    return testing::run_child(args, root_, root_ / "logs", std::chrono::seconds(60), {"GITHUB_STEP_SUMMARY"});
+    return testing::run_child(args, root_, root_ / "logs", std::chrono::seconds(60),
+                              {"GITHUB_STEP_SUMMARY"});
   }
   testing::ChildResult create(const fs::path& out, const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> args{"baseline", "create", "--from", (kGood / "run").string(), "--from",
-                                  (kGood / "run2").string(), "--from", (kGood / "run3").string(), "--out", out.string()};
+    std::vector<std::string> args{"baseline", "create",
+                                  "--from",   (kGood / "run").string(),
+                                  "--from",   (kGood / "run2").string(),
+                                  "--from",   (kGood / "run3").string(),
+                                  "--out",    out.string()};
     args.insert(args.end(), extra.begin(), extra.end());
     return cli(args);
   }
@@ -58,7 +62,8 @@ TEST_F(BaselineFiles, RecreatingKeepsTheTunedPolicyUnlessReset) {
 
   const auto again = create(b);
   ASSERT_EQ(again.exit_code, 0) << again.output;
-  EXPECT_EQ(read(b).at("tolerance_policy").at("size_classes").at(0).at("tolerance"), 0.77) << again.output;
+  EXPECT_EQ(read(b).at("tolerance_policy").at("size_classes").at(0).at("tolerance"), 0.77)
+      << again.output;
 
   const auto reset = create(b, {"--reset-policy"});
   ASSERT_EQ(reset.exit_code, 0) << reset.output;
@@ -78,7 +83,8 @@ TEST_F(BaselineFiles, ModeAndSymlinkSurviveAnUpdate) {
   json doc = read(fourth / "run.json");
   doc["run_id"] = "20261129T194999Z-cpu-default";
   write(fourth / "run.json", doc);
-  const auto r = cli({"baseline", "update", "--baseline", link.string(), "--from", fourth.string()});
+  const auto r =
+      cli({"baseline", "update", "--baseline", link.string(), "--from", fourth.string()});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(fs::is_symlink(link)) << "update replaced the link with a file";
   struct stat st {};

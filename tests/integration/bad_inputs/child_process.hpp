@@ -9,10 +9,10 @@
 namespace fabricgate::testing {
 
 struct ChildResult {
-  int exit_code = -1;    // -1 when killed by a signal or by the time limit
-  int signal = 0;        // the signal that ended it (SIGKILL after a timeout)
+  int exit_code = -1;  // -1 when killed by a signal or by the time limit
+  int signal = 0;      // the signal that ended it (SIGKILL after a timeout)
   bool timed_out = false;
-  std::string output;    // stdout then stderr
+  std::string output;  // stdout then stderr
 };
 
 // `unset_env` names variables removed from the child's environment (e.g. GITHUB_STEP_SUMMARY, so a

@@ -20,14 +20,20 @@ class CollectivesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("fg-coll-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("fg-coll-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  fs::path write_suite(const json& benchmarks, const json& defaults = {{"repetitions", 2}, {"warmup", 2}, {"target_sample_ms", 1}}) {
-    const json suite = {{"schema", "fabricgate.suite/1"}, {"name", "t"}, {"defaults", defaults}, {"benchmarks", benchmarks}};
+  fs::path write_suite(const json& benchmarks,
+                       const json& defaults = {
+                           {"repetitions", 2}, {"warmup", 2}, {"target_sample_ms", 1}}) {
+    const json suite = {{"schema", "fabricgate.suite/1"},
+                        {"name", "t"},
+                        {"defaults", defaults},
+                        {"benchmarks", benchmarks}};
     const fs::path p = dir_ / "suite.json";
     std::ofstream(p) << suite.dump(2);
     return p;
@@ -43,8 +49,11 @@ class CollectivesTest : public ::testing::Test {
     return out;
   }
 
-  testing::JobResult bench(int ranks, const fs::path& suite, const char* program = FABRICGATE_BENCH) {
-    return run_job(mpirun(ranks, {program, "--suite", suite.string(), "--records", (dir_ / "records.jsonl").string()}), 120);
+  testing::JobResult bench(int ranks, const fs::path& suite,
+                           const char* program = FABRICGATE_BENCH) {
+    return run_job(mpirun(ranks, {program, "--suite", suite.string(), "--records",
+                                  (dir_ / "records.jsonl").string()}),
+                   120);
   }
 
   fs::path dir_;
@@ -55,10 +64,19 @@ class EveryOpTest : public CollectivesTest, public ::testing::WithParamInterface
 TEST_P(EveryOpTest, AllOpsGiveCorrectDataWithRealRanks) {
   const int n = GetParam();
   const auto suite = write_suite(json::array({
-      {{"family", "coll"}, {"backend", "mpi"}, {"dtypes", {"float32", "int32", "int8"}}, {"redops", {"sum", "max"}},
-       {"placements", {"oop", "ip"}}, {"root", 1}, {"sizes", {{"list", {8, 4096, 262144}}}}},
-      {{"family", "coll"}, {"backend", "mpi"}, {"ops", {"all_reduce", "reduce"}}, {"dtypes", {"float64", "uint8"}},
-       {"redops", {"prod", "min"}}, {"sizes", {{"list", {1000}}}}},
+      {{"family", "coll"},
+       {"backend", "mpi"},
+       {"dtypes", {"float32", "int32", "int8"}},
+       {"redops", {"sum", "max"}},
+       {"placements", {"oop", "ip"}},
+       {"root", 1},
+       {"sizes", {{"list", {8, 4096, 262144}}}}},
+      {{"family", "coll"},
+       {"backend", "mpi"},
+       {"ops", {"all_reduce", "reduce"}},
+       {"dtypes", {"float64", "uint8"}},
+       {"redops", {"prod", "min"}},
+       {"sizes", {{"list", {1000}}}}},
   }));
   const auto job = bench(n, suite);
   ASSERT_FALSE(job.timed_out) << job.output;
@@ -81,14 +99,17 @@ TEST_P(EveryOpTest, AllOpsGiveCorrectDataWithRealRanks) {
     EXPECT_EQ(r["samples"]["time_us"].size(), 2u);
     // busbw = algbw × factor, with the factor of this rank count.
     const std::string op = r["op"];
-    const bool full_buffer = op == "all_gather" || op == "reduce_scatter" || op == "alltoall" || op == "gather" || op == "scatter";
-    const double uneven_share = double(n * (n + 1) / 2 - 1) / (n * (n + 1) / 2);  // alltoallv: local 1 of S units
-    const double expected_factor = op == "all_reduce" ? 2.0 * (n - 1) / n
-                                   : full_buffer      ? double(n - 1) / n
+    const bool full_buffer = op == "all_gather" || op == "reduce_scatter" || op == "alltoall" ||
+                             op == "gather" || op == "scatter";
+    const double uneven_share =
+        double(n * (n + 1) / 2 - 1) / (n * (n + 1) / 2);  // alltoallv: local 1 of S units
+    const double expected_factor = op == "all_reduce"  ? 2.0 * (n - 1) / n
+                                   : full_buffer       ? double(n - 1) / n
                                    : op == "alltoallv" ? uneven_share
                                                        : 1.0;
     EXPECT_DOUBLE_EQ(r["busbw_factor"].get<double>(), expected_factor);
-    EXPECT_NEAR(r["busbw_GBps"].get<double>(), r["algbw_GBps"].get<double>() * expected_factor, 1e-9);
+    EXPECT_NEAR(r["busbw_GBps"].get<double>(), r["algbw_GBps"].get<double>() * expected_factor,
+                1e-9);
     // Sizes are rounded to whole elements × ranks where the op needs it.
     const std::string key = r["key"];
     EXPECT_NE(key.find("/ranks:" + std::to_string(n) + "/"), std::string::npos);
@@ -103,7 +124,8 @@ TEST_F(CollectivesTest, RanksWithSkewedTimesAgreeOnBatchSizes) {
   const auto suite = write_suite(json::array({{{"family", "skew"}}}),
                                  {{"repetitions", 3}, {"warmup", 3}, {"target_sample_ms", 5}});
   const auto job = bench(3, suite, FABRICGATE_BENCH_TESTING);
-  ASSERT_FALSE(job.timed_out) << "ranks disagreed on operation counts and deadlocked:\n" << job.output;
+  ASSERT_FALSE(job.timed_out) << "ranks disagreed on operation counts and deadlocked:\n"
+                              << job.output;
   ASSERT_EQ(job.exit_code, 0) << job.output;
   const auto recs = records();
   ASSERT_EQ(recs.size(), 1u);
@@ -113,7 +135,8 @@ TEST_F(CollectivesTest, RanksWithSkewedTimesAgreeOnBatchSizes) {
 }
 
 TEST_F(CollectivesTest, LoneRankIsRefusedP01) {
-  const auto suite = write_suite(json::array({{{"family", "coll"}, {"backend", "mpi"}, {"sizes", {{"list", {8}}}}}}));
+  const auto suite = write_suite(
+      json::array({{{"family", "coll"}, {"backend", "mpi"}, {"sizes", {{"list", {8}}}}}}));
   const auto job = bench(1, suite);
   EXPECT_EQ(job.exit_code, 2) << job.output;
   EXPECT_NE(job.output.find("P01"), std::string::npos) << job.output;
@@ -121,7 +144,9 @@ TEST_F(CollectivesTest, LoneRankIsRefusedP01) {
 }
 
 TEST_F(CollectivesTest, NcclBenchmarksAreListedAndSkippedWithoutGpu) {
-  const auto suite = write_suite(json::array({{{"family", "coll"}, {"backend", "nccl"}, {"ops", {"all_reduce", "all_gather"}},
+  const auto suite = write_suite(json::array({{{"family", "coll"},
+                                               {"backend", "nccl"},
+                                               {"ops", {"all_reduce", "all_gather"}},
                                                {"sizes", {{"list", {1024, 1048576}}}}}}));
   const auto job = bench(2, suite);
   ASSERT_EQ(job.exit_code, 0) << job.output;
@@ -130,12 +155,15 @@ TEST_F(CollectivesTest, NcclBenchmarksAreListedAndSkippedWithoutGpu) {
   for (const auto& r : recs) {
     EXPECT_EQ(r["status"], "skipped");
     const std::string msg = r["message"];
-    EXPECT_TRUE(msg.find("GPU") != std::string::npos || msg.find("NCCL") != std::string::npos) << msg;
+    EXPECT_TRUE(msg.find("GPU") != std::string::npos || msg.find("NCCL") != std::string::npos)
+        << msg;
   }
 }
 
 TEST_F(CollectivesTest, BadSuiteFieldIsAnInputErrorNamingTheField) {
-  const auto suite = write_suite(json::array({{{"family", "coll"}, {"backend", "mpi"}, {"dtypes", {"float128"}},
+  const auto suite = write_suite(json::array({{{"family", "coll"},
+                                               {"backend", "mpi"},
+                                               {"dtypes", {"float128"}},
                                                {"sizes", {{"list", {8}}}}}}));
   const auto job = bench(2, suite);
   EXPECT_EQ(job.exit_code, 2) << job.output;

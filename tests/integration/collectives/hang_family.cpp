@@ -15,7 +15,8 @@ class BarrierOp final : public MeasuredOp {
   BarrierOp(Communicator& comm, bool stuck) : comm_(comm), stuck_(stuck) {}
   double run_batch(int count) override {
     const auto t0 = std::chrono::steady_clock::now();
-    if (stuck_ && comm_.rank() == comm_.size() - 1) std::this_thread::sleep_for(std::chrono::minutes(10));
+    if (stuck_ && comm_.rank() == comm_.size() - 1)
+      std::this_thread::sleep_for(std::chrono::minutes(10));
     for (int i = 0; i < count; ++i) comm_.barrier();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
@@ -34,8 +35,9 @@ void register_hang(const SuiteEntry& entry, BenchEnv& env) {
     t.record.op = "barrier";
     t.record.nranks = env.comm.size();
     Communicator& comm = env.comm;
-    register_measurement(env, t, entry.plan,
-                         [&comm, stuck](std::string&) { return std::make_unique<BarrierOp>(comm, stuck); });
+    register_measurement(env, t, entry.plan, [&comm, stuck](std::string&) {
+      return std::make_unique<BarrierOp>(comm, stuck);
+    });
   }
 }
 

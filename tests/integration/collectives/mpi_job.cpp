@@ -31,7 +31,8 @@ JobResult run_job(const std::vector<std::string>& argv, int timeout_seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
   char buf[4096];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       r.timed_out = true;
       ::kill(-pid, SIGKILL);
@@ -51,7 +52,8 @@ JobResult run_job(const std::vector<std::string>& argv, int timeout_seconds) {
 }
 
 std::vector<std::string> mpirun(int ranks, std::vector<std::string> argv) {
-  std::vector<std::string> cmd = {MPIRUN, "-np", std::to_string(ranks), "--allow-run-as-root", "--oversubscribe"};
+  std::vector<std::string> cmd = {MPIRUN, "-np", std::to_string(ranks), "--allow-run-as-root",
+                                  "--oversubscribe"};
   cmd.insert(cmd.end(), argv.begin(), argv.end());
   return cmd;
 }

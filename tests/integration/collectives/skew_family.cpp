@@ -37,7 +37,8 @@ void register_skew(const SuiteEntry& entry, BenchEnv& env) {
   t.record.op = "barrier";
   t.record.nranks = env.comm.size();
   Communicator& comm = env.comm;
-  register_measurement(env, t, entry.plan, [&comm](std::string&) { return std::make_unique<SkewedBarrierOp>(comm); });
+  register_measurement(env, t, entry.plan,
+                       [&comm](std::string&) { return std::make_unique<SkewedBarrierOp>(comm); });
 }
 
 const FamilyRegistration kSkew{"skew", register_skew};

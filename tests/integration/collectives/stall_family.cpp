@@ -22,7 +22,8 @@ class NeverDone final : public PendingWork {
 
 class StallOp final : public MeasuredOp {
  public:
-  StallOp(Communicator& comm, bool stalls, bool host_stuck) : comm_(comm), stalls_(stalls), host_stuck_(host_stuck) {}
+  StallOp(Communicator& comm, bool stalls, bool host_stuck)
+      : comm_(comm), stalls_(stalls), host_stuck_(host_stuck) {}
   double run_batch(int count) override {
     if (aborted_) {
       error_ = "operation issued after abort";
@@ -30,7 +31,8 @@ class StallOp final : public MeasuredOp {
     }
     comm_.barrier();
     if (!stalls_) return 1e-6 * count;
-    if (host_stuck_ && comm_.rank() == comm_.size() - 1) std::this_thread::sleep_for(std::chrono::minutes(10));
+    if (host_stuck_ && comm_.rank() == comm_.size() - 1)
+      std::this_thread::sleep_for(std::chrono::minutes(10));
     NeverDone work;
     if (wait_until(work, deadline_).outcome == WaitOutcome::timed_out) {
       hung_ = true;
@@ -55,7 +57,8 @@ class StallOp final : public MeasuredOp {
 
 void register_stall(const SuiteEntry& entry, BenchEnv& env) {
   const std::string stuck = entry.string_or("stuck", "all");
-  if (stuck != "all" && stuck != "host") entry.reader.fail(entry.field("stuck"), "\"all\" or \"host\"");
+  if (stuck != "all" && stuck != "host")
+    entry.reader.fail(entry.field("stuck"), "\"all\" or \"host\"");
   for (const char* name : {"before", "stuck", "after"}) {
     RecordTemplate t;
     t.record.key = std::string("stall/") + name;

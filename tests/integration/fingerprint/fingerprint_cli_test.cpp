@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <random>
 
+#include "core/json_file.hpp"
 #include "harness/fingerprint/dynamic_library.hpp"
 #include "harness/fingerprint/subprocess.hpp"
-#include "core/json_file.hpp"
 
 namespace fabricgate::fingerprint {
 namespace {

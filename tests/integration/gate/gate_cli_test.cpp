@@ -32,18 +32,21 @@ class gate_GateCli : public ::testing::Test {
  protected:
   void SetUp() override {
     root_ = testing::fresh_temp_dir("gate-cli");
-    for (unsigned i = 1; i <= 3; ++i) base_runs_.push_back(write("base-" + std::to_string(i), 1.0, i));
+    for (unsigned i = 1; i <= 3; ++i)
+      base_runs_.push_back(write("base-" + std::to_string(i), 1.0, i));
   }
   void TearDown() override { fs::remove_all(root_); }
 
   // A run of three sizes; `slowdown` scales the 64 MiB time (busbw drops by 1/slowdown).
   fs::path write(const std::string& id, double slowdown, unsigned seed, bool complete = true) {
     std::vector<json> results;
-    for (const std::uint64_t bytes : {std::uint64_t{8192}, std::uint64_t{1} << 20, std::uint64_t{64} << 20}) {
+    for (const std::uint64_t bytes :
+         {std::uint64_t{8192}, std::uint64_t{1} << 20, std::uint64_t{64} << 20}) {
       testing::ResultSpec s;
       s.bytes = bytes;
       const double t = 5.0 + static_cast<double>(bytes) / 2000.0;
-      s.time_us = testing::noisy(bytes == (64u << 20) ? t * slowdown : t, 0.003, 5, seed * 7 + static_cast<unsigned>(bytes % 97));
+      s.time_us = testing::noisy(bytes == (64u << 20) ? t * slowdown : t, 0.003, 5,
+                                 seed * 7 + static_cast<unsigned>(bytes % 97));
       results.push_back(testing::make_result(s));
     }
     testing::RunSpec rs;
@@ -70,7 +73,10 @@ class gate_GateCli : public ::testing::Test {
 
   fs::path baseline_file() const { return root_ / "baselines" / "cpu-test-2c.json"; }
 
-  Result create() { return cli("baseline create" + from_base() + " --baselines-dir " + (root_ / "baselines").string()); }
+  Result create() {
+    return cli("baseline create" + from_base() + " --baselines-dir " +
+               (root_ / "baselines").string());
+  }
 
   fs::path root_;
   std::vector<fs::path> base_runs_;
@@ -92,15 +98,17 @@ TEST_F(gate_GateCli, CreateThenPassThenRegression) {
   EXPECT_NE(regression.out.find("REGRESSION"), std::string::npos);
   EXPECT_NE(regression.out.find("64 MiB"), std::string::npos);
 
-  const Result junit = cli("compare " + write("slow2", 1.0 / 0.95, 42).string() + dir + " --format junit --out " +
-                           (root_ / "junit.xml").string());
+  const Result junit = cli("compare " + write("slow2", 1.0 / 0.95, 42).string() + dir +
+                           " --format junit --out " + (root_ / "junit.xml").string());
   EXPECT_EQ(junit.code, 1);
   EXPECT_NE(slurp(root_ / "junit.xml").find("<failure type=\"REGRESSION\""), std::string::npos);
 
   // `report` renders and exits 0 even though the comparison fails.
-  const Result annotations = cli("report " + (root_ / "results/cpu-test-2c/slow").string() + dir + " --format annotations");
+  const Result annotations = cli("report " + (root_ / "results/cpu-test-2c/slow").string() + dir +
+                                 " --format annotations");
   EXPECT_EQ(annotations.code, 0) << annotations.err;
-  EXPECT_NE(annotations.out.find("::error title=fabricgate REGRESSION::"), std::string::npos) << annotations.out;
+  EXPECT_NE(annotations.out.find("::error title=fabricgate REGRESSION::"), std::string::npos)
+      << annotations.out;
 }
 
 TEST_F(gate_GateCli, BadInputIsExitTwoAndNamesTheField) {
@@ -122,19 +130,21 @@ TEST_F(gate_GateCli, NoBaselineExitsZeroAndSaysHowUnlessRequired) {
   const std::string dir = " --baselines-dir " + (root_ / "none").string();
   const Result r = cli("compare " + run.string() + dir);
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("fabricgate baseline create --from " + run.string()), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fabricgate baseline create --from " + run.string()), std::string::npos)
+      << r.out;
   EXPECT_EQ(cli("compare " + run.string() + dir + " --require-baseline").code, 2);
 }
 
 TEST_F(gate_GateCli, IncompleteRunExitsThree) {
   ASSERT_EQ(create().code, 0);
-  const Result r = cli("compare " + write("partial", 1.0, 60, false).string() + " --baseline " + baseline_file().string());
+  const Result r = cli("compare " + write("partial", 1.0, 60, false).string() + " --baseline " +
+                       baseline_file().string());
   EXPECT_EQ(r.code, 3) << r.out << r.err;
 }
 
 TEST_F(gate_GateCli, CreateWithTwoRunsWritesNothing) {
-  const Result r = cli("baseline create --from " + base_runs_[0].string() + " --from " + base_runs_[1].string() +
-                       " --out " + baseline_file().string());
+  const Result r = cli("baseline create --from " + base_runs_[0].string() + " --from " +
+                       base_runs_[1].string() + " --out " + baseline_file().string());
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("at least 3 runs"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(baseline_file()));
@@ -146,8 +156,9 @@ TEST_F(gate_GateCli, UpdateWithABadRunLeavesTheBaselineUntouched) {
   const fs::path broken = root_ / "broken";
   fs::create_directories(broken);
   std::ofstream(broken / "run.json") << "{\"schema\": \"fabricgate.run/1\", \"run_id\": \"../x\"}";
-  const Result r = cli("baseline update --baseline " + baseline_file().string() + " --from " + broken.string() +
-                       " --from " + base_runs_[1].string() + " --from " + base_runs_[2].string());
+  const Result r =
+      cli("baseline update --baseline " + baseline_file().string() + " --from " + broken.string() +
+          " --from " + base_runs_[1].string() + " --from " + base_runs_[2].string());
   EXPECT_EQ(r.code, 2) << r.err;
   EXPECT_EQ(slurp(baseline_file()), before);
 

@@ -3,16 +3,16 @@
 // and leave nothing behind; the one-GPU outputs from the H200 machine are refused as P01.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
-#include <unistd.h>
 
 #include "background_process.hpp"
-#include "harness/fingerprint/subprocess.hpp"
 #include "core/json_file.hpp"
+#include "harness/fingerprint/subprocess.hpp"
 
 namespace fabricgate {
 namespace {
@@ -23,7 +23,8 @@ const std::string kSource = FABRICGATE_SOURCE_DIR;
 const std::string kPlatform = "h200-sxm-x2-nv18";
 // Twelve nccl-tests all_gather launches (4 GiB, 2 ranks, one process per GPU) from one device
 // call, the same command each time: results/h200-sxm-x2-nv18/session4/call16-twelve-processes.
-const std::string kCall16 = kSource + "/results/h200-sxm-x2-nv18/session4/call16-twelve-processes/logs/";
+const std::string kCall16 =
+    kSource + "/results/h200-sxm-x2-nv18/session4/call16-twelve-processes/logs/";
 
 struct Result {
   int code;
@@ -41,8 +42,9 @@ std::string slurp(const fs::path& p) {
 class import_ImportCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() / ("fabricgate-import-" + std::to_string(::getpid()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    root_ = fs::temp_directory_path() /
+            ("fabricgate-import-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
     fs::create_directories(root_ / "results" / kPlatform);
   }
@@ -57,7 +59,8 @@ class import_ImportCli : public ::testing::Test {
   fs::path run_dir(const std::string& name) const { return root_ / "results" / kPlatform / name; }
 
   Result import_nccl(const std::string& file, const std::string& name) {
-    return cli({"import", "nccl-tests", file, "--out", run_dir(name).string(), "--platform", kPlatform});
+    return cli(
+        {"import", "nccl-tests", file, "--out", run_dir(name).string(), "--platform", kPlatform});
   }
 
   // A copy of a real table with every time x factor and the bandwidths / factor: an injected
@@ -70,8 +73,12 @@ class import_ImportCli : public ::testing::Test {
       std::vector<std::string> w;
       for (std::string x; words >> x;) w.push_back(x);
       if (!line.empty() && line[0] != '#' && w.size() == 13) {
-        for (const int i : {5, 9}) w[static_cast<std::size_t>(i)] = std::to_string(std::stod(w[static_cast<std::size_t>(i)]) * factor);
-        for (const int i : {6, 7, 10, 11}) w[static_cast<std::size_t>(i)] = std::to_string(std::stod(w[static_cast<std::size_t>(i)]) / factor);
+        for (const int i : {5, 9})
+          w[static_cast<std::size_t>(i)] =
+              std::to_string(std::stod(w[static_cast<std::size_t>(i)]) * factor);
+        for (const int i : {6, 7, 10, 11})
+          w[static_cast<std::size_t>(i)] =
+              std::to_string(std::stod(w[static_cast<std::size_t>(i)]) / factor);
         line.clear();
         for (const auto& x : w) line += "  " + x;
       }
@@ -89,7 +96,8 @@ TEST_F(import_ImportCli, ThreeLaunchesMakeABaselineAFourthPassesASlowedOneFails)
   std::vector<std::string> from;
   for (const int r : {1, 2, 3}) {
     const std::string name = "launch-" + std::to_string(r);
-    const Result imported = import_nccl(kCall16 + "r" + std::to_string(r) + "-nccl-tests-c0-all_gather.txt", name);
+    const Result imported =
+        import_nccl(kCall16 + "r" + std::to_string(r) + "-nccl-tests-c0-all_gather.txt", name);
     ASSERT_EQ(imported.code, 0) << imported.err;
     from.insert(from.end(), {"--from", run_dir(name).string()});
   }
@@ -106,11 +114,16 @@ TEST_F(import_ImportCli, ThreeLaunchesMakeABaselineAFourthPassesASlowedOneFails)
   EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
   EXPECT_NE(pass.out.find("PASS: 2 keys compared (2 PASS)"), std::string::npos) << pass.out;
 
-  ASSERT_EQ(import_nccl(slowed_copy(kCall16 + "r5-nccl-tests-c0-all_gather.txt", 1.25), "slowed").code, 0);
+  ASSERT_EQ(
+      import_nccl(slowed_copy(kCall16 + "r5-nccl-tests-c0-all_gather.txt", 1.25), "slowed").code,
+      0);
   const Result slow = cli({"compare", run_dir("slowed").string(), "--baseline", baseline});
-  if (slow.code == 0 && slow.out.find("too few repetitions for the rank test") != std::string::npos) {
-    GTEST_SKIP() << "the gate on this branch cannot judge one-figure launches (AMBIGUOUS); branch noise's "
-                    "per-launch prediction interval makes this a REGRESSION:\n" << slow.out;
+  if (slow.code == 0 &&
+      slow.out.find("too few repetitions for the rank test") != std::string::npos) {
+    GTEST_SKIP()
+        << "the gate on this branch cannot judge one-figure launches (AMBIGUOUS); branch noise's "
+           "per-launch prediction interval makes this a REGRESSION:\n"
+        << slow.out;
   }
   EXPECT_EQ(slow.code, 1) << slow.out << slow.err;
   EXPECT_NE(slow.out.find("REGRESSION"), std::string::npos) << slow.out;
@@ -123,7 +136,8 @@ TEST_F(import_ImportCli, ThreeLaunchesMakeABaselineAFourthPassesASlowedOneFails)
 // are two launches only, so the x1.25 slowdown is checked on all_gather above.
 TEST_F(import_ImportCli, AllReduceLaunchesMakeABaselineAndAFourthPasses) {
   const std::string r = kSource + "/results/h200-sxm-x2-nv18/";
-  const std::vector<std::string> launches{r + "reference/ref-all_reduce-8B-mpi.txt", r + "same-call-reference/ref-all_reduce-8B-mpi.txt",
+  const std::vector<std::string> launches{r + "reference/ref-all_reduce-8B-mpi.txt",
+                                          r + "same-call-reference/ref-all_reduce-8B-mpi.txt",
                                           r + "session3/small-op-drift/ref-small-r1.txt"};
   std::vector<std::string> create{"baseline", "create"};
   for (std::size_t i = 0; i < launches.size(); ++i) {
@@ -135,15 +149,19 @@ TEST_F(import_ImportCli, AllReduceLaunchesMakeABaselineAndAFourthPasses) {
   create.insert(create.end(), {"--out", baseline});
   const Result created = cli(create);
   ASSERT_EQ(created.code, 0) << created.out << created.err;
-  EXPECT_NE(created.out.find("new baseline: 2 keys"), std::string::npos) << created.out << created.err;
+  EXPECT_NE(created.out.find("new baseline: 2 keys"), std::string::npos)
+      << created.out << created.err;
 
   ASSERT_EQ(import_nccl(r + "session3/small-op-drift/ref-small-r2.txt", "ar-4").code, 0);
   // --verbose lists every key; three one-figure launches of an 8 B latency may give a band wider
   // than max_band (NOISY: informational), which passes as well.
-  const Result pass = cli({"compare", run_dir("ar-4").string(), "--baseline", baseline, "--verbose"});
+  const Result pass =
+      cli({"compare", run_dir("ar-4").string(), "--baseline", baseline, "--verbose"});
   EXPECT_EQ(pass.code, 0) << pass.out << pass.err;
   EXPECT_NE(pass.out.find("PASS: 4 keys compared"), std::string::npos) << pass.out;
-  EXPECT_NE(pass.out.find("coll/nccl/all_reduce/float32/sum/bytes:8/ranks:2/oop"), std::string::npos) << pass.out;
+  EXPECT_NE(pass.out.find("coll/nccl/all_reduce/float32/sum/bytes:8/ranks:2/oop"),
+            std::string::npos)
+      << pass.out;
 }
 
 TEST_F(import_ImportCli, CommittedAllReduceTablesImportReportAndTrace) {
@@ -155,14 +173,17 @@ TEST_F(import_ImportCli, CommittedAllReduceTablesImportReportAndTrace) {
   EXPECT_NE(second.err.find("\"Avg bus bandwidth\" ignored"), std::string::npos) << second.err;
 
   const json run = load_json_file(run_dir("b") / "run.json", "fabricgate.run/1");
-  EXPECT_EQ(run["benchmarks"][4]["key"], "coll/nccl/all_reduce/float32/sum/bytes:4294967296/ranks:2/oop");
+  EXPECT_EQ(run["benchmarks"][4]["key"],
+            "coll/nccl/all_reduce/float32/sum/bytes:4294967296/ranks:2/oop");
   EXPECT_DOUBLE_EQ(run["benchmarks"][4]["time_us"].get<double>(), 12358.7);
 
   const Result report_plain = cli({"report", run_dir("b").string(), "--format", "json"});
   EXPECT_NE(report_plain.code, -1);
-  EXPECT_NE(report_plain.out.find("all_reduce"), std::string::npos) << report_plain.out << report_plain.err;
-  const Result history = cli({"history", "coll/nccl/all_reduce/float32/sum/bytes:4294967296/ranks:2/oop", "--results",
-                              (root_ / "results").string()});
+  EXPECT_NE(report_plain.out.find("all_reduce"), std::string::npos)
+      << report_plain.out << report_plain.err;
+  const Result history =
+      cli({"history", "coll/nccl/all_reduce/float32/sum/bytes:4294967296/ranks:2/oop", "--results",
+           (root_ / "results").string()});
   EXPECT_EQ(history.code, 0) << history.out << history.err;
   EXPECT_NE(history.out.find(run["run_id"].get<std::string>()), std::string::npos) << history.out;
 }
@@ -171,13 +192,16 @@ TEST_F(import_ImportCli, WrongResultsFailTheGate) {
   std::vector<std::string> create{"baseline", "create"};
   for (const int r : {2, 3, 4}) {
     const std::string name = "validated-" + std::to_string(r);
-    ASSERT_EQ(import_nccl(kCall16 + "r" + std::to_string(r) + "-nccl-tests-c1-all_gather.txt", name).code, 0);
+    ASSERT_EQ(
+        import_nccl(kCall16 + "r" + std::to_string(r) + "-nccl-tests-c1-all_gather.txt", name).code,
+        0);
     create.insert(create.end(), {"--from", run_dir(name).string()});
   }
   const std::string baseline = (root_ / "baseline.json").string();
   create.insert(create.end(), {"--out", baseline});
   ASSERT_EQ(cli(create).code, 0);
-  ASSERT_EQ(import_nccl(kSource + "/tests/data/import/nccl-tests-wrong-results.txt", "wrong").code, 0);
+  ASSERT_EQ(import_nccl(kSource + "/tests/data/import/nccl-tests-wrong-results.txt", "wrong").code,
+            0);
   const Result wrong = cli({"compare", run_dir("wrong").string(), "--baseline", baseline});
   EXPECT_EQ(wrong.code, 1) << wrong.out;
   EXPECT_NE(wrong.out.find("WRONG-RESULTS"), std::string::npos) << wrong.out;
@@ -198,14 +222,15 @@ TEST_F(import_ImportCli, MalformedFilesExitTwoNamingTheLineAndWriteNothing) {
   };
   for (const auto& [file, expected] : cases) {
     // A good file first: a bad one later on the command line must stop the whole import.
-    const Result r = cli({"import", "nccl-tests", kCall16 + "r1-nccl-tests-c0-all_gather.txt", d + file, "--out",
-                          run_dir("bad").string(), "--platform", kPlatform});
+    const Result r = cli({"import", "nccl-tests", kCall16 + "r1-nccl-tests-c0-all_gather.txt",
+                          d + file, "--out", run_dir("bad").string(), "--platform", kPlatform});
     EXPECT_EQ(r.code, 2) << file << "\n" << r.out << r.err;
     EXPECT_NE(r.err.find(file), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(run_dir("bad"))) << file;
   }
-  EXPECT_TRUE(fs::is_empty(root_ / "results" / kPlatform)) << "no temporary directory is left behind";
+  EXPECT_TRUE(fs::is_empty(root_ / "results" / kPlatform))
+      << "no temporary directory is left behind";
 }
 
 TEST_F(import_ImportCli, NeverReplacesARunAndAsksForThePlatform) {
@@ -217,7 +242,8 @@ TEST_F(import_ImportCli, NeverReplacesARunAndAsksForThePlatform) {
   EXPECT_NE(again.err.find("already exists"), std::string::npos) << again.err;
   EXPECT_EQ(slurp(run_dir("once") / "run.json"), before);
 
-  const Result slash = cli({"import", "nccl-tests", table, "--out", run_dir("slash").string() + "/", "--platform", kPlatform});
+  const Result slash = cli({"import", "nccl-tests", table, "--out", run_dir("slash").string() + "/",
+                            "--platform", kPlatform});
   EXPECT_EQ(slash.code, 0) << slash.err;
   EXPECT_TRUE(fs::exists(run_dir("slash") / "run.json"));
 
@@ -229,16 +255,18 @@ TEST_F(import_ImportCli, NeverReplacesARunAndAsksForThePlatform) {
 
 TEST_F(import_ImportCli, NvbandwidthNeedsItsBufferSizeAndGivesP2pKeys) {
   const std::string file = kSource + "/tests/data/import/nvbandwidth-2gpu-handwritten.json";
-  const Result no_size = cli({"import", "nvbandwidth", file, "--out", run_dir("n").string(), "--platform", kPlatform});
+  const Result no_size =
+      cli({"import", "nvbandwidth", file, "--out", run_dir("n").string(), "--platform", kPlatform});
   EXPECT_EQ(no_size.code, 2);
   EXPECT_NE(no_size.err.find("--buffer-size"), std::string::npos) << no_size.err;
   EXPECT_FALSE(fs::exists(run_dir("n")));
-  const Result ok = cli({"import", "nvbandwidth", file, "--out", run_dir("n").string(), "--platform", kPlatform,
-                         "--buffer-size", "512"});
+  const Result ok = cli({"import", "nvbandwidth", file, "--out", run_dir("n").string(),
+                         "--platform", kPlatform, "--buffer-size", "512"});
   ASSERT_EQ(ok.code, 0) << ok.err;
   EXPECT_NE(ok.err.find("host_device_latency_sm not imported"), std::string::npos) << ok.err;
   const Result report = cli({"report", run_dir("n").string(), "--format", "json"});
-  EXPECT_NE(report.out.find("hostcopy/cuda/h2d/pinned/gpu:0/bytes:536870912"), std::string::npos) << report.out << report.err;
+  EXPECT_NE(report.out.find("hostcopy/cuda/h2d/pinned/gpu:0/bytes:536870912"), std::string::npos)
+      << report.out << report.err;
 }
 
 TEST_F(import_ImportCli, PublishSendsAnImportedRun) {
@@ -246,9 +274,10 @@ TEST_F(import_ImportCli, PublishSendsAnImportedRun) {
   ASSERT_EQ(import_nccl(kCall16 + "r1-nccl-tests-c1-all_gather.txt", "pub").code, 0);
   const fs::path dir = root_ / "server";
   fs::create_directories(dir);
-  testing::BackgroundProcess server({"python3", RECORDING_SERVER, "--port-file", (dir / "port").string(), "--log",
-                                     (dir / "requests.jsonl").string(), "--responses", "200"},
-                                    dir / "server.log");
+  testing::BackgroundProcess server(
+      {"python3", RECORDING_SERVER, "--port-file", (dir / "port").string(), "--log",
+       (dir / "requests.jsonl").string(), "--responses", "200"},
+      dir / "server.log");
   for (int i = 0; i < 600 && !fs::exists(dir / "port") && server.running(); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -259,7 +288,9 @@ TEST_F(import_ImportCli, PublishSendsAnImportedRun) {
   const std::string requests = slurp(dir / "requests.jsonl");
   EXPECT_NE(requests.find("/platform/" + kPlatform + "/"), std::string::npos) << requests;
   EXPECT_NE(requests.find("/suite/nccl-tests/"), std::string::npos) << requests;
-  EXPECT_NE(requests.find("coll/nccl/all_gather/float32/bytes:4294967296/ranks:2/ip"), std::string::npos) << requests;
+  EXPECT_NE(requests.find("coll/nccl/all_gather/float32/bytes:4294967296/ranks:2/ip"),
+            std::string::npos)
+      << requests;
 }
 
 }  // namespace

@@ -38,7 +38,8 @@ class Multinode : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("fg-mn-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("fg-mn-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -48,8 +49,12 @@ class Multinode : public ::testing::Test {
   }
 
   fs::path suite(int emulate, const json& benchmarks) {
-    const json s = {{"schema", "fabricgate.suite/1"}, {"name", "mn"}, {"ranks", 4}, {"emulate_nodes", emulate},
-                    {"defaults", {{"repetitions", 3}, {"warmup", 1}, {"iterations", 5}}}, {"benchmarks", benchmarks}};
+    const json s = {{"schema", "fabricgate.suite/1"},
+                    {"name", "mn"},
+                    {"ranks", 4},
+                    {"emulate_nodes", emulate},
+                    {"defaults", {{"repetitions", 3}, {"warmup", 1}, {"iterations", 5}}},
+                    {"benchmarks", benchmarks}};
     const fs::path p = dir_ / "mn.json";
     std::ofstream(p) << s.dump(2);
     return p;
@@ -57,13 +62,15 @@ class Multinode : public ::testing::Test {
 
   // Runs the suite without comparing; returns the run directory.
   fs::path run(const fs::path& suite_file) {
-    const auto job = run_job({FABRICGATE_CLI, "run", "--suite", suite_file.string(), "--results-dir",
-                              (dir_ / "results").string(), "--lock", (dir_ / "lock").string(), "--bench",
-                              FABRICGATE_BENCH, "--platform", "test-box", "--no-compare"},
-                             60);
+    const auto job =
+        run_job({FABRICGATE_CLI, "run", "--suite", suite_file.string(), "--results-dir",
+                 (dir_ / "results").string(), "--lock", (dir_ / "lock").string(), "--bench",
+                 FABRICGATE_BENCH, "--platform", "test-box", "--no-compare"},
+                60);
     EXPECT_EQ(job.exit_code, 0) << job.output;
     std::vector<fs::path> dirs;
-    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) dirs.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box"))
+      dirs.push_back(e.path());
     EXPECT_EQ(dirs.size(), 1u);
     return dirs.empty() ? fs::path() : dirs.front();
   }
@@ -79,8 +86,12 @@ const json* find_key(const json& run, const std::string& key) {
 }
 
 TEST_F(Multinode, TwoEmulatedNodesOfTwoRanks) {
-  const fs::path d = run(suite(2, {{{"family", "coll"}, {"backend", "mpi"}, {"ops", {"all_reduce"}}, {"sizes", {{"list", {8, 4096}}}}},
-                                   {{"family", "nodepairs"}, {"backend", "mpi"}, {"sizes", {{"list", {4096}}}}}}));
+  const fs::path d =
+      run(suite(2, {{{"family", "coll"},
+                     {"backend", "mpi"},
+                     {"ops", {"all_reduce"}},
+                     {"sizes", {{"list", {8, 4096}}}}},
+                    {{"family", "nodepairs"}, {"backend", "mpi"}, {"sizes", {{"list", {4096}}}}}}));
   const json r = load_json_file(d / "run.json", "fabricgate.run/1");
   EXPECT_EQ(r["launch"]["nranks"], 4);
   EXPECT_EQ(r["launch"]["nodes"], 2);
@@ -97,7 +108,8 @@ TEST_F(Multinode, TwoEmulatedNodesOfTwoRanks) {
   EXPECT_TRUE(r["nodes"][0]["facts"].contains("nic_links"));
   EXPECT_EQ(r["ranks"][3]["node"], n1);
   // One round, one pair; 3 samples (the slower of its two ranks per repetition).
-  const json* pair = find_key(r, "pairs/mpi/sendrecv/bytes:4096/nodes:" + key_safe(n0) + "+" + key_safe(n1));
+  const json* pair =
+      find_key(r, "pairs/mpi/sendrecv/bytes:4096/nodes:" + key_safe(n0) + "+" + key_safe(n1));
   ASSERT_NE(pair, nullptr) << r["benchmarks"].dump();
   EXPECT_EQ((*pair)["status"], "ok") << pair->dump();
   EXPECT_EQ((*pair)["samples"]["time_us"].size(), 3u);
@@ -115,7 +127,8 @@ TEST_F(Multinode, TwoEmulatedNodesOfTwoRanks) {
 
 TEST_F(Multinode, FourEmulatedNodesRunAllPairsAndTheGateNamesTheOddNode) {
   setenv("FABRICGATE_TEST_NODE_FACT_OVERRIDE", "2:nccl=0.0.0-injected", 1);
-  const fs::path d = run(suite(4, {{{"family", "nodepairs"}, {"backend", "mpi"}, {"sizes", {{"list", {4096, 65536}}}}}}));
+  const fs::path d = run(suite(
+      4, {{{"family", "nodepairs"}, {"backend", "mpi"}, {"sizes", {{"list", {4096, 65536}}}}}}));
   const json r = load_json_file(d / "run.json", "fabricgate.run/1");
   EXPECT_EQ(r["launch"]["nodes"], 4);
   EXPECT_EQ(r["launch"]["ranks_per_node"], 1);
@@ -140,12 +153,13 @@ TEST_F(Multinode, FourEmulatedNodesRunAllPairsAndTheGateNamesTheOddNode) {
   EXPECT_EQ(pairs.size(), 12u);
   ASSERT_EQ(per_node.size(), 4u);
   for (const auto& [node, n] : per_node) EXPECT_EQ(n, 3) << node;
-  EXPECT_TRUE(pairs.count("pairs/mpi/sendrecv/bytes:65536/nodes:" + key_safe(host() + "-node1") + "+" +
-                          key_safe(host() + "-node3")));
+  EXPECT_TRUE(pairs.count("pairs/mpi/sendrecv/bytes:65536/nodes:" + key_safe(host() + "-node1") +
+                          "+" + key_safe(host() + "-node3")));
 
   const auto console = run_job({FABRICGATE_CLI, "compare", d.string()}, 30);
   EXPECT_EQ(console.exit_code, 1) << console.output;
-  EXPECT_NE(console.output.find("CLUSTER FAIL NODE-MISMATCH: node " + host() + "-node2: nccl \"0.0.0-injected\""),
+  EXPECT_NE(console.output.find("CLUSTER FAIL NODE-MISMATCH: node " + host() +
+                                "-node2: nccl \"0.0.0-injected\""),
             std::string::npos)
       << console.output;
   const auto js = run_job({FABRICGATE_CLI, "compare", d.string(), "--format", "json"}, 30);
@@ -163,13 +177,15 @@ TEST_F(Multinode, FourEmulatedNodesRunAllPairsAndTheGateNamesTheOddNode) {
 }
 
 TEST_F(Multinode, EmulatedNodesMustDivideTheRanks) {
-  const auto job = run_job({FABRICGATE_CLI, "run", "--suite",
-                            suite(3, {{{"family", "nodepairs"}, {"sizes", {{"list", {64}}}}}}).string(), "--results-dir",
-                            (dir_ / "results").string(), "--lock", (dir_ / "lock").string(), "--bench", FABRICGATE_BENCH,
-                            "--platform", "test-box", "--no-compare"},
-                           60);
+  const auto job =
+      run_job({FABRICGATE_CLI, "run", "--suite",
+               suite(3, {{{"family", "nodepairs"}, {"sizes", {{"list", {64}}}}}}).string(),
+               "--results-dir", (dir_ / "results").string(), "--lock", (dir_ / "lock").string(),
+               "--bench", FABRICGATE_BENCH, "--platform", "test-box", "--no-compare"},
+              60);
   EXPECT_EQ(job.exit_code, 2) << job.output;
-  EXPECT_NE(job.output.find("divides the rank count (4 ranks), found 3"), std::string::npos) << job.output;
+  EXPECT_NE(job.output.find("divides the rank count (4 ranks), found 3"), std::string::npos)
+      << job.output;
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "harness/fingerprint/subprocess.hpp"
 #include "core/json_file.hpp"
+#include "harness/fingerprint/subprocess.hpp"
 
 namespace fabricgate::testing {
 
@@ -46,10 +46,11 @@ NetnsHosts::NetnsHosts(const std::string& tag) : hub_("fgh-" + tag) {
   for (const auto& ns : hosts_) {
     if (!step({"netns", "add", ns})) return;
   }
-  const std::vector<std::vector<std::string>> bridge = {{"-n", hub_, "link", "set", "lo", "up"},
-                                                        {"-n", hub_, "link", "add", "fgbr", "type", "bridge"},
-                                                        {"-n", hub_, "addr", "add", "10.251.0.1/24", "dev", "fgbr"},
-                                                        {"-n", hub_, "link", "set", "fgbr", "up"}};
+  const std::vector<std::vector<std::string>> bridge = {
+      {"-n", hub_, "link", "set", "lo", "up"},
+      {"-n", hub_, "link", "add", "fgbr", "type", "bridge"},
+      {"-n", hub_, "addr", "add", "10.251.0.1/24", "dev", "fgbr"},
+      {"-n", hub_, "link", "set", "fgbr", "up"}};
   for (const auto& s : bridge) {
     if (!step(s)) return;
   }

@@ -23,7 +23,8 @@ using testing::NetnsHosts;
 using testing::run_job;
 
 const std::string kAgent = std::string(FABRICGATE_SOURCE_DIR) + "/ci/netns/netns-agent";
-const std::string kSuite = std::string(FABRICGATE_SOURCE_DIR) + "/tests/integration/multinode/netns_two_hosts.json";
+const std::string kSuite =
+    std::string(FABRICGATE_SOURCE_DIR) + "/tests/integration/multinode/netns_two_hosts.json";
 
 // A host name as a key component (bench/engine/node_layout: [A-Za-z0-9_-] kept, else '_').
 std::string bench_safe(std::string name) {
@@ -53,14 +54,19 @@ class NetnsTwoHosts : public ::testing::Test {
   // run.json. `extra_env` goes to mpirun (and so to the agent).
   json run_across(const NetnsHosts& hosts, const std::vector<std::string>& extra_env = {}) {
     const fs::path hostfile = dir_ / "hostfile";
-    std::ofstream(hostfile) << NetnsHosts::host_name(0) << " slots=1\n" << NetnsHosts::host_name(1) << " slots=1\n";
+    std::ofstream(hostfile) << NetnsHosts::host_name(0) << " slots=1\n"
+                            << NetnsHosts::host_name(1) << " slots=1\n";
     // Open MPI reads its parameters from OMPI_MCA_* in mpirun's environment, and `fabricgate run`
     // forwards them to every rank with -x: the agent, and TCP only on the bridge's subnet for both
     // the out-of-band channel (orted <-> mpirun) and the BTL (rank <-> rank). ob1 + self,tcp leave
     // the ranks one path between them, so a wrong locality cannot hide behind shared memory.
     const std::string subnet = NetnsHosts::kSubnet;
     // ip netns exec HUB env VARS... fabricgate run ...: the launcher host is the hub namespace.
-    std::vector<std::string> argv = {"ip", "netns", "exec", hosts.hub(), "env",
+    std::vector<std::string> argv = {"ip",
+                                     "netns",
+                                     "exec",
+                                     hosts.hub(),
+                                     "env",
                                      "FABRICGATE_NETNS_HOSTS=" + hosts.agent_map(),
                                      "OMPI_MCA_plm_rsh_agent=" + kAgent,
                                      "OMPI_MCA_oob_tcp_if_include=" + subnet,
@@ -68,15 +74,33 @@ class NetnsTwoHosts : public ::testing::Test {
                                      "OMPI_MCA_btl=self,tcp",
                                      "OMPI_MCA_pml=ob1"};
     argv.insert(argv.end(), extra_env.begin(), extra_env.end());
-    const std::vector<std::string> run = {
-        FABRICGATE_CLI, "run", "--suite", kSuite, "--launcher", "mpirun", "--hostfile", hostfile.string(), "--ranks", "2",
-        "--results-dir", (dir_ / "results").string(), "--lock", (dir_ / "lock").string(), "--bench", FABRICGATE_BENCH,
-        "--platform", "test-box", "--no-compare", "--timeout", "150"};
+    const std::vector<std::string> run = {FABRICGATE_CLI,
+                                          "run",
+                                          "--suite",
+                                          kSuite,
+                                          "--launcher",
+                                          "mpirun",
+                                          "--hostfile",
+                                          hostfile.string(),
+                                          "--ranks",
+                                          "2",
+                                          "--results-dir",
+                                          (dir_ / "results").string(),
+                                          "--lock",
+                                          (dir_ / "lock").string(),
+                                          "--bench",
+                                          FABRICGATE_BENCH,
+                                          "--platform",
+                                          "test-box",
+                                          "--no-compare",
+                                          "--timeout",
+                                          "150"};
     argv.insert(argv.end(), run.begin(), run.end());
     const auto job = run_job(argv, 200);  // fabricgate kills a hung mpirun at 150 s, this at 200 s
     EXPECT_EQ(job.exit_code, 0) << job.output;
     std::vector<fs::path> dirs;
-    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) dirs.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box"))
+      dirs.push_back(e.path());
     EXPECT_EQ(dirs.size(), 1u);
     if (dirs.size() != 1) return json::object();
     run_dir_ = dirs.front();
@@ -89,9 +113,11 @@ class NetnsTwoHosts : public ::testing::Test {
 
 TEST_F(NetnsTwoHosts, AgentRefusesAHostItDoesNotKnow) {
   // Like ssh to an unknown host: exit 255 and a message naming the host, nothing started.
-  const auto r = run_job({"env", "FABRICGATE_NETNS_HOSTS=fgnode0=fgn0-x", kAgent, "-x", "fgnode7", "true"}, 10);
+  const auto r = run_job(
+      {"env", "FABRICGATE_NETNS_HOSTS=fgnode0=fgn0-x", kAgent, "-x", "fgnode7", "true"}, 10);
   EXPECT_EQ(r.exit_code, 255) << r.output;
-  EXPECT_NE(r.output.find("host \"fgnode7\" is not in FABRICGATE_NETNS_HOSTS"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("host \"fgnode7\" is not in FABRICGATE_NETNS_HOSTS"), std::string::npos)
+      << r.output;
 }
 
 TEST_F(NetnsTwoHosts, FabricgateRunSpansTwoHostsThroughMpirun) {
@@ -121,7 +147,9 @@ TEST_F(NetnsTwoHosts, FabricgateRunSpansTwoHostsThroughMpirun) {
     EXPECT_EQ(r["ranks"][static_cast<std::size_t>(i)]["host"], NetnsHosts::host_name(i));
   }
   const json launch = load_json_file(run_dir_ / "launch.json", "fabricgate.launch/1");
-  EXPECT_NE(launch["argv"].dump().find("\"--hostfile\",\"" + hostfile.string() + "\""), std::string::npos) << launch.dump();
+  EXPECT_NE(launch["argv"].dump().find("\"--hostfile\",\"" + hostfile.string() + "\""),
+            std::string::npos)
+      << launch.dump();
 
   // MPI between the hosts: every collective ok with its data checked, and the node pair.
   int mpi_ok = 0;
@@ -161,7 +189,8 @@ TEST_F(NetnsTwoHosts, FabricgateRunSpansTwoHostsThroughMpirun) {
   EXPECT_GT(hosts.received_bytes(1) - rx1, 4LL << 20);
 
   // Reports say two nodes, not "emulated on one host"; same facts on both, so no finding.
-  const auto md = run_job({FABRICGATE_CLI, "compare", run_dir_.string(), "--format", "markdown"}, 60);
+  const auto md =
+      run_job({FABRICGATE_CLI, "compare", run_dir_.string(), "--format", "markdown"}, 60);
   EXPECT_EQ(md.exit_code, 0) << md.output;
   EXPECT_NE(md.output.find("2 nodes x 1 ranks"), std::string::npos) << md.output;
   EXPECT_EQ(md.output.find("emulated on one host"), std::string::npos) << md.output;
@@ -174,7 +203,8 @@ TEST_F(NetnsTwoHosts, DuplicateHostNamesDoNotMergeNodes) {
   if (::geteuid() != 0) GTEST_SKIP() << "ip netns add needs root (CAP_SYS_ADMIN)";
   const NetnsHosts hosts(std::to_string(::getpid() % 100000 + 1));
   if (!hosts.ok()) GTEST_SKIP() << "network namespaces cannot be made here: " << hosts.error();
-  const json r = run_across(hosts, {"FABRICGATE_NETNS_SAME_HOSTNAME=1", "FABRICGATE_NETNS_TMPDIR=" + dir_.string()});
+  const json r = run_across(
+      hosts, {"FABRICGATE_NETNS_SAME_HOSTNAME=1", "FABRICGATE_NETNS_TMPDIR=" + dir_.string()});
   ASSERT_FALSE(r.empty());
   char own[256] = {0};
   ::gethostname(own, sizeof own - 1);
@@ -184,11 +214,14 @@ TEST_F(NetnsTwoHosts, DuplicateHostNamesDoNotMergeNodes) {
   for (int i = 0; i < 2; ++i) {
     const auto at = static_cast<std::size_t>(i);
     EXPECT_EQ(r["ranks"][at]["host"], own);  // the same host name on both...
-    EXPECT_EQ(r["nodes"][at]["name"], std::string(own) + "-rank" + std::to_string(i)) << r["nodes"].dump();  // ...two nodes
+    EXPECT_EQ(r["nodes"][at]["name"], std::string(own) + "-rank" + std::to_string(i))
+        << r["nodes"].dump();  // ...two nodes
     EXPECT_EQ(r["nodes"][at]["ranks"], json({i}));
   }
-  EXPECT_NE(find_key(r, "pairs/mpi/sendrecv/bytes:1048576/nodes:" + bench_safe(own) + "-rank0+" + bench_safe(own) + "-rank1"),
-            nullptr) << r["benchmarks"].dump();
+  EXPECT_NE(find_key(r, "pairs/mpi/sendrecv/bytes:1048576/nodes:" + bench_safe(own) + "-rank0+" +
+                            bench_safe(own) + "-rank1"),
+            nullptr)
+      << r["benchmarks"].dump();
 }
 
 }  // namespace

@@ -14,7 +14,8 @@
 
 namespace fabricgate::testing {
 
-BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv, const std::filesystem::path& log) {
+BackgroundProcess::BackgroundProcess(const std::vector<std::string>& argv,
+                                     const std::filesystem::path& log) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);

@@ -55,15 +55,18 @@ const std::vector<std::string> kSteering = {"GITHUB_TOKEN",
 // The recording server: every request it saw, as parsed JSON lines.
 class RecordingServer {
  public:
-  RecordingServer(const fs::path& dir, const std::string& responses, std::vector<std::string> extra = {})
+  RecordingServer(const fs::path& dir, const std::string& responses,
+                  std::vector<std::string> extra = {})
       : port_file_(dir / "port"), log_(dir / "requests.jsonl") {
     fs::create_directories(dir);
-    std::vector<std::string> argv = {"python3", RECORDING_SERVER, "--port-file", port_file_.string(),
-                                     "--log",   log_.string(),    "--responses", responses};
+    std::vector<std::string> argv = {"python3",           RECORDING_SERVER, "--port-file",
+                                     port_file_.string(), "--log",          log_.string(),
+                                     "--responses",       responses};
     argv.insert(argv.end(), extra.begin(), extra.end());
     process_.emplace(argv, dir / "server.log");
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (!fs::exists(port_file_) && process_->running() && std::chrono::steady_clock::now() < deadline) {
+    while (!fs::exists(port_file_) && process_->running() &&
+           std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     if (!fs::exists(port_file_))
@@ -71,7 +74,9 @@ class RecordingServer {
     port_ = std::stoi(slurp(port_file_));
   }
 
-  std::string url(const std::string& scheme = "http") const { return scheme + "://127.0.0.1:" + std::to_string(port_); }
+  std::string url(const std::string& scheme = "http") const {
+    return scheme + "://127.0.0.1:" + std::to_string(port_);
+  }
 
   std::vector<json> requests() const {
     std::vector<json> out;
@@ -94,7 +99,8 @@ class publish_Cli : public ::testing::Test {
   void SetUp() override {
     root_ = testing::fresh_temp_dir("publish-cli");
     std::vector<fs::path> base;
-    for (unsigned i = 1; i <= 3; ++i) base.push_back(write_run("base-" + std::to_string(i), 1.0, i));
+    for (unsigned i = 1; i <= 3; ++i)
+      base.push_back(write_run("base-" + std::to_string(i), 1.0, i));
     std::vector<std::string> argv = {FABRICGATE_CLI, "baseline", "create"};
     for (const fs::path& p : base) {
       argv.push_back("--from");
@@ -102,7 +108,8 @@ class publish_Cli : public ::testing::Test {
     }
     argv.push_back("--baselines-dir");
     argv.push_back((root_ / "baselines").string());
-    const testing::ChildResult made = testing::run_child(argv, root_, logs(), std::chrono::seconds(60), kSteering);
+    const testing::ChildResult made =
+        testing::run_child(argv, root_, logs(), std::chrono::seconds(60), kSteering);
     ASSERT_EQ(made.exit_code, 0) << made.output;
     slow_run_ = write_run("slow", 1.0 / 0.95, 41);  // 64 MiB busbw -5 %: the gate fails
   }
@@ -116,7 +123,8 @@ class publish_Cli : public ::testing::Test {
 
   fs::path write_run(const std::string& id, double slowdown, unsigned seed) {
     std::vector<json> results;
-    for (const std::uint64_t bytes : {std::uint64_t{8192}, std::uint64_t{1} << 20, std::uint64_t{64} << 20}) {
+    for (const std::uint64_t bytes :
+         {std::uint64_t{8192}, std::uint64_t{1} << 20, std::uint64_t{64} << 20}) {
       testing::ResultSpec s;
       s.bytes = bytes;
       const double t = 5.0 + static_cast<double>(bytes) / 2000.0;
@@ -130,11 +138,16 @@ class publish_Cli : public ::testing::Test {
   }
 
   // fabricgate publish RUN ARGS... with exactly the variables in `env` set (see kSteering).
-  testing::ChildResult publish(const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
+  testing::ChildResult publish(const std::vector<std::string>& args,
+                               const std::map<std::string, std::string>& env,
                                std::chrono::seconds limit = std::chrono::seconds(60)) {
-    std::vector<std::string> argv = {
-        FABRICGATE_CLI,  "publish", slow_run_.string(), "--baselines-dir", (root_ / "baselines").string(),
-        "--retry-delay", "0.05"};
+    std::vector<std::string> argv = {FABRICGATE_CLI,
+                                     "publish",
+                                     slow_run_.string(),
+                                     "--baselines-dir",
+                                     (root_ / "baselines").string(),
+                                     "--retry-delay",
+                                     "0.05"};
     argv.insert(argv.end(), args.begin(), args.end());
     std::vector<std::string> unset;
     for (const std::string& name : kSteering) {
@@ -170,10 +183,12 @@ std::string header(const json& request, const std::string& name) {
 
 TEST_F(publish_Cli, WebhookGetsSlackJsonWithTheBearerTokenAndTheGateFailureDoesNotFailPublish) {
   RecordingServer server(root_ / "srv", "200");
-  const auto r =
-      publish({"--to", "webhook=" + server.url() + "/hooks/fabric"}, {{"FABRICGATE_WEBHOOK_TOKEN", kWebhookToken}});
+  const auto r = publish({"--to", "webhook=" + server.url() + "/hooks/fabric"},
+                         {{"FABRICGATE_WEBHOOK_TOKEN", kWebhookToken}});
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("fabricgate: published slow → webhook http://127.0.0.1:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("fabricgate: published slow → webhook http://127.0.0.1:"),
+            std::string::npos)
+      << r.output;
   EXPECT_EQ(r.output.find(kWebhookToken), std::string::npos) << r.output;
   const auto requests = server.requests();
   ASSERT_EQ(requests.size(), 1u);
@@ -186,7 +201,8 @@ TEST_F(publish_Cli, WebhookGetsSlackJsonWithTheBearerTokenAndTheGateFailureDoesN
   const json body = json::parse(q.at("body").get<std::string>());
   const std::string text = body.at("text");
   EXPECT_EQ(text.rfind("*fabricgate FAIL: 1 of 3 keys fail the gate", 0), 0u) << text;
-  EXPECT_NE(text.find("*REGRESSION* `coll/mpi/all_reduce/float32/sum/bytes:67108864/ranks:2/oop`"), std::string::npos)
+  EXPECT_NE(text.find("*REGRESSION* `coll/mpi/all_reduce/float32/sum/bytes:67108864/ranks:2/oop`"),
+            std::string::npos)
       << text;
   EXPECT_EQ(body.at("fabricgate").at("verdict"), "fail");
   EXPECT_EQ(body.at("fabricgate").at("run_id"), "slow");
@@ -194,12 +210,12 @@ TEST_F(publish_Cli, WebhookGetsSlackJsonWithTheBearerTokenAndTheGateFailureDoesN
 
 TEST_F(publish_Cli, GithubStatusAndPullRequestCommentReachTheApi) {
   RecordingServer server(root_ / "srv", "201");
-  const auto r =
-      publish({"--to", "github-status", "--to", "github-comment"}, {{"GITHUB_TOKEN", kGithubToken},
-                                                                    {"GITHUB_API_URL", server.url() + "/api/v3"},
-                                                                    {"GITHUB_REPOSITORY", "octo/fabric"},
-                                                                    {"GITHUB_SHA", kSha},
-                                                                    {"GITHUB_REF", "refs/pull/17/merge"}});
+  const auto r = publish({"--to", "github-status", "--to", "github-comment"},
+                         {{"GITHUB_TOKEN", kGithubToken},
+                          {"GITHUB_API_URL", server.url() + "/api/v3"},
+                          {"GITHUB_REPOSITORY", "octo/fabric"},
+                          {"GITHUB_SHA", kSha},
+                          {"GITHUB_REF", "refs/pull/17/merge"}});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output.find(kGithubToken), std::string::npos) << r.output;
   const auto requests = server.requests();
@@ -234,7 +250,8 @@ TEST_F(publish_Cli, PersistentFiveHundredIsExitThreeNamingTargetStatusAndBodyWit
                          {{"FABRICGATE_WEBHOOK_TOKEN", kWebhookToken}});
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_EQ(server.requests().size(), 3u);
-  EXPECT_NE(r.output.find("publish failed: slow → webhook " + server.url() + ": HTTP 500 after 3 attempts; response: "),
+  EXPECT_NE(r.output.find("publish failed: slow → webhook " + server.url() +
+                          ": HTTP 500 after 3 attempts; response: "),
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("you sent Authorization: Bearer ***"), std::string::npos) << r.output;
@@ -253,9 +270,11 @@ TEST_F(publish_Cli, FourHundredsAreNotRetried) {
 TEST_F(publish_Cli, HangingServerTimesOutWithinTheBound) {
   RecordingServer server(root_ / "srv", "hang", {"--hang-seconds", "20"});
   const auto start = std::chrono::steady_clock::now();
-  const auto r = publish({"--to", "webhook=" + server.url() + "/slow", "--timeout", "1", "--attempts", "2"}, {},
-                         std::chrono::seconds(30));
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto r =
+      publish({"--to", "webhook=" + server.url() + "/slow", "--timeout", "1", "--attempts", "2"},
+              {}, std::chrono::seconds(30));
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_EQ(server.requests().size(), 2u);
@@ -274,7 +293,8 @@ TEST_F(publish_Cli, RefusedConnectionsAreRetriedThenExitThree) {
 TEST_F(publish_Cli, EveryTargetIsTriedWhenOneFails) {
   RecordingServer good(root_ / "good", "200");
   RecordingServer bad(root_ / "bad", "403");
-  const auto r = publish({"--to", "webhook=" + bad.url() + "/x", "--to", "webhook=" + good.url() + "/y"}, {});
+  const auto r =
+      publish({"--to", "webhook=" + bad.url() + "/x", "--to", "webhook=" + good.url() + "/y"}, {});
   EXPECT_EQ(r.exit_code, 3) << r.output;
   EXPECT_EQ(bad.requests().size(), 1u);
   EXPECT_EQ(good.requests().size(), 1u);
@@ -283,11 +303,13 @@ TEST_F(publish_Cli, EveryTargetIsTriedWhenOneFails) {
 
 TEST_F(publish_Cli, MissingGithubTokenIsExitTwoBeforeAnythingIsSent) {
   RecordingServer server(root_ / "srv", "201");
-  const auto r =
-      publish({"--to", "webhook=" + server.url() + "/h", "--to", "github-status"},
-              {{"GITHUB_API_URL", server.url()}, {"GITHUB_REPOSITORY", "octo/fabric"}, {"GITHUB_SHA", kSha}});
+  const auto r = publish({"--to", "webhook=" + server.url() + "/h", "--to", "github-status"},
+                         {{"GITHUB_API_URL", server.url()},
+                          {"GITHUB_REPOSITORY", "octo/fabric"},
+                          {"GITHUB_SHA", kSha}});
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("$GITHUB_TOKEN or --token-file github=FILE"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("$GITHUB_TOKEN or --token-file github=FILE"), std::string::npos)
+      << r.output;
   EXPECT_TRUE(server.requests().empty());
   EXPECT_EQ(publish({"--to", "carrier-pigeon=http://x"}, {}).exit_code, 2);
 }
@@ -296,8 +318,9 @@ TEST_F(publish_Cli, TokenFileAndVerboseShowRequestsButNeverTheToken) {
   RecordingServer server(root_ / "srv", "200");
   const fs::path token_file = root_ / "webhook.token";
   std::ofstream(token_file) << kWebhookToken << "\n";
-  const auto r = publish(
-      {"--to", "webhook=" + server.url() + "/h", "--token-file", "webhook=" + token_file.string(), "--verbose"}, {});
+  const auto r = publish({"--to", "webhook=" + server.url() + "/h", "--token-file",
+                          "webhook=" + token_file.string(), "--verbose"},
+                         {});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("Authorization: ***"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("attempt 1/3: HTTP 200"), std::string::npos) << r.output;
@@ -311,10 +334,11 @@ TEST_F(publish_Cli, TlsIsVerifiedAndCaBundleTrustsAPrivateCertificate) {
   if (!fs::exists(openssl)) GTEST_SKIP() << "openssl not installed: cannot make a test certificate";
   const fs::path cert = root_ / "cert.pem";
   const fs::path key = root_ / "key.pem";
-  const testing::ChildResult made = testing::run_child(
-      {openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext",
-       "subjectAltName=IP:127.0.0.1", "-keyout", key.string(), "-out", cert.string()},
-      root_, logs(), std::chrono::seconds(60), {});
+  const testing::ChildResult made =
+      testing::run_child({openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                          "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                          "-keyout", key.string(), "-out", cert.string()},
+                         root_, logs(), std::chrono::seconds(60), {});
   ASSERT_EQ(made.exit_code, 0) << made.output;
   RecordingServer server(root_ / "srv", "200", {"--cert", cert.string(), "--key", key.string()});
 
@@ -323,7 +347,8 @@ TEST_F(publish_Cli, TlsIsVerifiedAndCaBundleTrustsAPrivateCertificate) {
   EXPECT_NE(untrusted.output.find("(not retried)"), std::string::npos) << untrusted.output;
   EXPECT_TRUE(server.requests().empty()) << "no HTTP request may pass an unverified handshake";
 
-  const auto trusted = publish({"--to", "webhook=" + server.url("https") + "/h", "--ca-bundle", cert.string()}, {});
+  const auto trusted =
+      publish({"--to", "webhook=" + server.url("https") + "/h", "--ca-bundle", cert.string()}, {});
   EXPECT_EQ(trusted.exit_code, 0) << trusted.output;
   EXPECT_EQ(server.requests().size(), 1u);
 }
@@ -331,12 +356,14 @@ TEST_F(publish_Cli, TlsIsVerifiedAndCaBundleTrustsAPrivateCertificate) {
 // The Pushgateway as deployed: push, read /metrics back, check values and labels.
 std::string scrape(int port) {
   const publish::HttpClient client({});
-  const publish::HttpResponse r = client.send({"GET", "http://127.0.0.1:" + std::to_string(port) + "/metrics", {}, ""});
+  const publish::HttpResponse r =
+      client.send({"GET", "http://127.0.0.1:" + std::to_string(port) + "/metrics", {}, ""});
   return r.transport_ok && r.status == 200 ? r.body : "";
 }
 
 // The sample line of `metric` whose labels include every `labels` entry, or "".
-std::string sample(const std::string& metrics, const std::string& metric, const std::vector<std::string>& labels) {
+std::string sample(const std::string& metrics, const std::string& metric,
+                   const std::vector<std::string>& labels) {
   std::istringstream in(metrics);
   for (std::string line; std::getline(in, line);) {
     if (line.rfind(metric + "{", 0) != 0) continue;
@@ -351,14 +378,18 @@ double value_of(const std::string& line) { return std::stod(line.substr(line.rfi
 
 TEST_F(publish_Cli, PushgatewayServesTheFiguresWithPlatformHostSuiteAndKeyLabels) {
   const std::string binary = "/usr/bin/prometheus-pushgateway";
-  if (!fs::exists(binary)) GTEST_SKIP() << binary << " not installed (apt-get install prometheus-pushgateway)";
+  if (!fs::exists(binary))
+    GTEST_SKIP() << binary << " not installed (apt-get install prometheus-pushgateway)";
   std::optional<testing::BackgroundProcess> gateway;
   int port = 0;
-  for (int attempt = 0; attempt < 3 && port == 0; ++attempt) {  // the free port may be taken meanwhile
+  for (int attempt = 0; attempt < 3 && port == 0;
+       ++attempt) {  // the free port may be taken meanwhile
     const int candidate = testing::free_loopback_port();
-    gateway.emplace(std::vector<std::string>{binary, "--web.listen-address=127.0.0.1:" + std::to_string(candidate),
-                                             "--persistence.file=", "--log.level=warn"},
-                    root_ / "pushgateway.log");
+    gateway.emplace(
+        std::vector<std::string>{binary,
+                                 "--web.listen-address=127.0.0.1:" + std::to_string(candidate),
+                                 "--persistence.file=", "--log.level=warn"},
+        root_ / "pushgateway.log");
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (gateway->running() && std::chrono::steady_clock::now() < deadline) {
       if (!scrape(candidate).empty()) {
@@ -376,8 +407,8 @@ TEST_F(publish_Cli, PushgatewayServesTheFiguresWithPlatformHostSuiteAndKeyLabels
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const std::string metrics = scrape(port);
   const std::string group = "platform=\"cpu-test-2c\"";
-  const std::vector<std::string> run_labels = {"job=\"fabricgate\"", group, "host=\"h\"", "suite=\"cpu\"",
-                                               "scenario=\"default\""};
+  const std::vector<std::string> run_labels = {"job=\"fabricgate\"", group, "host=\"h\"",
+                                               "suite=\"cpu\"", "scenario=\"default\""};
   const json run = slow_run_json();
   for (const json& b : run.at("benchmarks")) {
     auto labels = run_labels;
@@ -392,8 +423,9 @@ TEST_F(publish_Cli, PushgatewayServesTheFiguresWithPlatformHostSuiteAndKeyLabels
   const std::string failed = sample(metrics, "fabricgate_gate_failed", run_labels);
   ASSERT_FALSE(failed.empty()) << metrics;
   EXPECT_EQ(value_of(failed), 1.0);
-  EXPECT_EQ(value_of(sample(metrics, "fabricgate_key_failed",
-                            {group, "key=\"coll/mpi/all_reduce/float32/sum/bytes:67108864/ranks:2/oop\""})),
+  EXPECT_EQ(value_of(sample(
+                metrics, "fabricgate_key_failed",
+                {group, "key=\"coll/mpi/all_reduce/float32/sum/bytes:67108864/ranks:2/oop\""})),
             1.0);
   EXPECT_EQ(value_of(sample(metrics, "fabricgate_keys", {group, "verdict=\"REGRESSION\""})), 1.0);
 

@@ -32,7 +32,8 @@ struct CommandResult {
 
 // Runs an argument vector (no shell) and kills it after `seconds`.
 CommandResult run(const std::vector<std::string>& argv, int seconds = 60) {
-  const auto p = fabricgate::fingerprint::run_program(argv, 16 << 20, std::chrono::seconds(seconds));
+  const auto p =
+      fabricgate::fingerprint::run_program(argv, 16 << 20, std::chrono::seconds(seconds));
   CommandResult r;
   r.status = p.started && !p.timed_out && p.signal == 0 ? p.exit_code : -1;
   r.out = p.out;
@@ -57,9 +58,10 @@ class RdmaLoopback : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("fg-rdma-it-" + std::to_string(getpid()));
     fs::create_directories(dir_);
     const fs::path records = dir_ / "records.jsonl";
-    const std::string suite = std::string(FABRICGATE_SOURCE_DIR) + "/tests/integration/rdma/rdma_loopback.json";
-    run_ = run({"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", FABRICGATE_BENCH, "--suite", suite,
-                "--records", records.string()},
+    const std::string suite =
+        std::string(FABRICGATE_SOURCE_DIR) + "/tests/integration/rdma/rdma_loopback.json";
+    run_ = run({"mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2", FABRICGATE_BENCH,
+                "--suite", suite, "--records", records.string()},
                300);
     records_ = read_records(records);
   }
@@ -82,7 +84,8 @@ TEST_F(RdmaLoopback, LibfabricTcpAndShmEveryOpOkWithDataCheckedAndProviderRecord
         const json& r = records_[key];
         if (!FABRICGATE_TEST_LIBFABRIC) {
           EXPECT_EQ(r["status"], "skipped");
-          EXPECT_NE(r["message"].get<std::string>().find("built without libfabric headers"), std::string::npos);
+          EXPECT_NE(r["message"].get<std::string>().find("built without libfabric headers"),
+                    std::string::npos);
           continue;
         }
         EXPECT_EQ(r["status"], "ok") << key << ": " << r["message"];
@@ -93,7 +96,8 @@ TEST_F(RdmaLoopback, LibfabricTcpAndShmEveryOpOkWithDataCheckedAndProviderRecord
         EXPECT_EQ(r["bytes"].get<long long>(), std::stoll(bytes));
         EXPECT_GT(r["time_us"].get<double>(), 0) << key;
         EXPECT_GT(r["algbw_GBps"].get<double>(), 0) << key;
-        EXPECT_FALSE(r.contains("busbw_GBps") && !r["busbw_GBps"].is_null() && r["busbw_GBps"].get<double>() > 0);
+        EXPECT_FALSE(r.contains("busbw_GBps") && !r["busbw_GBps"].is_null() &&
+                     r["busbw_GBps"].get<double>() > 0);
         // The provider actually chosen (tcp comes layered as "tcp;ofi_rxm"), and where.
         const std::string chosen = r["params"]["provider"].get<std::string>();
         EXPECT_EQ(chosen.rfind(provider, 0), 0u) << key << " chose " << chosen;
@@ -120,15 +124,18 @@ TEST_F(RdmaLoopback, UnavailableThingsAreSkipsWithReasons) {
 }
 
 TEST_F(RdmaLoopback, VerbsBuildsAndSkipsWithoutAnRdmaDevice) {
-  if (FABRICGATE_TEST_VERBS && fs::exists("/sys/class/infiniband") && !fs::is_empty("/sys/class/infiniband")) {
+  if (FABRICGATE_TEST_VERBS && fs::exists("/sys/class/infiniband") &&
+      !fs::is_empty("/sys/class/infiniband")) {
     GTEST_SKIP() << "this machine has an RDMA device; the skip path is not exercised";
   }
   for (const std::string op : {"write", "read", "send", "pingpong"}) {
     const std::string key = "rdma/verbs/any/" + op + "/bytes:65536/ranks:2";
     ASSERT_TRUE(records_.count(key)) << key;
     EXPECT_EQ(records_[key]["status"], "skipped");
-    const std::string want = FABRICGATE_TEST_VERBS ? "no RDMA device" : "built without libibverbs headers";
-    EXPECT_NE(records_[key]["message"].get<std::string>().find(want), std::string::npos) << records_[key]["message"];
+    const std::string want =
+        FABRICGATE_TEST_VERBS ? "no RDMA device" : "built without libibverbs headers";
+    EXPECT_NE(records_[key]["message"].get<std::string>().find(want), std::string::npos)
+        << records_[key]["message"];
     EXPECT_EQ(records_[key]["params"]["provider"], "verbs");
   }
 }
@@ -188,10 +195,12 @@ TEST(RdmaTwoHosts, TcpProviderAcrossNetworkNamespaces) {
   const VethPair pair(tag);
   if (!pair.ok()) GTEST_SKIP() << "ip netns add / veth creation is not permitted here";
   // The two ranks bootstrap over plain TCP on the veth pair itself (fabricgate-rdma-pair), without
-  // MPI; Open MPI across namespaces, through a launch agent, is tests/integration/multinode/netns_*.
+  // MPI; Open MPI across namespaces, through a launch agent, is
+  // tests/integration/multinode/netns_*.
   const auto rank = [&](const std::string& netns, const char* id) {
-    return std::vector<std::string>{"ip", "netns", "exec", netns, FABRICGATE_RDMA_PAIR, id, "10.250.0.1", "47911",
-                                    "tcp", "fgveth", "65536,1048576"};
+    return std::vector<std::string>{
+        "ip",         "netns", "exec", netns,    FABRICGATE_RDMA_PAIR, id,
+        "10.250.0.1", "47911", "tcp",  "fgveth", "65536,1048576"};
   };
   // Rank 1 in the background (its own thread), rank 0 here; each killed after 120 s at most.
   auto rank1 = std::async(std::launch::async, [&] { return run(rank(pair.b(), "1"), 120); });
@@ -206,8 +215,10 @@ TEST(RdmaTwoHosts, TcpProviderAcrossNetworkNamespaces) {
     const json j = json::parse(line);
     EXPECT_EQ(j["status"], "ok") << line;
     EXPECT_EQ(j["wrong_elements"], 0) << line;
-    EXPECT_EQ(j["params"]["domain"], "fgveth") << line;  // the veth, not lo: traffic crossed namespaces
-    EXPECT_NE(j["params"]["fabric"].get<std::string>().find("10.250.0."), std::string::npos) << line;
+    EXPECT_EQ(j["params"]["domain"], "fgveth")
+        << line;  // the veth, not lo: traffic crossed namespaces
+    EXPECT_NE(j["params"]["fabric"].get<std::string>().find("10.250.0."), std::string::npos)
+        << line;
     EXPECT_EQ(j["params"]["provider"].get<std::string>().rfind("tcp", 0), 0u) << line;
     ok += j["status"] == "ok" ? 1 : 0;
   }

@@ -18,15 +18,18 @@ namespace fb = fabricgate::bench;
 
 int main(int argc, char** argv) {
   if (argc != 7) {
-    std::fprintf(stderr, "usage: %s RANK BOOTSTRAP_IP PORT PROVIDER DOMAIN BYTES[,BYTES...]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s RANK BOOTSTRAP_IP PORT PROVIDER DOMAIN BYTES[,BYTES...]\n",
+                 argv[0]);
     return 2;
   }
   try {
     fb::testing::TcpPairCommunicator comm(std::atoi(argv[1]), argv[2], std::atoi(argv[3]), 30);
     std::stringstream sizes(argv[6]);
     for (std::string item; std::getline(sizes, item, ',');) {
-      for (const auto op : {fb::TransferOp::write, fb::TransferOp::read, fb::TransferOp::send, fb::TransferOp::pingpong}) {
-        fb::LibfabricConfig cfg{argv[4], argv[5], op, std::stoull(item), 16, false, -1, std::chrono::seconds(20)};
+      for (const auto op : {fb::TransferOp::write, fb::TransferOp::read, fb::TransferOp::send,
+                            fb::TransferOp::pingpong}) {
+        fb::LibfabricConfig cfg{argv[4], argv[5], op, std::stoull(item),
+                                16,      false,   -1, std::chrono::seconds(20)};
         nlohmann::json line = {{"op", fb::to_string(op)}, {"bytes", cfg.bytes}};
         nlohmann::json chosen;
         std::string skip;

@@ -22,7 +22,8 @@ sockaddr_in make_address(const std::string& address, int port) {
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_port = htons(static_cast<std::uint16_t>(port));
-  if (inet_pton(AF_INET, address.c_str(), &a.sin_addr) != 1) throw std::runtime_error("bad IPv4 address " + address);
+  if (inet_pton(AF_INET, address.c_str(), &a.sin_addr) != 1)
+    throw std::runtime_error("bad IPv4 address " + address);
   return a;
 }
 
@@ -57,7 +58,9 @@ void read_all(int fd, void* data, std::size_t n) {
 
 }  // namespace
 
-TcpPairCommunicator::TcpPairCommunicator(int rank, const std::string& address, int port, int timeout_s) : rank_(rank) {
+TcpPairCommunicator::TcpPairCommunicator(int rank, const std::string& address, int port,
+                                         int timeout_s)
+    : rank_(rank) {
   const sockaddr_in addr = make_address(address, port);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
   if (rank == 0) {
@@ -65,20 +68,25 @@ TcpPairCommunicator::TcpPairCommunicator(int rank, const std::string& address, i
     int one = 1;
     setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     set_timeouts(listener, timeout_s);  // bounds accept() too
-    if (::bind(listener, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 || ::listen(listener, 1) != 0) {
+    if (::bind(listener, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0 ||
+        ::listen(listener, 1) != 0) {
       ::close(listener);
-      throw std::runtime_error("bootstrap cannot listen on " + address + ":" + std::to_string(port) + ": " + std::strerror(errno));
+      throw std::runtime_error("bootstrap cannot listen on " + address + ":" +
+                               std::to_string(port) + ": " + std::strerror(errno));
     }
     fd_ = ::accept(listener, nullptr, nullptr);
     ::close(listener);
-    if (fd_ < 0) throw std::runtime_error("bootstrap: no peer connected within " + std::to_string(timeout_s) + " s");
+    if (fd_ < 0)
+      throw std::runtime_error("bootstrap: no peer connected within " + std::to_string(timeout_s) +
+                               " s");
   } else {
     for (;;) {
       fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
       if (::connect(fd_, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0) break;
       ::close(fd_);
       fd_ = -1;
-      if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("bootstrap: cannot connect to " + address);
+      if (std::chrono::steady_clock::now() > deadline)
+        throw std::runtime_error("bootstrap: cannot connect to " + address);
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
@@ -109,13 +117,20 @@ std::string exact(double v) {
 }
 }  // namespace
 
-double TcpPairCommunicator::max(double value) { return std::max(value, std::stod(exchange(exact(value)))); }
-double TcpPairCommunicator::min(double value) { return std::min(value, std::stod(exchange(exact(value)))); }
-std::int64_t TcpPairCommunicator::sum(std::int64_t value) { return value + std::stoll(exchange(std::to_string(value))); }
+double TcpPairCommunicator::max(double value) {
+  return std::max(value, std::stod(exchange(exact(value))));
+}
+double TcpPairCommunicator::min(double value) {
+  return std::min(value, std::stod(exchange(exact(value))));
+}
+std::int64_t TcpPairCommunicator::sum(std::int64_t value) {
+  return value + std::stoll(exchange(std::to_string(value)));
+}
 
 std::vector<std::string> TcpPairCommunicator::all_gather(const std::string& value) {
   const std::string other = exchange(value);
-  return rank_ == 0 ? std::vector<std::string>{value, other} : std::vector<std::string>{other, value};
+  return rank_ == 0 ? std::vector<std::string>{value, other}
+                    : std::vector<std::string>{other, value};
 }
 
 std::string TcpPairCommunicator::broadcast(const std::string& value, int root) {

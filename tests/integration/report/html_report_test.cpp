@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "harness/launch/process.hpp"
 #include "core/json_file.hpp"
+#include "harness/launch/process.hpp"
 
 namespace fabricgate {
 namespace {
@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 
 const fs::path kSource = FABRICGATE_SOURCE_DIR;
 const fs::path kH200 = kSource / "results" / "h200-sxm-x2-nv18";
-const fs::path kProtoLL128Run = kH200 / "20261129T191514Z-quick-default";  // NCCL_PROTO=LL128 injected
+const fs::path kProtoLL128Run =
+    kH200 / "20261129T191514Z-quick-default";  // NCCL_PROTO=LL128 injected
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -31,7 +32,8 @@ std::string slurp(const fs::path& p) {
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
-  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1))
+    ++n;
   return n;
 }
 
@@ -40,7 +42,8 @@ class report_HtmlInChromium : public ::testing::Test {
   void SetUp() override {
     chromium_ = launch::find_in_path("chromium");
     if (chromium_.empty()) chromium_ = launch::find_in_path("chromium-browser");
-    if (chromium_.empty()) GTEST_SKIP() << "chromium is not installed (ci/bootstrap installs the Debian package)";
+    if (chromium_.empty())
+      GTEST_SKIP() << "chromium is not installed (ci/bootstrap installs the Debian package)";
     python_ = launch::find_in_path("python3");
     ASSERT_FALSE(python_.empty()) << "python3 is needed to decode the screenshot";
     dir_ = fs::temp_directory_path() / ("fabricgate-html-" + std::to_string(::getpid()));
@@ -51,7 +54,8 @@ class report_HtmlInChromium : public ::testing::Test {
     if (!dir_.empty()) fs::remove_all(dir_);
   }
 
-  launch::ProcessResult fabricgate(std::vector<std::string> args, const fs::path& stdout_file = {}) {
+  launch::ProcessResult fabricgate(std::vector<std::string> args,
+                                   const fs::path& stdout_file = {}) {
     args.insert(args.begin(), FABRICGATE_CLI);
     return launch::run_process({args, {}, std::chrono::seconds(120), stdout_file.string()});
   }
@@ -60,9 +64,15 @@ class report_HtmlInChromium : public ::testing::Test {
   // a fresh profile, and a time limit so a hung browser fails the test instead of the CI job.
   launch::ProcessResult chromium(const fs::path& page, const std::vector<std::string>& action,
                                  const fs::path& stdout_file = {}) {
-    std::vector<std::string> argv = {chromium_, "--headless=new", "--no-sandbox", "--disable-gpu",
-                                     "--no-first-run", "--disable-extensions", "--hide-scrollbars",
-                                     "--user-data-dir=" + (dir_ / "profile").string(), "--window-size=1400,2000"};
+    std::vector<std::string> argv = {chromium_,
+                                     "--headless=new",
+                                     "--no-sandbox",
+                                     "--disable-gpu",
+                                     "--no-first-run",
+                                     "--disable-extensions",
+                                     "--hide-scrollbars",
+                                     "--user-data-dir=" + (dir_ / "profile").string(),
+                                     "--window-size=1400,2000"};
     argv.insert(argv.end(), action.begin(), action.end());
     argv.push_back("file://" + page.string());
     return launch::run_process({argv, {}, std::chrono::seconds(90), stdout_file.string()});
@@ -77,7 +87,8 @@ TEST_F(report_HtmlInChromium, RealGpuRunAgainstItsBaselineRendersEveryFigure) {
   const fs::path html = dir_ / "report.html";
   const std::string baseline = (kSource / "baselines" / "h200-sxm-x2-nv18.json").string();
   const launch::ProcessResult rendered =
-      fabricgate({"report", kProtoLL128Run.string(), "--baseline", baseline, "--format", "html", "--out", html.string()});
+      fabricgate({"report", kProtoLL128Run.string(), "--baseline", baseline, "--format", "html",
+                  "--out", html.string()});
   ASSERT_TRUE(rendered.ok()) << rendered.describe();
   const std::string page = slurp(html);
 
@@ -97,13 +108,16 @@ TEST_F(report_HtmlInChromium, RealGpuRunAgainstItsBaselineRendersEveryFigure) {
   std::set<std::string> ops;
   for (const json& b : run["benchmarks"]) ops.insert(b["op"].get<std::string>());
   const fs::path comparison_file = dir_ / "comparison.json";
-  ASSERT_TRUE(fabricgate({"report", kProtoLL128Run.string(), "--baseline", baseline, "--format", "json"},
-                         comparison_file).ok());
+  ASSERT_TRUE(
+      fabricgate({"report", kProtoLL128Run.string(), "--baseline", baseline, "--format", "json"},
+                 comparison_file)
+          .ok());
   const json comparison = load_json_file(comparison_file);
   std::size_t choice_changes = 0;
   for (const json& k : comparison["keys"]) {
     bool choice = !k["changes"].empty();
-    for (const json& c : k["changes"]) choice = choice && (c["what"] == "algo" || c["what"] == "proto");
+    for (const json& c : k["changes"])
+      choice = choice && (c["what"] == "algo" || c["what"] == "proto");
     choice_changes += choice ? 1 : 0;
   }
   ASSERT_GT(choice_changes, 0u) << "the LL128 run changes NCCL's protocol";
@@ -113,17 +127,22 @@ TEST_F(report_HtmlInChromium, RealGpuRunAgainstItsBaselineRendersEveryFigure) {
   ASSERT_TRUE(dumped.ok()) << dumped.describe();
   const std::string dom = slurp(dom_file);
   ASSERT_GT(dom.size(), 1000u) << dom;
-  EXPECT_TRUE(std::regex_search(dom, std::regex("<header id=\"verdict\" class=\"verdict verdict-fail\"><h1>fabricgate: FAIL")))
+  EXPECT_TRUE(std::regex_search(
+      dom,
+      std::regex("<header id=\"verdict\" class=\"verdict verdict-fail\"><h1>fabricgate: FAIL")))
       << dom.substr(0, 2000);
   EXPECT_NE(dom.find("<table class=\"failing-keys\">"), std::string::npos);
-  EXPECT_LT(dom.find("id=\"failing\""), dom.find("id=\"collectives\"")) << "failing keys come first";
+  EXPECT_LT(dom.find("id=\"failing\""), dom.find("id=\"collectives\""))
+      << "failing keys come first";
   EXPECT_EQ(count(dom, "class=\"collective\""), ops.size());
   EXPECT_EQ(count(dom, "class=\"plot plot-rate plot-busbw\""), ops.size());
   EXPECT_EQ(count(dom, "class=\"plot plot-time\""), ops.size());
-  EXPECT_EQ(count(dom, "class=\"band baseline-band\""), 2 * ops.size()) << "a baseline band in every plot";
+  EXPECT_EQ(count(dom, "class=\"band baseline-band\""), 2 * ops.size())
+      << "a baseline band in every plot";
   EXPECT_EQ(count(dom, "class=\"marker algo-change\""), 2 * choice_changes);
   EXPECT_NE(dom.find("proto {Simple} → {LL128}"), std::string::npos);
-  EXPECT_NE(dom.find("data-pitfall=\"P19\""), std::string::npos) << "notes stand next to their keys";
+  EXPECT_NE(dom.find("data-pitfall=\"P19\""), std::string::npos)
+      << "notes stand next to their keys";
   // The committed runs before this one make a trend in every collective.
   EXPECT_EQ(count(dom, "class=\"plot plot-trend\""), ops.size());
   EXPECT_NE(dom.find("id=\"history-source\""), std::string::npos);
@@ -131,12 +150,12 @@ TEST_F(report_HtmlInChromium, RealGpuRunAgainstItsBaselineRendersEveryFigure) {
   const fs::path png = dir_ / "report.png";
   const launch::ProcessResult shot = chromium(html, {"--screenshot=" + png.string()});
   ASSERT_TRUE(shot.ok()) << shot.describe();
-  const launch::ProcessResult checked = launch::run_process(
-      {{python_, (kSource / "tests/integration/report/png_check.py").string(), png.string(), "--min-colours", "50",
-        "--min-foreground", "0.05"},
-       {},
-       std::chrono::seconds(120),
-       ""});
+  const launch::ProcessResult checked =
+      launch::run_process({{python_, (kSource / "tests/integration/report/png_check.py").string(),
+                            png.string(), "--min-colours", "50", "--min-foreground", "0.05"},
+                           {},
+                           std::chrono::seconds(120),
+                           ""});
   EXPECT_TRUE(checked.ok()) << "the screenshot looks blank: " << checked.describe();
 }
 
@@ -147,15 +166,18 @@ TEST_F(report_HtmlInChromium, BlankPageFailsTheScreenshotCheck) {
   const fs::path png = dir_ / "blank.png";
   ASSERT_TRUE(chromium(page, {"--screenshot=" + png.string()}).ok());
   const launch::ProcessResult checked = launch::run_process(
-      {{python_, (kSource / "tests/integration/report/png_check.py").string(), png.string()}, {}, std::chrono::seconds(120), ""});
+      {{python_, (kSource / "tests/integration/report/png_check.py").string(), png.string()},
+       {},
+       std::chrono::seconds(120),
+       ""});
   EXPECT_EQ(checked.exit_code, 1) << checked.describe();
 }
 
 TEST_F(report_HtmlInChromium, P2pRecordsBecomeOneMatrixPerCopyShape) {
   const fs::path html = dir_ / "p2p.html";
-  const launch::ProcessResult rendered =
-      fabricgate({"report", (kH200 / "p2p").string(), "--baselines-dir", (dir_ / "no-baselines").string(), "--format",
-                  "html", "--no-history", "--out", html.string()});
+  const launch::ProcessResult rendered = fabricgate(
+      {"report", (kH200 / "p2p").string(), "--baselines-dir", (dir_ / "no-baselines").string(),
+       "--format", "html", "--no-history", "--out", html.string()});
   ASSERT_TRUE(rendered.ok()) << rendered.describe();
   // Expected matrices: the pair keys' shapes (the key without src:/dst:), read from the records.
   std::set<std::string> shapes;
@@ -175,14 +197,17 @@ TEST_F(report_HtmlInChromium, P2pRecordsBecomeOneMatrixPerCopyShape) {
   EXPECT_NE(dom.find("id=\"p2p\""), std::string::npos);
   EXPECT_EQ(count(dom, "class=\"heatmap pair-matrix\""), shapes.size());
   EXPECT_NE(dom.find(">GPU 1</text>"), std::string::npos);
-  EXPECT_NE(dom.find("class=\"verdict verdict-incomplete\""), std::string::npos) << "records.jsonl only: incomplete";
-  EXPECT_NE(dom.find("P07 note:"), std::string::npos) << "the % of spec notes are listed under the matrices";
+  EXPECT_NE(dom.find("class=\"verdict verdict-incomplete\""), std::string::npos)
+      << "records.jsonl only: incomplete";
+  EXPECT_NE(dom.find("P07 note:"), std::string::npos)
+      << "the % of spec notes are listed under the matrices";
 }
 
 // `fabricgate history` on the committed runs: the table names the injected settings; several
 // platforms without --platform and an unknown key are bad input (exit 2). Needs no browser.
 TEST(report_HistoryCli, CommittedRunsAndBadInput) {
-  const fs::path dir = fs::temp_directory_path() / ("fabricgate-history-cli-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("fabricgate-history-cli-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path out = dir / "stdout.txt";
   const auto history = [&](std::vector<std::string> args) {
@@ -191,14 +216,17 @@ TEST(report_HistoryCli, CommittedRunsAndBadInput) {
   };
   const std::string key = "coll/nccl/all_reduce/float32/sum/bytes:1073741824/ranks:2/oop";
   const std::string results = (kSource / "results").string();
-  const launch::ProcessResult ok = history({key, "--results", results, "--platform", "h200-sxm-x2-nv18", "--last", "5"});
+  const launch::ProcessResult ok =
+      history({key, "--results", results, "--platform", "h200-sxm-x2-nv18", "--last", "5"});
   EXPECT_TRUE(ok.ok()) << ok.describe();
   const std::string text = slurp(out);
-  EXPECT_NE(text.find("(busbw_GBps, median per run, 5 runs, oldest first)"), std::string::npos) << text;
+  EXPECT_NE(text.find("(busbw_GBps, median per run, 5 runs, oldest first)"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("NCCL_P2P_DISABLE=1"), std::string::npos) << text;
   EXPECT_NE(text.find("\ntrend: busbw_GBps "), std::string::npos) << text;
   EXPECT_EQ(history({key, "--results", results}).exit_code, 2) << "two platforms under results/";
-  EXPECT_EQ(history({key + "x", "--results", kH200.string()}).exit_code, 2) << "a key no run measured";
+  EXPECT_EQ(history({key + "x", "--results", kH200.string()}).exit_code, 2)
+      << "a key no run measured";
   EXPECT_EQ(history({key, "--results", (dir / "missing").string()}).exit_code, 2);
   fs::remove_all(dir);
 }

@@ -23,12 +23,17 @@ class ConfirmCli : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("fg-confirm-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("fg-confirm-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
-    const json s = {{"schema", "fabricgate.suite/1"}, {"name", "confirm"}, {"ranks", 2},
+    const json s = {{"schema", "fabricgate.suite/1"},
+                    {"name", "confirm"},
+                    {"ranks", 2},
                     {"defaults", {{"repetitions", 3}, {"warmup", 2}, {"target_sample_ms", 2}}},
-                    {"benchmarks", json::array({{{"family", "coll"}, {"backend", "mpi"}, {"ops", {"all_reduce", "broadcast"}},
+                    {"benchmarks", json::array({{{"family", "coll"},
+                                                 {"backend", "mpi"},
+                                                 {"ops", {"all_reduce", "broadcast"}},
                                                  {"sizes", {{"list", {8, 65536}}}}}})}};
     suite_ = dir_ / "confirm.json";
     std::ofstream(suite_) << s.dump(2);
@@ -36,14 +41,20 @@ class ConfirmCli : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   std::vector<std::string> run_args() const {
-    return {FABRICGATE_CLI, "run", "--suite", suite_.string(), "--results-dir", (dir_ / "results").string(),
-            "--lock", (dir_ / "lock").string(), "--bench", FABRICGATE_BENCH, "--platform", "test-box",
-            "--baseline", (dir_ / "b.json").string(), "--report", "json"};
+    return {FABRICGATE_CLI,  "run",
+            "--suite",       suite_.string(),
+            "--results-dir", (dir_ / "results").string(),
+            "--lock",        (dir_ / "lock").string(),
+            "--bench",       FABRICGATE_BENCH,
+            "--platform",    "test-box",
+            "--baseline",    (dir_ / "b.json").string(),
+            "--report",      "json"};
   }
 
   fs::path newest_run() const {
     std::vector<fs::path> out;
-    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) out.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box"))
+      out.push_back(e.path());
     std::sort(out.begin(), out.end());
     return out.back();
   }
@@ -51,7 +62,8 @@ class ConfirmCli : public ::testing::Test {
   // Three launches -> baseline with wide floors (shared CI cores), then one key made impossible:
   // its launch medians say the all_reduce took 1/100 of what this machine needs, every time.
   void make_unmeetable_baseline() {
-    std::vector<std::string> create = {FABRICGATE_CLI, "baseline", "create", "--out", (dir_ / "b.json").string()};
+    std::vector<std::string> create = {FABRICGATE_CLI, "baseline", "create", "--out",
+                                       (dir_ / "b.json").string()};
     for (int i = 0; i < 3; ++i) {
       auto args = run_args();
       args.resize(args.size() - 4);  // no --baseline / --report
@@ -106,12 +118,15 @@ TEST_F(ConfirmCli, FailingKeyIsReMeasuredAloneAndTheVerdictShowsBothLaunches) {
     EXPECT_EQ(k["verdict"], "REGRESSION");
     EXPECT_EQ(k["confirmation"]["first"], "REGRESSION");
     EXPECT_EQ(k["confirmation"]["second"], "REGRESSION");
-    EXPECT_NE(k["confirmation"]["decision"].get<std::string>().find("confirmed"), std::string::npos);
+    EXPECT_NE(k["confirmation"]["decision"].get<std::string>().find("confirmed"),
+              std::string::npos);
   }
   EXPECT_TRUE(seen);
-  EXPECT_NE(c["confirmation_note"].get<std::string>().find("still failing"), std::string::npos) << c.dump(2);
+  EXPECT_NE(c["confirmation_note"].get<std::string>().find("still failing"), std::string::npos)
+      << c.dump(2);
   // `compare` on the run directory reproduces the confirmed verdict from confirm/.
-  const auto compared = run_job({FABRICGATE_CLI, "compare", run.string(), "--baseline", (dir_ / "b.json").string()}, 60);
+  const auto compared = run_job(
+      {FABRICGATE_CLI, "compare", run.string(), "--baseline", (dir_ / "b.json").string()}, 60);
   EXPECT_EQ(compared.exit_code, 1) << compared.output;
   EXPECT_NE(compared.output.find("confirmed"), std::string::npos) << compared.output;
 }

@@ -1,12 +1,12 @@
-// `fabricgate run` end to end on this CPU machine: real mpirun ranks, the real bench, files on disk.
-// Baseline from three runs and an A/A rerun that passes; P01 refused before launching; a rank
+// `fabricgate run` end to end on this CPU machine: real mpirun ranks, the real bench, files on
+// disk. Baseline from three runs and an A/A rerun that passes; P01 refused before launching; a rank
 // killed with SIGKILL mid-run keeps the finished records and exits 3; a hung rank is ended by
 // --timeout naming the benchmark; a second run waits for the runner lock and gives up clearly.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -27,30 +27,41 @@ class RunCli : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("fg-run-" + std::to_string(::getpid()) + "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("fg-run-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  fs::path suite(const std::string& name, const json& benchmarks, const json& extra = json::object()) {
-    json s = {{"schema", "fabricgate.suite/1"}, {"name", name}, {"ranks", 2},
-              {"defaults", {{"repetitions", 3}, {"warmup", 2}, {"target_sample_ms", 2}}}, {"benchmarks", benchmarks}};
+  fs::path suite(const std::string& name, const json& benchmarks,
+                 const json& extra = json::object()) {
+    json s = {{"schema", "fabricgate.suite/1"},
+              {"name", name},
+              {"ranks", 2},
+              {"defaults", {{"repetitions", 3}, {"warmup", 2}, {"target_sample_ms", 2}}},
+              {"benchmarks", benchmarks}};
     s.update(extra);
     const fs::path p = dir_ / (name + ".json");
     std::ofstream(p) << s.dump(2);
     return p;
   }
 
-  std::vector<std::string> run_args(const fs::path& suite_file, const char* bench = FABRICGATE_BENCH) {
-    return {FABRICGATE_CLI, "run", "--suite", suite_file.string(), "--results-dir", (dir_ / "results").string(),
-            "--lock", (dir_ / "lock").string(), "--bench", bench, "--platform", "test-box"};
+  std::vector<std::string> run_args(const fs::path& suite_file,
+                                    const char* bench = FABRICGATE_BENCH) {
+    return {FABRICGATE_CLI,  "run",
+            "--suite",       suite_file.string(),
+            "--results-dir", (dir_ / "results").string(),
+            "--lock",        (dir_ / "lock").string(),
+            "--bench",       bench,
+            "--platform",    "test-box"};
   }
 
   std::vector<fs::path> run_dirs() const {
     std::vector<fs::path> out;
     if (!fs::exists(dir_ / "results" / "test-box")) return out;
-    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) out.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box"))
+      out.push_back(e.path());
     std::sort(out.begin(), out.end());
     return out;
   }
@@ -59,7 +70,10 @@ class RunCli : public ::testing::Test {
 };
 
 json mpi_entry() {
-  return {{"family", "coll"}, {"backend", "mpi"}, {"ops", {"all_reduce", "broadcast"}}, {"sizes", {{"list", {8, 65536}}}}};
+  return {{"family", "coll"},
+          {"backend", "mpi"},
+          {"ops", {"all_reduce", "broadcast"}},
+          {"sizes", {{"list", {8, 65536}}}}};
 }
 
 TEST_F(RunCli, BaselineFromThreeRunsThenAnAaRerunPasses) {
@@ -80,7 +94,8 @@ TEST_F(RunCli, BaselineFromThreeRunsThenAnAaRerunPasses) {
     EXPECT_EQ(run["ranks"].size(), 2u);  // P01 evidence: one line per rank
     EXPECT_EQ(run["launch"]["launcher"], "mpirun");
   }
-  std::vector<std::string> create = {FABRICGATE_CLI, "baseline", "create", "--out", (dir_ / "b.json").string()};
+  std::vector<std::string> create = {FABRICGATE_CLI, "baseline", "create", "--out",
+                                     (dir_ / "b.json").string()};
   for (const auto& d : dirs) {
     create.push_back("--from");
     create.push_back(d.string());
@@ -115,7 +130,8 @@ TEST_F(RunCli, LowerCaseOpenMpiParametersAreForwardedToEveryRank) {
   const auto& argv = launch.at("argv");
   bool forwarded = false;
   for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
-    forwarded = forwarded || (argv[i] == "-x" && argv[i + 1].get<std::string>().rfind("OMPI_MCA_btl", 0) == 0);
+    forwarded = forwarded ||
+                (argv[i] == "-x" && argv[i + 1].get<std::string>().rfind("OMPI_MCA_btl", 0) == 0);
   }
   EXPECT_TRUE(forwarded) << launch.dump();
 }
@@ -124,15 +140,21 @@ TEST_F(RunCli, LowerCaseOpenMpiParametersAreForwardedToEveryRank) {
 // vary between runs (docs/DESIGN.md, "The data check"). The run goes ahead, with a warning that
 // names the entries. (On this CPU machine both kinds skip, so the run itself is quick.)
 TEST_F(RunCli, SuiteMixingGpuCopyFixturesWithNcclIsWarnedAbout) {
-  const json nccl = {{"family", "coll"}, {"backend", "nccl"}, {"ops", {"all_gather"}}, {"sizes", {{"list", {1048576}}}}};
-  const json devcopy = {{"family", "devcopy"}, {"directions", {"h2d"}}, {"sizes", {{"list", {1048576}}}}};
+  const json nccl = {{"family", "coll"},
+                     {"backend", "nccl"},
+                     {"ops", {"all_gather"}},
+                     {"sizes", {{"list", {1048576}}}}};
+  const json devcopy = {
+      {"family", "devcopy"}, {"directions", {"h2d"}}, {"sizes", {{"list", {1048576}}}}};
   auto args = run_args(suite("mixed", json::array({mpi_entry(), nccl, devcopy})));
   args.push_back("--no-compare");
   const auto job = run_job(args, 120);
   EXPECT_EQ(job.exit_code, 0) << job.output;
-  EXPECT_NE(job.output.find("warning: suite mixed runs GPU copy fixtures (/benchmarks/2) in the same process as "
-                            "NCCL benchmarks (/benchmarks/1)"),
-            std::string::npos)
+  EXPECT_NE(
+      job.output.find(
+          "warning: suite mixed runs GPU copy fixtures (/benchmarks/2) in the same process as "
+          "NCCL benchmarks (/benchmarks/1)"),
+      std::string::npos)
       << job.output;
   ASSERT_EQ(run_dirs().size(), 1u);
   EXPECT_TRUE(fs::exists(run_dirs().front() / "run.json"));
@@ -151,9 +173,12 @@ TEST_F(RunCli, TooFewRanksAreRefusedBeforeLaunchP01) {
 TEST_F(RunCli, KilledRankKeepsFinishedRecordsAndExits3) {
   // Enough benchmarks that the run is still going when one rank is killed.
   json e = mpi_entry();
-  e["ops"] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv"};
+  e["ops"] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+              "reduce",     "alltoall",   "sendrecv"};
   e["sizes"] = {{"min", 8}, {"max", "1M"}, {"factor", 2}};
-  const auto s = suite("crash", json::array({e}), {{"defaults", {{"repetitions", 3}, {"warmup", 2}, {"target_sample_ms", 20}}}});
+  const auto s =
+      suite("crash", json::array({e}),
+            {{"defaults", {{"repetitions", 3}, {"warmup", 2}, {"target_sample_ms", 20}}}});
   const fs::path log = dir_ / "out.log";
   const pid_t pid = ::fork();
   if (pid == 0) {
@@ -176,7 +201,8 @@ TEST_F(RunCli, KilledRankKeepsFinishedRecordsAndExits3) {
     if (dirs.empty()) continue;
     std::ifstream rec(dirs.back() / "records.jsonl");
     int finished = 0;
-    for (std::string l; std::getline(rec, l);) finished += l.find("\"type\":\"benchmark\"") != std::string::npos;
+    for (std::string l; std::getline(rec, l);)
+      finished += l.find("\"type\":\"benchmark\"") != std::string::npos;
     if (finished < 3) continue;
     for (const auto& p : fs::directory_iterator("/proc")) {
       std::ifstream cmd(p.path() / "cmdline");
@@ -191,13 +217,15 @@ TEST_F(RunCli, KilledRankKeepsFinishedRecordsAndExits3) {
   ASSERT_GT(victim, 0) << "no rank found to kill";
   ::kill(victim, SIGKILL);
   int status = 0;
-  for (int i = 0; i < 1200 && ::waitpid(pid, &status, WNOHANG) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (int i = 0; i < 1200 && ::waitpid(pid, &status, WNOHANG) == 0; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   ASSERT_TRUE(WIFEXITED(status)) << "fabricgate run did not end after a rank died";
   EXPECT_EQ(WEXITSTATUS(status), 3);
   const json run = load_json_file(run_dirs().back() / "run.json", "fabricgate.run/1");
   EXPECT_FALSE(run["complete"].get<bool>());
   EXPECT_GE(run["benchmarks"].size(), 3u);  // what finished before the kill survives
-  EXPECT_NE(run["incomplete_reason"].get<std::string>().find("fabricgate-bench"), std::string::npos);
+  EXPECT_NE(run["incomplete_reason"].get<std::string>().find("fabricgate-bench"),
+            std::string::npos);
   // compare still works on what exists and says the run is incomplete (exit 3).
   const auto cmp = run_job({FABRICGATE_CLI, "compare", run_dirs().back().string()}, 60);
   EXPECT_EQ(cmp.exit_code, 3) << cmp.output;

@@ -18,7 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing::run_job;
 
-const fs::path kRun = fs::path(FABRICGATE_SOURCE_DIR) / "tests/data/slurm/20261201T091826Z-slurm-cpu-default";
+const fs::path kRun =
+    fs::path(FABRICGATE_SOURCE_DIR) / "tests/data/slurm/20261201T091826Z-slurm-cpu-default";
 const std::string kDrain =
     "scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver (run "
     "20261201T091826Z-slurm-cpu-default)\"";
@@ -26,11 +27,15 @@ const std::string kDrain =
 TEST(NodesCli, DryRunPrintsTheDrainAndKubectlLinesForTheBlamedNode) {
   const auto text = run_job({FABRICGATE_CLI, "nodes", kRun.string()}, 60);
   EXPECT_EQ(text.exit_code, 1) << text.output;  // a node is blamed
-  EXPECT_NE(text.output.find("node fgsnode2:\n  finding: node fgsnode2: driver \"470.00.00\" differs"), std::string::npos)
+  EXPECT_NE(
+      text.output.find("node fgsnode2:\n  finding: node fgsnode2: driver \"470.00.00\" differs"),
+      std::string::npos)
       << text.output;
   EXPECT_NE(text.output.find("  slurm:      " + kDrain + "\n"), std::string::npos) << text.output;
-  EXPECT_NE(text.output.find("kubectl taint node fgsnode2 fabricgate/finding=node-mismatch:NoSchedule --overwrite"),
-            std::string::npos)
+  EXPECT_NE(
+      text.output.find(
+          "kubectl taint node fgsnode2 fabricgate/finding=node-mismatch:NoSchedule --overwrite"),
+      std::string::npos)
       << text.output;
   EXPECT_NE(text.output.find("dry run: nothing changed"), std::string::npos) << text.output;
   EXPECT_EQ(text.output.find("fgsnode0"), std::string::npos) << text.output;
@@ -38,7 +43,8 @@ TEST(NodesCli, DryRunPrintsTheDrainAndKubectlLinesForTheBlamedNode) {
   const auto slurm = run_job({FABRICGATE_CLI, "nodes", kRun.string(), "--format", "slurm"}, 60);
   EXPECT_EQ(slurm.output, kDrain + "\n");
   const auto k8s = run_job({FABRICGATE_CLI, "nodes", kRun.string(), "--format", "kubernetes"}, 60);
-  EXPECT_EQ(k8s.output.rfind("kubectl cordon fgsnode2\nkubectl label node fgsnode2 ", 0), 0u) << k8s.output;
+  EXPECT_EQ(k8s.output.rfind("kubectl cordon fgsnode2\nkubectl label node fgsnode2 ", 0), 0u)
+      << k8s.output;
 
   const auto js = run_job({FABRICGATE_CLI, "nodes", kRun.string(), "--format", "json"}, 60);
   EXPECT_EQ(js.exit_code, 1);
@@ -46,9 +52,10 @@ TEST(NodesCli, DryRunPrintsTheDrainAndKubectlLinesForTheBlamedNode) {
   EXPECT_EQ(doc["dry_run"], true);
   ASSERT_EQ(doc["actions"].size(), 1u) << js.output;
   EXPECT_EQ(doc["actions"][0]["node"], "fgsnode2");
-  EXPECT_EQ(doc["actions"][0]["slurm_argv"],
-            json({"scontrol", "update", "NodeName=fgsnode2", "State=DRAIN",
-                  "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T091826Z-slurm-cpu-default)"}));
+  EXPECT_EQ(
+      doc["actions"][0]["slurm_argv"],
+      json({"scontrol", "update", "NodeName=fgsnode2", "State=DRAIN",
+            "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T091826Z-slurm-cpu-default)"}));
 }
 
 // The state of a file as far as "did a command write it" goes: absent, or its size and mtime.
@@ -63,19 +70,27 @@ TEST(NodesCli, ReportsCarryTheNodeActions) {
   // compare records the run in a store; by default the one beside the run's results root, which
   // for this committed run is tests/data/: the source tree must not collect a database, so the
   // compares record into a scratch store, and the default location is checked untouched.
-  const fs::path scratch = fs::temp_directory_path() / ("fg-nodes-store-" + std::to_string(::getpid()) + ".sqlite");
+  const fs::path scratch =
+      fs::temp_directory_path() / ("fg-nodes-store-" + std::to_string(::getpid()) + ".sqlite");
   const std::string store = "sqlite:" + scratch.string();
   const fs::path default_store = kRun.parent_path().parent_path() / "fabricgate.sqlite";
   const std::string default_before = file_state(default_store);
-  const auto md = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--format", "markdown", "--store", store}, 60);
+  const auto md = run_job(
+      {FABRICGATE_CLI, "compare", kRun.string(), "--format", "markdown", "--store", store}, 60);
   EXPECT_EQ(md.exit_code, 1) << md.output;
-  EXPECT_NE(md.output.find("```sh\nslurm: " + kDrain + "\nkubernetes: kubectl cordon fgsnode2\n"), std::string::npos) << md.output;
-  const auto console = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--store", store}, 60);
-  EXPECT_NE(console.output.find("node actions (fabricgate nodes RUN --drain runs the Slurm lines):\n  slurm: " + kDrain),
+  EXPECT_NE(md.output.find("```sh\nslurm: " + kDrain + "\nkubernetes: kubectl cordon fgsnode2\n"),
             std::string::npos)
+      << md.output;
+  const auto console = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--store", store}, 60);
+  EXPECT_NE(
+      console.output.find(
+          "node actions (fabricgate nodes RUN --drain runs the Slurm lines):\n  slurm: " + kDrain),
+      std::string::npos)
       << console.output;
-  const auto js = run_job({FABRICGATE_CLI, "compare", kRun.string(), "--format", "json", "--store", store}, 60);
-  EXPECT_EQ(json::parse(js.output.substr(js.output.find('{')))["node_actions"][0], "slurm: " + kDrain);
+  const auto js =
+      run_job({FABRICGATE_CLI, "compare", kRun.string(), "--format", "json", "--store", store}, 60);
+  EXPECT_EQ(json::parse(js.output.substr(js.output.find('{')))["node_actions"][0],
+            "slurm: " + kDrain);
   EXPECT_TRUE(fs::exists(scratch)) << "the runs were recorded in the scratch store";
   EXPECT_EQ(file_state(default_store), default_before) << default_store << " was written by a test";
   for (const char* suffix : {"", "-wal", "-shm", "-journal"}) fs::remove(scratch.string() + suffix);
@@ -87,7 +102,8 @@ TEST(NodesCli, AHostileNodeNameRefusesTheRun) {
   const fs::path dir = fs::temp_directory_path() / ("fg-nodes-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   json run = load_json_file(kRun / "run.json", "fabricgate.run/1");
-  for (const std::string bad : {"fgsnode2; scontrol shutdown", "fgsnode2$(reboot)", "fgs node2", "fgsnode2\x1b[2J"}) {
+  for (const std::string bad :
+       {"fgsnode2; scontrol shutdown", "fgsnode2$(reboot)", "fgs node2", "fgsnode2\x1b[2J"}) {
     run["nodes"][2]["hostname"] = bad;
     run["nodes"][2]["name"] = bad;
     const fs::path file = dir / "run.json";
@@ -105,7 +121,8 @@ TEST(NodesCli, AHostileNodeNameRefusesTheRun) {
     }
     // The report still renders, with the action refused as a shell comment.
     const auto md = run_job({FABRICGATE_CLI, "compare", file.string(), "--format", "markdown"}, 60);
-    EXPECT_NE(md.output.find("# no action for NODE-MISMATCH node fgs"), std::string::npos) << md.output;
+    EXPECT_NE(md.output.find("# no action for NODE-MISMATCH node fgs"), std::string::npos)
+        << md.output;
     EXPECT_EQ(md.output.find("scontrol update"), std::string::npos) << md.output;
   }
   fs::remove_all(dir);

@@ -47,7 +47,9 @@ class SlurmCluster : public ::testing::Test {
     }
     // A cluster was promised: from here on, anything missing is a failure, not a skip.
     const auto ping = cluster({"scontrol", "ping"}, 30);
-    ASSERT_EQ(ping.exit_code, 0) << "FABRICGATE_SLURM_DIR=" << state << " but the controller does not answer:\n" << ping.output;
+    ASSERT_EQ(ping.exit_code, 0) << "FABRICGATE_SLURM_DIR=" << state
+                                 << " but the controller does not answer:\n"
+                                 << ping.output;
     // A node left drained or down (by a test killed before it resumed it) would keep the job
     // pending until the deadline: say so now instead.
     std::string states;
@@ -56,7 +58,8 @@ class SlurmCluster : public ::testing::Test {
       if (states == "fgsnode0 idle\nfgsnode1 idle\nfgsnode2 idle\n") break;
       ::usleep(500 * 1000);
     }
-    ASSERT_EQ(states, "fgsnode0 idle\nfgsnode1 idle\nfgsnode2 idle\n") << "the cluster's nodes are not all idle";
+    ASSERT_EQ(states, "fgsnode0 idle\nfgsnode1 idle\nfgsnode2 idle\n")
+        << "the cluster's nodes are not all idle";
     // The job's nodes must see this folder: they share the filesystem, not /tmp's per-node TmpFS.
     dir_ = fs::temp_directory_path() / ("fg-slurm-" + std::to_string(::getpid()));
     fs::remove_all(dir_);
@@ -74,25 +77,33 @@ class SlurmCluster : public ::testing::Test {
 
   // The shipped sbatch with this build's CLI, the test suites and the geometry given; `env` adds
   // to the job's environment (sbatch exports the submitter's).
-  testing::JobResult submit(int nodes, int tasks_per_node, const std::vector<std::string>& env = {}) {
-    std::vector<std::string> argv = {"env",
-                                     std::string("FABRICGATE=") + FABRICGATE_CLI,
-                                     "RESULTS=" + (dir_ / "results").string(),
-                                     "FABRICGATE_SUITE=" + kSuites + "/slurm_cpu.json",
-                                     "FABRICGATE_PAIRS_SUITE=" + kSuites + "/slurm_pairs.json",
-                                     std::string("FABRICGATE_RUN_ARGS=--bench ") + FABRICGATE_BENCH +
-                                         " --platform slurm-ci --baselines-dir " + (dir_ / "baselines").string() +
-                                         " --lock " + (dir_ / "lock").string() + " --timeout 150",
-                                     std::string("OMPI_MCA_btl_tcp_if_include=") + kClusterSubnet,
-                                     "OMPI_MCA_btl=self,vader,tcp",
-                                     "OMPI_MCA_pml=ob1"};
+  testing::JobResult submit(int nodes, int tasks_per_node,
+                            const std::vector<std::string>& env = {}) {
+    std::vector<std::string> argv = {
+        "env",
+        std::string("FABRICGATE=") + FABRICGATE_CLI,
+        "RESULTS=" + (dir_ / "results").string(),
+        "FABRICGATE_SUITE=" + kSuites + "/slurm_cpu.json",
+        "FABRICGATE_PAIRS_SUITE=" + kSuites + "/slurm_pairs.json",
+        std::string("FABRICGATE_RUN_ARGS=--bench ") + FABRICGATE_BENCH +
+            " --platform slurm-ci --baselines-dir " + (dir_ / "baselines").string() + " --lock " +
+            (dir_ / "lock").string() + " --timeout 150",
+        std::string("OMPI_MCA_btl_tcp_if_include=") + kClusterSubnet,
+        "OMPI_MCA_btl=self,vader,tcp",
+        "OMPI_MCA_pml=ob1"};
     argv.insert(argv.end(), env.begin(), env.end());
     // The header asks for 4 nodes x 8 GPUs, 8 CPUs per task: the command line overrides it for
     // a cluster of three CPU-only nodes, as a user of a smaller cluster would.
-    const std::vector<std::string> sbatch = {
-        "sbatch", "--wait", "--nodes=" + std::to_string(nodes), "--ntasks-per-node=" + std::to_string(tasks_per_node),
-        "--gpus-per-node=0", "--cpus-per-task=1", "--time=5", "--chdir=" + dir_.string(),
-        "--output=" + (dir_ / "job.out").string(), kSbatch};
+    const std::vector<std::string> sbatch = {"sbatch",
+                                             "--wait",
+                                             "--nodes=" + std::to_string(nodes),
+                                             "--ntasks-per-node=" + std::to_string(tasks_per_node),
+                                             "--gpus-per-node=0",
+                                             "--cpus-per-task=1",
+                                             "--time=5",
+                                             "--chdir=" + dir_.string(),
+                                             "--output=" + (dir_ / "job.out").string(),
+                                             kSbatch};
     argv.insert(argv.end(), sbatch.begin(), sbatch.end());
     auto job = cluster(argv, 400);  // the job's own limit is 5 minutes
     job.output += "\n--- job.out ---\n" + slurp(dir_ / "job.out");
@@ -104,7 +115,8 @@ class SlurmCluster : public ::testing::Test {
     const fs::path root = dir_ / "results" / "slurm-ci";
     if (!fs::exists(root)) return {};
     for (const auto& e : fs::directory_iterator(root)) {
-      if (e.path().filename().string().find("-" + suite + "-") != std::string::npos) return e.path();
+      if (e.path().filename().string().find("-" + suite + "-") != std::string::npos)
+        return e.path();
     }
     return {};
   }
@@ -125,7 +137,9 @@ void expect_nodes(const json& r, const std::vector<std::string>& names, int rank
   }
   for (const auto& rank : r["ranks"]) {
     // srun's block distribution: ranks fill a node before the next one.
-    EXPECT_EQ(rank["node"], names[rank["rank"].get<std::size_t>() / static_cast<std::size_t>(ranks_per_node)]) << rank.dump();
+    EXPECT_EQ(rank["node"],
+              names[rank["rank"].get<std::size_t>() / static_cast<std::size_t>(ranks_per_node)])
+        << rank.dump();
   }
   for (const auto& b : r["benchmarks"]) {
     EXPECT_EQ(b["status"], "ok") << b.dump();
@@ -138,7 +152,9 @@ void expect_srun_launch(const fs::path& dir, int ranks) {
   ASSERT_FALSE(launch["argv"].empty()) << launch.dump();
   EXPECT_EQ(launch["argv"][0], "srun") << launch.dump();
   EXPECT_EQ(launch["argv"][1], "--mpi=pmix") << launch.dump();
-  EXPECT_NE(launch["argv"].dump().find("\"-n\",\"" + std::to_string(ranks) + "\""), std::string::npos) << launch.dump();
+  EXPECT_NE(launch["argv"].dump().find("\"-n\",\"" + std::to_string(ranks) + "\""),
+            std::string::npos)
+      << launch.dump();
 }
 
 TEST_F(SlurmCluster, NightlySbatchGatesTwoNodesThroughSrun) {
@@ -152,7 +168,8 @@ TEST_F(SlurmCluster, NightlySbatchGatesTwoNodesThroughSrun) {
   expect_nodes(r, {"fgsnode0", "fgsnode1"}, 2);  // k = 2, g = 2
   EXPECT_EQ(r["launch"]["nranks"], 4);
   expect_srun_launch(main, 4);
-  EXPECT_EQ(r["fingerprint"]["environment"]["variables"].value("SLURM_JOB_NUM_NODES", ""), "2") << r["fingerprint"].dump();
+  EXPECT_EQ(r["fingerprint"]["environment"]["variables"].value("SLURM_JOB_NUM_NODES", ""), "2")
+      << r["fingerprint"].dump();
 
   const fs::path pairs = run_dir("slurm-pairs");
   ASSERT_FALSE(pairs.empty()) << job.output;
@@ -160,7 +177,8 @@ TEST_F(SlurmCluster, NightlySbatchGatesTwoNodesThroughSrun) {
   expect_nodes(p, {"fgsnode0", "fgsnode1"}, 1);
   expect_srun_launch(pairs, 2);
   bool pair_key = false;
-  for (const auto& b : p["benchmarks"]) pair_key = pair_key || b["key"] == "pairs/mpi/sendrecv/bytes:65536/nodes:fgsnode0+fgsnode1";
+  for (const auto& b : p["benchmarks"])
+    pair_key = pair_key || b["key"] == "pairs/mpi/sendrecv/bytes:65536/nodes:fgsnode0+fgsnode1";
   EXPECT_TRUE(pair_key) << p["benchmarks"].dump();
 
   // The verdict, as the job's reports say it: no baseline yet, so a pass that says so, on two
@@ -200,27 +218,37 @@ std::string wait_for_node(const std::string& node, Pred pred) {
   return state;
 }
 
-bool drained(const std::string& state) { return state.find("State=IDLE+DRAIN") != std::string::npos; }
+bool drained(const std::string& state) {
+  return state.find("State=IDLE+DRAIN") != std::string::npos;
+}
 
 TEST_F(SlurmCluster, DrainsTheNodeTheGateBlamesThenResumesIt) {
   // Node 2 (fgsnode2, rank 2) reports another driver through the bench's test override: 2 of 3
   // nodes agree, so the gate names fgsnode2 (NODE-MISMATCH fails the gate: the job exits 1).
   const auto job = submit(3, 1, {"FABRICGATE_TEST_NODE_FACT_OVERRIDE=2:driver=470.00.00"});
   ASSERT_EQ(job.exit_code, 1) << job.output;
-  EXPECT_NE(job.output.find("CLUSTER FAIL NODE-MISMATCH: node fgsnode2: driver \"470.00.00\""), std::string::npos) << job.output;
+  EXPECT_NE(job.output.find("CLUSTER FAIL NODE-MISMATCH: node fgsnode2: driver \"470.00.00\""),
+            std::string::npos)
+      << job.output;
   EXPECT_NE(job.output.find("fabricgate nightly: exit 1"), std::string::npos) << job.output;
   const fs::path main = run_dir("slurm-cpu");
   ASSERT_FALSE(main.empty()) << job.output;
-  expect_nodes(load_json_file(main / "run.json", "fabricgate.run/1"), {"fgsnode0", "fgsnode1", "fgsnode2"}, 1);
+  expect_nodes(load_json_file(main / "run.json", "fabricgate.run/1"),
+               {"fgsnode0", "fgsnode1", "fgsnode2"}, 1);
   const std::string md = slurp(main / "report.md");
-  EXPECT_NE(md.find("scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver"), std::string::npos)
+  EXPECT_NE(md.find("scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: "
+                    "NODE-MISMATCH driver"),
+            std::string::npos)
       << md;
 
   ResumeNode resume{"fgsnode2"};
   // Dry run: the line, nothing changed.
   const auto dry = run_job({FABRICGATE_CLI, "nodes", main.string(), "--format", "slurm"}, 60);
   EXPECT_EQ(dry.exit_code, 1) << dry.output;
-  EXPECT_EQ(dry.output.rfind("scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver (run ", 0), 0u)
+  EXPECT_EQ(dry.output.rfind("scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: "
+                             "NODE-MISMATCH driver (run ",
+                             0),
+            0u)
       << dry.output;
   EXPECT_EQ(std::count(dry.output.begin(), dry.output.end(), '\n'), 1) << dry.output;
   EXPECT_EQ(node_state("fgsnode2").find("DRAIN"), std::string::npos) << node_state("fgsnode2");
@@ -230,17 +258,22 @@ TEST_F(SlurmCluster, DrainsTheNodeTheGateBlamesThenResumesIt) {
   EXPECT_NE(drain.output.find("drained fgsnode2"), std::string::npos) << drain.output;
   const std::string state = wait_for_node("fgsnode2", drained);
   EXPECT_TRUE(drained(state)) << state;
-  EXPECT_NE(state.find("Reason=fabricgate: NODE-MISMATCH driver (run " + main.filename().string() + ")"), std::string::npos)
+  EXPECT_NE(
+      state.find("Reason=fabricgate: NODE-MISMATCH driver (run " + main.filename().string() + ")"),
+      std::string::npos)
       << state;
   for (const std::string other : {"fgsnode0", "fgsnode1"}) {
     EXPECT_EQ(node_state(other).find("DRAIN"), std::string::npos) << node_state(other);
   }
   const auto sinfo = cluster({"sinfo", "-h", "-n", "fgsnode2", "-o", "%T"}, 30);
-  EXPECT_EQ(sinfo.output.rfind("drained", 0), 0u) << sinfo.output;  // "drained*" while a ping is late
+  EXPECT_EQ(sinfo.output.rfind("drained", 0), 0u)
+      << sinfo.output;  // "drained*" while a ping is late
 
   const auto back = cluster({"scontrol", "update", "NodeName=fgsnode2", "State=RESUME"}, 30);
   EXPECT_EQ(back.exit_code, 0) << back.output;
-  const std::string resumed = wait_for_node("fgsnode2", [](const std::string& st) { return st.find("State=IDLE ") != std::string::npos; });
+  const std::string resumed = wait_for_node("fgsnode2", [](const std::string& st) {
+    return st.find("State=IDLE ") != std::string::npos;
+  });
   EXPECT_NE(resumed.find("State=IDLE "), std::string::npos) << resumed;
 }
 

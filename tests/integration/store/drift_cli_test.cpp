@@ -59,19 +59,24 @@ std::string run_id(int i) {
 TEST(store_DriftCli, StepWithinToleranceFailsAsDriftAfterThreeRunsAndHistoryFindsIt) {
   const fs::path root = testing::fresh_temp_dir("drift-cli");
   const fs::path results = root / "results";
-  std::vector<std::string> create{"baseline", "create", "--baselines-dir", (root / "baselines").string()};
+  std::vector<std::string> create{"baseline", "create", "--baselines-dir",
+                                  (root / "baselines").string()};
   for (int i = 0; i < 3; ++i) {
     create.push_back("--from");
-    create.push_back(write(root / "base", "base-" + std::to_string(i), 1.0, 100 + static_cast<unsigned>(i)).string());
+    create.push_back(
+        write(root / "base", "base-" + std::to_string(i), 1.0, 100 + static_cast<unsigned>(i))
+            .string());
   }
   const Result created = cli(create);
   ASSERT_EQ(created.code, 0) << created.out << created.err;
   unsetenv("FABRICGATE_STORE");
   constexpr int kStepAt = 12;
   for (int i = 0; i < kStepAt + 3; ++i) {
-    const fs::path dir = write(results, run_id(i), i >= kStepAt ? 1.025 : 1.0, 200 + static_cast<unsigned>(i),
-                               i >= kStepAt ? "2.28.9" : "2.28.3");  // the step comes with an NCCL update
-    const Result r = cli({"compare", dir.string(), "--baselines-dir", (root / "baselines").string()});
+    const fs::path dir =
+        write(results, run_id(i), i >= kStepAt ? 1.025 : 1.0, 200 + static_cast<unsigned>(i),
+              i >= kStepAt ? "2.28.9" : "2.28.3");  // the step comes with an NCCL update
+    const Result r =
+        cli({"compare", dir.string(), "--baselines-dir", (root / "baselines").string()});
     if (i < kStepAt + 2) {
       ASSERT_EQ(r.code, 0) << "run " << i << "\n" << r.out << r.err;
       continue;
@@ -101,13 +106,15 @@ TEST(store_DriftCli, StepWithinToleranceFailsAsDriftAfterThreeRunsAndHistoryFind
   EXPECT_EQ(changed[0]["before"], "2.28.3");
   EXPECT_EQ(changed[0]["after"], "2.28.9");
   const Result text = cli({"history", key, "--results", results.string()});
-  EXPECT_NE(text.out.find("what changed: versions/nccl 2.28.3 -> 2.28.9"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("what changed: versions/nccl 2.28.3 -> 2.28.9"), std::string::npos)
+      << text.out;
 
   const Result all = cli({"history", "--all", "--results", results.string()});
   ASSERT_EQ(all.code, 0) << all.err;
   EXPECT_NE(all.out.find("1 with change points"), std::string::npos) << all.out;
 
-  const Result bad = cli({"history", key, "--results", results.string(), "--store", "postgresql://ci:secret@db/fg"});
+  const Result bad = cli(
+      {"history", key, "--results", results.string(), "--store", "postgresql://ci:secret@db/fg"});
   EXPECT_EQ(bad.code, 2);
   EXPECT_EQ(bad.err.find("secret"), std::string::npos) << bad.err;
   fs::remove_all(root);

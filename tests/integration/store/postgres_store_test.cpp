@@ -25,23 +25,30 @@ class PostgresStoreTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const char* url = std::getenv("FABRICGATE_TEST_POSTGRES_URL");
-    const bool required = std::getenv("FABRICGATE_REQUIRE_POSTGRES") && std::string(std::getenv("FABRICGATE_REQUIRE_POSTGRES")) == "1";
+    const bool required = std::getenv("FABRICGATE_REQUIRE_POSTGRES") &&
+                          std::string(std::getenv("FABRICGATE_REQUIRE_POSTGRES")) == "1";
     if (!url || !*url) {
-      if (required) FAIL() << "FABRICGATE_REQUIRE_POSTGRES=1 but FABRICGATE_TEST_POSTGRES_URL is not set (ci/postgres start)";
-      GTEST_SKIP() << "no PostgreSQL server: set FABRICGATE_TEST_POSTGRES_URL (ci/postgres start DIR; . DIR/env)";
+      if (required)
+        FAIL() << "FABRICGATE_REQUIRE_POSTGRES=1 but FABRICGATE_TEST_POSTGRES_URL is not set "
+                  "(ci/postgres start)";
+      GTEST_SKIP() << "no PostgreSQL server: set FABRICGATE_TEST_POSTGRES_URL (ci/postgres start "
+                      "DIR; . DIR/env)";
     }
-    schema_ = "t" + std::to_string(getpid()) + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    schema_ = "t" + std::to_string(getpid()) + "_" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name();
     for (char& c : schema_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     admin("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE; CREATE SCHEMA " + schema_);
     url_ = std::string(url) + "?options=-csearch_path%3D" + schema_;
   }
   void TearDown() override {
-    if (!schema_.empty() && std::getenv("FABRICGATE_TEST_POSTGRES_URL")) admin("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE");
+    if (!schema_.empty() && std::getenv("FABRICGATE_TEST_POSTGRES_URL"))
+      admin("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE");
   }
   void admin(const std::string& sql) {
     PGconn* c = PQconnectdb(std::getenv("FABRICGATE_TEST_POSTGRES_URL"));
     ASSERT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
-    PQsetNoticeProcessor(c, [](void*, const char*) {}, nullptr);
+    PQsetNoticeProcessor(
+        c, [](void*, const char*) {}, nullptr);
     PGresult* r = PQexec(c, sql.c_str());
     EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << PQerrorMessage(c);
     PQclear(r);
@@ -73,7 +80,8 @@ TEST_F(PostgresStoreTest, RecordsReplacesAndReadsBack) {
   EXPECT_TRUE(drift_seen);
   EXPECT_EQ(runs[1].facts["versions"]["nccl"], "2.28.3");
   for (const StoredMedian& m : runs[1].medians) {
-    if (m.key.find("/ranks:1/") != std::string::npos) q.key = m.key;  // key 1: odd keys have no busbw
+    if (m.key.find("/ranks:1/") != std::string::npos)
+      q.key = m.key;  // key 1: odd keys have no busbw
   }
   ASSERT_FALSE(q.key.empty());
   q.exclude_run_id = again.run_id;
@@ -87,9 +95,10 @@ TEST_F(PostgresStoreTest, RecordsReplacesAndReadsBack) {
 TEST_F(PostgresStoreTest, MigratesAVersion1Store) {
   std::string v1 = "SET search_path = " + schema_ + ";";
   for (const std::string& sql : create_schema_v1(Dialect::postgresql)) v1 += sql + ";";
-  v1 += "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete) VALUES "
-        "('p', 'r1', '2026-01-01T00:00:00Z', 'quick', 'default', 1);"
-        "INSERT INTO medians SELECT id, 'k/a', 1024, 5.0, 10.0, NULL FROM runs;";
+  v1 +=
+      "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete) VALUES "
+      "('p', 'r1', '2026-01-01T00:00:00Z', 'quick', 'default', 1);"
+      "INSERT INTO medians SELECT id, 'k/a', 1024, 5.0, 10.0, NULL FROM runs;";
   admin(v1);
   auto s = open();
   EXPECT_EQ(s->schema_version(), 2);
@@ -103,8 +112,9 @@ TEST_F(PostgresStoreTest, MigratesAVersion1Store) {
 
 TEST_F(PostgresStoreTest, TwoWritersAtOnceLoseNothing) {
   constexpr std::size_t kRuns = 40;
-  constexpr std::size_t kKeys = 300;  // both writers share these keys: the new-key race is exercised
-  { auto s = open(); }                // schema created once; the writers race on keys and runs
+  constexpr std::size_t kKeys =
+      300;              // both writers share these keys: the new-key race is exercised
+  { auto s = open(); }  // schema created once; the writers race on keys and runs
   std::vector<pid_t> writers;
   for (const char* name : {"a", "b"}) {
     const pid_t pid = fork();
@@ -125,7 +135,8 @@ TEST_F(PostgresStoreTest, TwoWritersAtOnceLoseNothing) {
   for (const pid_t pid : writers) {
     int status = 0;
     waitpid(pid, &status, 0);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a writer failed (its message is above)";
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << "a writer failed (its message is above)";
   }
   auto s = open();
   EXPECT_EQ(s->run_count("shared"), 2 * kRuns);

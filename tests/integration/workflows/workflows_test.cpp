@@ -13,11 +13,12 @@ namespace {
 namespace fs = std::filesystem;
 
 TEST(workflows_Files, ParseAndCallOnlyWhatExists) {
-  const fs::path logs = fs::temp_directory_path() / ("workflows-test-" + std::to_string(::getpid()));
+  const fs::path logs =
+      fs::temp_directory_path() / ("workflows-test-" + std::to_string(::getpid()));
   fs::create_directories(logs);
-  const testing::ChildResult r =
-      testing::run_child({"/usr/bin/env", "python3", CHECK_WORKFLOWS, FABRICGATE_SOURCE_DIR, FABRICGATE_CLI},
-                         FABRICGATE_SOURCE_DIR, logs, std::chrono::seconds(120), {});
+  const testing::ChildResult r = testing::run_child(
+      {"/usr/bin/env", "python3", CHECK_WORKFLOWS, FABRICGATE_SOURCE_DIR, FABRICGATE_CLI},
+      FABRICGATE_SOURCE_DIR, logs, std::chrono::seconds(120), {});
   fs::remove_all(logs);
   if (r.exit_code == 127) GTEST_SKIP() << "python3 not installed";
   if (r.exit_code == 77) GTEST_SKIP() << r.output;  // PyYAML missing

@@ -23,7 +23,8 @@ ResultSpec spec(std::uint64_t bytes, std::vector<double> times) {
 }
 
 // `pairs` pairs of 5 repetitions each; B's times are A's times x `slowdown` (plus its own noise).
-std::vector<gate::AbPair> pairs_with(std::uint64_t bytes, double a_time, double slowdown, double noise, int pairs) {
+std::vector<gate::AbPair> pairs_with(std::uint64_t bytes, double a_time, double slowdown,
+                                     double noise, int pairs) {
   std::vector<gate::AbPair> out;
   for (int p = 1; p <= pairs; ++p) {
     const auto a = make_result(spec(bytes, noisy(a_time, noise, 5, 100 + p)));
@@ -40,7 +41,8 @@ gate::AbOptions options() {
 }
 
 TEST(AbCompare, ClearBandwidthRegressionFails) {
-  const auto c = compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 1.4, 0.02, 5), options());
+  const auto c =
+      compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 1.4, 0.02, 5), options());
   ASSERT_EQ(c.keys.size(), 1u);
   const gate::AbKey& k = c.keys.front();
   EXPECT_EQ(k.verdict, AbVerdict::fail) << k.reason;
@@ -57,7 +59,8 @@ TEST(AbCompare, ClearBandwidthRegressionFails) {
 }
 
 TEST(AbCompare, SameConfigurationPasses) {
-  const auto c = compare_ab(ab_side("a"), ab_side("a"), pairs_with(kMiB, 100, 1.0, 0.02, 5), options());
+  const auto c =
+      compare_ab(ab_side("a"), ab_side("a"), pairs_with(kMiB, 100, 1.0, 0.02, 5), options());
   ASSERT_EQ(c.keys.size(), 1u);
   EXPECT_EQ(c.keys.front().verdict, AbVerdict::pass) << c.keys.front().reason;
   EXPECT_EQ(c.exit_code, ExitCode::pass);
@@ -67,7 +70,8 @@ TEST(AbCompare, SameConfigurationPasses) {
 
 TEST(AbCompare, ShiftWithinToleranceIsNotAFailure) {
   // 3 % slower: the interval may well exclude 1, but not 1 - 8 %.
-  const auto c = compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 1.03, 0.01, 5), options());
+  const auto c =
+      compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 1.03, 0.01, 5), options());
   EXPECT_EQ(c.keys.front().verdict, AbVerdict::pass) << c.keys.front().reason;
 }
 
@@ -98,7 +102,8 @@ TEST(AbCompare, LatencySizesAreJudgedOnTime) {
 }
 
 TEST(AbCompare, ImprovementIsReportedNotFailed) {
-  const auto c = compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 0.6, 0.02, 5), options());
+  const auto c =
+      compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 0.6, 0.02, 5), options());
   EXPECT_EQ(c.keys.front().verdict, AbVerdict::improvement) << c.keys.front().reason;
   EXPECT_EQ(c.exit_code, ExitCode::pass);
 }
@@ -143,20 +148,25 @@ TEST(AbCompare, RouteDifferencesAreListedPerKey) {
   ResultSpec b = a;
   b.choice = {{"algo", {{"Tree", 10}}}, {"proto", {{"Simple", 10}}}, {"channels", {{"16", 10}}}};
   b.params = {{"provider", "tcp;ofi_rxm"}};
-  const auto c = compare_ab(ab_side("a"), ab_side("b"), {ab_pair(1, {make_result(a)}, {make_result(b)})}, options());
+  const auto c = compare_ab(ab_side("a"), ab_side("b"),
+                            {ab_pair(1, {make_result(a)}, {make_result(b)})}, options());
   const auto& changes = c.keys.front().route_changes;
   std::set<std::string> what;
   for (const auto& ch : changes) what.insert(ch.what);
   EXPECT_EQ(what, (std::set<std::string>{"provider", "algo", "channels"}));
-  EXPECT_EQ(c.keys.front().verdict, AbVerdict::pass);  // a route change alone is information, not a failure
-  EXPECT_NE(c.keys.front().reason.find("algo {Ring} -> {Tree}"), std::string::npos) << c.keys.front().reason;
+  EXPECT_EQ(c.keys.front().verdict,
+            AbVerdict::pass);  // a route change alone is information, not a failure
+  EXPECT_NE(c.keys.front().reason.find("algo {Ring} -> {Tree}"), std::string::npos)
+      << c.keys.front().reason;
 }
 
 TEST(AbCompare, WhatChangedBetweenTheSidesIsListed) {
   const auto a = make_result(spec(kMiB, {100, 101, 99}));
   const auto pair = ab_pair(1, {a}, {a}, libs("2.28.3", "/usr/lib/libnccl.so.2.28.3"),
                             libs("2.28.9", "/pip/nvidia/nccl/lib/libnccl.so.2"));
-  const auto c = compare_ab(ab_side("a"), ab_side("b", {{"NCCL_ALGO", "Ring"}, {"MY_TOKEN", "s3cret"}}), {pair}, options());
+  const auto c =
+      compare_ab(ab_side("a"), ab_side("b", {{"NCCL_ALGO", "Ring"}, {"MY_TOKEN", "s3cret"}}),
+                 {pair}, options());
   std::map<std::string, gate::Change> by_what;
   for (const auto& ch : c.side_changes) by_what[ch.what] = ch;
   ASSERT_TRUE(by_what.count("NCCL version"));
@@ -208,18 +218,23 @@ namespace {
 TEST(AbCompare, TheSidesFingerprintDifferenceIsListed) {
   std::vector<gate::AbPair> pairs = pairs_with(kMiB, 100, 1.0, 0.02, 5);
   for (gate::AbPair& p : pairs) {
-    p.a.run.fingerprint.detail = {{"nccl", "2.28.3"}, {"nccl_path", "/opt/a/libnccl.so.2"}, {"env/NCCL_PROTO", "Simple"}};
-    p.b.run.fingerprint.detail = {{"nccl", "2.28.9"}, {"nccl_path", "/opt/b/libnccl.so.2"}, {"env/NCCL_PROTO", "Simple"}};
+    p.a.run.fingerprint.detail = {
+        {"nccl", "2.28.3"}, {"nccl_path", "/opt/a/libnccl.so.2"}, {"env/NCCL_PROTO", "Simple"}};
+    p.b.run.fingerprint.detail = {
+        {"nccl", "2.28.9"}, {"nccl_path", "/opt/b/libnccl.so.2"}, {"env/NCCL_PROTO", "Simple"}};
   }
   const gate::AbComparison c = compare_ab(ab_side("a"), ab_side("b"), pairs, options());
   ASSERT_EQ(c.fingerprint_changes.size(), 2u);
   EXPECT_EQ(c.fingerprint_changes[0].what, "nccl");
   EXPECT_EQ(c.fingerprint_changes[1].after, "/opt/b/libnccl.so.2");
-  EXPECT_EQ(gate::ab_to_json(c)["fingerprint_diff"][0], json({{"field", "nccl"}, {"before", "2.28.3"}, {"after", "2.28.9"}}));
-  EXPECT_NE(report::render_ab_markdown(c).find("### Fingerprint difference (A → B)\n\n| field | A | B |\n|---|---|---|\n"
-                                               "| nccl | 2.28.3 | 2.28.9 |\n"),
+  EXPECT_EQ(gate::ab_to_json(c)["fingerprint_diff"][0],
+            json({{"field", "nccl"}, {"before", "2.28.3"}, {"after", "2.28.9"}}));
+  EXPECT_NE(report::render_ab_markdown(c).find(
+                "### Fingerprint difference (A → B)\n\n| field | A | B |\n|---|---|---|\n"
+                "| nccl | 2.28.3 | 2.28.9 |\n"),
             std::string::npos);
-  EXPECT_NE(report::render_ab_console(c, false).find("WHAT CHANGED (2 fingerprint fields, A -> B):\n  nccl: 2.28.3 -> 2.28.9\n"),
+  EXPECT_NE(report::render_ab_console(c, false).find(
+                "WHAT CHANGED (2 fingerprint fields, A -> B):\n  nccl: 2.28.3 -> 2.28.9\n"),
             std::string::npos);
 
   for (gate::AbPair& p : pairs) p.b.run.fingerprint.detail.clear();

@@ -26,8 +26,10 @@ inline gate::LoadedLibraries libs(const std::string& version, const std::string&
 }
 
 inline gate::AbPair ab_pair(int index, const std::vector<json>& a, const std::vector<json>& b,
-                            const gate::LoadedLibraries& la = libs("2.28.3", "/usr/lib/libnccl.so.2.28.3"),
-                            const gate::LoadedLibraries& lb = libs("2.28.3", "/usr/lib/libnccl.so.2.28.3")) {
+                            const gate::LoadedLibraries& la = libs("2.28.3",
+                                                                   "/usr/lib/libnccl.so.2.28.3"),
+                            const gate::LoadedLibraries& lb = libs("2.28.3",
+                                                                   "/usr/lib/libnccl.so.2.28.3")) {
   RunSpec ra;
   ra.run_id = "ab-a-" + std::to_string(index);
   RunSpec rb;

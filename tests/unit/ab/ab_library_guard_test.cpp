@@ -3,8 +3,8 @@
 // (InfraError, exit 3).
 #include <gtest/gtest.h>
 
-#include "harness/gate/ab_library_guard.hpp"
 #include "core/errors.hpp"
+#include "harness/gate/ab_library_guard.hpp"
 #include "tests/unit/ab/ab_fixtures.hpp"
 
 namespace fabricgate::gate {
@@ -22,13 +22,16 @@ AbSide wants(const std::string& path) {
 }
 
 TEST(AbLibraryGuard, TheAskedLibraryPasses) {
-  EXPECT_NO_THROW(verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"), libs("2.28.9", "/pip/lib/libnccl.so.2"), "b-1", "d"));
-  EXPECT_NO_THROW(verify_loaded_libraries(ab_side("a"), libs("2.28.3", "/usr/lib/libnccl.so.2"), "a-1", "d"));
+  EXPECT_NO_THROW(verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"),
+                                          libs("2.28.9", "/pip/lib/libnccl.so.2"), "b-1", "d"));
+  EXPECT_NO_THROW(
+      verify_loaded_libraries(ab_side("a"), libs("2.28.3", "/usr/lib/libnccl.so.2"), "a-1", "d"));
 }
 
 TEST(AbLibraryGuard, AnotherLibraryIsAnInputError) {
   try {
-    verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"), libs("2.28.3", "/usr/lib/libnccl.so.2.28.3"), "b-1", "dir");
+    verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"),
+                            libs("2.28.3", "/usr/lib/libnccl.so.2.28.3"), "b-1", "dir");
     FAIL() << "no error";
   } catch (const InputError& e) {
     const std::string what = e.what();
@@ -39,7 +42,9 @@ TEST(AbLibraryGuard, AnotherLibraryIsAnInputError) {
 }
 
 TEST(AbLibraryGuard, NoNcclOrMixedRanksAreInputErrors) {
-  EXPECT_THROW(verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"), LoadedLibraries{}, "b-1", "d"), InputError);
+  EXPECT_THROW(
+      verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"), LoadedLibraries{}, "b-1", "d"),
+      InputError);
   LoadedLibraries mixed = libs("2.28.9", "/pip/lib/libnccl.so.2");
   mixed.nccl_libraries.insert("/usr/lib/libnccl.so.2");
   EXPECT_THROW(verify_loaded_libraries(ab_side("a"), mixed, "a-1", "d"), InputError);
@@ -50,9 +55,12 @@ TEST(AbLibraryGuard, NoNcclOrMixedRanksAreInputErrors) {
 
 TEST(AbLibraryGuard, AChangeBetweenLaunchesOfOneSideIsAnInfraError) {
   const AbSide a = ab_side("a");
-  EXPECT_NO_THROW(require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.3", "/l"), "a-2"));
-  EXPECT_THROW(require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.9", "/l"), "a-3"), InfraError);
-  EXPECT_THROW(require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.3", "/m"), "a-2"), InfraError);
+  EXPECT_NO_THROW(
+      require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.3", "/l"), "a-2"));
+  EXPECT_THROW(require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.9", "/l"), "a-3"),
+               InfraError);
+  EXPECT_THROW(require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.3", "/m"), "a-2"),
+               InfraError);
 }
 
 }  // namespace

@@ -23,8 +23,9 @@ gate::AbComparison sample() {
     ResultSpec small;
     small.bytes = 8;
     small.time_us = {3, 3.1, 2.9};
-    pairs.push_back(ab_pair(p, {make_result(good), make_result(small)}, {make_result(slow), make_result(small)},
-                            libs("2.28.3", "/usr/lib/libnccl.so.2.28.3"), libs("2.28.9", "/pip/lib/libnccl.so.2")));
+    pairs.push_back(ab_pair(
+        p, {make_result(good), make_result(small)}, {make_result(slow), make_result(small)},
+        libs("2.28.3", "/usr/lib/libnccl.so.2.28.3"), libs("2.28.9", "/pip/lib/libnccl.so.2")));
   }
   gate::AbOptions o;
   o.pairs_requested = 3;
@@ -54,7 +55,9 @@ TEST(AbReport, MarkdownHasTheChangeTableAndTheKeys) {
   const std::string md = report::render_ab_markdown(sample());
   EXPECT_NE(md.find("## fabricgate A/B :x: FAIL"), std::string::npos) << md;
   EXPECT_NE(md.find("| NCCL version | `2.28.3` | `2.28.9` |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| **FAIL** | `coll/mpi/all_reduce/float32/sum/bytes:1048576/ranks:2/oop`"), std::string::npos) << md;
+  EXPECT_NE(md.find("| **FAIL** | `coll/mpi/all_reduce/float32/sum/bytes:1048576/ranks:2/oop`"),
+            std::string::npos)
+      << md;
   EXPECT_EQ(md.find("hunter2"), std::string::npos);
 }
 
@@ -70,7 +73,8 @@ TEST(AbReport, JsonCarriesSchemaIntervalsAndRedactedSides) {
   EXPECT_TRUE(fail["ratio_b_over_a"]["bounded"].get<bool>());
   EXPECT_LT(fail["ratio_b_over_a"]["high"].get<double>(), 0.4);
   EXPECT_EQ(fail["pair_ratios"].size(), 3u);
-  // 8 B: three identical samples per launch, nine per side: bounded; an unbounded end would be null.
+  // 8 B: three identical samples per launch, nine per side: bounded; an unbounded end would be
+  // null.
   gate::AbKey k;
   k.samples_a = k.samples_b = 1;
   gate::AbComparison c;

@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "harness/launch/ab_spec.hpp"
 #include "core/errors.hpp"
+#include "harness/launch/ab_spec.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::launch {
@@ -59,7 +59,8 @@ TEST_F(AbSpec, BadItemsNameTheOptionAndTheItem) {
 
 TEST_F(AbSpec, NcclDirectoryOrItsLibSubdirectory) {
   const fs::path lib = touch(dir_ / "nccl" / "lib" / "libnccl.so.2");
-  const auto s = parse_ab_side("b", {"nccl=" + (dir_ / "nccl").string()});  // like nvidia.nccl.__path__
+  const auto s =
+      parse_ab_side("b", {"nccl=" + (dir_ / "nccl").string()});  // like nvidia.nccl.__path__
   EXPECT_EQ(s.nccl_dir, (dir_ / "nccl" / "lib").string());
   EXPECT_EQ(s.nccl_expected, fs::canonical(lib).string());
   const auto env = ab_launch_env(s, "/opt/other:/usr/lib");
@@ -78,13 +79,16 @@ TEST_F(AbSpec, NcclFileMustBeWhatTheSonameFinds) {
   EXPECT_NE(error_of({"nccl=" + other.string()}).find("soname"), std::string::npos);
   // A directory without the soname.
   fs::create_directories(dir_ / "empty");
-  EXPECT_NE(error_of({"nccl=" + (dir_ / "empty").string()}).find("holding libnccl.so.2"), std::string::npos);
+  EXPECT_NE(error_of({"nccl=" + (dir_ / "empty").string()}).find("holding libnccl.so.2"),
+            std::string::npos);
 }
 
 TEST_F(AbSpec, NcclAndLdLibraryPathTogetherAreRefused) {
   touch(dir_ / "libnccl.so.2");
-  EXPECT_NE(error_of({"nccl=" + dir_.string(), "LD_LIBRARY_PATH=/x"}).find("together"), std::string::npos);
-  EXPECT_NE(error_of({"nccl=" + dir_.string(), "nccl=" + dir_.string()}).find("twice"), std::string::npos);
+  EXPECT_NE(error_of({"nccl=" + dir_.string(), "LD_LIBRARY_PATH=/x"}).find("together"),
+            std::string::npos);
+  EXPECT_NE(error_of({"nccl=" + dir_.string(), "nccl=" + dir_.string()}).find("twice"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -15,7 +15,8 @@ namespace {
 
 // x = {1,2,3}, y = {2,4,6,8}: the 12 differences y - x sorted are
 // -1 0 1 1 2 3 3 4 5 5 6 7; their median is 3. For m = 3, n = 4 the null distribution of U has
-// counts 1,1,2,3,4,4,5,4,4,3,2,1,1 over C(7,3) = 35, so P(U<=0) = 1/35, P(U<=1) = 2/35, P(U<=2) = 4/35.
+// counts 1,1,2,3,4,4,5,4,4,3,2,1,1 over C(7,3) = 35, so P(U<=0) = 1/35, P(U<=1) = 2/35, P(U<=2) =
+// 4/35.
 const std::vector<double> kX{1, 2, 3};
 const std::vector<double> kY{2, 4, 6, 8};
 
@@ -52,7 +53,8 @@ TEST(ShiftEstimate, TooFewSamplesForTheConfidenceGiveAnUnboundedInterval) {
 TEST(ShiftEstimate, RatioIsTheShiftOfLogarithms) {
   // y/x over {1,2,4} x {2,4,8,16}: .5 1 1 2 2 2 4 4 4 8 8 16; the log-median is between 2 and 4,
   // i.e. sqrt(8); the 80 % interval is again [D(2), D(11)] = [1, 8].
-  const auto r = hodges_lehmann_ratio_interval(std::vector<double>{1, 2, 4}, std::vector<double>{2, 4, 8, 16}, 0.80);
+  const auto r = hodges_lehmann_ratio_interval(std::vector<double>{1, 2, 4},
+                                               std::vector<double>{2, 4, 8, 16}, 0.80);
   ASSERT_TRUE(r.has_value());
   EXPECT_NEAR(r->estimate, std::sqrt(8.0), 1e-12);
   ASSERT_TRUE(r->bounded);
@@ -61,7 +63,8 @@ TEST(ShiftEstimate, RatioIsTheShiftOfLogarithms) {
 }
 
 TEST(ShiftEstimate, RatioOfUnboundedIntervalSpansZeroToInfinity) {
-  const auto r = hodges_lehmann_ratio_interval(std::vector<double>{1, 2}, std::vector<double>{2, 4}, 0.95);
+  const auto r =
+      hodges_lehmann_ratio_interval(std::vector<double>{1, 2}, std::vector<double>{2, 4}, 0.95);
   ASSERT_TRUE(r.has_value());
   EXPECT_FALSE(r->bounded);
   EXPECT_EQ(r->low, 0);
@@ -69,9 +72,14 @@ TEST(ShiftEstimate, RatioOfUnboundedIntervalSpansZeroToInfinity) {
 }
 
 TEST(ShiftEstimate, RatioRefusesNonPositiveOrEmptySamples) {
-  EXPECT_FALSE(hodges_lehmann_ratio_interval(std::vector<double>{1, 0}, std::vector<double>{2, 3}, 0.9).has_value());
-  EXPECT_FALSE(hodges_lehmann_ratio_interval(std::vector<double>{1, 2}, std::vector<double>{-1, 3}, 0.9).has_value());
-  EXPECT_FALSE(hodges_lehmann_ratio_interval(std::vector<double>{}, std::vector<double>{1}, 0.9).has_value());
+  EXPECT_FALSE(
+      hodges_lehmann_ratio_interval(std::vector<double>{1, 0}, std::vector<double>{2, 3}, 0.9)
+          .has_value());
+  EXPECT_FALSE(
+      hodges_lehmann_ratio_interval(std::vector<double>{1, 2}, std::vector<double>{-1, 3}, 0.9)
+          .has_value());
+  EXPECT_FALSE(hodges_lehmann_ratio_interval(std::vector<double>{}, std::vector<double>{1}, 0.9)
+                   .has_value());
 }
 
 TEST(ShiftEstimate, ExactShiftOfShiftedCopiesIsFoundWithASymmetricInterval) {

@@ -39,8 +39,10 @@ TEST(captureJson, EnvOverridesAreRecordedWithoutSecrets) {
 TEST(captureJson, ChoiceFromTuningSelectsFuncAndSize) {
   testing::LogWriter w("h", 1, 0);
   for (int i = 0; i < 5; ++i)
-    w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 1024L, "Ring", "LL", 0, 1);
-  w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllGather", 1024L, "Ring", "Simple", 0, 3);
+    w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 1024L, "Ring",
+           "LL", 0, 1);
+  w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllGather", 1024L, "Ring",
+         "Simple", 0, 3);
   const CaptureSummary s = parse_nccl_logs({w.text()});
   const ChoiceSummary c = choice_from_tuning(s, "AllReduce", 1024);
   EXPECT_EQ(c.events, 5u);

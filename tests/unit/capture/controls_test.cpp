@@ -2,15 +2,16 @@
 // captured transports and choices.
 #include <gtest/gtest.h>
 
-#include "harness/analysis/controls.hpp"
 #include "core/errors.hpp"
+#include "harness/analysis/controls.hpp"
 
 namespace fabricgate::capture {
 namespace {
 
 using Env = std::vector<std::pair<std::string, std::string>>;
 
-CaptureSummary with_transports(std::set<std::string> transports, std::set<std::string> networks = {"IB"}) {
+CaptureSummary with_transports(std::set<std::string> transports,
+                               std::set<std::string> networks = {"IB"}) {
   CaptureSummary s;
   s.transports = std::move(transports);
   s.networks = std::move(networks);
@@ -21,8 +22,9 @@ CaptureSummary with_transports(std::set<std::string> transports, std::set<std::s
 TEST(captureControls, ScenarioEnvironments) {
   EXPECT_TRUE(control_scenario("default").env.empty());
   EXPECT_EQ(control_scenario("nvlink-off").env, (Env{{"NCCL_P2P_DISABLE", "1"}}));
-  EXPECT_EQ(control_scenario("nic-path").env,
-            (Env{{"NCCL_P2P_DISABLE", "1"}, {"NCCL_SHM_DISABLE", "1"}, {"FI_EFA_ENABLE_SHM_TRANSFER", "0"}}));
+  EXPECT_EQ(control_scenario("nic-path").env, (Env{{"NCCL_P2P_DISABLE", "1"},
+                                                   {"NCCL_SHM_DISABLE", "1"},
+                                                   {"FI_EFA_ENABLE_SHM_TRANSFER", "0"}}));
   EXPECT_EQ(control_scenario("socket-only").env, (Env{{"NCCL_NET", "Socket"}}));
   EXPECT_EQ(control_scenario("algo:ring").env, (Env{{"NCCL_ALGO", "Ring"}}));
   EXPECT_EQ(control_scenario("algo:nvlstree").name, "algo:NVLSTree");
@@ -31,8 +33,9 @@ TEST(captureControls, ScenarioEnvironments) {
 }
 
 TEST(captureControls, RejectsUnknownNamesAndShellSyntax) {
-  for (const char* bad : {"", "nvlink_off", "algo:", "algo:Ring;rm -rf /", "algo:$(id)", "proto:LL ",
-                          "proto:^LL", "algo:Ring,", "proto:Simple`x`", "socket-only\n", "ALGO:Ring"}) {
+  for (const char* bad :
+       {"", "nvlink_off", "algo:", "algo:Ring;rm -rf /", "algo:$(id)", "proto:LL ", "proto:^LL",
+        "algo:Ring,", "proto:Simple`x`", "socket-only\n", "ALGO:Ring"}) {
     EXPECT_THROW(control_scenario(bad), InputError) << bad;
   }
 }
@@ -67,9 +70,12 @@ TEST(captureControls, SocketOnly) {
   const auto c = control_scenario("socket-only");
   EXPECT_TRUE(verify_control(c, with_transports({"NET/Socket"}, {"Socket"})).ok);
   const auto one_node = verify_control(c, with_transports({"P2P/CUMEM"}, {"Socket"}));
-  EXPECT_TRUE(one_node.ok);  // what 2x H200 showed: the control is honoured but changes nothing there
-  EXPECT_NE(one_node.message.find("no connection used the network"), std::string::npos) << one_node.message;
-  EXPECT_EQ(verify_control(c, with_transports({"NET/Socket"}, {"Socket"})).message, "network is Socket");
+  EXPECT_TRUE(
+      one_node.ok);  // what 2x H200 showed: the control is honoured but changes nothing there
+  EXPECT_NE(one_node.message.find("no connection used the network"), std::string::npos)
+      << one_node.message;
+  EXPECT_EQ(verify_control(c, with_transports({"NET/Socket"}, {"Socket"})).message,
+            "network is Socket");
   EXPECT_FALSE(verify_control(c, with_transports({"NET/IB"}, {"IB"})).ok);
   EXPECT_FALSE(verify_control(c, with_transports({}, {})).ok);
 }
@@ -91,7 +97,8 @@ TEST(captureControls, AlgoAndProtoFromTuningOrProfiler) {
   profiled.proto["Simple"] = 4;
   EXPECT_TRUE(verify_control(control_scenario("algo:Ring"), s, &profiled).ok);
   EXPECT_TRUE(verify_control(control_scenario("proto:Simple"), s, &profiled).ok);
-  EXPECT_FALSE(verify_control(control_scenario("proto:LL"), CaptureSummary{}).ok);  // nothing to check
+  EXPECT_FALSE(
+      verify_control(control_scenario("proto:LL"), CaptureSummary{}).ok);  // nothing to check
 }
 
 }  // namespace

@@ -18,13 +18,14 @@ TEST(captureCorpus, Nccl226SocketFallback) {
     w.info("%s", "NCCL version 2.26.2+cuda12.8");
     w.info("NCCL_HOSTID set by environment to %s", rank == 0 ? "a" : "b");
     w.info("Using network %s", "Socket");
-    w.info("Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s%s", 0, 0, rank, rank, 1 - rank,
-           1 - rank, "Socket", 0, "", "", "");
-    w.info("Channel %02d/%d : %d[%d] -> %d[%d] [receive] via NET/%s/%d%s%s%s", 0, 0, 1 - rank, 1 - rank,
-           rank, rank, "Socket", 0, "", "", "");
+    w.info("Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s%s", 0, 0, rank, rank,
+           1 - rank, 1 - rank, "Socket", 0, "", "", "");
+    w.info("Channel %02d/%d : %d[%d] -> %d[%d] [receive] via NET/%s/%d%s%s%s", 0, 0, 1 - rank,
+           1 - rank, rank, rank, "Socket", 0, "", "", "");
     w.info("Connected all rings, use ring PXN %d GDR %d", 0, 0);
     if (rank == 0) {
-      w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 8L, "Ring", "LL", 0, 1);
+      w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 8L, "Ring",
+             "LL", 0, 1);
     }
     texts.push_back(w.text());
   }
@@ -72,22 +73,32 @@ TEST(captureCorpus, Nccl228TwoGpus) {
   w.set_timestamp("");
   w.info("NCCL_PROTO set by environment to %s", "LL,Simple");
   w.info("NVLS multicast support is %savailable on dev %d (NVLS_NCHANNELS %d)", "not ", 0, 0);
-  w.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/%s%s%s", 0, 0, 0, 0, 1, 1, "CUMEM", "/read", "");
-  w.info("%d coll channels, %d collnet channels, %d nvls channels, %d p2p channels, %d p2p channels per peer",
-         24, 24, 0, 32, 32);
-  w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 8L, "Ring", "LL", 0, 0);
-  w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 8L, "Ring", "LL", 0, 0);
+  w.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/%s%s%s", 0, 0, 0, 0, 1, 1, "CUMEM", "/read",
+         "");
+  w.info(
+      "%d coll channels, %d collnet channels, %d nvls channels, %d p2p channels, %d p2p channels "
+      "per peer",
+      24, 24, 0, 32, 32);
+  w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 8L, "Ring",
+         "LL", 0, 0);
+  w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 8L, "Ring",
+         "LL", 0, 0);
   // 2.28.3 itself prints upper-case names here (seen on the H200 machine); they are normalised.
-  w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 4194304L, "RING",
-         "SIMPLE", 0, 23);
-  w.info("%s [Symmetric]: %ld Bytes -> Kernel %s nchannels %d nthreads %d nWorks %d", "AllGather", 64L,
-         "AllGather_LL", 2, 256, 1);
+  w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 4194304L,
+         "RING", "SIMPLE", 0, 23);
+  w.info("%s [Symmetric]: %ld Bytes -> Kernel %s nchannels %d nthreads %d nWorks %d", "AllGather",
+         64L, "AllGather_LL", 2, 256, 1);
   LogWriter tagged("h200", 701, 1);
-  tagged.raw("[1,1]<stdout>:h200:701:708 [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via P2P/CUMEM/read");
-  tagged.raw("[1,1]<stdout>:h200:701:708 [1] NCCL INFO comm 0x5612 rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 43000 commId 0x77 - Init COMPLETE");
+  tagged.raw(
+      "[1,1]<stdout>:h200:701:708 [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via P2P/CUMEM/read");
+  tagged.raw(
+      "[1,1]<stdout>:h200:701:708 [1] NCCL INFO comm 0x5612 rank 1 nranks 2 cudaDev 1 nvmlDev 1 "
+      "busId 43000 commId 0x77 - Init COMPLETE");
   LogWriter single("h200", 702, 0);
-  single.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/direct pointer%s", 0, 0, 0, 0, 1, 1, "");
-  single.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/direct pointer%s", 1, 0, 1, 1, 0, 0, "/read");
+  single.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/direct pointer%s", 0, 0, 0, 0, 1, 1,
+              "");
+  single.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/direct pointer%s", 1, 0, 1, 1, 0, 0,
+              "/read");
 
   const CaptureSummary s = parse_nccl_logs({w.text(), tagged.text(), single.text()});
   EXPECT_EQ(s.nccl_version, "2.28.3");
@@ -115,12 +126,16 @@ TEST(captureCorpus, Nccl229And230) {
   LogWriter w("node9", 800, 0);
   w.raw("NCCL version 2.30.3+cuda13.0");
   w.info("NCCL_NET_PLUGIN set by environment to %s", "none");
-  w.info("[Rank %d] %s comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init START",
-         0, "ncclCommInitRank", comm_ptr(), 0, 2, 0, 0, 0x1b000UL, 0x42ull);
+  w.info(
+      "[Rank %d] %s comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init "
+      "START",
+      0, "ncclCommInitRank", comm_ptr(), 0, 2, 0, 0, 0x1b000UL, 0x42ull);
   w.info("Channel %02d : %d[%d] -> %d[%d] via SHM/%s/%s", 0, 0, 0, 1, 1, "direct", "direct");
   w.info("NVLS multicast support is %savailable on dev %d", "", 0);
-  w.info("%s comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx parent %p childCount %d color %d key %d- Init START",
-         "ncclCommSplit", comm_ptr(), 0, 1, 0, 0, 0x1b000UL, comm_ptr(), 1, 0, 0);
+  w.info(
+      "%s comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx parent %p childCount %d color "
+      "%d key %d- Init START",
+      "ncclCommSplit", comm_ptr(), 0, 1, 0, 0, 0x1b000UL, comm_ptr(), 1, 0, 0);
   const CaptureSummary s = parse_nccl_logs({w.text()});
   EXPECT_EQ(s.nccl_version, "2.30.3");
   EXPECT_EQ(s.env_overrides.at("NCCL_NET_PLUGIN"), "none");

@@ -27,10 +27,12 @@ std::vector<std::string> corpus_2_18() {
     }
     w.info("Connected all rings");
     w.info("Connected all trees");
-    w.info("%d coll channels, %d nvls channels, %d p2p channels, %d p2p channels per peer", 2, 0, 2, 2);
+    w.info("%d coll channels, %d nvls channels, %d p2p channels, %d p2p channels per peer", 2, 0, 2,
+           2);
     w.info("NVLS multicast support is %savailable on dev %d", "not ", rank);
-    w.info("comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init COMPLETE",
-           comm_ptr(), rank, 2, rank, rank, kBus[rank], 0x1234ull);
+    w.info(
+        "comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init COMPLETE",
+        comm_ptr(), rank, 2, rank, rank, kBus[rank], 0x1234ull);
     texts.push_back(w.text());
   }
   return texts;
@@ -78,12 +80,18 @@ TEST(captureCorpus, Nccl219ShmWithP2pDisabled) {
 TEST(captureCorpus, Nccl221CumemAndNumericTuning) {
   LogWriter w("node1", 300, 0);
   w.info("%s", "NCCL version 2.21.5+cuda12.4");
-  w.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/%s%s%s", 0, 0, 0, 0, 1, 1, "CUMEM", "/read", "");
-  w.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/%s%s%s", 0, 1, 0, 0, 1, 1, "CUMEM", "", "/CE");
-  w.info("%d coll channels, %d collnet channels, %d nvls channels, %d p2p channels, %d p2p channels per peer",
-         24, 24, 0, 32, 2);
-  w.info("ncclCommInitRank comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init COMPLETE",
-         comm_ptr(), 0, 2, 0, 0, kBus[0], 0x99ull);
+  w.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/%s%s%s", 0, 0, 0, 0, 1, 1, "CUMEM", "/read",
+         "");
+  w.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/%s%s%s", 0, 1, 0, 0, 1, 1, "CUMEM", "",
+         "/CE");
+  w.info(
+      "%d coll channels, %d collnet channels, %d nvls channels, %d p2p channels, %d p2p channels "
+      "per peer",
+      24, 24, 0, 32, 2);
+  w.info(
+      "ncclCommInitRank comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - "
+      "Init COMPLETE",
+      comm_ptr(), 0, 2, 0, 0, kBus[0], 0x99ull);
   for (int i = 0; i < 3; ++i) w.info("%ld Bytes -> Algo %d proto %d time %f", 8L, 1, 0, 6.5);
   w.info("%ld Bytes -> Algo %d proto %d time %f", 1048576L, 1, 2, 40.0);
   w.info("%ld Bytes -> Algo %d proto %d time %f", 1048576L, 0, 1, 35.0);
@@ -115,17 +123,19 @@ TEST(captureCorpus, Nccl223MultiNodeIbGdrdma) {
     w.info("%s", "NCCL version 2.23.4+cuda12.6");
     w.info("Using network %s", "IB");
     const int peer = rank ^ 1;
-    w.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/%s%s%s", 0, 0, rank, rank % 2, peer, peer % 2,
-           "CUMEM", "/read", "");
+    w.info("Channel %02d/%01d : %d[%d] -> %d[%d] via P2P/%s%s%s", 0, 0, rank, rank % 2, peer,
+           peer % 2, "CUMEM", "/read", "");
     const int remote = (rank + 2) % 4;
-    w.info("Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s", 0, 0, rank, rank % 2, remote,
-           remote % 2, "IB", rank % 2, "/GDRDMA", "");
+    w.info("Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d%s%s", 0, 0, rank, rank % 2,
+           remote, remote % 2, "IB", rank % 2, "/GDRDMA", "");
     w.info("Channel %02d/%d : %d[%d] -> %d[%d] [send] via NET/%s/%d(%d)%s%s", 1, 0, rank, rank % 2,
            remote, remote % 2, "IB", 1, peer, "/GDRDMA", "/Shared");
-    w.info("Channel %02d/%d : %d[%d] -> %d[%d] [receive] via NET/%s/%d%s%s", 0, 0, remote, remote % 2,
-           rank, rank % 2, "IB", rank % 2, "/GDRDMA", "");
-    w.info("%s comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init COMPLETE",
-           "ncclCommInitRankConfig", comm_ptr(), rank, 4, rank % 2, rank % 2, kBus[rank % 2], 0x5ull);
+    w.info("Channel %02d/%d : %d[%d] -> %d[%d] [receive] via NET/%s/%d%s%s", 0, 0, remote,
+           remote % 2, rank, rank % 2, "IB", rank % 2, "/GDRDMA", "");
+    w.info(
+        "%s comm %p rank %d nranks %d cudaDev %d nvmlDev %d busId %lx commId 0x%llx - Init "
+        "COMPLETE",
+        "ncclCommInitRankConfig", comm_ptr(), rank, 4, rank % 2, rank % 2, kBus[rank % 2], 0x5ull);
     if (rank == 0) {
       w.info("%s: %ld Bytes -> Algo %d proto %d time %f", "AllGather", 4194304L, 6, 2, 120.0);
       w.info("%s: %ld Bytes -> Algo %d proto %d time %f", "AllReduce", 4194304L, 0, 2, 150.0);

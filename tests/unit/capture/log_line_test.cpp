@@ -40,13 +40,15 @@ TEST(captureLogLine, TransportFieldsAndRcclTail) {
 // As NCCL 2.28.3 wrote it on 2x H200 under NCCL_ALGO=Tree (results/h200-sxm-x2-nv18/controls).
 TEST(captureLogLine, WarnLinesKeepTheReasonWithoutTheSourceLocation) {
   const auto parsed = parse_nccl_log_line(
-      "[2026-11-29 21:03:55] vm:3256:3256 [0] enqueue.cc:1842 NCCL WARN Error : no algorithm/protocol "
+      "[2026-11-29 21:03:55] vm:3256:3256 [0] enqueue.cc:1842 NCCL WARN Error : no "
+      "algorithm/protocol "
       "available for function AllGather with datatype ncclInt8. NCCL_ALGO was set to Tree.");
   ASSERT_TRUE(parsed.has_value());
   ASSERT_TRUE(std::holds_alternative<WarningFact>(parsed->fact));
-  EXPECT_EQ(std::get<WarningFact>(parsed->fact).text,
-            "Error : no algorithm/protocol available for function AllGather with datatype ncclInt8. "
-            "NCCL_ALGO was set to Tree.");
+  EXPECT_EQ(
+      std::get<WarningFact>(parsed->fact).text,
+      "Error : no algorithm/protocol available for function AllGather with datatype ncclInt8. "
+      "NCCL_ALGO was set to Tree.");
   ASSERT_TRUE(parsed->prefix.has_value());
   EXPECT_EQ(parsed->prefix->host, "vm");
   EXPECT_EQ(parsed->prefix->cuda_dev, 0);
@@ -60,15 +62,16 @@ TEST(captureLogLine, WarnLinesKeepTheReasonWithoutTheSourceLocation) {
 TEST(captureLogLine, DistinctWarningsAreCountedAndBounded) {
   std::string log;
   for (int i = 0; i < 3; ++i) log += "h:1:2 [0] e.cc:9 NCCL WARN same reason\n";
-  for (int i = 0; i < 50; ++i) log += "h:1:2 [0] e.cc:9 NCCL WARN reason " + std::to_string(i) + "\n";
+  for (int i = 0; i < 50; ++i)
+    log += "h:1:2 [0] e.cc:9 NCCL WARN reason " + std::to_string(i) + "\n";
   const CaptureSummary s = parse_nccl_logs({log});
   EXPECT_EQ(s.warnings.size(), kMaxDistinctWarnings);
   EXPECT_EQ(s.warnings.at("same reason"), 3u);
 }
 
 TEST(captureLogLine, CollNetAndIndirect) {
-  const auto collnet = parse_nccl_log_line(
-      "h:1:2 [0] NCCL INFO CollNet 03/1 : 2 [send] via COLLNET/SHARP/0/GDRDMA");
+  const auto collnet =
+      parse_nccl_log_line("h:1:2 [0] NCCL INFO CollNet 03/1 : 2 [send] via COLLNET/SHARP/0/GDRDMA");
   ASSERT_TRUE(collnet.has_value());
   EXPECT_EQ(std::get<TransportFact>(collnet->fact).kind, "COLLNET/SHARP");
   EXPECT_TRUE(std::get<TransportFact>(collnet->fact).gdrdma);
@@ -85,24 +88,29 @@ TEST(captureLogLine, RingListingIsNotATransport) {
 }
 
 TEST(captureLogLine, EnvValuesKeepTheirText) {
-  const auto dotted = parse_nccl_log_line("h:1:2 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5_0:1.");
+  const auto dotted =
+      parse_nccl_log_line("h:1:2 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5_0:1.");
   ASSERT_TRUE(dotted.has_value());
   EXPECT_EQ(std::get<EnvOverrideFact>(dotted->fact).value, "mlx5_0:1.");
-  const auto number = parse_nccl_log_line("h:1:2 [0] NCCL INFO NCCL_NCHANNELS_PER_NET_PEER set by environment to -1.");
+  const auto number = parse_nccl_log_line(
+      "h:1:2 [0] NCCL INFO NCCL_NCHANNELS_PER_NET_PEER set by environment to -1.");
   ASSERT_TRUE(number.has_value());
   EXPECT_EQ(std::get<EnvOverrideFact>(number->fact).value, "-1");
-  EXPECT_FALSE(parse_nccl_log_line("h:1:2 [0] NCCL INFO bad name set by environment to 1").has_value());
+  EXPECT_FALSE(
+      parse_nccl_log_line("h:1:2 [0] NCCL INFO bad name set by environment to 1").has_value());
 }
 
 // WARN lines are warnings, whatever words they contain: never a network or a version.
 TEST(captureLogLine, WarnAndCompiledWithVersionAreNotVersionLines) {
-  for (const char* line : {"\nh:1:2 [0] init.cc:1 NCCL WARN Using network IB",
-                           "h:1:2 [0] dev_runtime.cc:9 NCCL WARN compiled with NCCL version 2.29.2, running 2.28.3"}) {
+  for (const char* line :
+       {"\nh:1:2 [0] init.cc:1 NCCL WARN Using network IB",
+        "h:1:2 [0] dev_runtime.cc:9 NCCL WARN compiled with NCCL version 2.29.2, running 2.28.3"}) {
     const auto parsed = parse_nccl_log_line(line);
     ASSERT_TRUE(parsed.has_value()) << line;
     EXPECT_TRUE(std::holds_alternative<WarningFact>(parsed->fact)) << line;
   }
-  const CaptureSummary s = parse_nccl_logs({"h:1:2 [0] dev_runtime.cc:9 NCCL WARN compiled with NCCL version 2.29.2\n"});
+  const CaptureSummary s =
+      parse_nccl_logs({"h:1:2 [0] dev_runtime.cc:9 NCCL WARN compiled with NCCL version 2.29.2\n"});
   EXPECT_TRUE(s.nccl_version.empty());
   EXPECT_EQ(s.warnings.size(), 1u);
 }
@@ -111,7 +119,12 @@ TEST(captureLogLine, GarbageIsIgnored) {
   // Embedded NULs: the length comes from the array (14 bytes), never a hand count.
   constexpr char kNulLine[] = "\0\0\0NCCL INFO \0";
   const std::vector<std::string> garbage = {
-      "", " ", "NCCL INFO", "NCCL INFO ", "x [ NCCL INFO Channel", "h:1:2 [0] NCCL INFO Channel ",
+      "",
+      " ",
+      "NCCL INFO",
+      "NCCL INFO ",
+      "x [ NCCL INFO Channel",
+      "h:1:2 [0] NCCL INFO Channel ",
       "h:1:2 [0] NCCL INFO Channel 99999999999999999999/0 : 0[0] -> 1[1] via P2P/IPC",
       "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0 -> 1[1] via ",
       "h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via ",
@@ -122,7 +135,8 @@ TEST(captureLogLine, GarbageIsIgnored) {
       "h:1:2 [0] NCCL INFO PROFILER/Plugin: Loaded x (vq)",
       "h:1:2 [0] NCCL INFO NVLS multicast support is maybe",
       "#  Rank  0 Group  0 Pid 123 on h200 device  0 [0000:1b:00] NVIDIA H200",
-      std::string(5000, '['), std::string(kNulLine, sizeof kNulLine - 1)};
+      std::string(5000, '['),
+      std::string(kNulLine, sizeof kNulLine - 1)};
   for (const auto& line : garbage) {
     EXPECT_FALSE(parse_nccl_log_line(line).has_value()) << line;
   }

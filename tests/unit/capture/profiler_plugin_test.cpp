@@ -43,7 +43,8 @@ TEST_F(captureProfiler, TablesAreNamedAndComplete) {
 TEST_F(captureProfiler, V5LifecycleAggregatesPerLabel) {
   void* context = nullptr;
   int mask = -1;
-  ASSERT_EQ(ncclProfiler_v5.init(&context, 0x1234, &mask, "world", 1, 2, 0, nullptr), abi::kSuccess);
+  ASSERT_EQ(ncclProfiler_v5.init(&context, 0x1234, &mask, "world", 1, 2, 0, nullptr),
+            abi::kSuccess);
   EXPECT_EQ(mask, static_cast<int>(abi::kEventColl));  // collective events only
   EXPECT_NE(context, nullptr);
   EXPECT_TRUE(profiler().active());
@@ -114,8 +115,10 @@ TEST_F(captureProfiler, V4DescriptorLayout) {
 TEST_F(captureProfiler, InvalidArgumentsAreRejectedNotCrashed) {
   int mask = 0;
   void* context = nullptr;
-  EXPECT_EQ(ncclProfiler_v5.init(nullptr, 0, &mask, nullptr, 1, 1, 0, nullptr), abi::kInvalidArgument);
-  EXPECT_EQ(ncclProfiler_v5.init(&context, 0, nullptr, nullptr, 1, 1, 0, nullptr), abi::kInvalidArgument);
+  EXPECT_EQ(ncclProfiler_v5.init(nullptr, 0, &mask, nullptr, 1, 1, 0, nullptr),
+            abi::kInvalidArgument);
+  EXPECT_EQ(ncclProfiler_v5.init(&context, 0, nullptr, nullptr, 1, 1, 0, nullptr),
+            abi::kInvalidArgument);
   EXPECT_EQ(ncclProfiler_v5.start_event(nullptr, nullptr, nullptr), abi::kSuccess);
   EXPECT_EQ(ncclProfiler_v5.finalize(nullptr), abi::kSuccess);
 }
@@ -142,7 +145,8 @@ TEST_F(captureProfiler, ConcurrentEventsAreCountedExactly) {
   EXPECT_EQ(s.events, std::uint64_t{kThreads} * kEvents);
   EXPECT_EQ(s.algo.at("Ring"), std::uint64_t{kThreads / 2} * kEvents);
   EXPECT_EQ(s.algo.at("Tree"), std::uint64_t{kThreads / 2} * kEvents);
-  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(s.channels.at(std::to_string(t + 1)), std::uint64_t{kEvents});
+  for (int t = 0; t < kThreads; ++t)
+    EXPECT_EQ(s.channels.at(std::to_string(t + 1)), std::uint64_t{kEvents});
   ncclProfiler_v5.finalize(context);
 }
 

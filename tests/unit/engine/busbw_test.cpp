@@ -15,9 +15,9 @@ const CollectiveDef& def(const char* name) {
 }
 
 TEST(BusBw, FactorsMatchHandComputedValues) {
-  EXPECT_DOUBLE_EQ(def("all_reduce").busbw_factor(2), 1.0);      // 2·1/2
-  EXPECT_DOUBLE_EQ(def("all_reduce").busbw_factor(8), 1.75);     // 2·7/8 (P04)
-  EXPECT_DOUBLE_EQ(def("all_reduce").busbw_factor(16), 1.875);   // 2·15/16 (P04)
+  EXPECT_DOUBLE_EQ(def("all_reduce").busbw_factor(2), 1.0);     // 2·1/2
+  EXPECT_DOUBLE_EQ(def("all_reduce").busbw_factor(8), 1.75);    // 2·7/8 (P04)
+  EXPECT_DOUBLE_EQ(def("all_reduce").busbw_factor(16), 1.875);  // 2·15/16 (P04)
   EXPECT_DOUBLE_EQ(def("all_gather").busbw_factor(4), 0.75);
   EXPECT_DOUBLE_EQ(def("reduce_scatter").busbw_factor(8), 0.875);
   EXPECT_DOUBLE_EQ(def("alltoall").busbw_factor(2), 0.5);
@@ -28,9 +28,9 @@ TEST(BusBw, FactorsMatchHandComputedValues) {
 
 TEST(BusBw, AlltoallvCountsTheLocalBlockOutOfItsUnevenShare) {
   // Rank s sends d ((d − s) mod n + 1) units: S = n(n+1)/2 units per rank, 1 of them local.
-  EXPECT_DOUBLE_EQ(def("alltoallv").busbw_factor(2), 2.0 / 3.0);   // S = 3
-  EXPECT_DOUBLE_EQ(def("alltoallv").busbw_factor(4), 9.0 / 10.0);  // S = 10
-  EXPECT_DOUBLE_EQ(def("alltoallv").busbw_factor(8), 35.0 / 36.0); // S = 36
+  EXPECT_DOUBLE_EQ(def("alltoallv").busbw_factor(2), 2.0 / 3.0);    // S = 3
+  EXPECT_DOUBLE_EQ(def("alltoallv").busbw_factor(4), 9.0 / 10.0);   // S = 10
+  EXPECT_DOUBLE_EQ(def("alltoallv").busbw_factor(8), 35.0 / 36.0);  // S = 36
 }
 
 TEST(BusBw, EveryCollectiveIsRegisteredOnce) {
@@ -46,12 +46,14 @@ TEST(BusBw, EveryCollectiveIsRegisteredOnce) {
 
 TEST(Placement, InPlaceFormsLiveOnTheDefinition) {
   const CollectiveCounts ag = def("all_gather").counts(1200, 4, 3);  // 100 elements per rank
-  EXPECT_EQ(def("all_gather").in_place_offset(2, ag), 200u);       // rank 2's own block
+  EXPECT_EQ(def("all_gather").in_place_offset(2, ag), 200u);         // rank 2's own block
   EXPECT_EQ(def("all_reduce").in_place_offset(1, def("all_reduce").counts(64, 4, 2)), 0u);
   EXPECT_TRUE(def("broadcast").root_input_only);
-  for (const char* out_of_place_only : {"reduce_scatter", "alltoall", "alltoallv", "sendrecv", "gather", "scatter"}) {
+  for (const char* out_of_place_only :
+       {"reduce_scatter", "alltoall", "alltoallv", "sendrecv", "gather", "scatter"}) {
     EXPECT_FALSE(def(out_of_place_only).supports_in_place()) << out_of_place_only;
-    EXPECT_NE(placement_unsupported_reason(def(out_of_place_only), true).find("in-place"), std::string::npos);
+    EXPECT_NE(placement_unsupported_reason(def(out_of_place_only), true).find("in-place"),
+              std::string::npos);
     EXPECT_TRUE(placement_unsupported_reason(def(out_of_place_only), false).empty());
   }
 }

@@ -27,7 +27,8 @@ class FakeClock final : public WaitClock {
 // Pending for `pending_polls` polls, then `last`.
 class ScriptedWork final : public PendingWork {
  public:
-  ScriptedWork(int pending_polls, PollResult last) : pending_(pending_polls), last_(std::move(last)) {}
+  ScriptedWork(int pending_polls, PollResult last)
+      : pending_(pending_polls), last_(std::move(last)) {}
   PollResult poll() override { return polls_++ < pending_ ? PollResult::pending() : last_; }
 
  private:

@@ -23,7 +23,8 @@ TEST(DataTypes, SmallIntegersSurviveEveryType) {
     const double values[] = {0, 1, 7, 112};
     for (std::size_t i = 0; i < 4; ++i) store_element(t, buf.data(), i, values[i]);
     for (std::size_t i = 0; i < 4; ++i) {
-      EXPECT_EQ(load_element(t, buf.data(), i), values[i]) << to_string(t) << " value " << values[i];
+      EXPECT_EQ(load_element(t, buf.data(), i), values[i])
+          << to_string(t) << " value " << values[i];
     }
   }
 }

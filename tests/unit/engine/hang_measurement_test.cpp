@@ -74,7 +74,8 @@ TEST_P(HangAt, HangEndsTheRunNamingTheBenchmark) {
   std::chrono::steady_clock::time_point deadline{};
   const auto before = std::chrono::steady_clock::now();
   add(env, "t/first", plan, [](std::string&) { return std::make_unique<QuickOp>(); });
-  add(env, "t/hangs", plan, [&](std::string&) { return std::make_unique<HangingOp>(GetParam(), &aborted, &deadline); });
+  add(env, "t/hangs", plan,
+      [&](std::string&) { return std::make_unique<HangingOp>(GetParam(), &aborted, &deadline); });
   add(env, "t/later", plan, [](std::string&) -> std::unique_ptr<MeasuredOp> {
     ADD_FAILURE() << "a benchmark after a hang must not be set up";
     return std::make_unique<QuickOp>();
@@ -123,8 +124,9 @@ TEST_F(HangMeasurementTest, AnOrdinaryFailureIsNotAHang) {
 }
 
 TEST(ReadPlan, TimeoutSecondsFromTheSuiteAndItsBounds) {
-  const json doc = {{"defaults", {{"timeout_s", 30}}},
-                    {"benchmarks", json::array({{{"timeout_s", 2.5}}, json::object(), {{"timeout_s", 0}}})}};
+  const json doc = {
+      {"defaults", {{"timeout_s", 30}}},
+      {"benchmarks", json::array({{{"timeout_s", 2.5}}, json::object(), {{"timeout_s", 0}}})}};
   const JsonReader rd(doc, "suite.json");
   const MeasurePlan defaults = read_plan(rd, "/defaults", MeasurePlan{});
   EXPECT_DOUBLE_EQ(MeasurePlan{}.timeout_seconds, 600);

@@ -23,8 +23,9 @@ class SilentReporter final : public benchmark::BenchmarkReporter {
 class MeasurementFixture : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() / ("fg-measure-" + std::to_string(::getpid()) + "-" +
-                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = std::filesystem::temp_directory_path() /
+           ("fg-measure-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
     writer_ = RecordWriter(dir_ / "records.jsonl");
   }

@@ -9,7 +9,8 @@ namespace {
 
 class ScriptedOp : public MeasuredOp {
  public:
-  ScriptedOp(double first_s, double per_op_s, std::int64_t wrong) : first_(first_s), per_op_(per_op_s), wrong_(wrong) {}
+  ScriptedOp(double first_s, double per_op_s, std::int64_t wrong)
+      : first_(first_s), per_op_(per_op_s), wrong_(wrong) {}
   double run_batch(int count) override {
     batches.push_back(count);
     const bool first = calls_++ == 0;
@@ -78,7 +79,8 @@ TEST_F(MeasurementTest, SlowWarmupIsNoted) {
   plan.warmup_ops = 2;
   plan.fixed_ops_per_sample = 5;
   // First op 100 ms, then 1 ms per op: warm-up mean 50.5 ms vs 1 ms median → P09 note.
-  const auto records = run(plan, [](std::string&) { return std::make_unique<ScriptedOp>(0.1, 0.001, 0); });
+  const auto records =
+      run(plan, [](std::string&) { return std::make_unique<ScriptedOp>(0.1, 0.001, 0); });
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0]["iterations"], 5);
   ASSERT_EQ(records[0]["notes"].size(), 1u);
@@ -89,7 +91,8 @@ TEST_F(MeasurementTest, SlowWarmupIsNoted) {
 TEST_F(MeasurementTest, WrongDataEndsTheBenchmarkWithoutSamples) {
   MeasurePlan plan;
   plan.repetitions = 3;
-  const auto records = run(plan, [](std::string&) { return std::make_unique<ScriptedOp>(0.001, 0.001, 7); });
+  const auto records =
+      run(plan, [](std::string&) { return std::make_unique<ScriptedOp>(0.001, 0.001, 7); });
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0]["status"], "wrong");
   EXPECT_EQ(records[0]["wrong_elements"], 7);
@@ -111,7 +114,9 @@ TEST_F(MeasurementTest, SkipCarriesTheReason) {
 TEST_F(MeasurementTest, FactoryExceptionIsAnError) {
   MeasurePlan plan;
   plan.repetitions = 2;
-  const auto records = run(plan, [](std::string&) -> std::unique_ptr<MeasuredOp> { throw std::runtime_error("device fell off"); });
+  const auto records = run(plan, [](std::string&) -> std::unique_ptr<MeasuredOp> {
+    throw std::runtime_error("device fell off");
+  });
   ASSERT_EQ(records.size(), 1u);
   EXPECT_EQ(records[0]["status"], "error");
   EXPECT_EQ(records[0]["message"], "device fell off");

@@ -59,17 +59,21 @@ using Buffers = std::vector<std::vector<char>>;
         break;
       case CollectiveKind::alltoall:
         for (int s = 0; s < n; ++s)
-          for (std::size_t i = 0; i < cc; ++i) store_element(c.dtype, out, s * cc + i, in(s, r * cc + i));
+          for (std::size_t i = 0; i < cc; ++i)
+            store_element(c.dtype, out, s * cc + i, in(s, r * cc + i));
         break;
       case CollectiveKind::alltoallv: {
         // The documented pattern, written out independently: s sends d ((d − s) mod n + 1) units,
         // blocks in rank order in both buffers; cc is the unit.
-        const auto units = [n](int src, int dst) { return static_cast<std::size_t>(((dst - src) % n + n) % n) + 1; };
+        const auto units = [n](int src, int dst) {
+          return static_cast<std::size_t>(((dst - src) % n + n) % n) + 1;
+        };
         std::size_t at = 0;
         for (int s = 0; s < n; ++s) {
           std::size_t from = 0;
           for (int q = 0; q < r; ++q) from += units(s, q) * cc;
-          for (std::size_t i = 0; i < units(s, r) * cc; ++i) store_element(c.dtype, out, at++, in(s, from + i));
+          for (std::size_t i = 0; i < units(s, r) * cc; ++i)
+            store_element(c.dtype, out, at++, in(s, from + i));
         }
         break;
       }
@@ -97,7 +101,9 @@ TEST_P(PatternCheck, AcceptsCorrectAndRejectsCorruptedResults) {
   const Case k = GetParam();
   const CollectiveDef* def = CollectiveRegistry::instance().find(k.op);
   ASSERT_NE(def, nullptr);
-  CollectiveCall call{def, k.dtype, k.redop, /*root=*/k.nranks - 1, false, def->counts(1000, size_of(k.dtype), k.nranks)};
+  CollectiveCall call{def,     k.dtype,
+                      k.redop, /*root=*/k.nranks - 1,
+                      false,   def->counts(1000, size_of(k.dtype), k.nranks)};
   Buffers recv = simulate(call, k.nranks);
   for (int r = 0; r < k.nranks; ++r) {
     EXPECT_EQ(count_wrong_elements(call, r, k.nranks, recv[r].data()), 0) << k.op << " rank " << r;
@@ -108,22 +114,32 @@ TEST_P(PatternCheck, AcceptsCorrectAndRejectsCorruptedResults) {
   EXPECT_EQ(count_wrong_elements(call, r, k.nranks, recv[r].data()), 1) << k.op;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    EveryOp, PatternCheck,
-    ::testing::Values(Case{"all_reduce", DataType::float32, RedOp::sum, 2}, Case{"all_reduce", DataType::int8, RedOp::sum, 16},
-                      Case{"all_reduce", DataType::float16, RedOp::prod, 8}, Case{"all_reduce", DataType::bfloat16, RedOp::avg, 4},
-                      Case{"all_reduce", DataType::uint8, RedOp::min, 3}, Case{"all_reduce", DataType::int64, RedOp::max, 5},
-                      Case{"all_reduce", DataType::int32, RedOp::avg, 3}, Case{"all_gather", DataType::float64, RedOp::sum, 3},
-                      Case{"reduce_scatter", DataType::uint32, RedOp::sum, 4}, Case{"broadcast", DataType::int32, RedOp::sum, 3},
-                      Case{"reduce", DataType::float32, RedOp::max, 4}, Case{"alltoall", DataType::float32, RedOp::sum, 4},
-                      Case{"alltoallv", DataType::float32, RedOp::sum, 2}, Case{"alltoallv", DataType::int32, RedOp::sum, 3},
-                      Case{"alltoallv", DataType::int8, RedOp::sum, 4}, Case{"alltoallv", DataType::float64, RedOp::sum, 5},
-                      Case{"sendrecv", DataType::int8, RedOp::sum, 3}, Case{"gather", DataType::float32, RedOp::sum, 3},
-                      Case{"scatter", DataType::int64, RedOp::sum, 4}),
-    [](const auto& param_info) {
-      return std::string(param_info.param.op) + "_" + std::string(to_string(param_info.param.dtype)) + "_" +
-             std::string(to_string(param_info.param.redop)) + "_n" + std::to_string(param_info.param.nranks);
-    });
+INSTANTIATE_TEST_SUITE_P(EveryOp, PatternCheck,
+                         ::testing::Values(Case{"all_reduce", DataType::float32, RedOp::sum, 2},
+                                           Case{"all_reduce", DataType::int8, RedOp::sum, 16},
+                                           Case{"all_reduce", DataType::float16, RedOp::prod, 8},
+                                           Case{"all_reduce", DataType::bfloat16, RedOp::avg, 4},
+                                           Case{"all_reduce", DataType::uint8, RedOp::min, 3},
+                                           Case{"all_reduce", DataType::int64, RedOp::max, 5},
+                                           Case{"all_reduce", DataType::int32, RedOp::avg, 3},
+                                           Case{"all_gather", DataType::float64, RedOp::sum, 3},
+                                           Case{"reduce_scatter", DataType::uint32, RedOp::sum, 4},
+                                           Case{"broadcast", DataType::int32, RedOp::sum, 3},
+                                           Case{"reduce", DataType::float32, RedOp::max, 4},
+                                           Case{"alltoall", DataType::float32, RedOp::sum, 4},
+                                           Case{"alltoallv", DataType::float32, RedOp::sum, 2},
+                                           Case{"alltoallv", DataType::int32, RedOp::sum, 3},
+                                           Case{"alltoallv", DataType::int8, RedOp::sum, 4},
+                                           Case{"alltoallv", DataType::float64, RedOp::sum, 5},
+                                           Case{"sendrecv", DataType::int8, RedOp::sum, 3},
+                                           Case{"gather", DataType::float32, RedOp::sum, 3},
+                                           Case{"scatter", DataType::int64, RedOp::sum, 4}),
+                         [](const auto& param_info) {
+                           return std::string(param_info.param.op) + "_" +
+                                  std::string(to_string(param_info.param.dtype)) + "_" +
+                                  std::string(to_string(param_info.param.redop)) + "_n" +
+                                  std::to_string(param_info.param.nranks);
+                         });
 
 }  // namespace
 }  // namespace fabricgate::bench

@@ -16,7 +16,8 @@ json rank(int r, const std::string& host, const std::string& uuid, int visible) 
 RankGpuDemand nccl_suite(int processes) { return {true, true, false, 1, processes}; }
 
 TEST(RankGpuCheck, TwoRanksOnTheOnlyGpuAreRefusedNamingItAndTheCount) {
-  const json one_gpu_node = json::array({rank(0, "h200-a", "GPU-1111", 1), rank(1, "h200-a", "GPU-1111", 1)});
+  const json one_gpu_node =
+      json::array({rank(0, "h200-a", "GPU-1111", 1), rank(1, "h200-a", "GPU-1111", 1)});
   const std::string why = p01_refusal(nccl_suite(2), one_gpu_node);
   EXPECT_NE(why.find("P01"), std::string::npos) << why;
   EXPECT_NE(why.find("GPU-1111"), std::string::npos) << why;
@@ -38,7 +39,8 @@ TEST(RankGpuCheck, TheSameUuidOnTwoHostsIsTwoGpus) {
 TEST(RankGpuCheck, HostCollectivesMayShareAGpuButNeedTwoRanks) {
   const json one_gpu = json::array({rank(0, "a", "GPU-1", 1), rank(1, "a", "GPU-1", 1)});
   EXPECT_EQ(p01_refusal({true, false, true, 1, 2}, one_gpu), "");
-  EXPECT_NE(p01_refusal({true, false, true, 1, 1}, json::array({rank(0, "a", "GPU-1", 1)})).find("at least 2 ranks"),
+  EXPECT_NE(p01_refusal({true, false, true, 1, 1}, json::array({rank(0, "a", "GPU-1", 1)}))
+                .find("at least 2 ranks"),
             std::string::npos);
 }
 

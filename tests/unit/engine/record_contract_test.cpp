@@ -5,16 +5,16 @@
 // text -> parts -> text.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <algorithm>
 #include <iterator>
 #include <set>
 
-#include "harness/model/baseline.hpp"
 #include "core/errors.hpp"
 #include "core/key_parts.hpp"
 #include "core/records_file.hpp"
+#include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 #include "measurement_fixture.hpp"
 
@@ -112,8 +112,13 @@ class RecordContract : public testing::MeasurementFixture {
     plan.fixed_ops_per_sample = 4;
     register_measurement(env, t, plan, [](std::string&) { return std::make_unique<SteadyOp>(); });
     RecordTemplate skipped = t;
-    skipped.record.key = BenchmarkKey().add("family", "hostcopy").add("backend", "host").add("op", "memcpy")
-                             .tag("bytes", std::uint64_t{64}).tag("ranks", 1).text();
+    skipped.record.key = BenchmarkKey()
+                             .add("family", "hostcopy")
+                             .add("backend", "host")
+                             .add("op", "memcpy")
+                             .tag("bytes", std::uint64_t{64})
+                             .tag("ranks", 1)
+                             .text();
     skipped.finish = nullptr;
     register_measurement(env, skipped, plan, [](std::string& why) -> std::unique_ptr<MeasuredOp> {
       why = "no such memory on this host";
@@ -167,7 +172,8 @@ TEST_F(RecordContract, OneRuleForACutLastLine) {
     text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
   const std::size_t last_newline = text.rfind('\n', text.size() - 2);
-  const std::size_t lines_before = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  const std::size_t lines_before =
+      static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
   // The last benchmark loses its newline: whole JSON, but the writer never finished the line.
   std::ofstream(file, std::ios::trunc) << text.substr(0, text.size() - 1);
   const RecordsFile cut = read_records_file(file);
@@ -176,15 +182,18 @@ TEST_F(RecordContract, OneRuleForACutLastLine) {
   ASSERT_EQ(cut.benchmarks.size(), 1u);
   EXPECT_EQ(cut.benchmark_lines, std::vector<std::size_t>{2});  // start, benchmark, start, (cut)
 
-  std::ofstream(file, std::ios::trunc) << text.substr(0, last_newline + 1) << "{\"type\": \"benchmark\", \"key\": \n";
+  std::ofstream(file, std::ios::trunc)
+      << text.substr(0, last_newline + 1) << "{\"type\": \"benchmark\", \"key\": \n";
   try {
     read_records_file(file);
     ADD_FAILURE() << "a complete corrupt line was accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("records.jsonl line " + std::to_string(lines_before)), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("records.jsonl line " + std::to_string(lines_before)),
+              std::string::npos)
         << e.what();
   }
-  std::ofstream(file, std::ios::trunc) << text.substr(0, last_newline + 1) << "{\"type\": \"trailer\"}\n";
+  std::ofstream(file, std::ios::trunc)
+      << text.substr(0, last_newline + 1) << "{\"type\": \"trailer\"}\n";
   EXPECT_THROW(read_records_file(file), InputError);
 }
 
@@ -215,7 +224,8 @@ TEST(RecordContractCommitted, EveryCommittedRecordRoundTrips) {
   EXPECT_EQ(families, (std::set<std::string>{"coll", "hostcopy", "nodepairs", "p2p", "rdma"}));
 }
 
-void expect_key_identity(const std::string& key, std::uint64_t bytes, int nranks, const std::string& where) {
+void expect_key_identity(const std::string& key, std::uint64_t bytes, int nranks,
+                         const std::string& where) {
   const BenchmarkKey parts = BenchmarkKey::parse(key);
   EXPECT_EQ(parts.text(), key) << where;
   // The parts readers ask for are the record's own numbers.
@@ -262,7 +272,9 @@ TEST(BenchmarkKeyParts, BuilderNamesEveryPartAndReadersFindTags) {
   EXPECT_FALSE(parsed.tagged("ranks").has_value());
   EXPECT_EQ(parsed.without({"src", "dst"}).text(), "p2p/ce/write/uni/bytes:1073741824");
   EXPECT_EQ(parsed.drop_front(2).without({"bytes"}).text(), "write/uni/src:0/dst:all");
-  EXPECT_EQ(BenchmarkKey::parse("coll/nccl/all_reduce/float32/sum/bytes:8/ranks:2/oop").with("ranks", "*").text(),
+  EXPECT_EQ(BenchmarkKey::parse("coll/nccl/all_reduce/float32/sum/bytes:8/ranks:2/oop")
+                .with("ranks", "*")
+                .text(),
             "coll/nccl/all_reduce/float32/sum/bytes:8/ranks:*/oop");
 }
 

@@ -21,7 +21,8 @@ bool harness_accepts_dtype(std::string_view name) {
 }
 
 TEST(SuiteLimitsAgreement, EveryBenchDataTypeIsAcceptedByTheHarness) {
-  for (const DataType t : all_data_types()) EXPECT_TRUE(harness_accepts_dtype(to_string(t))) << to_string(t);
+  for (const DataType t : all_data_types())
+    EXPECT_TRUE(harness_accepts_dtype(to_string(t))) << to_string(t);
   EXPECT_FALSE(harness_accepts_dtype("float33"));
 }
 

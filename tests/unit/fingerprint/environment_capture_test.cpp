@@ -57,7 +57,8 @@ TEST(fingerprint_environment, UrlCredentialsAndAwsNamesAreRedacted) {
   EXPECT_EQ(vars["OMPI_MCA_AWS_ACCESS_KEY"], "<redacted>");
   EXPECT_EQ(vars["NCCL_PASSWD"], "<redacted>");
   EXPECT_EQ(vars["NCCL_SOCKET_IFNAME"], "eth0");
-  EXPECT_EQ(env["redacted"], (json{"FI_EXTRA_URLS", "NCCL_PASSWD", "OMPI_MCA_AWS_ACCESS_KEY", "UCX_PROXY"}));
+  EXPECT_EQ(env["redacted"],
+            (json{"FI_EXTRA_URLS", "NCCL_PASSWD", "OMPI_MCA_AWS_ACCESS_KEY", "UCX_PROXY"}));
   const std::string text = env.dump();
   for (const char* secret : {"pw-one", "ghp_tok", "AKIAEXAMPLE", "pw-two", "alice"}) {
     EXPECT_EQ(text.find(secret), std::string::npos) << secret;

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/errors.hpp"
 #include "fake_tree.hpp"
 #include "gpu_inventories.hpp"
-#include "core/errors.hpp"
 
 namespace fabricgate::fingerprint {
 namespace {
@@ -50,7 +50,8 @@ TEST(fingerprint_node_facts, OverrideReplacesOnlyTheNamedNodesFactsAndSaysSo) {
 
 TEST(fingerprint_node_facts, MalformedOverrideIsAnInputError) {
   json n = {{"facts", json::object()}};
-  for (const char* bad : {"driver=1", "x:driver=1", "1:driver", "1:=5", ":a=b", "-1:a=b", "1x:a=b"}) {
+  for (const char* bad :
+       {"driver=1", "x:driver=1", "1:driver", "1:=5", ":a=b", "-1:a=b", "1x:a=b"}) {
     EXPECT_THROW(apply_fact_overrides(n, 1, bad), InputError) << bad;
   }
 }

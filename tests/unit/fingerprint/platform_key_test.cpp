@@ -3,10 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "core/errors.hpp"
 #include "gpu_inventories.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
 #include "harness/fingerprint/gpu_topology.hpp"
-#include "core/errors.hpp"
 
 namespace fabricgate::fingerprint {
 namespace {

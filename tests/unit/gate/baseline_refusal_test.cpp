@@ -2,10 +2,10 @@
 // they write), naming the file and the field; schema /1 files still load.
 #include <gtest/gtest.h>
 
-#include "harness/gate/baseline_builder.hpp"
-#include "harness/model/baseline.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "harness/gate/baseline_builder.hpp"
+#include "harness/model/baseline.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {
@@ -48,7 +48,8 @@ TEST(gate_BaselineRefusal, KeyWithOneLaunchIsRefused) {
   const std::string key = doc["entries"].begin().key();
   doc["entries"][key]["busbw_GBps"]["run_medians"] = json::array({85.0});
   doc["entries"][key]["busbw_GBps"]["samples"] = json::array({85.0});
-  EXPECT_EQ(field_of_error(doc), "/entries/" + json_pointer_escape(key) + "/busbw_GBps/run_medians");
+  EXPECT_EQ(field_of_error(doc),
+            "/entries/" + json_pointer_escape(key) + "/busbw_GBps/run_medians");
 }
 
 TEST(gate_BaselineRefusal, FewerLaunchesThanMinRunsIsRefused) {
@@ -78,7 +79,8 @@ TEST(gate_BaselineSchema, VersionOneLoadsWithBandDefaultsVersionTwoIsWritten) {
   EXPECT_NEAR(doc["tolerance_policy"]["band_alpha"].get<double>(), 0.01 / keys, 1e-15);
   json v1 = doc;
   v1["schema"] = "fabricgate.baseline/1";
-  for (const char* f : {"band_alpha", "max_band", "unstable_cv", "window"}) v1["tolerance_policy"].erase(f);
+  for (const char* f : {"band_alpha", "max_band", "unstable_cv", "window"})
+    v1["tolerance_policy"].erase(f);
   const auto dir = testing::fresh_temp_dir("schema-v1");
   write_json_atomically(dir / "v1.json", v1);
   const Baseline b = load_baseline(dir / "v1.json");

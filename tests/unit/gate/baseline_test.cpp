@@ -6,12 +6,12 @@
 #include <limits>
 #include <sstream>
 
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/baseline_diff.hpp"
 #include "harness/gate/baseline_window.hpp"
 #include "harness/model/baseline.hpp"
-#include "core/errors.hpp"
-#include "core/json_file.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {
@@ -98,7 +98,8 @@ TEST(gate_BaselineCreate, RefusesMixedPlatformsIdentitiesAndIncompleteRuns) {
 
 TEST(gate_BaselineCreate, RefusesRunsThatDisagreeOnTransport) {
   RunSpec ib;
-  ib.capture = {{"path", "log"}, {"network", "IB"}, {"transports", json::array()}, {"gdrdma", true}};
+  ib.capture = {
+      {"path", "log"}, {"network", "IB"}, {"transports", json::array()}, {"gdrdma", true}};
   RunSpec socket = ib;
   socket.capture["network"] = "Socket";
   auto nccl = [](const std::string& id, RunSpec rs) {
@@ -134,7 +135,9 @@ TEST(gate_BaselineFile, ValidationNamesFileAndField) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_EQ(e.file(), "b.json");
-    EXPECT_EQ(e.field(), "/entries/coll~1mpi~1all_reduce~1float32~1sum~1bytes:1048576~1ranks:2~1oop/time_us/median");
+    EXPECT_EQ(
+        e.field(),
+        "/entries/coll~1mpi~1all_reduce~1float32~1sum~1bytes:1048576~1ranks:2~1oop/time_us/median");
   }
   bad = doc;
   bad["platform"] = "../etc";
@@ -145,14 +148,15 @@ TEST(gate_BaselineFile, ValidationNamesFileAndField) {
   bad = doc;
   bad.erase("identity");
   EXPECT_THROW(parse_baseline(bad, "b.json"), InputError);
-  EXPECT_THROW(parse_json_text(doc.dump(), "b.json", "fabricgate.run/1"), InputError);  // wrong schema
+  EXPECT_THROW(parse_json_text(doc.dump(), "b.json", "fabricgate.run/1"),
+               InputError);  // wrong schema
 }
 
 TEST(gate_BaselineUpdate, MergesLaunchesIntoTheWindowAndDiffShowsPercent) {
   const Baseline old = create_baseline(three_runs(), options()).baseline;
-  std::vector<RunRecord> newer{run_with_times("n1", {11, 11, 11}), run_with_times("n2", {11, 11, 11}),
-                               run_with_times("n3", {11, 11, 11}),
-                               run_with_times("n4", {5, 5, 5}, {}, 4096)};
+  std::vector<RunRecord> newer{
+      run_with_times("n1", {11, 11, 11}), run_with_times("n2", {11, 11, 11}),
+      run_with_times("n3", {11, 11, 11}), run_with_times("n4", {5, 5, 5}, {}, 4096)};
   // The 4 KiB key is in one run only: left out, and listed as such.
   const BuiltBaseline updated = update_baseline_window(old, newer, "2026-12-01T00:00:00Z").built;
   ASSERT_EQ(updated.baseline.entries.size(), 1u);
@@ -201,7 +205,8 @@ TEST(gate_BaselineSave, UpdateWithBadRunsNeverWrites) {
   const std::string before = read_file(path);
   RunSpec incomplete;
   incomplete.complete = false;
-  std::vector<RunRecord> two{run_with_times("x1", {1, 2, 3}), run_with_times("x2", {1, 2, 3}, incomplete)};
+  std::vector<RunRecord> two{run_with_times("x1", {1, 2, 3}),
+                             run_with_times("x2", {1, 2, 3}, incomplete)};
   EXPECT_THROW(update_baseline_window(load_baseline(path), two, "now"), InputError);
   EXPECT_EQ(read_file(path), before);
   std::filesystem::remove_all(dir);

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/gate/baseline_diff.hpp"
 #include "core/errors.hpp"
+#include "harness/gate/baseline_diff.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {
@@ -31,7 +31,8 @@ Baseline three_launch_baseline() {
 TEST(gate_BaselineWindow, PassingLaunchesJoinTheWindowAndTheBandNarrows) {
   const Baseline old = three_launch_baseline();
   std::vector<RunRecord> nightly;
-  for (int i = 0; i < 6; ++i) nightly.push_back(run_at("n" + std::to_string(i), 1000 + (i % 3 - 1) * 10.0));
+  for (int i = 0; i < 6; ++i)
+    nightly.push_back(run_at("n" + std::to_string(i), 1000 + (i % 3 - 1) * 10.0));
   const WindowUpdate u = update_baseline_window(old, nightly, "2026-12-02T00:00:00Z");
   EXPECT_EQ(u.launches_merged, 6u);
   EXPECT_TRUE(u.not_merged.empty());
@@ -42,7 +43,8 @@ TEST(gate_BaselineWindow, PassingLaunchesJoinTheWindowAndTheBandNarrows) {
   ASSERT_EQ(d.bands.size(), 1u);
   EXPECT_EQ(d.bands[0].launches_before, 3u);
   EXPECT_EQ(d.bands[0].launches_after, 9u);
-  EXPECT_LT(d.bands[0].after, d.bands[0].before);  // same noise, more launches: t and sqrt(1+1/n) shrink
+  EXPECT_LT(d.bands[0].after,
+            d.bands[0].before);  // same noise, more launches: t and sqrt(1+1/n) shrink
   const std::string text = render_baseline_diff(d);
   EXPECT_NE(text.find("moved bands (1)"), std::string::npos) << text;
   EXPECT_NE(text.find("(3 launches) ->"), std::string::npos) << text;

@@ -5,21 +5,24 @@
 
 #include <cstdlib>
 
+#include "core/json_file.hpp"
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/compare.hpp"
-#include "core/json_file.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {
 namespace {
 
 // FABRICGATE_BENCH_ENTRIES overrides the size (profiling with smaller inputs).
-const int kEntries = std::getenv("FABRICGATE_BENCH_ENTRIES") ? std::atoi(std::getenv("FABRICGATE_BENCH_ENTRIES")) : 100000;
+const int kEntries = std::getenv("FABRICGATE_BENCH_ENTRIES")
+                         ? std::atoi(std::getenv("FABRICGATE_BENCH_ENTRIES"))
+                         : 100000;
 
 nlohmann::json big_run(const std::string& id, unsigned seed) {
   std::vector<nlohmann::json> results;
   results.reserve(kEntries);
-  static const char* const kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce"};
+  static const char* const kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                     "reduce"};
   for (int i = 0; i < kEntries; ++i) {
     testing::ResultSpec s;
     s.op = std::string(kOps[i % 5]) + "_v" + std::to_string(i / (5 * 25));
@@ -44,7 +47,8 @@ struct Inputs {
 
   Inputs() {
     std::vector<RunRecord> runs;
-    for (unsigned s = 1; s <= 3; ++s) runs.push_back(testing::to_run(big_run("b" + std::to_string(s), s)));
+    for (unsigned s = 1; s <= 3; ++s)
+      runs.push_back(testing::to_run(big_run("b" + std::to_string(s), s)));
     BaselineBuildOptions o;
     o.now = "2026-11-29T00:00:00Z";
     baseline = create_baseline(runs, o).baseline;

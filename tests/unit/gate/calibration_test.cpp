@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "core/errors.hpp"
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/launch_band.hpp"
-#include "core/errors.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {
@@ -24,17 +24,21 @@ RunRecord launch(const std::string& id, double large_time, double small_time) {
   small.time_us = {small_time, small_time, small_time};
   testing::RunSpec rs;
   rs.run_id = id;
-  return testing::to_run(testing::make_run(rs, {testing::make_result(large), testing::make_result(small)}));
+  return testing::to_run(
+      testing::make_run(rs, {testing::make_result(large), testing::make_result(small)}));
 }
 
 TEST(gate_Calibration, CountsFalseAlarmsAndSaysWhatIsTooNoisy) {
   BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
-  const Baseline b = create_baseline({launch("b1", 1000, 10), launch("b2", 1002, 10.1), launch("b3", 998, 9.9)}, o).baseline;
+  const Baseline b =
+      create_baseline({launch("b1", 1000, 10), launch("b2", 1002, 10.1), launch("b3", 998, 9.9)}, o)
+          .baseline;
   // Launch a2 is 5 % slow on the large key (beyond its 3 % floor); a3 is normal: one failure,
   // not confirmed by the next launch.
-  const std::vector<RunRecord> aa{launch("a1", 1001, 6), launch("a2", 1050, 14), launch("a3", 999, 10),
-                                  launch("a4", 1000, 7), launch("a5", 1001, 13)};
+  const std::vector<RunRecord> aa{launch("a1", 1001, 6), launch("a2", 1050, 14),
+                                  launch("a3", 999, 10), launch("a4", 1000, 7),
+                                  launch("a5", 1001, 13)};
   const CalibrationTable t = calibrate(aa, &b, b.policy);
   EXPECT_EQ(t.launches, 5u);
   ASSERT_EQ(t.rows.size(), 2u);

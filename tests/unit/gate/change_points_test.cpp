@@ -26,7 +26,9 @@ class Noise {
     z ^= z >> 31;
     return (static_cast<double>(z >> 11) + 0.5) / 9007199254740992.0;
   }
-  double normal() { return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
+  double normal() {
+    return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
+  }
 
  private:
   std::uint64_t s_;
@@ -41,8 +43,8 @@ constexpr Level kGpu{0.01, 0.0};
 
 // n bandwidth medians around 100 with `level` noise; from `step_at` on, multiplied by
 // (1 + step); each run also multiplied by (1 + slide)^i.
-std::vector<double> series(std::size_t n, Level level, std::uint64_t seed, std::size_t step_at = 0, double step = 0,
-                           double slide = 0) {
+std::vector<double> series(std::size_t n, Level level, std::uint64_t seed, std::size_t step_at = 0,
+                           double step = 0, double slide = 0) {
   Noise noise(seed);
   std::vector<double> v;
   for (std::size_t i = 0; i < n; ++i) {
@@ -81,7 +83,8 @@ double found_within_3(Level level, double step, std::size_t n, std::size_t step_
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     ChangePointOptions o;
     o.seed = seed;
-    for (const ChangePoint& cp : find_change_points(series(n, level, 1000 + seed, step_at, step), o)) {
+    for (const ChangePoint& cp :
+         find_change_points(series(n, level, 1000 + seed, step_at, step), o)) {
       const long distance = static_cast<long>(cp.index) - static_cast<long>(step_at);
       if (std::labs(distance) <= 3) {
         ++found;
@@ -118,7 +121,7 @@ TEST(ChangePoints, StepCarriesSizeDirectionIntervalAndSignificance) {
 }
 
 TEST(ChangePoints, TwoStepsAreBothFound) {
-  const auto cps = find_change_points(series(30, kGpu, 5, 10, 0) , ChangePointOptions{});
+  const auto cps = find_change_points(series(30, kGpu, 5, 10, 0), ChangePointOptions{});
   std::vector<double> v = series(30, kGpu, 5);
   for (std::size_t i = 10; i < 30; ++i) v[i] *= 0.9;
   for (std::size_t i = 20; i < 30; ++i) v[i] *= 1.2;
@@ -141,7 +144,8 @@ TEST(ChangePoints, SameSeedSameAnswerAndShortSeriesHaveNone) {
     EXPECT_EQ(a[i].p_value, b[i].p_value);
   }
   EXPECT_TRUE(find_change_points(std::vector<double>{1, 2, 3, 4, 5}, o).empty());
-  EXPECT_TRUE(find_change_points(std::vector<double>(20, 5.0), o).empty());  // constant: nothing to split
+  EXPECT_TRUE(
+      find_change_points(std::vector<double>(20, 5.0), o).empty());  // constant: nothing to split
 }
 
 TEST(Drift, HalfPercentPerRunSlideIsDrift) {
@@ -163,7 +167,8 @@ TEST(Drift, HalfPercentPerRunSlideIsDrift) {
 TEST(Drift, SlideInLatencyIsDriftAndSlideUpIsNot) {
   std::vector<double> time = series(20, kGpu, 9, 0, 0, 0.005);  // time 0.5 % longer every run
   ASSERT_TRUE(detect_drift(time, false, DriftPolicy{}, ChangePointOptions{}));
-  EXPECT_FALSE(detect_drift(time, true, DriftPolicy{}, ChangePointOptions{}));  // as bandwidth: better
+  EXPECT_FALSE(
+      detect_drift(time, true, DriftPolicy{}, ChangePointOptions{}));  // as bandwidth: better
 }
 
 TEST(Drift, AaHistoriesDoNotDrift) {
@@ -189,11 +194,12 @@ TEST(Drift, StepWorseThanThresholdNamesItsFirstRunAndSmallStepIsNot) {
 }
 
 TEST(Drift, NoiseThresholdMatchesAHandComputation) {
-  // Differences of log(100, 110, 100, 110, 100) are +-0.0953: MAD 0.0953, sigma = 1.4826 MAD / sqrt 2;
-  // t_{3, 0.99} (SciPy) x sigma x sqrt(1/2 + 1/3), as a relative loss.
+  // Differences of log(100, 110, 100, 110, 100) are +-0.0953: MAD 0.0953, sigma = 1.4826 MAD / sqrt
+  // 2; t_{3, 0.99} (SciPy) x sigma x sqrt(1/2 + 1/3), as a relative loss.
   const std::vector<double> v{100, 110, 100, 110, 100};
   EXPECT_NEAR(drift_noise_threshold(v, 2, 3, 0.01), 0.3391127383226159, 1e-9);
-  EXPECT_EQ(drift_noise_threshold(std::vector<double>{100, 101}, 1, 1, 0.01), 0);  // too short to say
+  EXPECT_EQ(drift_noise_threshold(std::vector<double>{100, 101}, 1, 1, 0.01),
+            0);  // too short to say
 }
 
 TEST(Drift, AStepInsideTheKeysLaunchNoiseIsNotDriftALargeOneIs) {
@@ -224,8 +230,9 @@ TEST(Drift, ApplyDriftTurnsPassIntoDriftNamingTheRun) {
   KeySeries s;
   s.values = series(20, kGpu, 21, 14, -0.05);
   for (std::size_t i = 0; i < s.values.size(); ++i) s.run_ids.push_back("run-" + std::to_string(i));
-  const std::size_t marked = apply_drift(c, DriftPolicy{}, ChangePointOptions{},
-                                         [&](const KeyComparison&) -> const KeySeries* { return &s; });
+  const std::size_t marked =
+      apply_drift(c, DriftPolicy{}, ChangePointOptions{},
+                  [&](const KeyComparison&) -> const KeySeries* { return &s; });
   EXPECT_EQ(marked, 1u);
   EXPECT_EQ(c.keys[0].verdict, Verdict::drift);
   EXPECT_TRUE(verdict_fails_gate(Verdict::drift));

@@ -3,13 +3,14 @@
 
 #include <set>
 
-#include "harness/gate/cluster_consistency.hpp"
 #include "core/json_file.hpp"
+#include "harness/gate/cluster_consistency.hpp"
 
 namespace fabricgate::gate {
 namespace {
 
-NodeRecord node(const std::string& name, const std::string& driver, const std::string& nccl = "2.28.3",
+NodeRecord node(const std::string& name, const std::string& driver,
+                const std::string& nccl = "2.28.3",
                 const std::string& links = "mlx5_0/1 ACTIVE 400Gb/s InfiniBand") {
   NodeRecord n;
   n.name = name;
@@ -18,13 +19,16 @@ NodeRecord node(const std::string& name, const std::string& driver, const std::s
 }
 
 TEST(gate_ClusterConsistency, AllEqualNodesGiveNoFinding) {
-  EXPECT_TRUE(check_cluster_consistency({node("a", "580.1"), node("b", "580.1"), node("c", "580.1")}).empty());
+  EXPECT_TRUE(
+      check_cluster_consistency({node("a", "580.1"), node("b", "580.1"), node("c", "580.1")})
+          .empty());
   EXPECT_TRUE(check_cluster_consistency({node("a", "580.1")}).empty());
   EXPECT_TRUE(check_cluster_consistency({}).empty());
 }
 
 TEST(gate_ClusterConsistency, TheOddNodeIsNamedWithFieldAndBothValues) {
-  const auto f = check_cluster_consistency({node("a", "580.1"), node("b", "535.9"), node("c", "580.1"), node("d", "580.1")});
+  const auto f = check_cluster_consistency(
+      {node("a", "580.1"), node("b", "535.9"), node("c", "580.1"), node("d", "580.1")});
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].id, "NODE-MISMATCH");
   EXPECT_TRUE(f[0].fails_gate);
@@ -35,9 +39,10 @@ TEST(gate_ClusterConsistency, TheOddNodeIsNamedWithFieldAndBothValues) {
 }
 
 TEST(gate_ClusterConsistency, EveryDifferingFactOfEveryNodeIsReported) {
-  const auto f = check_cluster_consistency({node("a", "580.1"), node("b", "580.1", "2.21.5"),
-                                            node("c", "580.1", "2.28.3", "mlx5_0/1 DOWN 0Gb/s InfiniBand"),
-                                            node("d", "580.1"), node("e", "580.1", "2.21.5")});
+  const auto f =
+      check_cluster_consistency({node("a", "580.1"), node("b", "580.1", "2.21.5"),
+                                 node("c", "580.1", "2.28.3", "mlx5_0/1 DOWN 0Gb/s InfiniBand"),
+                                 node("d", "580.1"), node("e", "580.1", "2.21.5")});
   ASSERT_EQ(f.size(), 3u);
   std::set<std::pair<std::string, std::string>> seen;
   for (const auto& x : f) seen.insert({x.node, x.field});
@@ -65,12 +70,27 @@ TEST(gate_ClusterConsistency, NoMajorityNamesEveryNodeAndStillFails) {
 }
 
 TEST(gate_ClusterConsistency, NodesAreReadFromRunJson) {
-  const json doc = {{"run_id", "r1"}, {"platform", "p"}, {"complete", true},
-                    {"launch", {{"nranks", 4}, {"nodes", 2}, {"ranks_per_node", 2}, {"gpus_per_node", 0}, {"nodes_emulated", true}}},
-                    {"nodes", {{{"name", "h-node0"}, {"hostname", "h"}, {"emulated", true}, {"ranks", {0, 1}},
-                                {"facts", {{"driver", ""}, {"nccl", "2.28.3"}}}},
-                               {{"name", "h-node1"}, {"hostname", "h"}, {"emulated", true}, {"ranks", {2, 3}},
-                                {"facts", {{"driver", "999"}, {"nccl", "2.28.3"}}}, {"test_override", "driver=999"}}}},
+  const json doc = {{"run_id", "r1"},
+                    {"platform", "p"},
+                    {"complete", true},
+                    {"launch",
+                     {{"nranks", 4},
+                      {"nodes", 2},
+                      {"ranks_per_node", 2},
+                      {"gpus_per_node", 0},
+                      {"nodes_emulated", true}}},
+                    {"nodes",
+                     {{{"name", "h-node0"},
+                       {"hostname", "h"},
+                       {"emulated", true},
+                       {"ranks", {0, 1}},
+                       {"facts", {{"driver", ""}, {"nccl", "2.28.3"}}}},
+                      {{"name", "h-node1"},
+                       {"hostname", "h"},
+                       {"emulated", true},
+                       {"ranks", {2, 3}},
+                       {"facts", {{"driver", "999"}, {"nccl", "2.28.3"}}},
+                       {"test_override", "driver=999"}}}},
                     {"benchmarks", json::array()}};
   const RunRecord run = parse_run(doc, "<test>");
   EXPECT_EQ(run.launch.ranks_per_node, 2);

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/gate/baseline_builder.hpp"
 #include "core/errors.hpp"
+#include "harness/gate/baseline_builder.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {
@@ -39,7 +39,8 @@ RunRecord run_of(const std::string& id, const std::vector<ResultSpec>& specs, Ru
 // A baseline made the supported way: three runs through create_baseline.
 Baseline baseline_of(const std::vector<std::vector<ResultSpec>>& runs, RunSpec rs = {}) {
   std::vector<RunRecord> records;
-  for (std::size_t i = 0; i < runs.size(); ++i) records.push_back(run_of("base-" + std::to_string(i), runs[i], rs));
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    records.push_back(run_of("base-" + std::to_string(i), runs[i], rs));
   BaselineBuildOptions o;
   o.now = "2026-11-29T00:00:00Z";
   Baseline b = create_baseline(records, o).baseline;
@@ -51,7 +52,9 @@ std::vector<ResultSpec> three_sizes(unsigned seed) {
   return {spec(kSmall, seed), spec(kMedium, seed + 100), spec(kLarge, seed + 200)};
 }
 
-Baseline standard_baseline() { return baseline_of({three_sizes(1), three_sizes(2), three_sizes(3)}); }
+Baseline standard_baseline() {
+  return baseline_of({three_sizes(1), three_sizes(2), three_sizes(3)});
+}
 
 const KeyComparison& find_key(const Comparison& c, std::uint64_t bytes) {
   for (const KeyComparison& k : c.keys) {
@@ -63,7 +66,8 @@ const KeyComparison& find_key(const Comparison& c, std::uint64_t bytes) {
 TEST(gate_Compare, SameDistributionPasses) {
   const Baseline b = standard_baseline();
   const Comparison c = compare_run(run_of("now", three_sizes(50)), &b, {});
-  for (const KeyComparison& k : c.keys) EXPECT_EQ(k.verdict, Verdict::pass) << k.key << ": " << k.reason;
+  for (const KeyComparison& k : c.keys)
+    EXPECT_EQ(k.verdict, Verdict::pass) << k.key << ": " << k.reason;
   EXPECT_EQ(c.exit_code, ExitCode::pass);
 }
 
@@ -87,7 +91,8 @@ TEST(gate_Compare, FivePercentLargeRegressionWithTightSamplesFails) {
 TEST(gate_Compare, SmallSizesAreJudgedOnLatencyWithWiderTolerance) {
   const Baseline b = standard_baseline();
   auto now = three_sizes(70);
-  now[0] = spec(kSmall, 170, 1.20);  // +20 % time: inside the small class's 35 % (launch-to-launch noise)
+  now[0] = spec(kSmall, 170,
+                1.20);  // +20 % time: inside the small class's 35 % (launch-to-launch noise)
   const Comparison c = compare_run(run_of("now", now), &b, {});
   const KeyComparison& k = find_key(c, kSmall);
   ASSERT_TRUE(k.judgement);
@@ -135,8 +140,8 @@ TEST(gate_Compare, SingleValueLaunchIsJudgedTheLaunchIsTheSample) {
 TEST(gate_Compare, NewAndMissingKeys) {
   const Baseline b = standard_baseline();
   auto now = three_sizes(95);
-  now.pop_back();                        // large key missing
-  now.push_back(spec(4u << 20, 300));    // 4 MiB key new
+  now.pop_back();                      // large key missing
+  now.push_back(spec(4u << 20, 300));  // 4 MiB key new
   const Comparison c = compare_run(run_of("now", now), &b, {});
   EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::missing);
   EXPECT_EQ(find_key(c, 4u << 20).verdict, Verdict::new_key);
@@ -147,7 +152,8 @@ TEST(gate_Compare, WrongResultsInvalidAndSkipped) {
   const Baseline b = standard_baseline();
   auto now = three_sizes(100);
   now[0].status = "wrong";
-  now[1].notes = json::array({{{"id", "P01"}, {"level", "error"}, {"text", "nranks = 1: ranks never met"}}});
+  now[1].notes =
+      json::array({{{"id", "P01"}, {"level", "error"}, {"text", "nranks = 1: ranks never met"}}});
   now[2].status = "skipped";
   const Comparison c = compare_run(run_of("now", now), &b, {});
   EXPECT_EQ(find_key(c, kSmall).verdict, Verdict::wrong_results);
@@ -185,12 +191,15 @@ TEST(gate_Compare, SkippedKeyThatTheBaselineMeasuredFailsAsMissing) {
 
 TEST(gate_Compare, AlgorithmChangeFailsEvenWhenBandwidthHeld) {
   auto with_choice = [](std::vector<ResultSpec> v, const std::string& algo) {
-    for (ResultSpec& s : v) s.choice = {{"algo", {{algo, 20}}}, {"proto", {{"Simple", 20}}}, {"channels", {{"8", 20}}}};
+    for (ResultSpec& s : v)
+      s.choice = {{"algo", {{algo, 20}}}, {"proto", {{"Simple", 20}}}, {"channels", {{"8", 20}}}};
     return v;
   };
-  const Baseline b = baseline_of({with_choice(three_sizes(1), "Ring"), with_choice(three_sizes(2), "Ring"),
-                                  with_choice(three_sizes(3), "Ring")});
-  const Comparison c = compare_run(run_of("now", with_choice(three_sizes(110), "NVLSTree")), &b, {});
+  const Baseline b =
+      baseline_of({with_choice(three_sizes(1), "Ring"), with_choice(three_sizes(2), "Ring"),
+                   with_choice(three_sizes(3), "Ring")});
+  const Comparison c =
+      compare_run(run_of("now", with_choice(three_sizes(110), "NVLSTree")), &b, {});
   const KeyComparison& k = find_key(c, kMedium);
   EXPECT_EQ(k.verdict, Verdict::algo_changed);
   ASSERT_FALSE(k.changes.empty());
@@ -202,8 +211,9 @@ TEST(gate_Compare, AlgorithmChangeFailsEvenWhenBandwidthHeld) {
 
 RunSpec nccl_run(const std::string& network, bool gdrdma) {
   RunSpec rs;
-  rs.capture = {{"path", "log"}, {"nccl_version", "2.28.3"}, {"network", network},
-                {"transports", {"P2P/CUMEM"}}, {"gdrdma", gdrdma}, {"env_overrides", json::object()}};
+  rs.capture = {{"path", "log"},      {"nccl_version", "2.28.3"},
+                {"network", network}, {"transports", {"P2P/CUMEM"}},
+                {"gdrdma", gdrdma},   {"env_overrides", json::object()}};
   return rs;
 }
 
@@ -216,7 +226,8 @@ std::vector<ResultSpec> nccl_sizes(unsigned seed) {
 TEST(gate_Compare, SocketFallbackIsTransportChanged) {
   const RunSpec ib = nccl_run("IB", true);
   const Baseline b = baseline_of({nccl_sizes(1), nccl_sizes(2), nccl_sizes(3)}, ib);
-  const Comparison c = compare_run(run_of("now", nccl_sizes(120), nccl_run("Socket", true)), &b, {});
+  const Comparison c =
+      compare_run(run_of("now", nccl_sizes(120), nccl_run("Socket", true)), &b, {});
   const KeyComparison& k = find_key(c, kLarge);
   EXPECT_EQ(k.verdict, Verdict::transport_changed);
   EXPECT_NE(k.reason.find("network IB -> Socket"), std::string::npos) << k.reason;
@@ -224,7 +235,8 @@ TEST(gate_Compare, SocketFallbackIsTransportChanged) {
 }
 
 TEST(gate_Compare, LostGdrdmaIsTransportChanged) {
-  const Baseline b = baseline_of({nccl_sizes(1), nccl_sizes(2), nccl_sizes(3)}, nccl_run("IB", true));
+  const Baseline b =
+      baseline_of({nccl_sizes(1), nccl_sizes(2), nccl_sizes(3)}, nccl_run("IB", true));
   const Comparison c = compare_run(run_of("now", nccl_sizes(121), nccl_run("IB", false)), &b, {});
   const KeyComparison& k = find_key(c, kMedium);
   EXPECT_EQ(k.verdict, Verdict::transport_changed);
@@ -308,7 +320,9 @@ TEST(gate_Compare, DifferentIdentityRefusedUnlessForced) {
     compare_run(run, &b, {});
     FAIL() << "expected identity refusal";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("cpu_model Test CPU 2c -> Other CPU 64c"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cpu_model Test CPU 2c -> Other CPU 64c"),
+              std::string::npos)
+        << e.what();
     EXPECT_NE(std::string(e.what()).find("--force"), std::string::npos);
   }
   const Comparison forced = compare_run(run, &b, {true});
@@ -318,7 +332,8 @@ TEST(gate_Compare, DifferentIdentityRefusedUnlessForced) {
 
 TEST(gate_Compare, CpuModelIgnoredWhenBothHaveGpus) {
   RunSpec gpu;
-  gpu.identity = {{"gpu_model", "NVIDIA H200"}, {"gpu_count", 2}, {"gpu_topology", "NV18"}, {"cpu_model", "A"}};
+  gpu.identity = {
+      {"gpu_model", "NVIDIA H200"}, {"gpu_count", 2}, {"gpu_topology", "NV18"}, {"cpu_model", "A"}};
   const Baseline b = baseline_of({three_sizes(1), three_sizes(2), three_sizes(3)}, gpu);
   gpu.identity["cpu_model"] = "B";
   EXPECT_NO_THROW(compare_run(run_of("now", three_sizes(161), gpu), &b, {}));
@@ -345,8 +360,9 @@ TEST(gate_Compare, NoBaselineSaysHowToCreateOne) {
   EXPECT_FALSE(c.has_baseline);
   for (const KeyComparison& k : c.keys) EXPECT_EQ(k.verdict, Verdict::new_key);
   EXPECT_EQ(c.exit_code, ExitCode::pass);
-  EXPECT_NE(c.create_baseline_command.find("fabricgate baseline create --from results/cpu-test-2c/now"),
-            std::string::npos);
+  EXPECT_NE(
+      c.create_baseline_command.find("fabricgate baseline create --from results/cpu-test-2c/now"),
+      std::string::npos);
   EXPECT_NE(c.create_baseline_command.find("--out baselines/cpu-test-2c.json"), std::string::npos);
 }
 
@@ -369,23 +385,27 @@ TEST(gate_Compare, IncompleteRunExitsThreeUnlessTheGateFailed) {
 // Noisy CPU: 8 % repetition noise with outliers and +-4 % run-to-run drift. Ten A/A reruns
 // against a baseline of three such runs must raise no failure.
 TEST(gate_Compare, TenNoisyAaRerunsRaiseNoFalseAlarm) {
-  const std::vector<std::uint64_t> sizes{8, 1024, 8192, 65536, 1 << 18, 1 << 20, 4 << 20, 16 << 20, 64u << 20};
+  const std::vector<std::uint64_t> sizes{8,       1024,    8192,     65536,    1 << 18,
+                                         1 << 20, 4 << 20, 16 << 20, 64u << 20};
   auto noisy_run = [&](unsigned seed) {
     std::vector<ResultSpec> v;
     const double drift = (static_cast<double>(seed % 9) - 4.0) / 100.0;  // -4 % .. +4 %
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       ResultSpec s;
       s.bytes = sizes[i];
-      s.time_us = testing::noisy(base_time(sizes[i]), 0.08, 10, seed * 31 + static_cast<unsigned>(i), drift);
+      s.time_us = testing::noisy(base_time(sizes[i]), 0.08, 10,
+                                 seed * 31 + static_cast<unsigned>(i), drift);
       v.push_back(s);
     }
     return v;
   };
   const Baseline b = baseline_of({noisy_run(1), noisy_run(5), noisy_run(9)});
   for (unsigned rerun = 0; rerun < 10; ++rerun) {
-    const Comparison c = compare_run(run_of("aa-" + std::to_string(rerun), noisy_run(1000 + rerun * 7)), &b, {});
-    EXPECT_EQ(c.exit_code, ExitCode::pass) << "rerun " << rerun << ": " << c.headline() << " first: "
-                                           << c.keys.front().key << " " << c.keys.front().reason;
+    const Comparison c =
+        compare_run(run_of("aa-" + std::to_string(rerun), noisy_run(1000 + rerun * 7)), &b, {});
+    EXPECT_EQ(c.exit_code, ExitCode::pass)
+        << "rerun " << rerun << ": " << c.headline() << " first: " << c.keys.front().key << " "
+        << c.keys.front().reason;
   }
 }
 

@@ -21,7 +21,8 @@ constexpr std::uint64_t kLarge = 64u << 20;
 ResultSpec spec(std::uint64_t bytes, unsigned seed, double slowdown = 1.0) {
   ResultSpec s;
   s.bytes = bytes;
-  s.time_us = testing::noisy((5.0 + static_cast<double>(bytes) / 2000.0) * slowdown, 0.003, 5, seed);
+  s.time_us =
+      testing::noisy((5.0 + static_cast<double>(bytes) / 2000.0) * slowdown, 0.003, 5, seed);
   return s;
 }
 
@@ -33,13 +34,16 @@ RunRecord run_of(const std::string& id, const std::vector<ResultSpec>& specs) {
   return testing::to_run(testing::make_run(rs, results));
 }
 
-std::vector<ResultSpec> three_sizes(unsigned seed, double large_slowdown = 1.0, double medium_slowdown = 1.0) {
-  return {spec(kSmall, seed), spec(kMedium, seed + 100, medium_slowdown), spec(kLarge, seed + 200, large_slowdown)};
+std::vector<ResultSpec> three_sizes(unsigned seed, double large_slowdown = 1.0,
+                                    double medium_slowdown = 1.0) {
+  return {spec(kSmall, seed), spec(kMedium, seed + 100, medium_slowdown),
+          spec(kLarge, seed + 200, large_slowdown)};
 }
 
 Baseline baseline() {
   std::vector<RunRecord> runs;
-  for (unsigned i = 0; i < 5; ++i) runs.push_back(run_of("base-" + std::to_string(i), three_sizes(i + 1)));
+  for (unsigned i = 0; i < 5; ++i)
+    runs.push_back(run_of("base-" + std::to_string(i), three_sizes(i + 1)));
   BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
   return create_baseline(runs, o).baseline;
@@ -67,7 +71,8 @@ TEST(gate_Confirmation, RegressionThatRepeatsFailsAndSaysBoth) {
   const Baseline b = baseline();
   RecordingLauncher l;
   l.answer = run_of("again", three_sizes(70, 1.0 / 0.9));  // busbw -10 % again
-  const Comparison c = compare_with_confirmation(run_of("now", three_sizes(60, 1.0 / 0.9)), &b, {}, {}, l.fn());
+  const Comparison c =
+      compare_with_confirmation(run_of("now", three_sizes(60, 1.0 / 0.9)), &b, {}, {}, l.fn());
   ASSERT_EQ(l.calls.size(), 1u);
   ASSERT_EQ(l.calls[0].size(), 1u);  // only the failing key is re-measured
   EXPECT_NE(l.calls[0][0].find("bytes:67108864"), std::string::npos);
@@ -88,7 +93,8 @@ TEST(gate_Confirmation, OneBadLaunchIsNotAFailure) {
   const Baseline b = baseline();
   RecordingLauncher l;
   l.answer = run_of("again", three_sizes(71));  // the fresh launch is normal
-  const Comparison c = compare_with_confirmation(run_of("now", three_sizes(61, 1.0 / 0.9)), &b, {}, {}, l.fn());
+  const Comparison c =
+      compare_with_confirmation(run_of("now", three_sizes(61, 1.0 / 0.9)), &b, {}, {}, l.fn());
   const KeyComparison& k = key_of(c, kLarge);
   EXPECT_EQ(k.verdict, Verdict::ambiguous) << k.reason;
   EXPECT_EQ(k.confirmation->first, Verdict::regression);
@@ -101,7 +107,8 @@ TEST(gate_Confirmation, OneBadLaunchIsNotAFailure) {
 TEST(gate_Confirmation, NothingFailingLaunchesNothing) {
   const Baseline b = baseline();
   RecordingLauncher l;
-  const Comparison c = compare_with_confirmation(run_of("now", three_sizes(62)), &b, {}, {}, l.fn());
+  const Comparison c =
+      compare_with_confirmation(run_of("now", three_sizes(62)), &b, {}, {}, l.fn());
   EXPECT_TRUE(l.calls.empty());
   EXPECT_EQ(c.exit_code, ExitCode::pass);
   EXPECT_TRUE(c.confirmation_note.empty());
@@ -113,8 +120,8 @@ TEST(gate_Confirmation, BoundedByMaxKeysTheRestKeepTheirVerdict) {
   l.answer = run_of("again", three_sizes(72));
   ConfirmOptions one;
   one.max_keys = 1;
-  const Comparison c =
-      compare_with_confirmation(run_of("now", three_sizes(63, 1.0 / 0.8, 1.0 / 0.8)), &b, {}, one, l.fn());
+  const Comparison c = compare_with_confirmation(
+      run_of("now", three_sizes(63, 1.0 / 0.8, 1.0 / 0.8)), &b, {}, one, l.fn());
   ASSERT_EQ(l.calls.size(), 1u);
   EXPECT_EQ(l.calls[0].size(), 1u);
   std::size_t confirmed_away = 0;
@@ -139,7 +146,8 @@ TEST(gate_Confirmation, BoundedByMaxKeysTheRestKeepTheirVerdict) {
 TEST(gate_Confirmation, NoConfirmationRunLeavesTheFirstVerdict) {
   const Baseline b = baseline();
   RecordingLauncher l;  // answer: none
-  const Comparison c = compare_with_confirmation(run_of("now", three_sizes(64, 1.0 / 0.9)), &b, {}, {}, l.fn());
+  const Comparison c =
+      compare_with_confirmation(run_of("now", three_sizes(64, 1.0 / 0.9)), &b, {}, {}, l.fn());
   const KeyComparison& k = key_of(c, kLarge);
   EXPECT_EQ(k.verdict, Verdict::regression);
   EXPECT_NE(k.reason.find("the bench crashed"), std::string::npos) << k.reason;
@@ -150,7 +158,8 @@ TEST(gate_Confirmation, UnstableIsNeverAFailureAndNeverConfirmsOne) {
   const Baseline b = baseline();
   auto torn = three_sizes(65);
   const double t = torn[2].time_us[0];
-  torn[2].time_us = {t, 1.6 * t, 0.7 * t, 1.3 * t, 0.9 * t};  // repetitions disagree (robust CV ~ 0.3)
+  torn[2].time_us = {t, 1.6 * t, 0.7 * t, 1.3 * t,
+                     0.9 * t};  // repetitions disagree (robust CV ~ 0.3)
   RecordingLauncher l;
   l.answer = run_of("again", torn);
   Comparison c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());

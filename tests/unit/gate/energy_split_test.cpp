@@ -24,8 +24,12 @@ class Random {
     z ^= z >> 31;
     return (static_cast<double>(z >> 11) + 0.5) / 9007199254740992.0;
   }
-  double normal() { return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform()); }
-  std::size_t below(std::size_t n) { return static_cast<std::size_t>(uniform() * static_cast<double>(n)); }
+  double normal() {
+    return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
+  }
+  std::size_t below(std::size_t n) {
+    return static_cast<std::size_t>(uniform() * static_cast<double>(n));
+  }
 
  private:
   std::uint64_t s_;
@@ -42,9 +46,9 @@ std::vector<double> random_series(std::uint64_t seed) {
   std::vector<double> v;
   for (std::size_t i = 0; i < n; ++i) {
     double x = 100 * (1 + cv * r.normal());
-    if (shape == 2 && r.uniform() < 0.1) x *= 0.6;                              // heavy outliers
-    if (shape == 3) x = 100 + 0.25 * static_cast<double>(r.below(3));          // three discrete levels
-    if (shape == 4) x = std::round(x * 4) / 4;                                 // quantised: many ties
+    if (shape == 2 && r.uniform() < 0.1) x *= 0.6;                     // heavy outliers
+    if (shape == 3) x = 100 + 0.25 * static_cast<double>(r.below(3));  // three discrete levels
+    if (shape == 4) x = std::round(x * 4) / 4;                         // quantised: many ties
     if (shape != 1 && i >= step_at) x *= 1 + step;
     v.push_back(x);
   }
@@ -58,7 +62,8 @@ TEST(EnergySplit, SortedStatisticGivesThePlainFormulasBestSplitOn2000RandomSerie
       const BestSplit plain = best_split_quadratic(v, min_segment);
       SegmentEnergy energy(v);
       const BestSplit fast = energy.best_split(energy.ranks(), min_segment);
-      ASSERT_NEAR(fast.q, plain.q, 1e-9 * std::max(1.0, std::abs(plain.q))) << "seed " << seed << " n " << v.size();
+      ASSERT_NEAR(fast.q, plain.q, 1e-9 * std::max(1.0, std::abs(plain.q)))
+          << "seed " << seed << " n " << v.size();
       ASSERT_EQ(fast.tau, plain.tau) << "seed " << seed << " n " << v.size();
     }
   }
@@ -93,7 +98,8 @@ TEST(EnergySplit, FindChangePointsGivesTheSameAnswersWithEitherStatisticOn600Ran
     for (std::size_t i = 0; i < fast.size(); ++i) {
       EXPECT_EQ(fast[i].index, plain[i].index) << "seed " << seed;
       EXPECT_EQ(fast[i].p_value, plain[i].p_value) << "seed " << seed;
-      EXPECT_NEAR(fast[i].statistic, plain[i].statistic, 1e-9 * std::abs(plain[i].statistic)) << "seed " << seed;
+      EXPECT_NEAR(fast[i].statistic, plain[i].statistic, 1e-9 * std::abs(plain[i].statistic))
+          << "seed " << seed;
       EXPECT_EQ(fast[i].ratio, plain[i].ratio) << "seed " << seed;
     }
     if (!plain.empty()) ++with_change_points;

@@ -1,8 +1,8 @@
 #include "tests/unit/gate/gate_fixtures.hpp"
 
+#include <unistd.h>
 #include <algorithm>
 #include <random>
-#include <unistd.h>
 
 #include "core/json_file.hpp"
 
@@ -22,9 +22,11 @@ double median_of(std::vector<double> v) {
 }  // namespace
 
 json make_result(const ResultSpec& s) {
-  json r{{"key", key_for(s)},   {"family", s.family}, {"backend", s.backend}, {"op", s.op},
-         {"params", s.params},  {"bytes", s.bytes},   {"nranks", s.nranks},
-         {"gpus_per_process", s.gpus_per_process},    {"status", s.status},   {"message", s.message},
+  json r{{"key", key_for(s)},    {"family", s.family},
+         {"backend", s.backend}, {"op", s.op},
+         {"params", s.params},   {"bytes", s.bytes},
+         {"nranks", s.nranks},   {"gpus_per_process", s.gpus_per_process},
+         {"status", s.status},   {"message", s.message},
          {"notes", s.notes}};
   if (!s.choice.is_null()) r["choice"] = s.choice;
   if (s.status != "ok") return r;
@@ -59,13 +61,23 @@ json make_run(const RunSpec& s, const std::vector<json>& results) {
               {"incomplete_reason", s.complete ? "" : "rank 1 crashed"},
               {"started_at", "2026-11-29T19:00:00Z"},
               {"finished_at", "2026-11-29T19:01:00Z"},
-              {"metadata", {{"git_commit", s.git_commit}, {"ci_run_id", "1"}, {"fabricgate_version", "0.1.0"}}},
-              {"launch", {{"launcher", "mpirun"}, {"nranks", s.nranks}, {"nodes", 1},
-                          {"gpus_per_process", s.gpus_per_process}}},
-              {"ranks", json::array({{{"rank", 0}, {"host", "h"}, {"local_rank", 0},
-                                      {"gpu_uuid", ""}, {"pci_bus_id", ""}}})},
-              {"fingerprint", {{"schema", "fabricgate.fingerprint/1"}, {"platform_key", s.platform},
-                               {"identity", s.identity}, {"versions", s.versions}}},
+              {"metadata",
+               {{"git_commit", s.git_commit}, {"ci_run_id", "1"}, {"fabricgate_version", "0.1.0"}}},
+              {"launch",
+               {{"launcher", "mpirun"},
+                {"nranks", s.nranks},
+                {"nodes", 1},
+                {"gpus_per_process", s.gpus_per_process}}},
+              {"ranks", json::array({{{"rank", 0},
+                                      {"host", "h"},
+                                      {"local_rank", 0},
+                                      {"gpu_uuid", ""},
+                                      {"pci_bus_id", ""}}})},
+              {"fingerprint",
+               {{"schema", "fabricgate.fingerprint/1"},
+                {"platform_key", s.platform},
+                {"identity", s.identity},
+                {"versions", s.versions}}},
               {"capture", s.capture},
               {"benchmarks", results}};
 }

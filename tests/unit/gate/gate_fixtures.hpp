@@ -22,10 +22,10 @@ struct ResultSpec {
   int nranks = 2;
   int gpus_per_process = 1;
   std::vector<double> time_us;  // one per repetition
-  double busbw_factor = 1.0;     // 0: non-collective (no busbw)
+  double busbw_factor = 1.0;    // 0: non-collective (no busbw)
   std::string status = "ok";
-  std::string message;           // the bench's message (skip reason, error)
-  json choice;                   // null or {"algo": {...}, "proto": {...}, "channels": {...}}
+  std::string message;  // the bench's message (skip reason, error)
+  json choice;          // null or {"algo": {...}, "proto": {...}, "channels": {...}}
   json params = json::object();
   json notes = json::array();
 };
@@ -40,11 +40,15 @@ struct RunSpec {
   bool complete = true;
   int nranks = 2;
   int gpus_per_process = 1;
-  json identity = {{"gpu_model", ""}, {"gpu_count", 0}, {"gpu_topology", ""},
-                   {"cpu_model", "Test CPU 2c"}, {"rdma_devices", 0}};
+  json identity = {{"gpu_model", ""},
+                   {"gpu_count", 0},
+                   {"gpu_topology", ""},
+                   {"cpu_model", "Test CPU 2c"},
+                   {"rdma_devices", 0}};
   json versions = {{"driver", ""}, {"nccl", "2.28.3"}, {"mpi", "Open MPI 4.1.6"}};
-  json capture = {{"path", "none"}, {"nccl_version", ""}, {"network", ""},
-                  {"transports", json::array()}, {"gdrdma", false}, {"env_overrides", json::object()}};
+  json capture = {{"path", "none"},  {"nccl_version", ""},
+                  {"network", ""},   {"transports", json::array()},
+                  {"gdrdma", false}, {"env_overrides", json::object()}};
   std::string git_commit = "abc123";
 };
 

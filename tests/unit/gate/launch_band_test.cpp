@@ -38,8 +38,8 @@ TEST(gate_PredictionBand, MatchesScipyForThreeFiveAndTwentyLaunches) {
   EXPECT_NEAR(b.log_sd, 0.015813457470131825, 1e-12);
   EXPECT_NEAR(b.half_width, 0.06284587782096118, 1e-9);
 
-  const std::vector<double> twenty{10.0, 10.5, 9.6, 10.2, 9.9, 10.1, 9.8, 10.3, 10.0, 9.7,
-                                   10.4, 9.9, 10.1, 10.0, 9.8, 10.2, 10.0, 9.9, 10.1, 10.0};
+  const std::vector<double> twenty{10.0, 10.5, 9.6,  10.2, 9.9, 10.1, 9.8,  10.3, 10.0, 9.7,
+                                   10.4, 9.9,  10.1, 10.0, 9.8, 10.2, 10.0, 9.9,  10.1, 10.0};
   b = prediction_band(twenty, 0.01);
   EXPECT_NEAR(b.centre, 10.022619695275917, 1e-10);
   EXPECT_NEAR(b.log_sd, 0.022343265250497266, 1e-12);
@@ -88,11 +88,15 @@ TEST(gate_BandAroundCentre, CoversTheOffsetFromTheBaselineCentreAsWellAsTheSprea
   // would be narrow; around the centre the gate uses it must also hold the 10 %. SciPy:
   // max(0, mean log(x/100)) + t_{3, 0.999} * sd * sqrt(1 + 1/4).
   const std::vector<double> slow_time{110, 111, 109, 110};
-  EXPECT_NEAR(band_around_centre(slow_time, 100, false, 0.001).half_width, 0.16478067165737298, 1e-9);
-  const std::vector<double> low_bandwidth{90, 91, 89, 90};  // higher is better: 10 % below the centre
-  EXPECT_NEAR(band_around_centre(low_bandwidth, 100, true, 0.001).half_width, 0.18860683116439436, 1e-9);
+  EXPECT_NEAR(band_around_centre(slow_time, 100, false, 0.001).half_width, 0.16478067165737298,
+              1e-9);
+  const std::vector<double> low_bandwidth{90, 91, 89,
+                                          90};  // higher is better: 10 % below the centre
+  EXPECT_NEAR(band_around_centre(low_bandwidth, 100, true, 0.001).half_width, 0.18860683116439436,
+              1e-9);
   // Launches FASTER than the centre earn no narrower band than their spread alone.
-  EXPECT_NEAR(band_around_centre(low_bandwidth, 100, false, 0.001).half_width, 0.09842420692538567, 1e-9);
+  EXPECT_NEAR(band_around_centre(low_bandwidth, 100, false, 0.001).half_width, 0.09842420692538567,
+              1e-9);
   EXPECT_EQ(band_around_centre(std::vector<double>{100}, 100, false, 0.001).half_width, 0);
 }
 
@@ -102,7 +106,7 @@ TEST(gate_FamilyWise, EachKeyGetsLaunchAlphaOverTheKeyCount) {
   ASSERT_TRUE(p.launch_alpha);
   set_family_size(p, 115);
   EXPECT_NEAR(p.band_alpha, 0.01 / 115, 1e-15);
-  EXPECT_NEAR(student_t_quantile(1 - p.band_alpha, 4), 13.50603361595207, 1e-6);   // SciPy
+  EXPECT_NEAR(student_t_quantile(1 - p.band_alpha, 4), 13.50603361595207, 1e-6);  // SciPy
   EXPECT_NEAR(student_t_quantile(1 - p.band_alpha, 19), 4.65164920792192, 1e-7);
   set_family_size(p, 0);
   EXPECT_NEAR(p.band_alpha, 0.01, 1e-15);  // never divided by zero
@@ -118,7 +122,8 @@ TEST(gate_LaunchInstability, RobustCvOfRepetitionsMatchesNumpy) {
   EXPECT_NEAR(launch_instability(steady), 0.014825999999999947, 1e-12);
   EXPECT_NEAR(launch_instability(torn), 0.29652, 1e-12);
   const std::vector<double> single{10};
-  EXPECT_EQ(launch_instability(single), 0);  // an imported one-value launch has no stability of its own
+  EXPECT_EQ(launch_instability(single),
+            0);  // an imported one-value launch has no stability of its own
 }
 
 TEST(gate_LaunchVerdict, NoisyThenUnstableThenBand) {

@@ -8,7 +8,8 @@ namespace {
 
 KeyComparison coll_key(double busbw, int nranks) {
   KeyComparison k;
-  k.key = "coll/nccl/all_reduce/float32/sum/bytes:1073741824/ranks:" + std::to_string(nranks) + "/oop";
+  k.key =
+      "coll/nccl/all_reduce/float32/sum/bytes:1073741824/ranks:" + std::to_string(nranks) + "/oop";
   k.family = "coll";
   k.nranks = nranks;
   k.busbw_now = busbw;
@@ -37,7 +38,8 @@ TEST(gate_MultiNode, TwoNodesWarnP11AndEveryCollectiveGetsP12) {
   EXPECT_NE(c.warnings[0].find("P11"), std::string::npos);
   ASSERT_EQ(c.keys[0].notes.size(), 1u);
   EXPECT_EQ(c.keys[0].notes[0].id, "P12");
-  EXPECT_NE(c.keys[0].notes[0].text.find(">= 10.0 GB/s"), std::string::npos) << c.keys[0].notes[0].text;
+  EXPECT_NE(c.keys[0].notes[0].text.find(">= 10.0 GB/s"), std::string::npos)
+      << c.keys[0].notes[0].text;
   EXPECT_TRUE(c.keys[1].notes.empty());  // not a collective
 }
 

@@ -9,7 +9,8 @@
 namespace fabricgate::gate {
 namespace {
 
-NodeRecord node(const std::string& name, const std::string& driver, const std::string& hostname = "") {
+NodeRecord node(const std::string& name, const std::string& driver,
+                const std::string& hostname = "") {
   NodeRecord n;
   n.name = name;
   n.hostname = hostname.empty() ? name : hostname;
@@ -18,36 +19,48 @@ NodeRecord node(const std::string& name, const std::string& driver, const std::s
 }
 
 ClusterFinding suspect(const std::string& name) {
-  return {"SUSPECT-NODE", true, name, "", "node " + name + ": its pairs run below 0.75x the median"};
+  return {"SUSPECT-NODE", true, name, "",
+          "node " + name + ": its pairs run below 0.75x the median"};
 }
 
 TEST(NodeActions, MismatchWithAMajorityDrainsThatNode) {
-  const std::vector<NodeRecord> nodes = {node("gpu-01", "580"), node("gpu-02", "580"), node("gpu-03", "570")};
-  const NodeActionPlan plan = plan_node_actions(check_cluster_consistency(nodes), nodes, "20261201T0900Z-abc");
+  const std::vector<NodeRecord> nodes = {node("gpu-01", "580"), node("gpu-02", "580"),
+                                         node("gpu-03", "570")};
+  const NodeActionPlan plan =
+      plan_node_actions(check_cluster_consistency(nodes), nodes, "20261201T0900Z-abc");
   ASSERT_EQ(plan.actions.size(), 1u);
   const NodeAction& a = plan.actions.front();
   EXPECT_EQ(a.node, "gpu-03");
   EXPECT_EQ(a.slurm_line,
-            "scontrol update NodeName=gpu-03 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver (run 20261201T0900Z-abc)\"");
-  EXPECT_EQ(a.drain_argv, (std::vector<std::string>{"scontrol", "update", "NodeName=gpu-03", "State=DRAIN",
-                                                    "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T0900Z-abc)"}));
-  EXPECT_EQ(a.resume_argv, (std::vector<std::string>{"scontrol", "update", "NodeName=gpu-03", "State=RESUME"}));
+            "scontrol update NodeName=gpu-03 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver "
+            "(run 20261201T0900Z-abc)\"");
+  EXPECT_EQ(a.drain_argv, (std::vector<std::string>{
+                              "scontrol", "update", "NodeName=gpu-03", "State=DRAIN",
+                              "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T0900Z-abc)"}));
+  EXPECT_EQ(a.resume_argv,
+            (std::vector<std::string>{"scontrol", "update", "NodeName=gpu-03", "State=RESUME"}));
   ASSERT_EQ(a.kubectl_lines.size(), 3u);
   EXPECT_EQ(a.kubectl_lines[0], "kubectl cordon gpu-03");
-  EXPECT_EQ(a.kubectl_lines[1], "kubectl label node gpu-03 fabricgate/finding=node-mismatch --overwrite");
-  EXPECT_EQ(a.kubectl_lines[2], "kubectl taint node gpu-03 fabricgate/finding=node-mismatch:NoSchedule --overwrite");
+  EXPECT_EQ(a.kubectl_lines[1],
+            "kubectl label node gpu-03 fabricgate/finding=node-mismatch --overwrite");
+  EXPECT_EQ(a.kubectl_lines[2],
+            "kubectl taint node gpu-03 fabricgate/finding=node-mismatch:NoSchedule --overwrite");
   EXPECT_TRUE(plan.refused.empty());
 }
 
 TEST(NodeActions, TwoFindingsOnOneNodeMakeOneAction) {
-  std::vector<NodeRecord> nodes = {node("gpu-01", "580"), node("gpu-02", "580"), node("gpu-03", "570")};
+  std::vector<NodeRecord> nodes = {node("gpu-01", "580"), node("gpu-02", "580"),
+                                   node("gpu-03", "570")};
   nodes[2].facts["nccl"] = "2.21.5";
   auto findings = check_cluster_consistency(nodes);
   findings.push_back(suspect("gpu-03"));
   const NodeActionPlan plan = plan_node_actions(findings, nodes, "r1");
   ASSERT_EQ(plan.actions.size(), 1u);
-  EXPECT_EQ(plan.actions[0].findings, (std::vector<std::string>{"NODE-MISMATCH driver", "NODE-MISMATCH nccl", "SUSPECT-NODE"}));
-  EXPECT_EQ(plan.actions[0].reason, "fabricgate: NODE-MISMATCH driver, NODE-MISMATCH nccl, SUSPECT-NODE (run r1)");
+  EXPECT_EQ(
+      plan.actions[0].findings,
+      (std::vector<std::string>{"NODE-MISMATCH driver", "NODE-MISMATCH nccl", "SUSPECT-NODE"}));
+  EXPECT_EQ(plan.actions[0].reason,
+            "fabricgate: NODE-MISMATCH driver, NODE-MISMATCH nccl, SUSPECT-NODE (run r1)");
   EXPECT_EQ(plan.actions[0].details.size(), 3u);
 }
 
@@ -68,8 +81,9 @@ TEST(NodeActions, WarningsAndOtherFindingsPlanNothing) {
 // Names that would run a second command, split a word or hide in a terminal are refused, and
 // nothing built from them appears in any line.
 TEST(NodeActions, UnsafeNamesAreRefusedNotQuoted) {
-  for (const std::string& bad : std::vector<std::string>{"gpu-01;reboot", "gpu 01", "$(id)", "gpu`x`", "-rf", "a\nb", "a\"b", "a'b", "a|b", ".hidden",
-                                std::string(254, 'a')}) {
+  for (const std::string& bad :
+       std::vector<std::string>{"gpu-01;reboot", "gpu 01", "$(id)", "gpu`x`", "-rf", "a\nb", "a\"b",
+                                "a'b", "a|b", ".hidden", std::string(254, 'a')}) {
     const NodeActionPlan plan = plan_node_actions({suspect(bad)}, {}, "r1");
     EXPECT_TRUE(plan.actions.empty()) << bad;
     ASSERT_EQ(plan.refused.size(), 1u) << bad;
@@ -85,9 +99,11 @@ TEST(NodeActions, UnsafeNamesAreRefusedNotQuoted) {
 TEST(NodeActions, TheHostNameIsTheMachine) {
   // Two containers both called "localhost" are two nodes named after their lowest rank; a third
   // node has its own name: only that one is a machine an admin can address.
-  std::vector<NodeRecord> nodes = {node("localhost-rank0", "580", "localhost"), node("localhost-rank1", "580", "localhost"),
+  std::vector<NodeRecord> nodes = {node("localhost-rank0", "580", "localhost"),
+                                   node("localhost-rank1", "580", "localhost"),
                                    node("gpu-09", "570")};
-  const NodeActionPlan plan = plan_node_actions({suspect("localhost-rank1"), suspect("gpu-09")}, nodes, "r1");
+  const NodeActionPlan plan =
+      plan_node_actions({suspect("localhost-rank1"), suspect("gpu-09")}, nodes, "r1");
   ASSERT_EQ(plan.actions.size(), 1u);
   EXPECT_EQ(plan.actions[0].node, "gpu-09");
   ASSERT_EQ(plan.refused.size(), 1u);
@@ -97,7 +113,8 @@ TEST(NodeActions, TheHostNameIsTheMachine) {
 }
 
 TEST(NodeActions, EmulatedNodesAreNoMachine) {
-  std::vector<NodeRecord> nodes = {node("box-node0", "580", "box"), node("box-node1", "580", "box")};
+  std::vector<NodeRecord> nodes = {node("box-node0", "580", "box"),
+                                   node("box-node1", "580", "box")};
   for (auto& n : nodes) n.emulated = true;
   const NodeActionPlan plan = plan_node_actions({suspect("box-node1")}, nodes, "r1");
   EXPECT_TRUE(plan.actions.empty());
@@ -108,13 +125,15 @@ TEST(NodeActions, EmulatedNodesAreNoMachine) {
 TEST(NodeActions, SlurmNamesThatAreNotKubernetesNamesGetNoKubectlLine) {
   const NodeActionPlan plan = plan_node_actions({suspect("GPU_Node7")}, {}, "r1");
   ASSERT_EQ(plan.actions.size(), 1u);
-  EXPECT_EQ(plan.actions[0].slurm_line.rfind("scontrol update NodeName=GPU_Node7 State=DRAIN", 0), 0u);
+  EXPECT_EQ(plan.actions[0].slurm_line.rfind("scontrol update NodeName=GPU_Node7 State=DRAIN", 0),
+            0u);
   EXPECT_TRUE(plan.actions[0].kubectl_lines.empty());
 }
 
 TEST(NodeActions, ReasonKeepsOnlyShellQuietCharacters) {
   // A fact name from run.json reaches the Reason through the finding's field.
-  const ClusterFinding f{"NODE-MISMATCH", true, "gpu-03", "nics\"; rm -rf / #$(x)`y`", "node gpu-03: nics differ"};
+  const ClusterFinding f{"NODE-MISMATCH", true, "gpu-03", "nics\"; rm -rf / #$(x)`y`",
+                         "node gpu-03: nics differ"};
   const NodeActionPlan plan = plan_node_actions({f}, {}, "r1");
   ASSERT_EQ(plan.actions.size(), 1u);
   EXPECT_EQ(plan.actions[0].reason, "fabricgate: NODE-MISMATCH nics__ rm -rf / __(x)_y_ (run r1)");

@@ -6,7 +6,8 @@
 namespace fabricgate::gate {
 namespace {
 
-BenchmarkResult pair(const std::string& a, const std::string& b, double GBps, std::uint64_t bytes = 1 << 20) {
+BenchmarkResult pair(const std::string& a, const std::string& b, double GBps,
+                     std::uint64_t bytes = 1 << 20) {
   BenchmarkResult r;
   r.key = "pairs/mpi/sendrecv/bytes:" + std::to_string(bytes) + "/nodes:" + a + "+" + b;
   r.family = "nodepairs";
@@ -88,7 +89,8 @@ TEST(gate_PairOutliers, ANodeSlowAtOneSizeOfThreeIsNotASuspect) {
 
 TEST(gate_PairOutliers, TooFewPairsAndOtherFamiliesAreIgnored) {
   EXPECT_TRUE(find_pair_outliers(all_pairs(2, "n1", 20, 1)).empty());
-  EXPECT_TRUE(find_pair_outliers(all_pairs(3, "n1", 20, 1)).size() <= 2u);  // slow pairs only, no suspect
+  EXPECT_TRUE(find_pair_outliers(all_pairs(3, "n1", 20, 1)).size() <=
+              2u);  // slow pairs only, no suspect
   EXPECT_TRUE(with_id(find_pair_outliers(all_pairs(3, "n1", 20, 1)), "SUSPECT-NODE").empty());
   auto rounds = all_pairs(6, "n0", 20, 2);
   for (auto& x : rounds) x.op = "sendrecv_round";

@@ -37,7 +37,8 @@ class gate_RunFiles : public ::testing::Test {
   }
 
   // Expects load_run(path) to throw InputError whose field and message contain the given parts.
-  void expect_error(const std::filesystem::path& path, const std::string& field, const std::string& words) {
+  void expect_error(const std::filesystem::path& path, const std::string& field,
+                    const std::string& words) {
     try {
       load_run(path);
       FAIL() << "no error for " << field;
@@ -103,34 +104,45 @@ TEST_F(gate_RunFiles, MalformedAndTruncatedJson) {
 }
 
 TEST_F(gate_RunFiles, WrongSchemaAndDuplicateKeys) {
-  expect_error_after([](json& d) { d["schema"] = "fabricgate.run/2"; }, "/schema", "fabricgate.run/1");
+  expect_error_after([](json& d) { d["schema"] = "fabricgate.run/2"; }, "/schema",
+                     "fabricgate.run/1");
   const std::string text = good_run().dump();
-  expect_error(write_text("run.json", "{\"run_id\": \"x\", " + text.substr(1)), "", "duplicate object key");
+  expect_error(write_text("run.json", "{\"run_id\": \"x\", " + text.substr(1)), "",
+               "duplicate object key");
 }
 
 TEST_F(gate_RunFiles, MissingFields) {
   expect_error_after([](json& d) { d.erase("launch"); }, "/launch", "missing");
-  expect_error_after([](json& d) { d["benchmarks"][1].erase("bytes"); }, "/benchmarks/1/bytes", "missing");
+  expect_error_after([](json& d) { d["benchmarks"][1].erase("bytes"); }, "/benchmarks/1/bytes",
+                     "missing");
   expect_error_after([](json& d) { d["benchmarks"][0]["samples"].erase("time_us"); },
                      "/benchmarks/0/samples/time_us", "missing");
 }
 
 TEST_F(gate_RunFiles, NanLikeNegativeAndAbsurdValues) {
-  expect_error_after([](json& d) { d["benchmarks"][0]["time_us"] = "NaN"; }, "/benchmarks/0/time_us", "a number");
+  expect_error_after([](json& d) { d["benchmarks"][0]["time_us"] = "NaN"; },
+                     "/benchmarks/0/time_us", "a number");
   expect_error_after([](json& d) { d["benchmarks"][0]["samples"]["time_us"][1] = -3.0; },
                      "/benchmarks/0/samples/time_us/1", ">= 0");
-  expect_error_after([](json& d) { d["benchmarks"][0]["time_us"] = 0; }, "/benchmarks/0/time_us", "time > 0");
-  expect_error_after([](json& d) { d["benchmarks"][0]["busbw_GBps"] = 5e5; }, "/benchmarks/0/busbw_GBps",
-                     "plausible rate");
+  expect_error_after([](json& d) { d["benchmarks"][0]["time_us"] = 0; }, "/benchmarks/0/time_us",
+                     "time > 0");
+  expect_error_after([](json& d) { d["benchmarks"][0]["busbw_GBps"] = 5e5; },
+                     "/benchmarks/0/busbw_GBps", "plausible rate");
   expect_error_after([](json& d) { d["benchmarks"][0]["samples"]["busbw_GBps"][0] = 1e6; },
                      "/benchmarks/0/samples/busbw_GBps/0", "plausible rate");
-  expect_error_after([](json& d) { d["benchmarks"][0]["bytes"] = -1; }, "/benchmarks/0/bytes", "size in bytes");
-  expect_error_after([](json& d) { d["benchmarks"][0]["nranks"] = 0; }, "/benchmarks/0/nranks", "integer in");
-  expect_error_after([](json& d) { d["benchmarks"][0]["repetitions"] = 4; }, "/benchmarks/0/samples/time_us",
-                     "one sample per repetition");
-  expect_error_after([](json& d) { d["benchmarks"][0]["status"] = "fine"; }, "/benchmarks/0/status", "ok|skipped");
-  expect_error_after([](json& d) { d["benchmarks"][0]["notes"] = json::array({{{"id", "P01"}, {"level", "fatal"}}}); },
-                     "/benchmarks/0/notes/0/level", "error|warn|note");
+  expect_error_after([](json& d) { d["benchmarks"][0]["bytes"] = -1; }, "/benchmarks/0/bytes",
+                     "size in bytes");
+  expect_error_after([](json& d) { d["benchmarks"][0]["nranks"] = 0; }, "/benchmarks/0/nranks",
+                     "integer in");
+  expect_error_after([](json& d) { d["benchmarks"][0]["repetitions"] = 4; },
+                     "/benchmarks/0/samples/time_us", "one sample per repetition");
+  expect_error_after([](json& d) { d["benchmarks"][0]["status"] = "fine"; }, "/benchmarks/0/status",
+                     "ok|skipped");
+  expect_error_after(
+      [](json& d) {
+        d["benchmarks"][0]["notes"] = json::array({{{"id", "P01"}, {"level", "fatal"}}});
+      },
+      "/benchmarks/0/notes/0/level", "error|warn|note");
 }
 
 TEST_F(gate_RunFiles, UnsafeNamesAndDuplicateBenchmarkKeys) {
@@ -138,13 +150,20 @@ TEST_F(gate_RunFiles, UnsafeNamesAndDuplicateBenchmarkKeys) {
   expect_error_after([](json& d) { d["run_id"] = "a/b"; }, "/run_id", "letters, digits");
   expect_error_after([](json& d) { d["benchmarks"][1]["key"] = d["benchmarks"][0]["key"]; },
                      "/benchmarks/1/key", "also at /benchmarks/0");
-  expect_error_after([](json& d) { d["benchmarks"][0]["key"] = "coll/../x"; }, "/benchmarks/0/key", "..");
+  expect_error_after([](json& d) { d["benchmarks"][0]["key"] = "coll/../x"; }, "/benchmarks/0/key",
+                     "..");
 }
 
 TEST_F(gate_RunFiles, SkippedResultsNeedNoNumbers) {
   json doc = good_run();
-  doc["benchmarks"][0] = {{"key", "coll/mpi/x/bytes:1"}, {"family", "coll"}, {"backend", "mpi"}, {"op", "x"},
-                          {"bytes", 1}, {"nranks", 2}, {"status", "skipped"}, {"message", "no GPU"}};
+  doc["benchmarks"][0] = {{"key", "coll/mpi/x/bytes:1"},
+                          {"family", "coll"},
+                          {"backend", "mpi"},
+                          {"op", "x"},
+                          {"bytes", 1},
+                          {"nranks", 2},
+                          {"status", "skipped"},
+                          {"message", "no GPU"}};
   const RunRecord r = parse_run(doc, "mem");
   EXPECT_EQ(r.benchmarks[0].status, ResultStatus::skipped);
 }

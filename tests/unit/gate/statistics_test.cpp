@@ -77,7 +77,8 @@ TEST(gate_MannWhitney, ExactAndApproximationAgreeForModerateSizes) {
 }
 
 TEST(gate_MannWhitney, EmptySampleIsNotEvidence) {
-  EXPECT_DOUBLE_EQ(mann_whitney_less(std::vector<double>{}, std::vector<double>{1, 2}).p_value, 1.0);
+  EXPECT_DOUBLE_EQ(mann_whitney_less(std::vector<double>{}, std::vector<double>{1, 2}).p_value,
+                   1.0);
 }
 
 TEST(gate_MultipleComparison, HolmByHand) {

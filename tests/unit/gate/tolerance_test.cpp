@@ -19,7 +19,8 @@ TEST(gate_SizeClass, DefaultBoundariesAreBinary) {
   EXPECT_LT(size_class_for(p, 1u << 30).tolerance, 0.05);  // a 5 % regression is catchable
 }
 
-BaselineEntry entry_of(std::uint64_t bytes, std::vector<double> samples, std::vector<double> run_medians) {
+BaselineEntry entry_of(std::uint64_t bytes, std::vector<double> samples,
+                       std::vector<double> run_medians) {
   BaselineEntry e;
   e.bytes = bytes;
   e.time_us.samples = std::move(samples);

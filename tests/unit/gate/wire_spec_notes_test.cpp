@@ -9,7 +9,8 @@ namespace {
 struct Fixture {
   RunRecord run;
   Comparison c;
-  void add(const std::string& key, std::uint64_t bytes, double busbw, std::map<std::string, long long> algo) {
+  void add(const std::string& key, std::uint64_t bytes, double busbw,
+           std::map<std::string, long long> algo) {
     BenchmarkResult r;
     r.key = key;
     r.choice = Choice{};
@@ -34,9 +35,11 @@ TEST(gate_WireSpec, AboveSpecIsExplainedRingBelowIsEfficiency) {
   f.add("c", 1u << 30, 300, {{"Tree", 10}});  // below spec, not a ring: no efficiency claim
   add_wire_spec_notes(f.run, f.c);
   ASSERT_EQ(f.c.keys[0].notes.size(), 1u);
-  EXPECT_NE(f.c.keys[0].notes[0].text.find("with NVLS"), std::string::npos) << f.c.keys[0].notes[0].text;
+  EXPECT_NE(f.c.keys[0].notes[0].text.find("with NVLS"), std::string::npos)
+      << f.c.keys[0].notes[0].text;
   ASSERT_EQ(f.c.keys[1].notes.size(), 1u);
-  EXPECT_NE(f.c.keys[1].notes[0].text.find("72.7 %"), std::string::npos) << f.c.keys[1].notes[0].text;
+  EXPECT_NE(f.c.keys[1].notes[0].text.find("72.7 %"), std::string::npos)
+      << f.c.keys[1].notes[0].text;
   EXPECT_TRUE(f.c.keys[2].notes.empty());
 }
 

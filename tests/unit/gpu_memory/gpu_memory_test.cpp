@@ -51,7 +51,8 @@ TEST(GpuMemory, DmabufExportOrAReason) {
     GTEST_SKIP() << "no dmabuf export here: " << reason;
   }
   EXPECT_LT(d.offset, 4096u);
-  EXPECT_GE(::lseek(d.fd, 0, SEEK_END), static_cast<off_t>(d.offset + gpu->size()));  // a dmabuf's size
+  EXPECT_GE(::lseek(d.fd, 0, SEEK_END),
+            static_cast<off_t>(d.offset + gpu->size()));  // a dmabuf's size
   ::close(d.fd);
 }
 

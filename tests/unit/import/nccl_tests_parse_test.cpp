@@ -2,11 +2,11 @@
 // edge cases in tests/data/import/ (tests/data/import/README.md says how each was made).
 #include <gtest/gtest.h>
 
+#include "core/errors.hpp"
 #include "harness/import/imported_nccl_run.hpp"
 #include "harness/import/nccl_tests_json.hpp"
 #include "harness/import/nccl_tests_text.hpp"
 #include "harness/import/source_text.hpp"
-#include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::import {
@@ -15,7 +15,9 @@ namespace {
 const std::string kResults = std::string(FABRICGATE_SOURCE_DIR) + "/results/h200-sxm-x2-nv18/";
 const std::string kData = std::string(FABRICGATE_SOURCE_DIR) + "/tests/data/import/";
 
-NcclTestsOutput text_file(const std::string& path) { return parse_nccl_tests_text(read_source_file(path), path); }
+NcclTestsOutput text_file(const std::string& path) {
+  return parse_nccl_tests_text(read_source_file(path), path);
+}
 
 std::string error_of(const std::function<void()>& f) {
   try {
@@ -26,7 +28,9 @@ std::string error_of(const std::function<void()>& f) {
   return "(no error)";
 }
 
-ImportContext context() { return ImportContext{"h200-sxm-x2-nv18", "2026-12-01T09:00:00Z", "20261201T090000Z", "test"}; }
+ImportContext context() {
+  return ImportContext{"h200-sxm-x2-nv18", "2026-12-01T09:00:00Z", "20261201T090000Z", "test"};
+}
 
 TEST(import_NcclTestsText, ReadsTheCommittedTwoRankAllReduceTable) {
   const NcclTestsOutput o = text_file(kResults + "reference/ref-all_reduce.txt");
@@ -59,8 +63,10 @@ TEST(import_NcclTestsText, InProcessTwoGpuTableIsGppTwo) {
   EXPECT_EQ(o.nranks, 2);
   const ImportResult r = build_nccl_tests_run({o}, {}, context());
   EXPECT_EQ(r.run["launch"]["gpus_per_process"], 2);
-  EXPECT_EQ(r.run["benchmarks"][0]["key"], "coll/nccl/all_reduce/float32/sum/bytes:8/ranks:2/gpp:2/oop");
-  EXPECT_EQ(r.run["benchmarks"][1]["key"], "coll/nccl/all_reduce/float32/sum/bytes:8/ranks:2/gpp:2/ip");
+  EXPECT_EQ(r.run["benchmarks"][0]["key"],
+            "coll/nccl/all_reduce/float32/sum/bytes:8/ranks:2/gpp:2/oop");
+  EXPECT_EQ(r.run["benchmarks"][1]["key"],
+            "coll/nccl/all_reduce/float32/sum/bytes:8/ranks:2/gpp:2/ip");
 }
 
 TEST(import_NcclTestsText, KeysFiguresAndParamsFollowTheBenchGrammar) {
@@ -76,7 +82,7 @@ TEST(import_NcclTestsText, KeysFiguresAndParamsFollowTheBenchGrammar) {
   EXPECT_NEAR(b.algbw_GBps, 17179869184.0 / 49129.5 / 1e3, 1e-9);
   ASSERT_TRUE(b.busbw_GBps);
   EXPECT_NEAR(*b.busbw_GBps, b.algbw_GBps * 2 * 1 / 2, 1e-9);  // all_reduce: 2(n-1)/n = 1 at n = 2
-  EXPECT_NEAR(*b.busbw_GBps, 349.69, 0.01);                       // what nccl-tests printed
+  EXPECT_NEAR(*b.busbw_GBps, 349.69, 0.01);                    // what nccl-tests printed
   EXPECT_EQ(b.params["source_tool"], "nccl-tests");
   EXPECT_EQ(b.params["source_version"], "2.19.6");
   EXPECT_EQ(b.params["source_line"], 15);
@@ -88,7 +94,8 @@ TEST(import_NcclTestsText, KeysFiguresAndParamsFollowTheBenchGrammar) {
 // fabricgate computes algbw and busbw from bytes and time with its own factors; on every committed
 // two-rank reference table they must agree with what nccl-tests printed (to its rounding).
 TEST(import_NcclTestsText, BusbwMatchesWhatNcclTestsPrintedForEveryCollective) {
-  for (const char* op : {"all_gather", "alltoall", "broadcast", "reduce", "reduce_scatter", "sendrecv", "all_reduce"}) {
+  for (const char* op : {"all_gather", "alltoall", "broadcast", "reduce", "reduce_scatter",
+                         "sendrecv", "all_reduce"}) {
     const NcclTestsOutput o = text_file(kResults + "reference/ref-" + std::string(op) + ".txt");
     const RunRecord run = parse_run(build_nccl_tests_run({o}, {}, context()).run, "imported");
     ASSERT_EQ(run.benchmarks.size(), 2 * o.rows.size()) << op;
@@ -105,7 +112,8 @@ TEST(import_NcclTestsText, BusbwMatchesWhatNcclTestsPrintedForEveryCollective) {
 }
 
 TEST(import_NcclTestsText, WrongElementsAreWrongResults) {
-  const ImportResult r = build_nccl_tests_run({text_file(kData + "nccl-tests-wrong-results.txt")}, {}, context());
+  const ImportResult r =
+      build_nccl_tests_run({text_file(kData + "nccl-tests-wrong-results.txt")}, {}, context());
   const RunRecord run = parse_run(r.run, "imported");
   ASSERT_EQ(run.benchmarks.size(), 2u);
   EXPECT_EQ(run.benchmarks[0].status, ResultStatus::ok);
@@ -115,18 +123,29 @@ TEST(import_NcclTestsText, WrongElementsAreWrongResults) {
 }
 
 TEST(import_NcclTestsText, InPlaceOnlyRowsGiveInPlaceKeys) {
-  const ImportResult r = build_nccl_tests_run({text_file(kData + "nccl-tests-in-place-only.txt")}, {}, context());
+  const ImportResult r =
+      build_nccl_tests_run({text_file(kData + "nccl-tests-in-place-only.txt")}, {}, context());
   ASSERT_EQ(r.run["benchmarks"].size(), 4u);
-  for (const auto& b : r.run["benchmarks"]) EXPECT_TRUE(b["key"].get<std::string>().ends_with("/ip")) << b["key"];
+  for (const auto& b : r.run["benchmarks"])
+    EXPECT_TRUE(b["key"].get<std::string>().ends_with("/ip")) << b["key"];
 }
 
 TEST(import_NcclTestsText, MalformedFilesNameTheLine) {
-  EXPECT_NE(error_of([] { text_file(kData + "nccl-tests-truncated.txt"); }).find("nccl-tests-truncated.txt: line 13: \"# Collective test concluded"),
+  EXPECT_NE(error_of([] {
+              text_file(kData + "nccl-tests-truncated.txt");
+            }).find("nccl-tests-truncated.txt: line 13: \"# Collective test concluded"),
             std::string::npos);
-  EXPECT_NE(error_of([] { text_file(kData + "nccl-tests-wrong-column-count.txt"); }).find("line 14: 13 columns"), std::string::npos);
-  EXPECT_NE(error_of([] { text_file(kData + "nccl-tests-two-outputs.txt"); }).find("line 22: one nccl-tests output per file"),
+  EXPECT_NE(error_of([] {
+              text_file(kData + "nccl-tests-wrong-column-count.txt");
+            }).find("line 14: 13 columns"),
             std::string::npos);
-  EXPECT_NE(error_of([] { text_file(kData + "nccl-tests-no-version-header.txt"); }).find("starting with \"# nccl-tests version\""),
+  EXPECT_NE(error_of([] {
+              text_file(kData + "nccl-tests-two-outputs.txt");
+            }).find("line 22: one nccl-tests output per file"),
+            std::string::npos);
+  EXPECT_NE(error_of([] {
+              text_file(kData + "nccl-tests-no-version-header.txt");
+            }).find("starting with \"# nccl-tests version\""),
             std::string::npos);
   const std::string garbage = "# nccl-tests version 2.19.6\n\x01\x1b[31mrm -rf\n";
   const std::string e = error_of([&] { parse_nccl_tests_text(garbage, "g.txt"); });
@@ -136,24 +155,36 @@ TEST(import_NcclTestsText, MalformedFilesNameTheLine) {
 
 TEST(import_NcclTestsText, JobOutputAroundTheToolsIsIgnoredButNotInsideTheTable) {
   const std::string table = read_source_file(kResults + "reference/ref-all_reduce.txt");
-  const NcclTestsOutput o = parse_nccl_tests_text("loading module nccl-tests\n" + table + "job done\n", "job.out");
+  const NcclTestsOutput o =
+      parse_nccl_tests_text("loading module nccl-tests\n" + table + "job done\n", "job.out");
   EXPECT_EQ(o.rows.size(), 4u);
   std::string inside = table;
-  inside.insert(inside.find("  1073741824"), "--------------------------------------------------\n");
-  EXPECT_NE(error_of([&] { parse_nccl_tests_text(inside, "job.out"); }).find("job.out: line 13: a result row"), std::string::npos);
+  inside.insert(inside.find("  1073741824"),
+                "--------------------------------------------------\n");
+  EXPECT_NE(error_of([&] {
+              parse_nccl_tests_text(inside, "job.out");
+            }).find("job.out: line 13: a result row"),
+            std::string::npos);
 }
 
 TEST(import_NcclTestsText, OneRankIsRefusedAsP01) {
   const NcclTestsOutput o = text_file(kData + "nccl-tests-one-rank.txt");
   EXPECT_EQ(o.nranks, 1);
-  EXPECT_NE(error_of([&] { build_nccl_tests_run({o}, {}, context()); }).find("P01: 1 rank"), std::string::npos);
+  EXPECT_NE(error_of([&] { build_nccl_tests_run({o}, {}, context()); }).find("P01: 1 rank"),
+            std::string::npos);
 }
 
 TEST(import_NcclTestsText, LaunchesOfDifferentShapesAreNotMixed) {
   const NcclTestsOutput two = text_file(kResults + "reference/ref-all_reduce.txt");
   const NcclTestsOutput gpp = text_file(kResults + "reference/ref-all_reduce-8B-1proc.txt");
-  EXPECT_NE(error_of([&] { build_nccl_tests_run({two, gpp}, {}, context()); }).find("one launch shape"), std::string::npos);
-  EXPECT_NE(error_of([&] { build_nccl_tests_run({two, two}, {}, context()); }).find("each key once per run"), std::string::npos);
+  EXPECT_NE(error_of([&] {
+              build_nccl_tests_run({two, gpp}, {}, context());
+            }).find("one launch shape"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              build_nccl_tests_run({two, two}, {}, context());
+            }).find("each key once per run"),
+            std::string::npos);
 }
 
 TEST(import_NcclTestsJson, ReadsTheMinusJFormat) {
@@ -195,7 +226,8 @@ TEST(import_NcclTestsJson, ReadsTheRealOneGpuFilesAndRefusesThemAsP01) {
   ASSERT_TRUE(o.rows[0].out_of_place);
   EXPECT_DOUBLE_EQ(o.rows[0].out_of_place->time_us, 8.28425);
   EXPECT_FALSE(o.rows[0].out_of_place->wrong);  // null: -c 0
-  EXPECT_NE(error_of([&] { build_nccl_tests_run({o}, {}, context()); }).find("P01: 1 rank"), std::string::npos);
+  EXPECT_NE(error_of([&] { build_nccl_tests_run({o}, {}, context()); }).find("P01: 1 rank"),
+            std::string::npos);
 
   const std::string ag = kData + "real-h200x1-nccl-tests-all_gather-g1.json";
   const NcclTestsOutput g = parse_nccl_tests_json(read_source_file(ag), ag);
@@ -205,7 +237,8 @@ TEST(import_NcclTestsJson, ReadsTheRealOneGpuFilesAndRefusesThemAsP01) {
   ASSERT_TRUE(g.rows[0].in_place && g.rows[0].in_place->wrong);
   EXPECT_EQ(*g.rows[0].in_place->wrong, 0);
 
-  const NcclTestsOutput t = text_file(kData + "real-h200x1-nccl-tests-all_gather-g1-J.txt");  // "# Writing JSON output" first
+  const NcclTestsOutput t = text_file(
+      kData + "real-h200x1-nccl-tests-all_gather-g1-J.txt");  // "# Writing JSON output" first
   EXPECT_EQ(t.rows.size(), 3u);
   EXPECT_EQ(t.nranks, 1);
 }

@@ -4,15 +4,16 @@
 
 #include <set>
 
+#include "core/errors.hpp"
 #include "harness/import/imported_nvbandwidth_run.hpp"
 #include "harness/import/source_text.hpp"
-#include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::import {
 namespace {
 
-const std::string kFile = std::string(FABRICGATE_SOURCE_DIR) + "/tests/data/import/nvbandwidth-2gpu-handwritten.json";
+const std::string kFile =
+    std::string(FABRICGATE_SOURCE_DIR) + "/tests/data/import/nvbandwidth-2gpu-handwritten.json";
 
 RunRecord imported(const std::string& text) {
   const NvbandwidthOutput o = parse_nvbandwidth_json(text, "nvb.json");
@@ -48,7 +49,8 @@ TEST(import_Nvbandwidth, TestcasesBecomeTheP2pSuiteKeys) {
   EXPECT_DOUBLE_EQ(bi->algbw_GBps, 742.0);
   EXPECT_NEAR(bi->time_us, 2 * 536870912.0 / 742.0 / 1e3, 1e-9);
   // a failed testcase names its keys as errors; latency and waived testcases are not imported.
-  const BenchmarkResult* failed = find(run, "hostcopy/cuda/d2h/pinned/gpu:0/bytes:536870912/engine:sm");
+  const BenchmarkResult* failed =
+      find(run, "hostcopy/cuda/d2h/pinned/gpu:0/bytes:536870912/engine:sm");
   ASSERT_TRUE(failed);
   EXPECT_EQ(failed->status, ResultStatus::error);
   EXPECT_EQ(run.benchmarks.size(), 12u);
@@ -68,10 +70,12 @@ TEST(import_Nvbandwidth, PartialAndMalformedFilesAreRefused) {
   };
   std::string running = good;
   running.replace(running.find("\"Waived\""), 8, "\"Running\"");
-  EXPECT_NE(error_of(running).find("/nvbandwidth/testcases/7/status"), std::string::npos) << error_of(running);
+  EXPECT_NE(error_of(running).find("/nvbandwidth/testcases/7/status"), std::string::npos)
+      << error_of(running);
   std::string short_row = good;
   short_row.replace(short_row.find("[ \"50.5\", \"51.5\" ]"), 18, "[ \"50.5\" ]");
-  EXPECT_NE(error_of(short_row).find("one column per GPU (2), found 1"), std::string::npos) << error_of(short_row);
+  EXPECT_NE(error_of(short_row).find("one column per GPU (2), found 1"), std::string::npos)
+      << error_of(short_row);
   EXPECT_NE(error_of(good.substr(0, good.size() / 2)).find("not valid JSON"), std::string::npos);
   EXPECT_NE(error_of("{\"other\": 1}").find("/nvbandwidth"), std::string::npos);
 }

@@ -17,7 +17,8 @@ Suite suite_of(const std::string& backend) {
 
 json fingerprint_with_gpus(int n) {
   json devices = json::array();
-  for (int i = 0; i < n; ++i) devices.push_back({{"index", i}, {"uuid", "GPU-000" + std::to_string(i)}});
+  for (int i = 0; i < n; ++i)
+    devices.push_back({{"index", i}, {"uuid", "GPU-000" + std::to_string(i)}});
   return {{"gpus", {{"available", n > 0}, {"devices", devices}}}, {"identity", {{"gpu_count", n}}}};
 }
 
@@ -32,13 +33,18 @@ TEST(GpuCapacity, TwoNcclRanksOnAOneGpuNodeAreRefused) {
 TEST(GpuCapacity, EnoughGpusOrNoNcclOrNoGpuIsFine) {
   EXPECT_EQ(gpu_shortage(suite_of("nccl"), {2, 1, ""}, fingerprint_with_gpus(2)), "");
   EXPECT_EQ(gpu_shortage(suite_of("mpi"), {2, 1, ""}, fingerprint_with_gpus(1)), "");
-  EXPECT_EQ(gpu_shortage(suite_of("nccl"), {2, 1, ""}, fingerprint_with_gpus(0)), "");  // the bench skips NCCL
+  EXPECT_EQ(gpu_shortage(suite_of("nccl"), {2, 1, ""}, fingerprint_with_gpus(0)),
+            "");  // the bench skips NCCL
 }
 
 TEST(GpuCapacity, CudaVisibleDevicesAndGpusPerProcessCount) {
-  EXPECT_NE(gpu_shortage(suite_of("nccl"), {2, 1, "3"}, fingerprint_with_gpus(8)).find("which has 1 GPU"), std::string::npos);
+  EXPECT_NE(
+      gpu_shortage(suite_of("nccl"), {2, 1, "3"}, fingerprint_with_gpus(8)).find("which has 1 GPU"),
+      std::string::npos);
   EXPECT_EQ(gpu_shortage(suite_of("nccl"), {2, 1, "3,5"}, fingerprint_with_gpus(8)), "");
-  EXPECT_NE(gpu_shortage(suite_of("nccl"), {2, 2, ""}, fingerprint_with_gpus(2)).find("need 4 GPUs"), std::string::npos);
+  EXPECT_NE(
+      gpu_shortage(suite_of("nccl"), {2, 2, ""}, fingerprint_with_gpus(2)).find("need 4 GPUs"),
+      std::string::npos);
 }
 
 }  // namespace

@@ -32,7 +32,8 @@ std::string nested(std::size_t depth) { return std::string(depth, '[') + std::st
 
 TEST(model_Hostile, DepthLimitHoldsForArraysAndObjects) {
   EXPECT_EQ(parse_error(nested(kMaxJsonDepth)), "");
-  EXPECT_NE(parse_error(nested(kMaxJsonDepth + 1)).find("in.json: JSON nested at most 64 levels"), std::string::npos);
+  EXPECT_NE(parse_error(nested(kMaxJsonDepth + 1)).find("in.json: JSON nested at most 64 levels"),
+            std::string::npos);
   EXPECT_NE(parse_error(nested(60000)).find("nested at most 64"), std::string::npos);
   std::string objects;
   for (int i = 0; i < 65; ++i) objects += "{\"a\":";
@@ -41,9 +42,11 @@ TEST(model_Hostile, DepthLimitHoldsForArraysAndObjects) {
 }
 
 TEST(model_Hostile, HugeUnsignedIntegersPrintAsTheyWereWritten) {
-  const json doc = parse_json_text(R"({"a": 9223372036854775808, "b": 18446744073709551615})", "in.json");
+  const json doc =
+      parse_json_text(R"({"a": 9223372036854775808, "b": 18446744073709551615})", "in.json");
   const JsonReader r(doc, "in.json");
-  for (const auto& [field, text] : {std::pair{"/a", "9223372036854775808"}, {"/b", "18446744073709551615"}}) {
+  for (const auto& [field, text] :
+       {std::pair{"/a", "9223372036854775808"}, {"/b", "18446744073709551615"}}) {
     try {
       r.integer_at(field);
       ADD_FAILURE() << field << " accepted";
@@ -56,13 +59,15 @@ TEST(model_Hostile, HugeUnsignedIntegersPrintAsTheyWereWritten) {
 
 TEST(model_Hostile, PrintableEscapesControlsAndCuts) {
   EXPECT_EQ(report::printable("a\nb\tc\x1b[2J\x07"), "a\\nb\\tc\\x1b[2J\\x07");
-  EXPECT_EQ(report::printable("csi \xc2\x9b here, e-acute \xc3\xa9"), "csi \\u009b here, e-acute \xc3\xa9");
+  EXPECT_EQ(report::printable("csi \xc2\x9b here, e-acute \xc3\xa9"),
+            "csi \\u009b here, e-acute \xc3\xa9");
   // Found by fuzz_text_escape: a bad lead byte must not carry the newline after it through.
   EXPECT_EQ(report::printable("a\xed\n::b\xff"), "a\\xed\\n::b\\xff");
   const std::string huge(10u << 20, 'x');
   const std::string cut = report::printable(huge);
   EXPECT_LT(cut.size(), report::kMaxShownBytes + 64);
-  EXPECT_NE(cut.find("(" + std::to_string(huge.size() - report::kMaxShownBytes) + " more bytes)"), std::string::npos);
+  EXPECT_NE(cut.find("(" + std::to_string(huge.size() - report::kMaxShownBytes) + " more bytes)"),
+            std::string::npos);
   // A cut never splits a UTF-8 character.
   EXPECT_EQ(report::printable("ab\xc3\xa9", 3), "ab... (2 more bytes)");
 }
@@ -74,7 +79,8 @@ TEST(model_Hostile, NoLineStartsAWorkflowCommand) {
 }
 
 TEST(model_Hostile, ErrorMessagesArePrintableAndBounded) {
-  const InputError e("f.json", "/k", "a key, found \"x\n::error::owned\x1b\" " + std::string(1 << 20, 'y'));
+  const InputError e("f.json", "/k",
+                     "a key, found \"x\n::error::owned\x1b\" " + std::string(1 << 20, 'y'));
   const std::string what = e.what();
   EXPECT_EQ(what.find('\n'), std::string::npos);
   EXPECT_EQ(what.find('\x1b'), std::string::npos);
@@ -108,7 +114,8 @@ TEST_F(AtomicWrite, KeepsTheModeOfTheFileItReplaces) {
   write_file_atomically(f, "1");
   const mode_t mask = ::umask(0);
   ::umask(mask);
-  EXPECT_EQ(mode_of(f), static_cast<mode_t>(0644 & ~mask)) << "a new file is 0644 (less the umask), not mkstemp's 0600";
+  EXPECT_EQ(mode_of(f), static_cast<mode_t>(0644 & ~mask))
+      << "a new file is 0644 (less the umask), not mkstemp's 0600";
   fs::permissions(f, static_cast<fs::perms>(0664));
   write_file_atomically(f, "2");
   EXPECT_EQ(mode_of(f), 0664u);
@@ -147,15 +154,28 @@ std::string suite_error(const std::string& text) {
 }
 
 TEST(model_SuiteLimits, SizesRepetitionsAndTimeoutsAreBounded) {
-  EXPECT_EQ(suite_error(R"({"benchmarks": [{"family": "coll", "sizes": {"list": [8, "1M"]}}]})"), "");
-  EXPECT_NE(suite_error(R"({"benchmarks": [{"sizes": {"list": [0]}}]})").find("/benchmarks/0/sizes/list/0"), std::string::npos);
-  EXPECT_NE(suite_error(R"({"benchmarks": [{"sizes": {"list": [9223372036854775808]}}]})").find("found 9223372036854775808"),
+  EXPECT_EQ(suite_error(R"({"benchmarks": [{"family": "coll", "sizes": {"list": [8, "1M"]}}]})"),
+            "");
+  EXPECT_NE(suite_error(R"({"benchmarks": [{"sizes": {"list": [0]}}]})")
+                .find("/benchmarks/0/sizes/list/0"),
             std::string::npos);
-  EXPECT_NE(suite_error(R"({"benchmarks": [{"sizes": {"min": 8, "max": "2T"}}]})").find("/sizes/max"), std::string::npos);
-  EXPECT_NE(suite_error(R"({"benchmarks": [{"repetitions": 0}]})").find("/benchmarks/0/repetitions"), std::string::npos);
-  EXPECT_NE(suite_error(R"({"defaults": {"timeout_s": 0}, "benchmarks": [{}]})").find("/defaults/timeout_s"), std::string::npos);
-  EXPECT_NE(suite_error(R"({"benchmarks": [{"dtypes": ["float33"]}]})").find("/benchmarks/0/dtypes/0"), std::string::npos);
-  EXPECT_NE(suite_error(R"({"benchmarks": [{"ops": []}]})").find("/benchmarks/0/ops"), std::string::npos);
+  EXPECT_NE(suite_error(R"({"benchmarks": [{"sizes": {"list": [9223372036854775808]}}]})")
+                .find("found 9223372036854775808"),
+            std::string::npos);
+  EXPECT_NE(
+      suite_error(R"({"benchmarks": [{"sizes": {"min": 8, "max": "2T"}}]})").find("/sizes/max"),
+      std::string::npos);
+  EXPECT_NE(
+      suite_error(R"({"benchmarks": [{"repetitions": 0}]})").find("/benchmarks/0/repetitions"),
+      std::string::npos);
+  EXPECT_NE(suite_error(R"({"defaults": {"timeout_s": 0}, "benchmarks": [{}]})")
+                .find("/defaults/timeout_s"),
+            std::string::npos);
+  EXPECT_NE(
+      suite_error(R"({"benchmarks": [{"dtypes": ["float33"]}]})").find("/benchmarks/0/dtypes/0"),
+      std::string::npos);
+  EXPECT_NE(suite_error(R"({"benchmarks": [{"ops": []}]})").find("/benchmarks/0/ops"),
+            std::string::npos);
 }
 
 TEST(model_SuiteLimits, RankCountsAreBounded) {

@@ -32,13 +32,15 @@ TEST(model_JsonText, MalformedTruncatedAndNonUtf8AreInputErrors) {
   EXPECT_NE(error_of(R"({"a": )").find("in.json: not valid JSON"), std::string::npos);
   EXPECT_NE(error_of("{\"a\": \"\xff\xfe\"}").find("not valid JSON"), std::string::npos);
   EXPECT_NE(error_of("NaN").find("not valid JSON"), std::string::npos);
-  EXPECT_NE(error_of(R"({"v": 1e400})").find("not valid JSON"), std::string::npos);  // overflow, not inf
+  EXPECT_NE(error_of(R"({"v": 1e400})").find("not valid JSON"),
+            std::string::npos);  // overflow, not inf
   EXPECT_NE(error_of("").find("not valid JSON"), std::string::npos);
 }
 
 TEST(model_JsonText, SchemaIsChecked) {
   EXPECT_EQ(error_of(R"({"schema": "fabricgate.run/1"})", "fabricgate.run/1"), "");
-  EXPECT_NE(error_of(R"({"schema": "fabricgate.run/2"})", "fabricgate.run/1").find("field /schema"), std::string::npos);
+  EXPECT_NE(error_of(R"({"schema": "fabricgate.run/2"})", "fabricgate.run/1").find("field /schema"),
+            std::string::npos);
   EXPECT_NE(error_of(R"({"x": 1})", "fabricgate.run/1").find("field /schema"), std::string::npos);
   EXPECT_NE(error_of(R"([1])", "fabricgate.run/1").find("a JSON object"), std::string::npos);
 }
@@ -84,7 +86,8 @@ TEST(model_AtomicWrite, ReplacesWholeFileAndLeavesNoTemporaries) {
 }
 
 TEST(model_JsonLines, AppendsWholeLines) {
-  const fs::path file = fs::temp_directory_path() / ("fg-lines-" + std::to_string(::getpid()) + ".jsonl");
+  const fs::path file =
+      fs::temp_directory_path() / ("fg-lines-" + std::to_string(::getpid()) + ".jsonl");
   fs::remove(file);
   append_json_line(file, {{"a", 1}});
   append_json_line(file, {{"a", 2}});
@@ -115,7 +118,8 @@ TEST(model_JsonPointer, KeysFromInputAreEscaped) {
 }
 
 TEST(model_AtomicWrite, InvalidUtf8FromProbesIsReplacedNotFatal) {
-  const fs::path file = fs::temp_directory_path() / ("fg-utf8-" + std::to_string(::getpid()) + ".json");
+  const fs::path file =
+      fs::temp_directory_path() / ("fg-utf8-" + std::to_string(::getpid()) + ".json");
   write_json_atomically(file, {{"fi_info", std::string("efa\xff\xfe")}});
   EXPECT_EQ(load_json_file(file)["fi_info"], "efa\xEF\xBF\xBD\xEF\xBF\xBD");
   fs::remove(file);

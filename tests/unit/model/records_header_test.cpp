@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 
 std::vector<fs::path> committed_records() {
   std::vector<fs::path> out;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(FABRICGATE_SOURCE_DIR) / "results")) {
+  for (const auto& e :
+       fs::recursive_directory_iterator(fs::path(FABRICGATE_SOURCE_DIR) / "results")) {
     if (e.is_regular_file() && e.path().filename() == "records.jsonl") out.push_back(e.path());
   }
   std::sort(out.begin(), out.end());
@@ -37,7 +38,8 @@ TEST(RecordsHeader, EveryCommittedHeaderReadsAndWritesBackTheSame) {
     header.erase("type");
     const nlohmann::json back = to_json(read_records_header(header));
     for (const auto& [field, value] : header.items()) {
-      EXPECT_TRUE(known.contains(field)) << file << ": header field " << field << " has no place in RecordsHeader";
+      EXPECT_TRUE(known.contains(field))
+          << file << ": header field " << field << " has no place in RecordsHeader";
       EXPECT_EQ(back.value(field, nlohmann::json()), value) << file << ": field " << field;
     }
   }
@@ -45,7 +47,8 @@ TEST(RecordsHeader, EveryCommittedHeaderReadsAndWritesBackTheSame) {
 }
 
 TEST(RecordsHeader, MissingFieldsKeepTheDefaultsRunAssemblyUsedToApply) {
-  const RecordsHeader h = read_records_header(nlohmann::json{{"nranks", 4}, {"node_facts", "not a list"}});
+  const RecordsHeader h =
+      read_records_header(nlohmann::json{{"nranks", 4}, {"node_facts", "not a list"}});
   EXPECT_EQ(h.nranks, 4);
   EXPECT_EQ(h.gpus_per_process, 1);
   EXPECT_EQ(h.capture_path, "none");

@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 // Loads the suite through the real loader, so the advice sees what a launch sees.
 std::vector<std::string> advice_for(const json& benchmarks) {
   const json doc = {{"schema", "fabricgate.suite/1"}, {"name", "s"}, {"benchmarks", benchmarks}};
-  const fs::path p = fs::temp_directory_path() / ("fg-advice-" + std::to_string(::getpid()) + ".json");
+  const fs::path p =
+      fs::temp_directory_path() / ("fg-advice-" + std::to_string(::getpid()) + ".json");
   std::ofstream(p) << doc.dump();
   const Suite suite = load_suite(p);
   fs::remove(p);
@@ -35,7 +36,9 @@ const json kDevcopy = {{"family", "devcopy"}, {"directions", {"h2d"}}};
 TEST(model_SuiteAdvice, NcclBesideGpuCopyFixturesIsWarnedNamingTheEntries) {
   const auto advice = advice_for(json::array({kP2p, kNcclColl, kMpiColl, kDevcopy}));
   ASSERT_EQ(advice.size(), 1u);
-  EXPECT_NE(advice[0].find("suite s runs GPU copy fixtures (/benchmarks/0, /benchmarks/3)"), std::string::npos) << advice[0];
+  EXPECT_NE(advice[0].find("suite s runs GPU copy fixtures (/benchmarks/0, /benchmarks/3)"),
+            std::string::npos)
+      << advice[0];
   EXPECT_NE(advice[0].find("NCCL benchmarks (/benchmarks/1)"), std::string::npos) << advice[0];
   EXPECT_NE(advice[0].find("all_gather/reduce_scatter"), std::string::npos) << advice[0];
 }
@@ -50,7 +53,8 @@ TEST(model_SuiteAdvice, NcclNodePairsCountAsNccl) {
 TEST(model_SuiteAdvice, SeparateOrKernelFreeCompositionsGetNone) {
   EXPECT_TRUE(advice_for(json::array({kNcclColl})).empty());
   EXPECT_TRUE(advice_for(json::array({kP2p, kDevcopy})).empty());
-  EXPECT_TRUE(advice_for(json::array({kMpiColl, kP2p})).empty());  // MPI on host memory runs no kernel
+  EXPECT_TRUE(
+      advice_for(json::array({kMpiColl, kP2p})).empty());  // MPI on host memory runs no kernel
 }
 
 // The suites we ship follow our own advice.

@@ -17,7 +17,8 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string load_error(const json& doc) {
-  const fs::path p = fs::temp_directory_path() / ("fg-suite-" + std::to_string(::getpid()) + ".json");
+  const fs::path p =
+      fs::temp_directory_path() / ("fg-suite-" + std::to_string(::getpid()) + ".json");
   std::ofstream(p) << doc.dump();
   std::string what;
   try {

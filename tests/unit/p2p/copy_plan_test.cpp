@@ -17,12 +17,15 @@ std::vector<int> first(int n) {
 }
 
 const fb::CopyCase& find(const std::vector<fb::CopyCase>& cases, const std::string& key) {
-  const auto it = std::find_if(cases.begin(), cases.end(), [&](const fb::CopyCase& c) { return c.key == key; });
+  const auto it =
+      std::find_if(cases.begin(), cases.end(), [&](const fb::CopyCase& c) { return c.key == key; });
   if (it == cases.end()) throw std::runtime_error("no case " + key);
   return *it;
 }
 
-bool same(const fb::Transfer& a, const fb::Transfer& b) { return a.src == b.src && a.dst == b.dst && a.exec == b.exec; }
+bool same(const fb::Transfer& a, const fb::Transfer& b) {
+  return a.src == b.src && a.dst == b.dst && a.exec == b.exec;
+}
 
 }  // namespace
 
@@ -134,7 +137,9 @@ TEST(P2pPlan, LocalCopyAndLatency) {
   EXPECT_EQ(sm.transfers[0].src, 1);  // GPU 1 loads through GPU 0's memory
   EXPECT_EQ(sm.transfers[0].dst, 0);
   // SM latency is one figure per pair, not per size: 2 pairs + 2 local.
-  EXPECT_EQ(std::count_if(cases.begin(), cases.end(), [](const fb::CopyCase& c) { return c.pointer_chase; }), 4);
+  EXPECT_EQ(std::count_if(cases.begin(), cases.end(),
+                          [](const fb::CopyCase& c) { return c.pointer_chase; }),
+            4);
 }
 
 TEST(P2pPlan, HostCopyKeysTransfersAndDirections) {

@@ -28,7 +28,9 @@ fb::CopyPlatform nv_pair(int links) {
   return p;
 }
 
-fb::PcieStates gen5x16(std::size_t n) { return fb::PcieStates(n, fb::PcieLinkState{32.0, 16, 32.0, 16}); }
+fb::PcieStates gen5x16(std::size_t n) {
+  return fb::PcieStates(n, fb::PcieLinkState{32.0, 16, 32.0, 16});
+}
 
 }  // namespace
 
@@ -61,15 +63,18 @@ TEST(P2pLinkSpecs, MeshCountsOnlyLinksToThePeer) {
   for (int i = 0; i < 8; ++i) p.devices[2].nvlink_remotes.push_back("0000:01:00.0");
   EXPECT_EQ(fb::nvlinks_between(p, 0, 1), 4);
   EXPECT_EQ(fb::nvlinks_between(p, 0, 2), 8);
-  EXPECT_DOUBLE_EQ(fb::pair_spec(p, gen5x16(3), 0, 1)->per_direction_GBps, 100.0);  // NVLink3: 25 GB/s a link
-  EXPECT_DOUBLE_EQ(fb::single_gpu_spec(p, gen5x16(3), 0)->per_direction_GBps, 300.0);  // all 12 links out of GPU 0
+  EXPECT_DOUBLE_EQ(fb::pair_spec(p, gen5x16(3), 0, 1)->per_direction_GBps,
+                   100.0);  // NVLink3: 25 GB/s a link
+  EXPECT_DOUBLE_EQ(fb::single_gpu_spec(p, gen5x16(3), 0)->per_direction_GBps,
+                   300.0);  // all 12 links out of GPU 0
 }
 
 TEST(P2pLinkSpecs, NvSwitchLinksReachEveryPeer) {
   fb::CopyPlatform p;
   p.devices = {gpu("0000:19:00.0"), gpu("0000:3b:00.0"), gpu("0000:4c:00.0")};
   for (auto& d : p.devices) {
-    for (int i = 0; i < 18; ++i) d.nvlink_remotes.push_back("0000:" + std::to_string(80 + i % 4) + ":00.0");  // switches
+    for (int i = 0; i < 18; ++i)
+      d.nvlink_remotes.push_back("0000:" + std::to_string(80 + i % 4) + ":00.0");  // switches
   }
   EXPECT_EQ(fb::nvlinks_between(p, 0, 2), 18);
   EXPECT_EQ(fb::pair_spec(p, gen5x16(3), 0, 2)->name, "NVLink4x18");

@@ -24,15 +24,18 @@ struct BenchRun {
 };
 
 BenchRun run_bench(int ranks) {
-  const fs::path dir = fs::temp_directory_path() / ("fabricgate-p2p-it-" + std::to_string(ranks) + "-" +
-                                                   std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  const fs::path dir = fs::temp_directory_path() /
+                       ("fabricgate-p2p-it-" + std::to_string(ranks) + "-" +
+                        std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path records = dir / "records.jsonl";
-  // An argument vector, no shell; bounded in time (a hung rank fails the test, it does not stall it).
+  // An argument vector, no shell; bounded in time (a hung rank fails the test, it does not stall
+  // it).
   const auto run = fabricgate::fingerprint::run_program(
-      {FABRICGATE_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks), FABRICGATE_BENCH,
-       "--suite", std::string(FABRICGATE_SOURCE_DIR) + "/suites/p2p.json", "--records", records.string()},
+      {FABRICGATE_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", std::to_string(ranks),
+       FABRICGATE_BENCH, "--suite", std::string(FABRICGATE_SOURCE_DIR) + "/suites/p2p.json",
+       "--records", records.string()},
       16 << 20, std::chrono::seconds(300));
   BenchRun r;
   r.rc = run.succeeded() ? 0 : (run.exit_code > 0 ? run.exit_code : -1);
@@ -40,7 +43,8 @@ BenchRun run_bench(int ranks) {
   std::ifstream in(records);
   for (std::string line; std::getline(in, line);) {
     auto j = nlohmann::json::parse(line);
-    if (j.value("type", "") == "benchmark") r.records.push_back(std::move(j));  // not "start" markers
+    if (j.value("type", "") == "benchmark")
+      r.records.push_back(std::move(j));  // not "start" markers
   }
   fs::remove_all(dir);
   return r;
@@ -55,15 +59,22 @@ void expect_all_skipped_with_reason(const BenchRun& r) {
     EXPECT_EQ(rec["status"], "skipped") << rec.dump();
     EXPECT_EQ(rec["backend"], "cuda");
     const std::string msg = rec["message"].get<std::string>();
-    EXPECT_TRUE(msg.find("no GPU") != std::string::npos || msg.find("without CUDA") != std::string::npos) << msg;
+    EXPECT_TRUE(msg.find("no GPU") != std::string::npos ||
+                msg.find("without CUDA") != std::string::npos)
+        << msg;
   }
   // The keys of a 2-GPU machine are registered even here (skipped), so baselines line up.
-  for (const char* k : {"p2p/ce/write/uni/src:0/dst:1/bytes:1073741824", "p2p/ce/read/bi/src:1/dst:0/bytes:1073741824",
-                        "p2p/sm/write/uni/src:0/dst:1/bytes:268435456", "p2p/ce/write/uni/src:0/dst:all/bytes:1073741824",
-                        "p2p/ce/read/uni/src:all/dst:1/bytes:1073741824", "p2p/sm/local/gpu:1/bytes:1073741824",
-                        "p2p/ce/latency/src:0/dst:1/bytes:8", "p2p/sm/latency/src:1/dst:0/bytes:8",
-                        "hostcopy/cuda/h2d/pinned/gpu:0/bytes:1073741824", "hostcopy/cuda/bi/pinned/gpu:0/bytes:268435456",
-                        "hostcopy/cuda/d2h/pageable/gpu:0/bytes:1073741824", "hostcopy/cuda/h2d/pinned/gpu:0/bytes:8"}) {
+  for (const char* k :
+       {"p2p/ce/write/uni/src:0/dst:1/bytes:1073741824",
+        "p2p/ce/read/bi/src:1/dst:0/bytes:1073741824",
+        "p2p/sm/write/uni/src:0/dst:1/bytes:268435456",
+        "p2p/ce/write/uni/src:0/dst:all/bytes:1073741824",
+        "p2p/ce/read/uni/src:all/dst:1/bytes:1073741824", "p2p/sm/local/gpu:1/bytes:1073741824",
+        "p2p/ce/latency/src:0/dst:1/bytes:8", "p2p/sm/latency/src:1/dst:0/bytes:8",
+        "hostcopy/cuda/h2d/pinned/gpu:0/bytes:1073741824",
+        "hostcopy/cuda/bi/pinned/gpu:0/bytes:268435456",
+        "hostcopy/cuda/d2h/pageable/gpu:0/bytes:1073741824",
+        "hostcopy/cuda/h2d/pinned/gpu:0/bytes:8"}) {
     EXPECT_TRUE(keys.count(k)) << "missing " << k;
   }
   EXPECT_EQ(keys.size(), r.records.size()) << "duplicate keys";
@@ -71,14 +82,18 @@ void expect_all_skipped_with_reason(const BenchRun& r) {
 
 }  // namespace
 
-TEST(P2pBenchIntegration, OneRankRegistersAndSkipsWithAReason) { expect_all_skipped_with_reason(run_bench(1)); }
+TEST(P2pBenchIntegration, OneRankRegistersAndSkipsWithAReason) {
+  expect_all_skipped_with_reason(run_bench(1));
+}
 
 TEST(P2pBenchIntegration, TwoRanksAgreeAndFinish) {
   const BenchRun one = run_bench(1);
   const BenchRun two = run_bench(2);
   expect_all_skipped_with_reason(two);
   ASSERT_EQ(one.records.size(), two.records.size());
-  for (std::size_t i = 0; i < one.records.size(); ++i) EXPECT_EQ(one.records[i]["key"], two.records[i]["key"]);
+  for (std::size_t i = 0; i < one.records.size(); ++i)
+    EXPECT_EQ(one.records[i]["key"], two.records[i]["key"]);
   // With 2 ranks the reason names the rank that could not run (rank 0 measures).
-  EXPECT_EQ(two.records.front()["message"].get<std::string>().rfind("rank 0: ", 0), 0u) << two.records.front().dump();
+  EXPECT_EQ(two.records.front()["message"].get<std::string>().rfind("rank 0: ", 0), 0u)
+      << two.records.front().dump();
 }

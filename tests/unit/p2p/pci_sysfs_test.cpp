@@ -17,12 +17,15 @@ void write(const fs::path& file, const std::string& text) {
   std::ofstream(file) << text;
 }
 
-// /sys/devices/pci0000:00/0000:00:01.0 (upstream port) / 0000:19:00.0 (GPU), linked from bus/pci/devices.
+// /sys/devices/pci0000:00/0000:00:01.0 (upstream port) / 0000:19:00.0 (GPU), linked from
+// bus/pci/devices.
 class P2pFakeSysfs : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() / ("fabricgate-sysfs-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    root_ =
+        fs::temp_directory_path() /
+        ("fabricgate-sysfs-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
     port_ = root_ / "devices" / "pci0000:00" / "0000:00:01.0";
     gpu_ = port_ / "0000:19:00.0";
@@ -33,7 +36,8 @@ class P2pFakeSysfs : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(root_); }
 
-  void gpu_link(const std::string& cur, const std::string& cur_w, const std::string& max, const std::string& max_w) {
+  void gpu_link(const std::string& cur, const std::string& cur_w, const std::string& max,
+                const std::string& max_w) {
     write(gpu_ / "current_link_speed", cur + "\n");
     write(gpu_ / "current_link_width", cur_w + "\n");
     write(gpu_ / "max_link_speed", max + "\n");

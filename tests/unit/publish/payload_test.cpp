@@ -63,7 +63,8 @@ TEST(publish_Pushgateway, DriftGaugeIsOneForADriftKey) {
   c.keys[1].verdict = gate::Verdict::drift;
   const std::string text = pushgateway_exposition(run, c);
   const auto lines = lines_of(text);
-  const std::string line = "fabricgate_key_drift{key=\"" + exposition_label_value(c.keys[1].key) + "\"} 1";
+  const std::string line =
+      "fabricgate_key_drift{key=\"" + exposition_label_value(c.keys[1].key) + "\"} 1";
   EXPECT_NE(std::find(lines.begin(), lines.end(), line), lines.end()) << text;
   EXPECT_NE(text.find("# TYPE fabricgate_key_drift gauge"), std::string::npos);
 }
@@ -79,15 +80,23 @@ TEST(publish_Pushgateway, ExpositionHasOneFamilyBlockPerMetricAndTheRunsFigures)
   const std::string reduce_label = "{key=\"" + reduce.key + "\"}";
   const std::string send_label = "{key=\"" + send.key + "\"}";
   const auto lines = lines_of(text);
-  const auto has = [&](const std::string& line) { return std::find(lines.begin(), lines.end(), line) != lines.end(); };
-  EXPECT_TRUE(has("fabricgate_time_us" + reduce_label + " " + exposition_number(reduce.time_us))) << text;
-  EXPECT_TRUE(has("fabricgate_busbw_gbps" + reduce_label + " " + exposition_number(*reduce.busbw_GBps))) << text;
-  EXPECT_TRUE(has("fabricgate_algbw_gbps" + send_label + " " + exposition_number(send.algbw_GBps))) << text;
-  EXPECT_TRUE(has("fabricgate_time_us" + send_label + " " + exposition_number(send.time_us))) << text;
+  const auto has = [&](const std::string& line) {
+    return std::find(lines.begin(), lines.end(), line) != lines.end();
+  };
+  EXPECT_TRUE(has("fabricgate_time_us" + reduce_label + " " + exposition_number(reduce.time_us)))
+      << text;
+  EXPECT_TRUE(
+      has("fabricgate_busbw_gbps" + reduce_label + " " + exposition_number(*reduce.busbw_GBps)))
+      << text;
+  EXPECT_TRUE(has("fabricgate_algbw_gbps" + send_label + " " + exposition_number(send.algbw_GBps)))
+      << text;
+  EXPECT_TRUE(has("fabricgate_time_us" + send_label + " " + exposition_number(send.time_us)))
+      << text;
   EXPECT_TRUE(has("fabricgate_performance_ratio" + reduce_label + " 0.9")) << text;
   EXPECT_TRUE(has("fabricgate_key_failed" + reduce_label + " 1")) << text;
   EXPECT_TRUE(has("fabricgate_key_failed" + send_label + " 0")) << text;
-  EXPECT_TRUE(has("fabricgate_key_drift" + reduce_label + " 0")) << text;  // a REGRESSION, not DRIFT
+  EXPECT_TRUE(has("fabricgate_key_drift" + reduce_label + " 0"))
+      << text;  // a REGRESSION, not DRIFT
   EXPECT_TRUE(has("fabricgate_gate_failed 1")) << text;
   EXPECT_TRUE(has("fabricgate_gate_exit_code 1")) << text;
   EXPECT_TRUE(has("fabricgate_run_complete 1")) << text;
@@ -129,7 +138,8 @@ TEST(publish_Pushgateway, KeysWithQuotesAreEscapedAndDuplicatesKeepTheFirst) {
             std::string::npos)
       << text;
   EXPECT_EQ(text.find(" 999\n"), std::string::npos) << text;
-  EXPECT_EQ(text.find("fabricgate_key_failed"), std::string::npos);  // no comparison keys, no family
+  EXPECT_EQ(text.find("fabricgate_key_failed"),
+            std::string::npos);  // no comparison keys, no family
 }
 
 TEST(publish_Webhook, TextHasHeadlineAndTopFailingKeysSlackEscaped) {
@@ -138,12 +148,14 @@ TEST(publish_Webhook, TextHasHeadlineAndTopFailingKeysSlackEscaped) {
   const nlohmann::json body = webhook_body(run, c);
   const std::string text = body.at("text").get<std::string>();
   EXPECT_EQ(text.rfind("*fabricgate " + slack_escape(c.headline()) + "*\n", 0), 0u) << text;
-  EXPECT_NE(text.find("*REGRESSION* `" + run.benchmarks[0].key + "`: busbw -10 % &lt; -3 % tolerance"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("*REGRESSION* `" + run.benchmarks[0].key + "`: busbw -10 % &lt; -3 % tolerance"),
+      std::string::npos)
       << text;
   EXPECT_NE(text.find("*INVALID*"), std::string::npos);
   EXPECT_EQ(text.find("within tolerance"), std::string::npos) << "passing keys are not listed";
-  EXPECT_NE(text.find("<https://github.com/octo/fabric/actions/runs/9|CI run>"), std::string::npos) << text;
+  EXPECT_NE(text.find("<https://github.com/octo/fabric/actions/runs/9|CI run>"), std::string::npos)
+      << text;
 
   const nlohmann::json& f = body.at("fabricgate");
   EXPECT_EQ(f.at("schema"), kWebhookSchema);

@@ -51,14 +51,16 @@ TEST(publish_Targets, RejectsUnknownKindsMissingUrlsAndOtherSchemes) {
     parse_target("webhook=ftp://hooks.example/secret-path");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()).find("secret-path"), std::string::npos) << "the URL is not echoed: " << e.what();
+    EXPECT_EQ(std::string(e.what()).find("secret-path"), std::string::npos)
+        << "the URL is not echoed: " << e.what();
   }
 }
 
 TEST(publish_Targets, GithubNeedsTokenRepositoryCommitAndPullRequest) {
   const std::vector<TargetSpec> status{parse_target("github-status")};
   const std::vector<TargetSpec> comment{parse_target("github-comment")};
-  std::map<std::string, std::string> env = {{"GITHUB_REPOSITORY", "octo/fabric"}, {"GITHUB_SHA", kSha}};
+  std::map<std::string, std::string> env = {{"GITHUB_REPOSITORY", "octo/fabric"},
+                                            {"GITHUB_SHA", kSha}};
   EXPECT_THROW(resolve_settings({}, status, fake_env(env)), InputError);  // no token
   env["GITHUB_TOKEN"] = "ghs_abc";
   const PublishSettings s = resolve_settings({}, status, fake_env(env));
@@ -89,7 +91,8 @@ TEST(publish_Targets, TokenFileWinsAndMustBeOneLine) {
   PublishOptions o;
   o.token_files = {"webhook=" + file.string()};
   const std::vector<TargetSpec> hook{parse_target("webhook=http://127.0.0.1:9/h")};
-  EXPECT_EQ(resolve_settings(o, hook, fake_env({{"FABRICGATE_WEBHOOK_TOKEN", "env-token"}})).tokens.at("webhook"),
+  EXPECT_EQ(resolve_settings(o, hook, fake_env({{"FABRICGATE_WEBHOOK_TOKEN", "env-token"}}))
+                .tokens.at("webhook"),
             "from-file-token");
   std::ofstream(file) << "two words\n";
   EXPECT_THROW(resolve_settings(o, hook, fake_env({})), InputError);
@@ -97,7 +100,9 @@ TEST(publish_Targets, TokenFileWinsAndMustBeOneLine) {
   EXPECT_THROW(resolve_settings(o, hook, fake_env({})), InputError);
   o.token_files = {"slack=" + file.string()};
   EXPECT_THROW(resolve_settings(o, hook, fake_env({})), InputError);
-  EXPECT_THROW(resolve_settings({}, hook, fake_env({{"FABRICGATE_WEBHOOK_TOKEN", "a\r\nX-Injected: 1"}})), InputError);
+  EXPECT_THROW(
+      resolve_settings({}, hook, fake_env({{"FABRICGATE_WEBHOOK_TOKEN", "a\r\nX-Injected: 1"}})),
+      InputError);
   std::filesystem::remove_all(dir);
 }
 
@@ -106,14 +111,15 @@ TEST(publish_Targets, PushgatewayPutsToTheEscapedGroupingPath) {
   run.scenario = "algo:Ring";
   const gate::Comparison c = testing::publish_comparison(run);
   const TargetSpec t = parse_target("pushgateway=http://gw:9091");
-  const PublishSettings s =
-      resolve_settings({}, {t}, fake_env({{"FABRICGATE_PUSHGATEWAY_TOKEN", "pg-tok"}, {"GITHUB_TOKEN", "gh-tok"}}));
+  const PublishSettings s = resolve_settings(
+      {}, {t}, fake_env({{"FABRICGATE_PUSHGATEWAY_TOKEN", "pg-tok"}, {"GITHUB_TOKEN", "gh-tok"}}));
   const auto uploads = uploads_for(t, run, c, s);
   ASSERT_EQ(uploads.size(), 1u);
   const Upload& u = uploads[0];
   EXPECT_EQ(u.request.method, "PUT");
   EXPECT_EQ(u.request.url,
-            "http://gw:9091/metrics/job/fabricgate/platform/cpu-test-2c/host/h/suite/cpu/scenario/algo%3ARing");
+            "http://gw:9091/metrics/job/fabricgate/platform/cpu-test-2c/host/h/suite/cpu/scenario/"
+            "algo%3ARing");
   EXPECT_EQ(header(u, "Authorization"), "Bearer pg-tok");
   EXPECT_EQ(u.secrets, std::vector<std::string>{"pg-tok"});
   EXPECT_EQ(u.target, "pushgateway http://gw:9091");
@@ -127,8 +133,8 @@ TEST(publish_Targets, WebhookUrlIsASecretAndGithubTokenStaysWithGithub) {
   const RunRecord run = testing::publish_run();
   const gate::Comparison c = testing::publish_comparison(run);
   const TargetSpec t = parse_target("webhook");
-  const auto env =
-      fake_env({{"FABRICGATE_WEBHOOK_URL", "https://hooks.example/T0/B0/s3cret"}, {"GITHUB_TOKEN", "gh-tok"}});
+  const auto env = fake_env({{"FABRICGATE_WEBHOOK_URL", "https://hooks.example/T0/B0/s3cret"},
+                             {"GITHUB_TOKEN", "gh-tok"}});
   const PublishSettings s = resolve_settings({}, {t}, env);
   const Upload u = uploads_for(t, run, c, s).at(0);
   EXPECT_EQ(u.request.url, "https://hooks.example/T0/B0/s3cret");
@@ -143,7 +149,8 @@ TEST(publish_Targets, WebhookUrlIsASecretAndGithubTokenStaysWithGithub) {
 TEST(publish_Targets, GithubStatusAndCommentRequests) {
   const RunRecord run = testing::publish_run();
   const gate::Comparison c = testing::publish_comparison(run);
-  const std::vector<TargetSpec> targets{parse_target("github-status"), parse_target("github-comment")};
+  const std::vector<TargetSpec> targets{parse_target("github-status"),
+                                        parse_target("github-comment")};
   const auto env = fake_env({{"GITHUB_TOKEN", "gh-tok"},
                              {"GITHUB_REPOSITORY", "octo/fabric"},
                              {"GITHUB_SHA", kSha},
@@ -159,7 +166,10 @@ TEST(publish_Targets, GithubStatusAndCommentRequests) {
   EXPECT_EQ(sb.at("target_url"), "https://github.com/octo/fabric/actions/runs/9");
   const Upload comment = uploads_for(targets[1], run, c, s).at(0);
   EXPECT_EQ(comment.request.url, "https://ghe.example/api/v3/repos/octo/fabric/issues/7/comments");
-  EXPECT_NE(nlohmann::json::parse(comment.request.body).at("body").get<std::string>().find("## fabricgate"),
+  EXPECT_NE(nlohmann::json::parse(comment.request.body)
+                .at("body")
+                .get<std::string>()
+                .find("## fabricgate"),
             std::string::npos);
   EXPECT_EQ(comment.secrets, std::vector<std::string>{"gh-tok"});
 }

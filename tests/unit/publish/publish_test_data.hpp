@@ -28,7 +28,8 @@ inline RunRecord publish_run() {
   return to_run(doc);
 }
 
-inline gate::KeyComparison key_comparison(const BenchmarkResult& b, gate::Verdict v, std::string reason) {
+inline gate::KeyComparison key_comparison(const BenchmarkResult& b, gate::Verdict v,
+                                          std::string reason) {
   gate::KeyComparison k;
   k.key = b.key;
   k.verdict = v;

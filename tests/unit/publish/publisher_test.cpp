@@ -46,7 +46,8 @@ TEST(publish_Retry, BackoffDoublesFromTheFirstDelay) {
 TEST(publish_Redact, EverySecretOccurrenceIsHidden) {
   EXPECT_EQ(redact("Bearer tok123 and tok123", {"tok123"}), "Bearer *** and ***");
   EXPECT_EQ(redact("nothing here", {"tok123", ""}), "nothing here");
-  EXPECT_EQ(redact("https://hooks.example/T0/B0/xyz failed", {"https://hooks.example/T0/B0/xyz"}), "*** failed");
+  EXPECT_EQ(redact("https://hooks.example/T0/B0/xyz failed", {"https://hooks.example/T0/B0/xyz"}),
+            "*** failed");
   // A secret that contains the replacement is still removed, not looped on.
   EXPECT_EQ(redact("a***b", {"***"}), "a***b");
 }

@@ -18,10 +18,10 @@ using namespace std::chrono_literals;
 class FakeChannel final : public WindowChannel {
  public:
   int per_poll = 1000;
-  int busy_every = 0;          // every n-th post answers busy (0: never)
-  long stall_after = -1;       // completions delivered before the transport goes silent
-  long fail_post_at = -1;      // the post with this index fails
-  long fail_poll_after = -1;   // poll fails once this many completions were delivered
+  int busy_every = 0;         // every n-th post answers busy (0: never)
+  long stall_after = -1;      // completions delivered before the transport goes silent
+  long fail_post_at = -1;     // the post with this index fails
+  long fail_poll_after = -1;  // poll fails once this many completions were delivered
   long posted = 0, completed = 0, max_in_flight = 0, posts_tried = 0;
 
   PostStatus post(int slot) override {

@@ -32,8 +32,13 @@ TEST(RdmaOptions, LibfabricDefaultsAndExplicitProviders) {
   EXPECT_FALSE(o.device_memory);
   EXPECT_DOUBLE_EQ(o.timeout_s, 30);
 
-  o = parse({{"backend", "libfabric"}, {"providers", {"tcp", "shm", "verbs;ofi_rxm", "efa", "cxi"}},
-             {"ops", {"read"}}, {"memory", "device"}, {"window", 8}, {"domain", "lo"}, {"timeout_s", 2.5}});
+  o = parse({{"backend", "libfabric"},
+             {"providers", {"tcp", "shm", "verbs;ofi_rxm", "efa", "cxi"}},
+             {"ops", {"read"}},
+             {"memory", "device"},
+             {"window", 8},
+             {"domain", "lo"},
+             {"timeout_s", 2.5}});
   EXPECT_EQ(o.transports.size(), 5u);
   EXPECT_EQ(o.transports[2], "verbs;ofi_rxm");
   EXPECT_EQ(o.ops, std::vector<TransferOp>{TransferOp::read});
@@ -45,20 +50,36 @@ TEST(RdmaOptions, LibfabricDefaultsAndExplicitProviders) {
 
 TEST(RdmaOptions, BadValuesNameTheField) {
   EXPECT_NE(error_of({{"backend", "ucx"}}).find("/benchmarks/0/backend"), std::string::npos);
-  EXPECT_NE(error_of({{"backend", "libfabric"}, {"providers", {"tcp", "TCP; rm -rf"}}}).find("/benchmarks/0/providers/1"), std::string::npos);
-  EXPECT_NE(error_of({{"backend", "libfabric"}, {"ops", {"atomic"}}}).find("/benchmarks/0/ops/0"), std::string::npos);
-  EXPECT_NE(error_of({{"backend", "libfabric"}, {"memory", "gpu"}}).find("/benchmarks/0/memory"), std::string::npos);
-  EXPECT_NE(error_of({{"backend", "libfabric"}, {"window", 0}}).find("/benchmarks/0/window"), std::string::npos);
-  EXPECT_NE(error_of({{"backend", "libfabric"}, {"timeout_s", -1}}).find("/benchmarks/0/timeout_s"), std::string::npos);
-  EXPECT_NE(error_of({{"backend", "libfabric"}, {"devices", {"mlx5_0"}}}).find("/benchmarks/0/devices"), std::string::npos);
-  EXPECT_NE(error_of({{"backend", "verbs"}, {"providers", {"tcp"}}}).find("/benchmarks/0/providers"), std::string::npos);
-  EXPECT_NE(error_of({{"backend", "verbs"}, {"transport", "ud"}}).find("/benchmarks/0/transport"), std::string::npos);
-  EXPECT_NE(error_of({{"backend", "verbs"}, {"qps", 65}}).find("/benchmarks/0/qps"), std::string::npos);
+  EXPECT_NE(error_of({{"backend", "libfabric"}, {"providers", {"tcp", "TCP; rm -rf"}}})
+                .find("/benchmarks/0/providers/1"),
+            std::string::npos);
+  EXPECT_NE(error_of({{"backend", "libfabric"}, {"ops", {"atomic"}}}).find("/benchmarks/0/ops/0"),
+            std::string::npos);
+  EXPECT_NE(error_of({{"backend", "libfabric"}, {"memory", "gpu"}}).find("/benchmarks/0/memory"),
+            std::string::npos);
+  EXPECT_NE(error_of({{"backend", "libfabric"}, {"window", 0}}).find("/benchmarks/0/window"),
+            std::string::npos);
+  EXPECT_NE(error_of({{"backend", "libfabric"}, {"timeout_s", -1}}).find("/benchmarks/0/timeout_s"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of({{"backend", "libfabric"}, {"devices", {"mlx5_0"}}}).find("/benchmarks/0/devices"),
+      std::string::npos);
+  EXPECT_NE(
+      error_of({{"backend", "verbs"}, {"providers", {"tcp"}}}).find("/benchmarks/0/providers"),
+      std::string::npos);
+  EXPECT_NE(error_of({{"backend", "verbs"}, {"transport", "ud"}}).find("/benchmarks/0/transport"),
+            std::string::npos);
+  EXPECT_NE(error_of({{"backend", "verbs"}, {"qps", 65}}).find("/benchmarks/0/qps"),
+            std::string::npos);
 }
 
 TEST(RdmaOptions, VerbsOptions) {
-  const auto o = parse({{"backend", "verbs"}, {"devices", {"mlx5_0", "any"}}, {"qps", 4}, {"port", 2},
-                        {"gid_index", 3}, {"transport", "srd"}});
+  const auto o = parse({{"backend", "verbs"},
+                        {"devices", {"mlx5_0", "any"}},
+                        {"qps", 4},
+                        {"port", 2},
+                        {"gid_index", 3},
+                        {"transport", "srd"}});
   EXPECT_EQ(o.transports, (std::vector<std::string>{"mlx5_0", "any"}));
   EXPECT_EQ(o.qps, 4);
   EXPECT_EQ(o.port, 2);
@@ -68,7 +89,8 @@ TEST(RdmaOptions, VerbsOptions) {
 }
 
 TEST(RdmaOptions, ProviderNames) {
-  for (const char* ok : {"tcp", "shm", "verbs", "efa", "cxi", "psm3", "verbs;ofi_rxm", "tcp;ofi_rxm"}) {
+  for (const char* ok :
+       {"tcp", "shm", "verbs", "efa", "cxi", "psm3", "verbs;ofi_rxm", "tcp;ofi_rxm"}) {
     EXPECT_TRUE(is_valid_provider_name(ok)) << ok;
   }
   for (const char* bad : {"", "TCP", "tcp;", ";tcp", "a;b;c", "tcp rxm", "../x", "1tcp", "t$p"}) {
@@ -77,9 +99,12 @@ TEST(RdmaOptions, ProviderNames) {
 }
 
 TEST(RdmaKeys, DefaultKeysAreShortAndStable) {
-  EXPECT_EQ(rdma_key({"libfabric", "tcp", TransferOp::write, 65536, 2}), "rdma/libfabric/tcp/write/bytes:65536/ranks:2");
-  EXPECT_EQ(rdma_key({"libfabric", "shm", TransferOp::pingpong, 8, 4}), "rdma/libfabric/shm/pingpong/bytes:8/ranks:4");
-  EXPECT_EQ(rdma_key({"verbs", "mlx5_0", TransferOp::read, 1048576, 2}), "rdma/verbs/mlx5_0/read/bytes:1048576/ranks:2");
+  EXPECT_EQ(rdma_key({"libfabric", "tcp", TransferOp::write, 65536, 2}),
+            "rdma/libfabric/tcp/write/bytes:65536/ranks:2");
+  EXPECT_EQ(rdma_key({"libfabric", "shm", TransferOp::pingpong, 8, 4}),
+            "rdma/libfabric/shm/pingpong/bytes:8/ranks:4");
+  EXPECT_EQ(rdma_key({"verbs", "mlx5_0", TransferOp::read, 1048576, 2}),
+            "rdma/verbs/mlx5_0/read/bytes:1048576/ranks:2");
 }
 
 TEST(RdmaKeys, NonDefaultOptionsAppearInTheKey) {
@@ -88,7 +113,8 @@ TEST(RdmaKeys, NonDefaultOptionsAppearInTheKey) {
   p.qps = 4;
   p.verbs_transport = "srd";
   p.device_memory = true;
-  EXPECT_EQ(rdma_key(p), "rdma/verbs/mlx5_0/send/bytes:4096/ranks:2/window:16/qps:4/srd/mem:device");
+  EXPECT_EQ(rdma_key(p),
+            "rdma/verbs/mlx5_0/send/bytes:4096/ranks:2/window:16/qps:4/srd/mem:device");
   p.op = TransferOp::pingpong;  // the window does not apply to ping-pong
   EXPECT_EQ(rdma_key(p), "rdma/verbs/mlx5_0/pingpong/bytes:4096/ranks:2/qps:4/srd/mem:device");
 }

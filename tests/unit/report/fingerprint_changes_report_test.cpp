@@ -4,10 +4,10 @@
 // detail was kept says it has none rather than inventing a difference.
 #include <gtest/gtest.h>
 
+#include "core/errors.hpp"
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/model/baseline.hpp"
-#include "core/errors.hpp"
 #include "harness/report/render.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
@@ -16,24 +16,29 @@ namespace {
 
 using testing::json;
 
-json run_doc(const std::string& id, const std::string& nccl, const std::string& ib_hca, unsigned seed) {
+json run_doc(const std::string& id, const std::string& nccl, const std::string& ib_hca,
+             unsigned seed) {
   testing::RunSpec spec;
   spec.run_id = id;
   spec.versions["nccl"] = nccl;
   testing::ResultSpec r;
   r.time_us = testing::noisy(100, 0.01, 7, seed);
   json doc = testing::make_run(spec, {testing::make_result(r)});
-  doc["fingerprint"]["nccl"] = {{"available", true}, {"version", nccl}, {"path", "/usr/lib/libnccl.so.2"},
+  doc["fingerprint"]["nccl"] = {{"available", true},
+                                {"version", nccl},
+                                {"path", "/usr/lib/libnccl.so.2"},
                                 {"config_files", json::array()}};
-  doc["fingerprint"]["environment"] = {{"redacted", json::array()},
-                                       {"variables", {{"NCCL_IB_HCA", ib_hca}, {"NCCL_DEBUG", "WARN"}}}};
+  doc["fingerprint"]["environment"] = {
+      {"redacted", json::array()},
+      {"variables", {{"NCCL_IB_HCA", ib_hca}, {"NCCL_DEBUG", "WARN"}}}};
   doc["fingerprint"]["host"] = {{"kernel", {{"release", "6.1.0-test"}}}};
   return doc;
 }
 
 Baseline baseline_of_three() {
   std::vector<RunRecord> runs;
-  for (unsigned i = 0; i < 3; ++i) runs.push_back(testing::to_run(run_doc("base-" + std::to_string(i), "2.28.3", "mlx5_0", i)));
+  for (unsigned i = 0; i < 3; ++i)
+    runs.push_back(testing::to_run(run_doc("base-" + std::to_string(i), "2.28.3", "mlx5_0", i)));
   gate::BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
   Baseline b = gate::create_baseline(runs, o).baseline;
@@ -68,16 +73,21 @@ TEST(FingerprintChangesReport, NamesTheNcclVersionAndTheChangedVariableInEveryFo
             std::string::npos)
       << md;
   const std::string html = render(c, ReportFormat::html, {});
-  EXPECT_NE(html.find("<tr><td>nccl</td><td>2.28.3</td><td class=\"change\">2.28.9</td></tr>"), std::string::npos);
-  EXPECT_NE(html.find("<tr><td>env/NCCL_IB_HCA</td><td>mlx5_0</td><td class=\"change\">mlx5_1</td></tr>"), std::string::npos);
+  EXPECT_NE(html.find("<tr><td>nccl</td><td>2.28.3</td><td class=\"change\">2.28.9</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(
+      html.find("<tr><td>env/NCCL_IB_HCA</td><td>mlx5_0</td><td class=\"change\">mlx5_1</td></tr>"),
+      std::string::npos);
 }
 
 TEST(FingerprintChangesReport, IdenticalFingerprintsSayNoDifference) {
   const Baseline b = baseline_of_three();
   const gate::Comparison c = compare(b, run_doc("now", "2.28.3", "mlx5_0", 9));
   EXPECT_TRUE(c.fingerprint_changes.empty());
-  EXPECT_NE(render(c, ReportFormat::console, {}).find("what changed: no fingerprint difference\n"), std::string::npos);
-  EXPECT_NE(render(c, ReportFormat::markdown, {}).find("no fingerprint difference"), std::string::npos);
+  EXPECT_NE(render(c, ReportFormat::console, {}).find("what changed: no fingerprint difference\n"),
+            std::string::npos);
+  EXPECT_NE(render(c, ReportFormat::markdown, {}).find("no fingerprint difference"),
+            std::string::npos);
   EXPECT_NE(render(c, ReportFormat::html, {}).find("no fingerprint difference"), std::string::npos);
   EXPECT_EQ(json::parse(render(c, ReportFormat::json, {}))["fingerprint_diff"], json::array());
 }
@@ -89,8 +99,10 @@ TEST(FingerprintChangesReport, ABaselineWithoutDetailSaysSoInsteadOfInventing) {
   const gate::Comparison c = compare(old, run_doc("now", "2.28.9", "mlx5_1", 9));
   EXPECT_TRUE(c.fingerprint_changes.empty());
   const std::string console = render(c, ReportFormat::console, {});
-  EXPECT_NE(console.find("what changed: baseline has no fingerprint detail; re-create it to see what changed\n"),
-            std::string::npos)
+  EXPECT_NE(
+      console.find(
+          "what changed: baseline has no fingerprint detail; re-create it to see what changed\n"),
+      std::string::npos)
       << console;
   EXPECT_EQ(json::parse(render(c, ReportFormat::json, {}))["fingerprint_note"],
             "baseline has no fingerprint detail; re-create it to see what changed");
@@ -103,8 +115,10 @@ TEST(FingerprintChangesReport, HostileValuesAreEscapedAndSecretsRedacted) {
   const gate::Comparison c = compare(b, run);
   const std::string console = render(c, ReportFormat::console, {});
   EXPECT_EQ(console.find('\x1b'), std::string::npos);
-  EXPECT_NE(console.find("env/NCCL_IB_HCA: mlx5_0 -> mlx5_0\\x1b[2J"), std::string::npos) << console;
-  EXPECT_NE(console.find("env/NCCL_PLUGIN_TOKEN: (unset) -> <redacted>"), std::string::npos) << console;
+  EXPECT_NE(console.find("env/NCCL_IB_HCA: mlx5_0 -> mlx5_0\\x1b[2J"), std::string::npos)
+      << console;
+  EXPECT_NE(console.find("env/NCCL_PLUGIN_TOKEN: (unset) -> <redacted>"), std::string::npos)
+      << console;
   EXPECT_EQ(console.find("hunter2"), std::string::npos);
   EXPECT_EQ(render(c, ReportFormat::html, {}).find('\x1b'), std::string::npos);
 }
@@ -122,7 +136,8 @@ TEST(FingerprintChangesReport, ABaselineWithANonTextDetailIsRefusedNamingTheFiel
     parse_baseline(doc, "<bad baseline>");
     FAIL() << "a number where the detail holds text was accepted";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("/fingerprint_detail/nccl"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/fingerprint_detail/nccl"), std::string::npos)
+        << e.what();
   }
 }
 

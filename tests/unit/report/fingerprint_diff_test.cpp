@@ -21,7 +21,8 @@ TEST(FingerprintDiff, NamesChangedAddedAndRemovedFacts) {
   const auto changes = fingerprint_diff(before, after);
   ASSERT_EQ(changes.size(), 4u);
   EXPECT_EQ(render_fact_changes(changes),
-            "env/NCCL_IB_HCA mlx5_0 -> (unset); env/NCCL_PROTO (unset) -> LL128; identity/gpu_count 8 -> 7; "
+            "env/NCCL_IB_HCA mlx5_0 -> (unset); env/NCCL_PROTO (unset) -> LL128; "
+            "identity/gpu_count 8 -> 7; "
             "versions/nccl 2.28.3 -> 2.28.9");
   EXPECT_TRUE(fingerprint_diff(before, before).empty());
   EXPECT_TRUE(fingerprint_diff(json(), after).empty());  // one side unknown: nothing to compare

@@ -7,9 +7,9 @@
 #include <cmath>
 #include <fstream>
 
-#include "harness/report/history.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "harness/report/history.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::report {
@@ -25,12 +25,14 @@ IndexedRun run(const std::string& id, const std::string& started, double busbw_1
   r.suite = "quick";
   r.scenario = "default";
   r.keys["k/bytes:8"] = KeyMedians{8, 10, 0.0008, 0.0008};
-  r.keys["k/bytes:1048576"] = KeyMedians{1 << 20, 1e6 / busbw_1mib * 1.048576, busbw_1mib, busbw_1mib};
+  r.keys["k/bytes:1048576"] =
+      KeyMedians{1 << 20, 1e6 / busbw_1mib * 1.048576, busbw_1mib, busbw_1mib};
   return r;
 }
 
 TEST(report_History, OrdersByStartThenRunId) {
-  std::vector<IndexedRun> runs = {run("b", "2026-11-29T10:00:00Z", 1), run("c", "2026-11-28T10:00:00Z", 1),
+  std::vector<IndexedRun> runs = {run("b", "2026-11-29T10:00:00Z", 1),
+                                  run("c", "2026-11-28T10:00:00Z", 1),
                                   run("a", "2026-11-29T10:00:00Z", 1)};
   order_runs(runs);
   EXPECT_EQ(runs[0].run_id, "c");
@@ -43,7 +45,8 @@ TEST(report_History, LastRunsOfAKeyWithChangeAndTrendOfASlowDrift) {
   std::vector<IndexedRun> runs;
   double busbw = 300;
   for (int i = 0; i < 12; ++i, busbw *= 0.99) {
-    runs.push_back(run("r" + std::to_string(10 + i), "2026-11-" + std::to_string(10 + i) + "T00:00:00Z", busbw));
+    runs.push_back(run("r" + std::to_string(10 + i),
+                       "2026-11-" + std::to_string(10 + i) + "T00:00:00Z", busbw));
   }
   runs[5].keys.erase("k/bytes:1048576");  // a run that did not measure the key is skipped
   const KeyHistory h = key_history(runs, "k/bytes:1048576", HistoryMetric::automatic, 8);
@@ -62,7 +65,8 @@ TEST(report_History, LastRunsOfAKeyWithChangeAndTrendOfASlowDrift) {
   EXPECT_NEAR(gap->first_to_last, std::pow(0.99, 8) - 1, 1e-9);
   EXPECT_LT(gap->slope_fraction_per_run, -0.0105);
 
-  const KeyHistory newest = key_history(runs, "k/bytes:1048576", HistoryMetric::busbw, 6);  // r16..r21, no gap
+  const KeyHistory newest =
+      key_history(runs, "k/bytes:1048576", HistoryMetric::busbw, 6);  // r16..r21, no gap
   const auto t = trend_of(newest);
   ASSERT_TRUE(t.has_value());
   EXPECT_LT(t->slope_per_run, 0);
@@ -78,7 +82,8 @@ TEST(report_History, LastRunsOfAKeyWithChangeAndTrendOfASlowDrift) {
 }
 
 TEST(report_History, TimeMetricForLatencySizesAndTrendSignInverted) {
-  std::vector<IndexedRun> runs = {run("a", "2026-11-01T00:00:00Z", 1), run("b", "2026-11-02T00:00:00Z", 1)};
+  std::vector<IndexedRun> runs = {run("a", "2026-11-01T00:00:00Z", 1),
+                                  run("b", "2026-11-02T00:00:00Z", 1)};
   runs[1].keys["k/bytes:8"].time_us = 8;  // faster
   const KeyHistory h = key_history(runs, "k/bytes:8", HistoryMetric::automatic, 0);
   EXPECT_EQ(h.metric, gate::Metric::time_us);
@@ -86,9 +91,11 @@ TEST(report_History, TimeMetricForLatencySizesAndTrendSignInverted) {
   ASSERT_TRUE(t.has_value());
   EXPECT_NEAR(t->first_to_last, -0.2, 1e-12);
   EXPECT_NEAR(t->performance_first_to_last, 0.25, 1e-12);  // 10 us -> 8 us is 25 % better
-  EXPECT_EQ(key_history(runs, "k/bytes:8", HistoryMetric::busbw, 0).metric, gate::Metric::busbw_GBps);
+  EXPECT_EQ(key_history(runs, "k/bytes:8", HistoryMetric::busbw, 0).metric,
+            gate::Metric::busbw_GBps);
   EXPECT_TRUE(key_history(runs, "nope", HistoryMetric::automatic, 0).points.empty());
-  EXPECT_FALSE(trend_of(key_history({runs[0]}, "k/bytes:8", HistoryMetric::automatic, 0)).has_value());
+  EXPECT_FALSE(
+      trend_of(key_history({runs[0]}, "k/bytes:8", HistoryMetric::automatic, 0)).has_value());
   EXPECT_THROW(parse_history_metric("median"), InputError);
 }
 
@@ -97,7 +104,8 @@ class report_HistoryScan : public ::testing::Test {
   void SetUp() override { root_ = fabricgate::testing::fresh_temp_dir("history-scan"); }
   void TearDown() override { fs::remove_all(root_); }
 
-  fs::path write(const std::string& id, const std::string& started, double time_us, const std::string& platform) {
+  fs::path write(const std::string& id, const std::string& started, double time_us,
+                 const std::string& platform) {
     fabricgate::testing::ResultSpec r;
     r.time_us = {time_us, time_us * 1.01, time_us * 0.99};
     fabricgate::testing::RunSpec spec;
@@ -122,7 +130,8 @@ TEST_F(report_HistoryScan, CorruptForeignAndInterruptedRunsAreWarningsNotErrors)
   const fs::path foreign = write("20261204T000000Z-x", "2026-12-04T00:00:00Z", 50, "other-2c");
   fs::rename(foreign, platform / "20261204T000000Z-x");
   fs::create_directories(platform / "20261205T000000Z-cpu-default");
-  std::ofstream(platform / "20261205T000000Z-cpu-default" / "run.json") << "{\"schema\": \"fabricgate.run/1\",";
+  std::ofstream(platform / "20261205T000000Z-cpu-default" / "run.json")
+      << "{\"schema\": \"fabricgate.run/1\",";
   fs::create_directories(platform / "20261206T000000Z-cpu-default");
   std::ofstream(platform / "20261206T000000Z-cpu-default" / "records.jsonl") << "{}\n";
   fs::create_directories(platform / "reference");
@@ -139,9 +148,13 @@ TEST_F(report_HistoryScan, CorruptForeignAndInterruptedRunsAreWarningsNotErrors)
   ASSERT_EQ(scan.warnings.size(), 3u);
   std::string all;
   for (const std::string& w : scan.warnings) all += w + "\n";
-  EXPECT_NE(all.find("20261204T000000Z-x/run.json: platform other-2c, not cpu-test-2c"), std::string::npos) << all;
+  EXPECT_NE(all.find("20261204T000000Z-x/run.json: platform other-2c, not cpu-test-2c"),
+            std::string::npos)
+      << all;
   EXPECT_NE(all.find("20261205T000000Z-cpu-default/run.json"), std::string::npos) << all;
-  EXPECT_NE(all.find("20261206T000000Z-cpu-default: records.jsonl without run.json"), std::string::npos) << all;
+  EXPECT_NE(all.find("20261206T000000Z-cpu-default: records.jsonl without run.json"),
+            std::string::npos)
+      << all;
   EXPECT_EQ(all.find("reference"), std::string::npos) << "folders that are not runs stay quiet";
 
   EXPECT_TRUE(holds_runs(platform));
@@ -153,8 +166,8 @@ TEST_F(report_HistoryScan, CorruptForeignAndInterruptedRunsAreWarningsNotErrors)
 
 TEST_F(report_HistoryScan, LastNReadsOnlyTheNewestRunsAndStopsAtTheReportedOne) {
   for (int day = 1; day <= 9; ++day) {
-    write("2026120" + std::to_string(day) + "T000000Z-cpu-default", "2026-12-0" + std::to_string(day) + "T00:00:00Z",
-          100 + day, "cpu-test-2c");
+    write("2026120" + std::to_string(day) + "T000000Z-cpu-default",
+          "2026-12-0" + std::to_string(day) + "T00:00:00Z", 100 + day, "cpu-test-2c");
   }
   const fs::path platform = root_ / "results" / "cpu-test-2c";
   ScanOptions options;
@@ -189,9 +202,11 @@ TEST(report_HistoryRealRuns, H200RunsInStartOrderAndP2pDisabledRunStandsOut) {
   options.platform = "h200-sxm-x2-nv18";
   const RunScan scan = scan_runs(dir, options);
   ASSERT_GE(scan.runs.size(), 8u);
-  for (std::size_t i = 1; i < scan.runs.size(); ++i) EXPECT_LE(scan.runs[i - 1].started_at, scan.runs[i].started_at);
+  for (std::size_t i = 1; i < scan.runs.size(); ++i)
+    EXPECT_LE(scan.runs[i - 1].started_at, scan.runs[i].started_at);
   bool p2p_warned = false;
-  for (const std::string& w : scan.warnings) p2p_warned = p2p_warned || w.find("/p2p: records.jsonl") != std::string::npos;
+  for (const std::string& w : scan.warnings)
+    p2p_warned = p2p_warned || w.find("/p2p: records.jsonl") != std::string::npos;
   EXPECT_TRUE(p2p_warned);
 
   const std::string key = "coll/nccl/all_gather/float32/bytes:1073741824/ranks:2/oop";
@@ -199,8 +214,9 @@ TEST(report_HistoryRealRuns, H200RunsInStartOrderAndP2pDisabledRunStandsOut) {
   EXPECT_EQ(h.metric, gate::Metric::busbw_GBps);
   ASSERT_GE(h.points.size(), 7u);
   // NCCL_P2P_DISABLE=1 (run 191541) moves the data through shared memory: the slowest of all.
-  const auto slowest = std::min_element(h.points.begin(), h.points.end(),
-                                        [](const HistoryPoint& a, const HistoryPoint& b) { return a.value < b.value; });
+  const auto slowest = std::min_element(
+      h.points.begin(), h.points.end(),
+      [](const HistoryPoint& a, const HistoryPoint& b) { return a.value < b.value; });
   EXPECT_EQ(slowest->run_id, "20261129T191541Z-quick-default");
   // The table names what the odd runs changed; settings every run shares are not repeated.
   const std::string text = render_history_text(h);

@@ -17,7 +17,8 @@ using gate::Verdict;
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
-  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1))
+    ++n;
   return n;
 }
 
@@ -40,7 +41,8 @@ KeyComparison coll(const std::string& op, std::uint64_t bytes, Verdict v, double
 
 KeyComparison pair(int src, int dst, Verdict v, double rate) {
   KeyComparison k;
-  k.key = "p2p/ce/write/uni/src:" + std::to_string(src) + "/dst:" + std::to_string(dst) + "/bytes:1073741824";
+  k.key = "p2p/ce/write/uni/src:" + std::to_string(src) + "/dst:" + std::to_string(dst) +
+          "/bytes:1073741824";
   k.family = "p2p";
   k.backend = "cuda";
   k.op = "copy";
@@ -63,7 +65,8 @@ gate::Comparison sample() {
   c.multiple_comparison = "benjamini-hochberg";
   c.alpha = 0.05;
   c.version_changes = {{"nccl", "2.27.7", "2.28.3"}, {"driver", "570.1", "580.159.04"}};
-  for (const std::uint64_t bytes : {std::uint64_t{8}, std::uint64_t{1} << 20, std::uint64_t{1} << 30}) {
+  for (const std::uint64_t bytes :
+       {std::uint64_t{8}, std::uint64_t{1} << 20, std::uint64_t{1} << 30}) {
     c.keys.push_back(coll("all_reduce", bytes, Verdict::pass, 300));
     c.keys.push_back(coll("all_gather", bytes, Verdict::pass, 250));
   }
@@ -83,8 +86,9 @@ gate::Comparison sample() {
   slow.key = "coll/nccl/all_gather/<b>&/bytes:1073741824/ranks:2/oop";  // escaping
   c.keys.push_back(pair(0, 1, Verdict::pass, 396));
   c.keys.push_back(pair(1, 0, Verdict::regression, 200));
-  std::stable_sort(c.keys.begin(), c.keys.end(),
-                   [](const KeyComparison& a, const KeyComparison& b) { return a.verdict < b.verdict; });
+  std::stable_sort(
+      c.keys.begin(), c.keys.end(),
+      [](const KeyComparison& a, const KeyComparison& b) { return a.verdict < b.verdict; });
   c.exit_code = ExitCode::gate_failure;
   return c;
 }
@@ -92,16 +96,19 @@ gate::Comparison sample() {
 TEST(report_Html, HeadlineFailingKeysFirstVersionsNotesAndEscaping) {
   const std::string html = render_html(sample(), HtmlInputs{});
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_NE(html.find("<header id=\"verdict\" class=\"verdict verdict-fail\"><h1>fabricgate: FAIL: 3 of 8 keys"),
+  EXPECT_NE(html.find("<header id=\"verdict\" class=\"verdict verdict-fail\"><h1>fabricgate: FAIL: "
+                      "3 of 8 keys"),
             std::string::npos);
   const std::size_t failing = html.find("<table class=\"failing-keys\">");
   ASSERT_NE(failing, std::string::npos);
   EXPECT_LT(failing, html.find("id=\"versions\""));
   EXPECT_LT(html.find("id=\"versions\""), html.find("id=\"collectives\""));
   EXPECT_EQ(count(html, "<tr class=\"failing-key\">"), 3u);
-  EXPECT_NE(html.find("<td>nccl</td><td>2.27.7</td><td class=\"change\">2.28.3</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>nccl</td><td>2.27.7</td><td class=\"change\">2.28.3</td>"),
+            std::string::npos);
   EXPECT_NE(html.find("<td>driver</td>"), std::string::npos);
-  EXPECT_NE(html.find("data-pitfall=\"P19\"><b>P19</b> warn: channels {24} -&gt; {22}"), std::string::npos);
+  EXPECT_NE(html.find("data-pitfall=\"P19\"><b>P19</b> warn: channels {24} -&gt; {22}"),
+            std::string::npos);
   EXPECT_NE(html.find("proto {Simple} → {LL128}"), std::string::npos);
   EXPECT_EQ(html.find("<b>&"), std::string::npos);
   EXPECT_NE(html.find("all_gather/&lt;b&gt;&amp;/bytes"), std::string::npos);
@@ -113,13 +120,15 @@ TEST(report_Html, OneFigurePairPerCollectiveWithBandsMarkersAndAPairMatrix) {
   HtmlInputs in;
   // Bands for all_reduce from the "baseline"; all_gather falls back to the judged key's tolerance.
   for (const KeyComparison& k : c.keys) {
-    if (k.op == "all_reduce") in.bands[k.key] = KeyBands{MetricBand{300, 290, 310}, std::nullopt, MetricBand{10, 9, 11}};
+    if (k.op == "all_reduce")
+      in.bands[k.key] = KeyBands{MetricBand{300, 290, 310}, std::nullopt, MetricBand{10, 9, 11}};
   }
   const std::string html = render_html(c, in);
   EXPECT_EQ(count(html, "class=\"plot plot-rate plot-busbw\""), 2u);
   EXPECT_EQ(count(html, "class=\"plot plot-time\""), 2u);
-  EXPECT_EQ(count(html, "class=\"band baseline-band\""), 3u);  // all_reduce rate + time, all_gather rate
-  EXPECT_EQ(count(html, "class=\"marker algo-change\""), 2u);  // both plots of all_reduce
+  EXPECT_EQ(count(html, "class=\"band baseline-band\""),
+            3u);  // all_reduce rate + time, all_gather rate
+  EXPECT_EQ(count(html, "class=\"marker algo-change\""), 2u);   // both plots of all_reduce
   EXPECT_EQ(count(html, "class=\"marker verdict-fail\""), 2u);  // the regression, both plots
   EXPECT_EQ(count(html, "class=\"plot plot-trend\""), 0u) << "no history, no trend";
   EXPECT_EQ(count(html, "class=\"heatmap pair-matrix\""), 1u);
@@ -138,7 +147,8 @@ TEST(report_Html, TrendPlotsFromHistory) {
     IndexedRun r;
     r.run_id = "run-" + std::to_string(i);
     r.started_at = "2026-11-2" + std::to_string(i) + "T10:00:00Z";
-    for (const KeyComparison& k : c.keys) r.keys[k.key] = KeyMedians{k.bytes, k.time_us_now, k.algbw_now, k.busbw_now};
+    for (const KeyComparison& k : c.keys)
+      r.keys[k.key] = KeyMedians{k.bytes, k.time_us_now, k.algbw_now, k.busbw_now};
     in.history.push_back(r);
   }
   in.history_source = "results/h200-sxm-x2-nv18";
@@ -156,13 +166,15 @@ TEST(report_MermaidChart, BarsForBaselineLineForTheRun) {
   EXPECT_NE(chart.find("x-axis [\"8 B\", \"1 MiB\"]"), std::string::npos) << chart;
   EXPECT_NE(chart.find("bar [0.51, 306]"), std::string::npos) << chart;
   EXPECT_NE(chart.find("line [0.5, 300]"), std::string::npos) << chart;
-  EXPECT_NE(chart.find("title \"all_reduce x: busbw"), std::string::npos) << "quotes cannot be escaped: dropped";
+  EXPECT_NE(chart.find("title \"all_reduce x: busbw"), std::string::npos)
+      << "quotes cannot be escaped: dropped";
   EXPECT_EQ(mermaid_rate_chart("one", {&a}), "");
   EXPECT_EQ(mermaid_rate_chart("same size twice", {&a, &a}), "");
 
   gate::Comparison c = sample();
   const std::string md = render_markdown(c, RenderOptions{});
-  EXPECT_EQ(count(md, "```mermaid"), 2u) << "one chart per collective (the pair keys have one size)";
+  EXPECT_EQ(count(md, "```mermaid"), 2u)
+      << "one chart per collective (the pair keys have one size)";
 }
 
 }  // namespace

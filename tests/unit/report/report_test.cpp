@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <regex>
 
-#include "harness/report/render.hpp"
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
+#include "harness/report/render.hpp"
 
 namespace fabricgate::report {
 namespace {
@@ -48,7 +48,8 @@ Comparison sample() {
   c.capture.nccl_version = "2.28.3";
   c.version_changes = {{"nccl", "2.27.7", "2.28.3"}};
 
-  KeyComparison reg = key("coll/nccl/all_reduce/float32/sum/bytes:268435456/ranks:8/oop", 256u << 20, Verdict::regression);
+  KeyComparison reg = key("coll/nccl/all_reduce/float32/sum/bytes:268435456/ranks:8/oop",
+                          256u << 20, Verdict::regression);
   gate::MetricJudgement j;
   j.metric = gate::Metric::busbw_GBps;
   j.baseline_median = 85;
@@ -61,19 +62,23 @@ Comparison sample() {
   reg.reason = "256 MiB: busbw_GBps 85.00 GB/s -> 80.00 GB/s (-5.9% worse, tolerance 3.0%)";
   reg.notes = {{"P09", "warn", "warm-up 12.1x slower than the timed median"}};
 
-  KeyComparison transport = key("coll/nccl/all_gather/float32/none/bytes:1048576/ranks:8/oop", 1 << 20, Verdict::transport_changed);
+  KeyComparison transport = key("coll/nccl/all_gather/float32/none/bytes:1048576/ranks:8/oop",
+                                1 << 20, Verdict::transport_changed);
   transport.op = "all_gather";
   transport.changes = {{"network", "IB", "Socket"}};
   transport.reason = "1 MiB: transport changed (P05/P06): network IB -> Socket";
 
-  KeyComparison algo = key("coll/nccl/all_reduce/float32/sum/bytes:1048576/ranks:8/oop", 1 << 20, Verdict::algo_changed);
+  KeyComparison algo = key("coll/nccl/all_reduce/float32/sum/bytes:1048576/ranks:8/oop", 1 << 20,
+                           Verdict::algo_changed);
   algo.changes = {{"algo", "{Ring}", "{NVLSTree}"}};
   algo.reason = "1 MiB: NCCL choice changed (P19): algo {Ring} -> {NVLSTree}";
 
-  KeyComparison amb = key("coll/nccl/all_reduce/float32/sum/bytes:65536/ranks:8/oop", 65536, Verdict::ambiguous);
+  KeyComparison amb =
+      key("coll/nccl/all_reduce/float32/sum/bytes:65536/ranks:8/oop", 65536, Verdict::ambiguous);
   amb.reason = "64 KiB: busbw -12% but the rank test does not confirm it (noise)";
 
-  KeyComparison pass = key("coll/nccl/all_reduce/float32/sum/bytes:8/ranks:8/oop", 8, Verdict::pass);
+  KeyComparison pass =
+      key("coll/nccl/all_reduce/float32/sum/bytes:8/ranks:8/oop", 8, Verdict::pass);
   pass.reason = "8 B: time_us 20 -> 20";
   c.keys = {transport, algo, reg, amb, pass};
   c.exit_code = ExitCode::gate_failure;
@@ -81,7 +86,9 @@ Comparison sample() {
 }
 
 void expect_match(const std::string& text, const std::string& pattern) {
-  EXPECT_TRUE(std::regex_search(text, std::regex(pattern))) << "no match for /" << pattern << "/ in:\n" << text;
+  EXPECT_TRUE(std::regex_search(text, std::regex(pattern)))
+      << "no match for /" << pattern << "/ in:\n"
+      << text;
 }
 
 TEST(report_Console, FailuresFirstWithReasonsNotesAndNoColourByDefault) {
@@ -90,9 +97,14 @@ TEST(report_Console, FailuresFirstWithReasonsNotesAndNoColourByDefault) {
   expect_match(out, R"(VERSION CHANGED: nccl 2\.27\.7 -> 2\.28\.3)");
   expect_match(out, R"(TRANSPORT-CHANGED\s+coll/nccl/all_gather\S+\s+1 MiB)");
   expect_match(out, R"(network IB -> Socket)");
-  expect_match(out, R"(REGRESSION\s+\S+bytes:268435456\S+\s+256 MiB\s+busbw\s+85\.00 GB/s\s+80\.00 GB/s\s+-5\.9%)");
+  expect_match(
+      out,
+      R"(REGRESSION\s+\S+bytes:268435456\S+\s+256 MiB\s+busbw\s+85\.00 GB/s\s+80\.00 GB/s\s+-5\.9%)");
   expect_match(out, R"(algo \{Ring\} -> \{NVLSTree\})");
-  expect_match(out, R"(256 MiB[^\n]*\n[^\n]*-5\.9% worse[^\n]*\n\s+P09 warn: warm-up 12\.1x)");  // note under its numbers
+  expect_match(
+      out,
+      R"(256 MiB[^\n]*\n[^\n]*-5\.9% worse[^\n]*\n\s+P09 warn: warm-up 12\.1x)");  // note under its
+                                                                                   // numbers
   EXPECT_LT(out.find("TRANSPORT-CHANGED"), out.find("PASS  "));
   EXPECT_EQ(out.find("\033["), std::string::npos);
 }
@@ -106,19 +118,26 @@ TEST(report_Console, ColoursOnlyWhenAsked) {
 TEST(report_Console, NoBaselineShowsTheCreateCommand) {
   Comparison c = sample();
   c.has_baseline = false;
-  c.create_baseline_command = "fabricgate baseline create --from results/x/r1 --from <second run of x>";
+  c.create_baseline_command =
+      "fabricgate baseline create --from results/x/r1 --from <second run of x>";
   c.exit_code = ExitCode::pass;
-  expect_match(render_console(c, {}), R"(No baseline for platform h200-sxm-x8[^\n]*\n\s+fabricgate baseline create --from results/x/r1)");
+  expect_match(
+      render_console(c, {}),
+      R"(No baseline for platform h200-sxm-x8[^\n]*\n\s+fabricgate baseline create --from results/x/r1)");
 }
 
 TEST(report_Markdown, HeadlineFailingKeysVersionsTablesCapture) {
   const std::string md = render_markdown(sample(), RenderOptions{});
   expect_match(md, R"(^## fabricgate :x: FAIL: 3 of 5 keys fail the gate)");
   expect_match(md, R"(Versions changed since the baseline:\*\* nccl `2\.27\.7` → `2\.28\.3`)");
-  expect_match(md, R"(\| \*\*REGRESSION\*\* \| `coll/nccl/all_reduce/float32/sum/bytes:268435456/ranks:8/oop` \| 256 MiB: busbw_GBps)");
+  expect_match(
+      md,
+      R"(\| \*\*REGRESSION\*\* \| `coll/nccl/all_reduce/float32/sum/bytes:268435456/ranks:8/oop` \| 256 MiB: busbw_GBps)");
   expect_match(md, R"(\| AMBIGUOUS \| `[^`]+bytes:65536[^`]+` \|)");
   expect_match(md, R"(#### all_reduce \(coll/nccl, 8 ranks\))");
-  expect_match(md, R"(\| 256 MiB \| 85\.00 GB/s \| 80\.00 GB/s \| 95\.00 us \| 100\.0 us \| busbw \| -5\.9% \| REGRESSION \|)");
+  expect_match(
+      md,
+      R"(\| 256 MiB \| 85\.00 GB/s \| 80\.00 GB/s \| 95\.00 us \| 100\.0 us \| busbw \| -5\.9% \| REGRESSION \|)");
   expect_match(md, R"(\| log \| Socket \| P2P/CUMEM \| no \| 2\.28\.3 \|)");
   EXPECT_EQ(md.find("Avg"), std::string::npos);  // P03: never an average over sizes
   // Sizes ascend within a collective's table.
@@ -148,10 +167,15 @@ TEST(report_Junit, OneTestcasePerKeyFailuresCarryTheMessage) {
   c.keys[1].reason = "quote \" amp & lt < gt > apos '";
   const std::string xml = render_junit(c);
   expect_match(xml, R"(^<\?xml version="1\.0" encoding="UTF-8"\?>)");
-  expect_match(xml, R"(<testsuites name="fabricgate" tests="5" failures="3" errors="0" skipped="0">)");
+  expect_match(xml,
+               R"(<testsuites name="fabricgate" tests="5" failures="3" errors="0" skipped="0">)");
   const std::regex testcase("<testcase ");
-  EXPECT_EQ(std::distance(std::sregex_iterator(xml.begin(), xml.end(), testcase), std::sregex_iterator()), 5);
-  expect_match(xml, R"(<failure type="REGRESSION" message="256 MiB: busbw_GBps 85\.00 GB/s -&gt; 80\.00 GB/s)");
+  EXPECT_EQ(
+      std::distance(std::sregex_iterator(xml.begin(), xml.end(), testcase), std::sregex_iterator()),
+      5);
+  expect_match(
+      xml,
+      R"(<failure type="REGRESSION" message="256 MiB: busbw_GBps 85\.00 GB/s -&gt; 80\.00 GB/s)");
   expect_match(xml, R"(<failure type="TRANSPORT-CHANGED")");
   expect_match(xml, R"(message="quote &quot; amp &amp; lt &lt; gt &gt; apos &apos;")");
   EXPECT_EQ(xml.find(" & "), std::string::npos);

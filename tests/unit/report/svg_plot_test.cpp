@@ -10,10 +10,12 @@
 namespace fabricgate::report::svg {
 namespace {
 
-std::vector<double> attribute_values(const std::string& svg, const std::string& element, const std::string& attr) {
+std::vector<double> attribute_values(const std::string& svg, const std::string& element,
+                                     const std::string& attr) {
   std::vector<double> out;
   const std::regex re("<" + element + "[^>]*\\s" + attr + "=\"([-0-9.]+)\"");
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator(); ++it) {
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator();
+       ++it) {
     out.push_back(std::stod((*it)[1]));
   }
   return out;
@@ -21,7 +23,8 @@ std::vector<double> attribute_values(const std::string& svg, const std::string& 
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
-  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1))
+    ++n;
   return n;
 }
 
@@ -45,8 +48,10 @@ TEST(report_SvgScale, TicksArePowersOrNiceSteps) {
   EXPECT_DOUBLE_EQ(t.front(), 8);
   for (const double v : t) EXPECT_DOUBLE_EQ(std::log2(v), std::round(std::log2(v))) << v;
 
-  EXPECT_EQ(Scale(ScaleKind::linear, 0, 100, 0, 1).ticks(5), (std::vector<double>{0, 20, 40, 60, 80, 100}));
-  EXPECT_EQ(Scale(ScaleKind::log10, 1, 1000, 0, 1).ticks(6), (std::vector<double>{1, 10, 100, 1000}));
+  EXPECT_EQ(Scale(ScaleKind::linear, 0, 100, 0, 1).ticks(5),
+            (std::vector<double>{0, 20, 40, 60, 80, 100}));
+  EXPECT_EQ(Scale(ScaleKind::log10, 1, 1000, 0, 1).ticks(6),
+            (std::vector<double>{1, 10, 100, 1000}));
   // Inverted pixel range (SVG y grows downwards): larger values map higher up.
   const Scale y(ScaleKind::linear, 0, 10, 300, 20);
   EXPECT_GT(y(1), y(9));
@@ -86,7 +91,10 @@ TEST(report_SvgLinePlot, PointsEvenlySpacedOnLog2AxisAndRisingValuesGoUp) {
 
 TEST(report_SvgLinePlot, BandMarkerAndLegend) {
   LinePlot p = sizes_plot();
-  p.bands.push_back({"baseline ± tolerance", "baseline-band", "#2ca02c", {{8, 0.9, 1.1}, {64, 7, 9}, {512, 60, 68}}});
+  p.bands.push_back({"baseline ± tolerance",
+                     "baseline-band",
+                     "#2ca02c",
+                     {{8, 0.9, 1.1}, {64, 7, 9}, {512, 60, 68}}});
   p.markers.push_back({64, 8, "proto", "proto {Simple} -> {LL128}", "algo-change", "#ff7f0e"});
   const std::string svg = render_line_plot(p);
   EXPECT_EQ(count(svg, "class=\"band baseline-band\""), 1u);
@@ -96,9 +104,11 @@ TEST(report_SvgLinePlot, BandMarkerAndLegend) {
   EXPECT_NE(svg.find(">baseline ± tolerance</text>"), std::string::npos);
 
   LinePlot one = sizes_plot();
-  one.bands.push_back({"b", "single", "#000000", {{64, 7, 9}}});  // one size: a bar, not an empty polygon
+  one.bands.push_back(
+      {"b", "single", "#000000", {{64, 7, 9}}});  // one size: a bar, not an empty polygon
   const std::string bar = render_line_plot(one);
-  EXPECT_TRUE(std::regex_search(bar, std::regex("class=\"band single\" d=\"M[-0-9.]+,[-0-9.]+H[-0-9.]+V")));
+  EXPECT_TRUE(
+      std::regex_search(bar, std::regex("class=\"band single\" d=\"M[-0-9.]+,[-0-9.]+H[-0-9.]+V")));
 }
 
 TEST(report_SvgLinePlot, EveryTextIsEscaped) {
@@ -112,7 +122,8 @@ TEST(report_SvgLinePlot, EveryTextIsEscaped) {
   EXPECT_EQ(svg.find("<script"), std::string::npos);
   EXPECT_EQ(svg.find("<b>"), std::string::npos);
   EXPECT_EQ(svg.find("onload=\""), std::string::npos);
-  EXPECT_NE(svg.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;"), std::string::npos);
+  EXPECT_NE(svg.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;q&quot;"),
+            std::string::npos);
   EXPECT_NE(svg.find("id=\"a&quot;b\""), std::string::npos);
 }
 
@@ -146,8 +157,9 @@ TEST(report_SvgHeatMap, CellsColoursOutlinesAndEmptyCells) {
   EXPECT_EQ(count(svg, "<g class=\"cell "), 4u);
   EXPECT_EQ(count(svg, ">–</text>"), 2u);
   EXPECT_EQ(count(svg, "stroke=\"#d62728\""), 1u);
-  EXPECT_NE(svg.find("fill=\"" + heat_colour(0.25) + "\""), std::string::npos);  // 100 of at most 400
-  EXPECT_NE(svg.find("fill=\"" + heat_colour(1) + "\""), std::string::npos);     // the largest
+  EXPECT_NE(svg.find("fill=\"" + heat_colour(0.25) + "\""),
+            std::string::npos);                                               // 100 of at most 400
+  EXPECT_NE(svg.find("fill=\"" + heat_colour(1) + "\""), std::string::npos);  // the largest
   EXPECT_NE(svg.find("&lt;1 GiB&gt;"), std::string::npos);
   EXPECT_EQ(heat_colour(0), "#deebf7");
   EXPECT_EQ(heat_colour(1), "#08519c");

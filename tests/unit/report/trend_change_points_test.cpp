@@ -16,8 +16,8 @@ namespace {
 const std::string kKey = "coll/nccl/all_reduce/float32/sum/bytes:1048576/ranks:2/oop";
 
 // 1 % noise from a fixed table (no generator: the test's data are plain to read).
-constexpr double kNoise[16] = {0.004, -0.007, 0.010, -0.002, 0.006, -0.009, 0.001, -0.004,
-                               0.008, -0.006, 0.003, -0.010, 0.005, 0.000, -0.003, 0.007};
+constexpr double kNoise[16] = {0.004, -0.007, 0.010, -0.002, 0.006, -0.009, 0.001,  -0.004,
+                               0.008, -0.006, 0.003, -0.010, 0.005, 0.000,  -0.003, 0.007};
 
 std::vector<IndexedRun> history(double step) {
   std::vector<IndexedRun> runs;
@@ -55,7 +55,8 @@ gate::Comparison one_key_comparison() {
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
-  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  for (std::size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1))
+    ++n;
   return n;
 }
 
@@ -66,12 +67,15 @@ TEST(TrendChangePoints, AKnownStepGetsOneMarkerAtItsFirstRun) {
   const std::string svg = trend_plot_svg(groups.front(), history(-0.10), 16);
   ASSERT_FALSE(svg.empty());
   EXPECT_EQ(count(svg, "class=\"vertical-marker change-point\""), 1u) << svg;
-  EXPECT_NE(svg.find("first run on the new level run-08 (2026-11-09T03:00:00Z)"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("first run on the new level run-08 (2026-11-09T03:00:00Z)"), std::string::npos)
+      << svg;
   // The label: the step, about -10 % (the Hodges-Lehmann ratio of the two noisy levels).
   EXPECT_TRUE(std::regex_search(svg, std::regex(">-(9|10)\\.[0-9]% worse</text>"))) << svg;
   // The tooltip: the key, its two levels (about 100 and 90 GB/s), the interval and p.
-  EXPECT_TRUE(std::regex_search(svg, std::regex(": (99|100)\\.[0-9]+ GB/s -&gt; (89|90)\\.[0-9]+ GB/s, -(9|10)\\.[0-9]% worse "
-                                                "\\(95% interval [^)]+\\), p = 0\\.0")))
+  EXPECT_TRUE(std::regex_search(
+      svg,
+      std::regex(": (99|100)\\.[0-9]+ GB/s -&gt; (89|90)\\.[0-9]+ GB/s, -(9|10)\\.[0-9]% worse "
+                 "\\(95% interval [^)]+\\), p = 0\\.0")))
       << svg;
 }
 

@@ -27,7 +27,9 @@ using fabricgate::testing::fresh_temp_dir;
 using fabricgate::testing::holds_complete_runs;
 using fabricgate::testing::synthetic_run;
 
-StoreLocation sqlite_at(const fs::path& file) { return parse_store_location("sqlite:" + file.string(), "--store"); }
+StoreLocation sqlite_at(const fs::path& file) {
+  return parse_store_location("sqlite:" + file.string(), "--store");
+}
 
 TEST(SqliteStore, RecordsAndReadsBackNewestRunsOldestFirst) {
   const fs::path dir = fresh_temp_dir("store-roundtrip");
@@ -76,11 +78,14 @@ TEST(SqliteStore, MigratesAVersion1StoreKeepingItsRuns) {
   const fs::path file = fresh_temp_dir("store-migrate") / "v1.sqlite";
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
-  for (const std::string& sql : create_schema_v1(Dialect::sqlite)) ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+  for (const std::string& sql : create_schema_v1(Dialect::sqlite))
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
   const char* rows =
       "INSERT INTO runs (id, platform, run_id, started_at, suite, scenario, complete) VALUES "
-      "(1, 'p', 'r1', '2026-01-01T00:00:00Z', 'quick', 'default', 1), (2, 'p', 'r2', '2026-01-02T00:00:00Z', 'quick', 'default', 1);"
-      "INSERT INTO medians VALUES (1, 'k/a', 1024, 5.0, 10.0, NULL), (1, 'k/b', 2048, 6.0, 11.0, 12.0),"
+      "(1, 'p', 'r1', '2026-01-01T00:00:00Z', 'quick', 'default', 1), (2, 'p', 'r2', "
+      "'2026-01-02T00:00:00Z', 'quick', 'default', 1);"
+      "INSERT INTO medians VALUES (1, 'k/a', 1024, 5.0, 10.0, NULL), (1, 'k/b', 2048, 6.0, 11.0, "
+      "12.0),"
       " (2, 'k/a', 1024, 5.5, 9.0, NULL);";
   ASSERT_EQ(sqlite3_exec(db, rows, nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
@@ -163,12 +168,15 @@ TEST(StoreImport, BackFillsRunDirectoriesAndSkipsBadOnes) {
 
 TEST(StoreLocation, KindsDefaultsAndRefusedPasswords) {
   EXPECT_EQ(parse_store_location("sqlite:/tmp/x.sqlite", "--store").target, "/tmp/x.sqlite");
-  EXPECT_EQ(parse_store_location("postgresql://ci@db.example:5432/fg", "--store").kind, StoreKind::postgresql);
-  EXPECT_EQ(parse_store_location("host=db dbname=fg user=ci", "--store").kind, StoreKind::postgresql);
+  EXPECT_EQ(parse_store_location("postgresql://ci@db.example:5432/fg", "--store").kind,
+            StoreKind::postgresql);
+  EXPECT_EQ(parse_store_location("host=db dbname=fg user=ci", "--store").kind,
+            StoreKind::postgresql);
   EXPECT_EQ(parse_store_location("none", "--store").kind, StoreKind::none);
   EXPECT_THROW(parse_store_location("mysql://db/fg", "--store"), InputError);
   EXPECT_THROW(parse_store_location("sqlite:", "--store"), InputError);
-  for (const char* secret : {"postgresql://ci:hunter2@db/fg", "host=db password=hunter2", "postgresql://db/fg?password=hunter2"}) {
+  for (const char* secret : {"postgresql://ci:hunter2@db/fg", "host=db password=hunter2",
+                             "postgresql://db/fg?password=hunter2"}) {
     try {
       parse_store_location(secret, "FABRICGATE_STORE");
       ADD_FAILURE() << "accepted " << secret;

@@ -14,6 +14,7 @@ store::StoredRun synthetic_run(const std::string& platform, std::size_t index, s
                                const std::string& writer = "w");
 
 // Every run of `platform` in `s` has exactly `keys` medians and the values synthetic_run gave it.
-::testing::AssertionResult holds_complete_runs(store::ResultsStore& s, const std::string& platform, std::size_t keys);
+::testing::AssertionResult holds_complete_runs(store::ResultsStore& s, const std::string& platform,
+                                               std::size_t keys);
 
 }  // namespace fabricgate::testing

@@ -10,30 +10,12 @@
 
 #include "harness/gate/change_points.hpp"
 #include "harness/gate/energy_split.hpp"
+#include "tests/unit/gate/seeded_random.hpp"
 
 namespace fabricgate::gate {
 namespace {
 
-class Random {
- public:
-  explicit Random(std::uint64_t seed) : s_(seed) {}
-  double uniform() {
-    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (static_cast<double>(z >> 11) + 0.5) / 9007199254740992.0;
-  }
-  double normal() {
-    return std::sqrt(-2 * std::log(uniform())) * std::cos(6.283185307179586 * uniform());
-  }
-  std::size_t below(std::size_t n) {
-    return static_cast<std::size_t>(uniform() * static_cast<double>(n));
-  }
-
- private:
-  std::uint64_t s_;
-};
+using Random = fabricgate::testing::SeededRandom;
 
 // One of five shapes, chosen by the seed; length 6..300.
 std::vector<double> random_series(std::uint64_t seed) {

@@ -277,17 +277,9 @@ class PostgresStore final : public ResultsStore {
     if (has.text(0, 0) != "t") {
       for (const std::string& s : create_current_schema(Dialect::postgresql)) exec(s, {});
     } else {
-      int version = schema_version();
-      if (version > kSchemaVersion) {
-        throw StoreError("results store " + display() + ": schema version " +
-                         std::to_string(version) + " is newer than this fabricgate's (" +
-                         std::to_string(kSchemaVersion) + "); upgrade fabricgate");
-      }
-      if (version < 1)
-        throw StoreError("results store " + display() + ": schema_version table without a version");
-      for (; version < kSchemaVersion; ++version) {
-        for (const std::string& s : migrate_from(version, Dialect::postgresql)) exec(s, {});
-      }
+      for (const std::string& s :
+           migrate_to_current(schema_version(), Dialect::postgresql, display()))
+        exec(s, {});
     }
     t.commit();
   }

@@ -1,5 +1,7 @@
 #include "harness/store/schema.hpp"
 
+#include "harness/store/results_store.hpp"
+
 #include <stdexcept>
 
 namespace fabricgate::store {
@@ -65,6 +67,21 @@ std::vector<std::string> migrate_from(int from, Dialect d) {
             "UPDATE schema_version SET version = 2"};
   }
   throw std::logic_error("no migration from schema version " + std::to_string(from));
+}
+
+std::vector<std::string> migrate_to_current(int found, Dialect d, const std::string& store) {
+  if (found > kSchemaVersion) {
+    throw StoreError("results store " + store + ": schema version " + std::to_string(found) +
+                     " is newer than this fabricgate's (" + std::to_string(kSchemaVersion) +
+                     "); upgrade fabricgate");
+  }
+  if (found < 1)
+    throw StoreError("results store " + store + ": schema_version table without a version");
+  std::vector<std::string> out;
+  for (int v = found; v < kSchemaVersion; ++v) {
+    for (std::string& s : migrate_from(v, d)) out.push_back(std::move(s));
+  }
+  return out;
 }
 
 std::vector<std::string> create_current_schema(Dialect d) {

@@ -25,4 +25,8 @@ std::vector<std::string> create_schema_v1(Dialect d);
 // Statements that take a store from version `from` to `from + 1`.
 std::vector<std::string> migrate_from(int from, Dialect d);
 
+// Statements that take a store found at `found` to kSchemaVersion (none when current). Throws
+// StoreError naming `store` for a version newer than this build's or below 1.
+std::vector<std::string> migrate_to_current(int found, Dialect d, const std::string& store);
+
 }  // namespace fabricgate::store

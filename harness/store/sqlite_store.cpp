@@ -287,17 +287,8 @@ class SqliteStore final : public ResultsStore {
     if (fresh) {
       for (const std::string& s : create_current_schema(Dialect::sqlite)) exec(s);
     } else {
-      int version = schema_version();
-      if (version > kSchemaVersion) {
-        throw StoreError("results store " + display() + ": schema version " +
-                         std::to_string(version) + " is newer than this fabricgate's (" +
-                         std::to_string(kSchemaVersion) + "); upgrade fabricgate");
-      }
-      if (version < 1)
-        throw StoreError("results store " + display() + ": schema_version table without a version");
-      for (; version < kSchemaVersion; ++version) {
-        for (const std::string& s : migrate_from(version, Dialect::sqlite)) exec(s);
-      }
+      for (const std::string& s : migrate_to_current(schema_version(), Dialect::sqlite, display()))
+        exec(s);
     }
     t.commit();
   }

@@ -1,6 +1,5 @@
 #include "harness/cli/store_hook.hpp"
 
-#include <algorithm>
 #include <iostream>
 #include <unordered_map>
 
@@ -76,15 +75,10 @@ bool judge_drift_and_record(const store::StoreLocation& location, const RunRecor
   if (location.kind == store::StoreKind::none) return true;
   try {
     auto s = store::open_store(location);
-    gate::DriftPolicy policy;
-    if (baseline) {
-      policy.threshold = baseline->policy.drift_threshold;
-      policy.min_runs = baseline->policy.drift_min_runs;
-      policy.band_alpha = baseline->policy.band_alpha;
-    } else {
-      policy.band_alpha =
-          0.01 / static_cast<double>(std::max<std::size_t>(comparison.keys.size(), 1));
-    }
+    // Without a baseline the defaults hold, spread over the keys this run compared.
+    TolerancePolicy gate_policy = baseline ? baseline->policy : TolerancePolicy::defaults();
+    if (!baseline) set_family_size(gate_policy, comparison.keys.size());
+    const gate::DriftPolicy policy = gate::drift_policy_from(gate_policy);
     const auto series = series_for(*s, run, comparison, policy.window);
     const std::size_t drifted =
         gate::apply_drift(comparison, policy, gate::ChangePointOptions{},

@@ -73,6 +73,14 @@ double drift_noise_threshold(std::span<const double> series, std::size_t on_leve
   return 1 - std::exp(-h);
 }
 
+DriftPolicy drift_policy_from(const TolerancePolicy& policy) {
+  DriftPolicy d;
+  d.threshold = policy.drift_threshold;
+  d.min_runs = policy.drift_min_runs;
+  d.band_alpha = policy.band_alpha;
+  return d;
+}
+
 void sort_by_urgency(std::vector<KeyComparison>& keys) {
   std::stable_sort(keys.begin(), keys.end(), [](const KeyComparison& a, const KeyComparison& b) {
     return static_cast<int>(a.verdict) < static_cast<int>(b.verdict);

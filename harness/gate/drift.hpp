@@ -22,6 +22,7 @@
 
 #include "harness/gate/change_points.hpp"
 #include "harness/gate/comparison.hpp"
+#include "harness/model/baseline.hpp"
 
 namespace fabricgate::gate {
 
@@ -45,6 +46,9 @@ struct DriftFinding {
 // t * sigma * sqrt(1/m + 1/r) as a relative loss (see above); 0 with fewer than 3 values.
 double drift_noise_threshold(std::span<const double> series, std::size_t on_level,
                              std::size_t before, double band_alpha);
+
+// The drift settings of a gate policy: threshold, minimum runs and the per-key level.
+DriftPolicy drift_policy_from(const TolerancePolicy& policy);
 
 // nullopt when the series did not drift.
 std::optional<DriftFinding> detect_drift(std::span<const double> series, bool higher_is_better,

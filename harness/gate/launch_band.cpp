@@ -10,26 +10,19 @@
 namespace fabricgate::gate {
 
 LaunchBand prediction_band(std::span<const double> launch_medians, double band_alpha) {
-  LaunchBand b;
-  std::vector<double> logs;
-  logs.reserve(launch_medians.size());
+  double sum = 0;
+  std::size_t n = 0;
   for (const double x : launch_medians) {
-    if (x > 0 && std::isfinite(x)) logs.push_back(std::log(x));
+    if (x > 0 && std::isfinite(x)) {
+      sum += std::log(x);
+      ++n;
+    }
   }
-  b.launches = logs.size();
-  if (logs.empty()) return b;
-  double mean = 0;
-  for (const double l : logs) mean += l;
-  mean /= static_cast<double>(logs.size());
-  b.centre = std::exp(mean);
-  if (logs.size() < 2) return b;  // no spread to predict from: the loader refuses such baselines
-  double ss = 0;
-  for (const double l : logs) ss += (l - mean) * (l - mean);
-  const double n = static_cast<double>(logs.size());
-  b.log_sd = std::sqrt(ss / (n - 1));
-  b.t_quantile = student_t_quantile(1 - band_alpha, n - 1);
-  b.half_width = 1 - std::exp(-b.t_quantile * b.log_sd * std::sqrt(1 + 1 / n));
-  return b;
+  if (n == 0) return LaunchBand{};
+  // Around their own geometric mean the mean loss is zero (up to rounding), which leaves
+  // t * s * sqrt(1 + 1/n): the plain prediction interval.
+  return band_around_centre(launch_medians, std::exp(sum / static_cast<double>(n)), false,
+                            band_alpha);
 }
 
 LaunchBand band_around_centre(std::span<const double> launch_medians, double centre,

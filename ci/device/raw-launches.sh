@@ -23,14 +23,7 @@ for ((i = 1; i <= n; i++)); do
 done
 # The interference: pinned 1 GiB copies both ways on the same GPU for the whole launch (bounded).
 for ((i = 1; i <= injected; i++)); do
-  python3 - <<'PY' &
-import time, torch
-a = torch.empty(1 << 30, dtype=torch.uint8, pin_memory=True)
-b = torch.empty(1 << 30, dtype=torch.uint8, device="cuda")
-t = time.time()
-while time.time() - t < 40:
-    b.copy_(a, non_blocking=True); a.copy_(b, non_blocking=True); torch.cuda.synchronize()
-PY
+  timeout 60 python3 ci/device/hostcopy-load.py 40 1024 &
   copier=$!
   sleep 3
   launch "inject-copier-$i"

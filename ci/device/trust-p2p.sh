@@ -55,18 +55,7 @@ say "A/A: $aa_fail of $aa_done launches failed (exit 1), confirmation on"
 
 # The injected regression: a second process copying to and from the same GPU for the whole run.
 if [ "$(left)" -gt 60 ]; then
-  timeout 150 python3 - >"$dir/noise-copier.log" 2>&1 <<'PY' &
-import time, torch
-h = torch.empty(256 << 20, dtype=torch.uint8).pin_memory()
-d = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-end = time.time() + 140  # bounded: the run below takes well under this
-n = 0
-while time.time() < end:
-    d.copy_(h, non_blocking=True); h.copy_(d, non_blocking=True); n += 2
-    if n % 64 == 0: torch.cuda.synchronize()
-torch.cuda.synchronize()
-print("copies", n)
-PY
+  timeout 150 python3 ci/device/hostcopy-load.py 140 >"$dir/noise-copier.log" 2>&1 &
   copier=$!
   sleep 5
   timeout 130 "$fg" run --suite p2p --results-dir "$res" --lock /tmp/fg-trust.lock --baseline "$dir/baseline.json" \

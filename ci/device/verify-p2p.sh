@@ -28,15 +28,7 @@ for i in $(seq 1 "$n"); do
   [ "$rc" = 1 ] && { fails=$((fails + 1)); grep -E "^(REGRESSION|DRIFT|AMBIGUOUS)" "$dir/aa-$i.log" | head -4 >>"$summary"; }
 done
 say "fresh A/A against the calibrated baseline: $fails of $n launches failed (exit 1), confirmation on"
-timeout 150 python3 - >"$dir/noise-copier.log" 2>&1 <<'PY' &
-import time, torch
-h = torch.empty(256 << 20, dtype=torch.uint8).pin_memory()
-d = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-end = time.time() + 100  # bounded: the run below takes well under this
-while time.time() < end:
-    d.copy_(h, non_blocking=True); h.copy_(d, non_blocking=True)
-    torch.cuda.synchronize()
-PY
+timeout 150 python3 ci/device/hostcopy-load.py 100 >"$dir/noise-copier.log" 2>&1 &
 copier=$!
 sleep 5
 timeout 90 "$fg" run --suite p2p --results-dir "$res" --lock /tmp/fg-verify.lock --baseline "$dir/baseline.json" \

@@ -210,8 +210,10 @@ TEST(report_HistoryCli, CommittedRunsAndBadInput) {
       fs::temp_directory_path() / ("fabricgate-history-cli-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path out = dir / "stdout.txt";
+  // The committed run directories are scanned (--store none): a store the main job left next to
+  // results/ (results/fabricgate.sqlite, git-ignored) holds other runs.
   const auto history = [&](std::vector<std::string> args) {
-    args.insert(args.begin(), {FABRICGATE_CLI, "history"});
+    args.insert(args.begin(), {FABRICGATE_CLI, "history", "--store", "none"});
     return launch::run_process({args, {}, std::chrono::seconds(60), out.string()});
   };
   const std::string key = "coll/nccl/all_reduce/float32/sum/bytes:1073741824/ranks:2/oop";

@@ -52,6 +52,17 @@ TEST(gate_BaselineRefusal, KeyWithOneLaunchIsRefused) {
             "/entries/" + json_pointer_escape(key) + "/busbw_GBps/run_medians");
 }
 
+TEST(gate_BaselineRefusal, LaunchAlphaOutsideItsRangeIsRefused) {
+  // A per-launch rate of 90 % would let almost every identical launch fail; 0 never fails.
+  json doc = good_doc();
+  doc["tolerance_policy"]["launch_alpha"] = 0.9;
+  EXPECT_EQ(field_of_error(doc), "/tolerance_policy/launch_alpha");
+  doc["tolerance_policy"]["launch_alpha"] = 0;
+  EXPECT_EQ(field_of_error(doc), "/tolerance_policy/launch_alpha");
+  doc["tolerance_policy"]["launch_alpha"] = "1%";
+  EXPECT_EQ(field_of_error(doc), "/tolerance_policy/launch_alpha");
+}
+
 TEST(gate_BaselineRefusal, FewerLaunchesThanMinRunsIsRefused) {
   json doc = good_doc();
   doc["tolerance_policy"]["min_runs"] = 5;  // the entries hold 3 launch medians

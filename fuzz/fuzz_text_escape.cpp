@@ -7,8 +7,8 @@
 
 #include "core/text_escape.hpp"
 #include "fuzz/fuzz_common.hpp"
-#include "harness/gate/comparison.hpp"
 #include "harness/report/render.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace {
 

@@ -8,10 +8,10 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "harness/baseline/baseline_builder.hpp"
+#include "harness/baseline/baseline_diff.hpp"
+#include "harness/baseline/baseline_window.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/gate/baseline_builder.hpp"
-#include "harness/gate/baseline_diff.hpp"
-#include "harness/gate/baseline_window.hpp"
 #include "harness/gate/platform_guard.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/output_paths.hpp"

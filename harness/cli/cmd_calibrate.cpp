@@ -11,10 +11,10 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "harness/baseline/baseline_builder.hpp"
+#include "harness/baseline/baseline_diff.hpp"
+#include "harness/baseline/calibration.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/gate/baseline_builder.hpp"
-#include "harness/gate/baseline_diff.hpp"
-#include "harness/gate/calibration.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/launch/run_orchestrator.hpp"
 #include "harness/model/run_record.hpp"

@@ -14,10 +14,10 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cluster/cluster_consistency.hpp"
+#include "harness/cluster/node_actions.hpp"
+#include "harness/cluster/pair_outliers.hpp"
 #include "harness/fingerprint/subprocess.hpp"
-#include "harness/gate/cluster_consistency.hpp"
-#include "harness/gate/node_actions.hpp"
-#include "harness/gate/pair_outliers.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::cli {

@@ -4,9 +4,9 @@
 #include <cstddef>
 #include <string>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::cli {
 

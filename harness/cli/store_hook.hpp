@@ -5,10 +5,10 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/store/store_location.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::cli {
 

@@ -7,17 +7,17 @@
 
 #include "core/errors.hpp"
 #include "core/key_parts.hpp"
-#include "harness/gate/cluster_consistency.hpp"
-#include "harness/gate/fingerprint_changes.hpp"
+#include "harness/cluster/cluster_consistency.hpp"
+#include "harness/cluster/node_actions.hpp"
+#include "harness/cluster/pair_outliers.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
-#include "harness/gate/node_actions.hpp"
-#include "harness/gate/pair_outliers.hpp"
 #include "harness/gate/platform_guard.hpp"
 #include "harness/gate/route_checks.hpp"
-#include "harness/gate/units_text.hpp"
 #include "harness/gate/wire_spec_notes.hpp"
+#include "harness/verdict/fingerprint_changes.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::gate {
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "harness/gate/compare.hpp"
-#include "harness/gate/comparison.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "harness/gate/statistics.hpp"
-#include "harness/gate/student_t.hpp"
-#include "harness/gate/units_text.hpp"
+#include "harness/stats/statistics.hpp"
+#include "harness/stats/student_t.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::gate {
 

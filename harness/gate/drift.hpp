@@ -20,9 +20,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/gate/change_points.hpp"
-#include "harness/gate/comparison.hpp"
 #include "harness/model/baseline.hpp"
+#include "harness/stats/change_points.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 

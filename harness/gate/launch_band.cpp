@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "harness/gate/statistics.hpp"
-#include "harness/gate/student_t.hpp"
-#include "harness/gate/tolerance.hpp"
+#include "harness/gate/size_class.hpp"
+#include "harness/stats/statistics.hpp"
+#include "harness/stats/student_t.hpp"
 
 namespace fabricgate::gate {
 

@@ -5,9 +5,9 @@
 #include <span>
 
 #include "harness/gate/launch_band.hpp"
-#include "harness/gate/statistics.hpp"
 #include "harness/gate/tolerance.hpp"
-#include "harness/gate/units_text.hpp"
+#include "harness/stats/statistics.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::gate {
 

@@ -3,9 +3,9 @@
 // launch's median against the prediction band of the baseline's launch medians (launch_band.hpp),
 // and the launch's own stability (its repetitions' robust CV).
 #include <cstdint>
-#include "harness/gate/comparison.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 

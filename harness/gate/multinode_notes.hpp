@@ -1,7 +1,7 @@
 #pragma once
 // What a multi-node run's numbers mean (P11, P12), added to a comparison as notes and warnings.
-#include "harness/gate/comparison.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 

@@ -3,16 +3,9 @@
 #include <algorithm>
 
 #include "harness/gate/launch_band.hpp"
-#include "harness/gate/statistics.hpp"
+#include "harness/stats/statistics.hpp"
 
 namespace fabricgate::gate {
-
-const SizeClass& size_class_for(const TolerancePolicy& policy, std::uint64_t bytes) {
-  for (const SizeClass& c : policy.size_classes) {
-    if (!c.below_bytes || bytes < *c.below_bytes) return c;
-  }
-  return policy.size_classes.back();  // parse_baseline guarantees the last class is unbounded
-}
 
 double baseline_relative_spread(const MetricBaseline& m) {
   double spread = robust_relative_spread(m.samples);

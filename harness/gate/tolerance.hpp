@@ -3,12 +3,11 @@
 // gate's: max(static floor, prediction band of launch medians), launch_band.hpp).
 #include <cstdint>
 
-#include "harness/gate/comparison.hpp"
+#include "harness/gate/size_class.hpp"
 #include "harness/model/baseline.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
-
-const SizeClass& size_class_for(const TolerancePolicy& policy, std::uint64_t bytes);
 
 // The A/B gate's (ab_compare.cpp) relative spread of one side: the larger of the pooled
 // repetitions' robust CV and half the relative range of the per-launch medians.

@@ -1,8 +1,8 @@
 #pragma once
 // P10: busbw against the NVLink wire spec, for single-node NCCL collectives. Only a ring's busbw
 // describes the wire; above the spec the captured algorithm (NVLS, trees, CollNet) explains it.
-#include "harness/gate/comparison.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 

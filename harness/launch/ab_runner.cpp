@@ -7,9 +7,9 @@
 
 #include "core/errors.hpp"
 #include "core/suite.hpp"
+#include "harness/ab/ab_json.hpp"
+#include "harness/ab/ab_library_guard.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
-#include "harness/gate/ab_json.hpp"
-#include "harness/gate/ab_library_guard.hpp"
 #include "harness/launch/ab_spec.hpp"
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"

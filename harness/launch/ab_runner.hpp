@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "harness/gate/ab_compare.hpp"
+#include "harness/ab/ab_compare.hpp"
 #include "harness/launch/run_orchestrator.hpp"
 
 namespace fabricgate::launch {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/gate/ab_compare.hpp"
+#include "harness/ab/ab_compare.hpp"
 
 namespace fabricgate::launch {
 

@@ -16,9 +16,9 @@
 #include <string_view>
 #include <vector>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/publish/publisher.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::publish {
 

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::publish {
 

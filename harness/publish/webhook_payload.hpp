@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::publish {
 

@@ -8,8 +8,8 @@
 
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
-#include "harness/gate/units_text.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

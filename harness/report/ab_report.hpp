@@ -4,7 +4,7 @@
 // nothing new; ab.json comes from gate::ab_to_json.
 #include <string>
 
-#include "harness/gate/ab_compare.hpp"
+#include "harness/ab/ab_compare.hpp"
 
 namespace fabricgate::report {
 

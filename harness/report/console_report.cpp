@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "harness/gate/units_text.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/note_groups.hpp"
 #include "harness/report/render.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

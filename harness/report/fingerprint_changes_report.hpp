@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/gate/comparison.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::report {
 

@@ -5,7 +5,7 @@
 
 #include "core/errors.hpp"
 #include "harness/gate/tolerance.hpp"
-#include "harness/gate/units_text.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::report {
 

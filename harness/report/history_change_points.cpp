@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "harness/gate/units_text.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/gate/change_points.hpp"
 #include "harness/report/fingerprint_diff.hpp"
 #include "harness/report/history.hpp"
+#include "harness/stats/change_points.hpp"
 
 namespace fabricgate::report {
 

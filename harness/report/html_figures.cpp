@@ -7,10 +7,10 @@
 
 #include "core/key_parts.hpp"
 #include "harness/gate/tolerance.hpp"
-#include "harness/gate/units_text.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/svg_plot.hpp"
 #include "harness/report/trend_change_points.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

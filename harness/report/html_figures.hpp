@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/report/history.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::report {
 

@@ -5,9 +5,9 @@
 #include <cstdio>
 
 #include "core/text_escape.hpp"
-#include "harness/gate/units_text.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/key_figures.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

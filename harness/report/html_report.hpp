@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/report/history.hpp"
 #include "harness/report/html_figures.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::report {
 

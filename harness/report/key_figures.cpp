@@ -1,6 +1,6 @@
 #include "harness/report/key_figures.hpp"
 
-#include "harness/gate/units_text.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

@@ -6,12 +6,12 @@
 #include <tuple>
 
 #include "core/text_escape.hpp"
-#include "harness/gate/units_text.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/mermaid_chart.hpp"
 #include "harness/report/note_groups.hpp"
 #include "harness/report/render.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "harness/gate/units_text.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

@@ -2,7 +2,7 @@
 // Renderers show strings that came from input files (keys, run messages, host names, scenario
 // names, NCCL log lines). Before any text renderer sees a Comparison, every such string is made
 // one printable, bounded line here, so no renderer can forget one field.
-#include "harness/gate/comparison.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::report {
 

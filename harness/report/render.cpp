@@ -2,9 +2,9 @@
 
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
-#include "harness/gate/comparison_json.hpp"
 #include "harness/report/html_report.hpp"
 #include "harness/report/printable_comparison.hpp"
+#include "harness/verdict/comparison_json.hpp"
 
 namespace fabricgate::report {
 

@@ -3,7 +3,7 @@
 // so it appears on the job's summary page.
 #include <string>
 
-#include "harness/gate/comparison.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::report {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
-#include "harness/gate/units_text.hpp"
 #include "harness/report/history_change_points.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

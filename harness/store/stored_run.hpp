@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/gate/comparison.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::store {
 

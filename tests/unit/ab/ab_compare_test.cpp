@@ -3,8 +3,8 @@
 // side changes are listed, tolerances follow the policy (and A's spread) or --tolerance.
 #include <gtest/gtest.h>
 
-#include "harness/gate/ab_compare.hpp"
-#include "harness/gate/ab_json.hpp"
+#include "harness/ab/ab_compare.hpp"
+#include "harness/ab/ab_json.hpp"
 #include "harness/report/ab_report.hpp"
 #include "tests/unit/ab/ab_fixtures.hpp"
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/gate/ab_compare.hpp"
+#include "harness/ab/ab_compare.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::testing {

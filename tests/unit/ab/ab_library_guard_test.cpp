@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
-#include "harness/gate/ab_library_guard.hpp"
+#include "harness/ab/ab_library_guard.hpp"
 #include "tests/unit/ab/ab_fixtures.hpp"
 
 namespace fabricgate::gate {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <regex>
 
-#include "harness/gate/ab_json.hpp"
+#include "harness/ab/ab_json.hpp"
 #include "harness/report/ab_report.hpp"
 #include "tests/unit/ab/ab_fixtures.hpp"
 

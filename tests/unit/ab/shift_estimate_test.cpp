@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "harness/gate/shift_estimate.hpp"
-#include "harness/gate/statistics.hpp"
+#include "harness/stats/shift_estimate.hpp"
+#include "harness/stats/statistics.hpp"
 
 namespace fabricgate::gate {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "harness/gate/baseline_builder.hpp"
+#include "harness/baseline/baseline_builder.hpp"
 #include "harness/model/baseline.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 

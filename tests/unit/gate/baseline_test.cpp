@@ -8,9 +8,9 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "harness/gate/baseline_builder.hpp"
-#include "harness/gate/baseline_diff.hpp"
-#include "harness/gate/baseline_window.hpp"
+#include "harness/baseline/baseline_builder.hpp"
+#include "harness/baseline/baseline_diff.hpp"
+#include "harness/baseline/baseline_window.hpp"
 #include "harness/model/baseline.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 

@@ -1,11 +1,11 @@
 // `baseline update`: passing launches join each key's rolling window; failing ones never do; the
 // diff says which bands moved, from how many launches.
-#include "harness/gate/baseline_window.hpp"
+#include "harness/baseline/baseline_window.hpp"
 
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
-#include "harness/gate/baseline_diff.hpp"
+#include "harness/baseline/baseline_diff.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {

@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "core/json_file.hpp"
-#include "harness/gate/baseline_builder.hpp"
+#include "harness/baseline/baseline_builder.hpp"
 #include "harness/gate/compare.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 

@@ -1,11 +1,11 @@
 // `fabricgate calibrate` over synthetic A/A launches: CV, false alarms with and without the
 // confirmation pairing, MDE per size class, NOISY keys.
-#include "harness/gate/calibration.hpp"
+#include "harness/baseline/calibration.hpp"
 
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
-#include "harness/gate/baseline_builder.hpp"
+#include "harness/baseline/baseline_builder.hpp"
 #include "harness/gate/launch_band.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <vector>
 
-#include "harness/gate/change_points.hpp"
 #include "harness/gate/drift.hpp"
+#include "harness/stats/change_points.hpp"
 #include "tests/unit/gate/seeded_random.hpp"
 
 namespace fabricgate::gate {

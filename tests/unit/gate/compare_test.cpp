@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
-#include "harness/gate/baseline_builder.hpp"
+#include "harness/baseline/baseline_builder.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {

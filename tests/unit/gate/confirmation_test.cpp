@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/gate/baseline_builder.hpp"
+#include "harness/baseline/baseline_builder.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "harness/gate/change_points.hpp"
-#include "harness/gate/energy_split.hpp"
+#include "harness/stats/change_points.hpp"
+#include "harness/stats/energy_split.hpp"
 #include "tests/unit/gate/seeded_random.hpp"
 
 namespace fabricgate::gate {

@@ -1,10 +1,10 @@
 // Node actions: the Slurm drain and Kubernetes lines for blamed nodes, and the names no command
 // may be built from (shell metacharacters, spaces, control characters from a hostile run.json).
-#include "harness/gate/node_actions.hpp"
+#include "harness/cluster/node_actions.hpp"
 
 #include <gtest/gtest.h>
 
-#include "harness/gate/cluster_consistency.hpp"
+#include "harness/cluster/cluster_consistency.hpp"
 
 namespace fabricgate::gate {
 namespace {

@@ -1,4 +1,4 @@
-#include "harness/gate/statistics.hpp"
+#include "harness/stats/statistics.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,11 @@
 # Fails when an #include crosses the layer boundaries of docs/DESIGN.md ("Layout"):
 #   core/    includes neither bench/ nor harness/ (it is the bottom of the tree);
 #   bench/   includes no harness/ header except the node-facts probe the bench runs on every node;
-#   harness/ includes nothing from bench/.
+#   harness/ includes nothing from bench/;
+#   inside harness/, the judging layers only include downwards:
+#     stats/ (pure numbers) < verdict/ (result data) < cluster/ < gate/ (the per-key verdict)
+#     < baseline/, ab/ (built on the gate) — stats/ includes nothing of harness/ at all;
+#   no two files of core/ or the judging layers include each other.
 # Usage: include_boundaries.sh SOURCE_ROOT. Prints every offending line; exit 1 if there is one.
 set -u
 root=${1:?source root}
@@ -26,4 +30,23 @@ report "bench/ may include only $allowed_bench_to_harness" \
   < <(grep -rnIE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"harness/' bench | grep -vF "$allowed_bench_to_harness")
 report "harness/ never includes bench/" \
   < <(grep -rnIE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"bench/' harness)
+# Layers inside harness/: each folder may include only the folders listed for it (and itself).
+layer_rule() {  # $1: folder, $2: folders it may include (regex alternation), $3: rule text
+  local dir=$1 allowed=$2
+  [[ -d harness/$dir ]] || return 0
+  report "$3" < <(grep -rnIE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"harness/' "harness/$dir" |
+    grep -vE "#[[:space:]]*include[[:space:]]+\"harness/($dir|$allowed)/")
+}
+layer_rule stats 'stats' "harness/stats/ is pure statistics: it includes nothing of harness/"
+layer_rule verdict 'model|stats' "harness/verdict/ (result data) sits below cluster/, gate/, baseline/, ab/"
+layer_rule cluster 'model|stats|verdict' "harness/cluster/ sits below gate/"
+layer_rule gate 'model|stats|verdict|cluster' "harness/gate/ never includes baseline/, ab/ or anything above it"
+# Mutual includes in core/ and the judging layers: a.x includes b.hpp while b.x includes a.hpp
+# (any extension: a .cpp that needs the other module while that one needs it back is a cycle).
+judging='harness/stats harness/verdict harness/cluster harness/gate harness/baseline harness/ab'
+# shellcheck disable=SC2086
+mutual=$(grep -rnIoE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"(core|bench|harness)/[^"]+\.hpp"' core $judging |
+  sed -E 's#^([^:]+)\.[a-z]+:[0-9]+:.*"([^"]+)\.hpp"#\1 \2#' | sort -u | awk '$1 != $2' |
+  awk '{ pair[$1 " " $2] = 1 } END { for (p in pair) { split(p, a, " "); if ((a[2] " " a[1]) in pair && a[1] < a[2]) print a[1] " <-> " a[2] } }')
+[[ -z $mutual ]] || report "no two files include each other" <<<"$mutual"
 exit $status

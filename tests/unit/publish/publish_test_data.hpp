@@ -1,8 +1,8 @@
 #pragma once
 // A run and its comparison for the publish tests: the run goes through the real loader (via the
 // gate fixtures); the comparison is filled by hand so each payload field has a known source.
-#include "harness/gate/comparison.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::testing {

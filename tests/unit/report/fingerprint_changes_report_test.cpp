@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
-#include "harness/gate/baseline_builder.hpp"
+#include "harness/baseline/baseline_builder.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/report/render.hpp"

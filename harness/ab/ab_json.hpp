@@ -1,0 +1,12 @@
+#pragma once
+// ab.json (schema fabricgate.ab/1): the A/B comparison as written next to the launches'
+// run directories, and read by people and scripts (docs/AB-GATE.md describes the fields).
+#include <nlohmann/json.hpp>
+
+#include "harness/ab/ab_compare.hpp"
+
+namespace fabricgate::gate {
+
+nlohmann::json ab_to_json(const AbComparison& c);
+
+}  // namespace fabricgate::gate

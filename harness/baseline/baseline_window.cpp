@@ -1,0 +1,145 @@
+#include "harness/baseline/baseline_window.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string_view>
+
+#include "core/errors.hpp"
+#include "harness/gate/compare.hpp"
+#include "harness/gate/fingerprint_guard.hpp"
+#include "harness/stats/statistics.hpp"
+
+namespace fabricgate::gate {
+
+namespace {
+
+void require_mergeable(const Baseline& old, const std::vector<RunRecord>& runs) {
+  if (runs.empty()) throw InputError("--from", "", "at least one run to merge");
+  std::set<std::string> ids;
+  for (const RunRecord& r : runs) {
+    if (!r.complete) {
+      throw InputError(
+          r.source, "/complete",
+          "a complete run (cannot merge an incomplete run: " + r.incomplete_reason + ")");
+    }
+    if (!ids.insert(r.run_id).second)
+      throw InputError(r.source, "/run_id", "each run once (run " + r.run_id + " given twice)");
+    for (const std::string& id : old.provenance.run_ids) {
+      if (id == r.run_id)
+        throw InputError(r.source, "/run_id",
+                         "a run not yet in the baseline (" + r.run_id + " is)");
+    }
+    if (r.platform != old.platform) {
+      throw InputError(r.source, "/platform",
+                       "\"" + old.platform + "\" like the baseline, found \"" + r.platform + "\"");
+    }
+  }
+}
+
+std::vector<double> values_of(const std::vector<double>& samples, double reported) {
+  return samples.empty() ? std::vector<double>{reported} : samples;
+}
+
+// Appends one launch and keeps the newest `window` launches (samples: about as many launches'
+// worth, trimmed from the oldest, since the file does not say where one launch's samples end).
+void add_launch(MetricBaseline& m, const std::vector<double>& values, std::size_t window) {
+  const double per_launch = m.run_medians.empty() ? static_cast<double>(values.size())
+                                                  : static_cast<double>(m.samples.size()) /
+                                                        static_cast<double>(m.run_medians.size());
+  m.run_medians.push_back(median(values));
+  m.samples.insert(m.samples.end(), values.begin(), values.end());
+  if (m.run_medians.size() > window)
+    m.run_medians.erase(m.run_medians.begin(), m.run_medians.end() - static_cast<long>(window));
+  const auto keep =
+      static_cast<std::size_t>(std::max(1.0, per_launch * static_cast<double>(window) + 0.5));
+  if (m.samples.size() > keep)
+    m.samples.erase(m.samples.begin(), m.samples.end() - static_cast<long>(keep));
+  m.median = median(m.run_medians);
+}
+
+bool mergeable(Verdict v) {
+  return v == Verdict::pass || v == Verdict::improvement || v == Verdict::noisy;
+}
+
+}  // namespace
+
+WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRecord>& runs,
+                                    const std::string& now) {
+  require_mergeable(old, runs);
+  WindowUpdate out;
+  Baseline& b = out.built.baseline;
+  b = old;
+  b.updated_at = now;
+  const auto window = static_cast<std::size_t>(old.policy.window);
+  std::set<std::string> new_keys;
+  for (const RunRecord& run : runs) {
+    const Comparison c = compare_run(run, &old, CompareOptions{});  // identity, P02: InputError
+    std::map<std::string_view, const BenchmarkResult*> results;
+    for (const BenchmarkResult& r : run.benchmarks) results.emplace(r.key, &r);
+    for (const KeyComparison& k : c.keys) {
+      if (k.verdict == Verdict::new_key) {
+        new_keys.insert(k.key);
+        continue;
+      }
+      if (k.verdict == Verdict::missing || k.verdict == Verdict::skipped) continue;
+      if (!mergeable(k.verdict) || !k.judgement) {
+        out.not_merged.push_back(k.key + ": run " + run.run_id + ": " + verdict_name(k.verdict) +
+                                 " (" + k.reason + ")");
+        continue;
+      }
+      const auto found = results.find(k.key);
+      const BenchmarkResult* r = found == results.end() ? nullptr : found->second;
+      auto entry = b.entries.find(k.key);
+      if (!r || entry == b.entries.end() || r->nranks != entry->second.nranks)
+        continue;  // P04 matches stay apart
+      BaselineEntry& e = entry->second;
+      add_launch(e.time_us, values_of(r->samples.time_us, r->time_us), window);
+      add_launch(e.algbw_GBps, values_of(r->samples.algbw_GBps, r->algbw_GBps), window);
+      if (e.busbw_GBps && r->busbw_GBps)
+        add_launch(*e.busbw_GBps, values_of(r->samples.busbw_GBps, *r->busbw_GBps), window);
+      e.provenance.run_ids.push_back(run.run_id);
+      if (e.provenance.run_ids.size() > window) {
+        e.provenance.run_ids.erase(e.provenance.run_ids.begin(),
+                                   e.provenance.run_ids.end() - static_cast<long>(window));
+      }
+      e.provenance.runs_merged = static_cast<int>(e.time_us.run_medians.size());
+      e.provenance.date = now;
+      e.provenance.versions = run_versions(run);
+      ++out.launches_merged;
+    }
+  }
+  if (!new_keys.empty()) {
+    if (runs.size() >= static_cast<std::size_t>(old.policy.min_runs)) {
+      BaselineBuildOptions o;
+      o.now = now;
+      o.policy = old.policy;
+      BuiltBaseline fresh = create_baseline(runs, o);
+      for (auto& [key, e] : fresh.baseline.entries) {
+        if (new_keys.count(key)) b.entries.emplace(key, std::move(e));
+      }
+      for (const std::string& l : fresh.left_out) {
+        if (new_keys.count(l.substr(0, l.find(": ")))) out.built.left_out.push_back(l);
+      }
+    } else {
+      for (const std::string& key : new_keys) {
+        out.built.left_out.push_back(key + ": new key, measured in " + std::to_string(runs.size()) +
+                                     " run(s) (needs " + std::to_string(old.policy.min_runs) +
+                                     " to enter the baseline)");
+      }
+    }
+  }
+  b.provenance.date = now;
+  for (const RunRecord& r : runs) b.provenance.run_ids.push_back(r.run_id);
+  if (b.provenance.run_ids.size() > window) {
+    b.provenance.run_ids.erase(b.provenance.run_ids.begin(),
+                               b.provenance.run_ids.end() - static_cast<long>(window));
+  }
+  b.provenance.runs_merged += static_cast<int>(runs.size());
+  b.provenance.versions = run_versions(runs.back());
+  set_family_size(b.policy, b.entries.size());
+  b.fingerprint_detail = runs.back().fingerprint.detail;
+  return out;
+}
+
+}  // namespace fabricgate::gate

@@ -1,0 +1,67 @@
+#pragma once
+// What a cluster admin does about a node the gate blames (SUSPECT-NODE, NODE-MISMATCH with a
+// majority): take it out of scheduling. For Slurm
+//   scontrol update NodeName=<node> State=DRAIN Reason="fabricgate: <finding> (run <id>)"
+// and for Kubernetes kubectl cordon / label / taint lines. Pure: `fabricgate nodes --drain`
+// (harness/cli/cmd_nodes.cpp) runs the Slurm argument vectors, the reports print the lines.
+//
+// Node names and run ids come from run.json, which a hostile or broken bench could fill with
+// anything, and the lines are meant to be pasted into a shell. So a node name must be
+// [A-Za-z0-9][A-Za-z0-9._-]* (at most 253 characters: a host name; Slurm and Kubernetes names
+// fit), else no action is planned and the name is refused with the reason; the Reason text keeps
+// only characters that mean nothing to a shell inside double quotes.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
+
+namespace fabricgate::gate {
+
+struct NodeAction {
+  std::string node;                   // the machine: its host name, as Slurm and Kubernetes know it
+  std::vector<std::string> findings;  // "NODE-MISMATCH driver", "SUSPECT-NODE", in report order
+  std::vector<std::string> details;   // the findings' report lines
+  std::string reason;                 // Slurm Reason: "fabricgate: NODE-MISMATCH driver (run R)"
+  std::vector<std::string> drain_argv;     // scontrol update NodeName=N State=DRAIN Reason=...
+  std::vector<std::string> resume_argv;    // scontrol update NodeName=N State=RESUME (undo)
+  std::string slurm_line;                  // drain_argv as a shell line
+  std::vector<std::string> kubectl_lines;  // empty when N is not a Kubernetes node name
+};
+
+// A finding that names a node no action can be planned for: an unsafe name, an emulated node,
+// a host name several nodes share.
+struct RefusedNode {
+  std::string node;  // printable (control characters escaped)
+  std::string finding;
+  std::string why;
+  bool unsafe_name =
+      false;  // the data is bad (exit 2 for `fabricgate nodes`), not merely unactionable
+};
+
+struct NodeActionPlan {
+  std::vector<NodeAction> actions;
+  std::vector<RefusedNode> refused;
+  std::vector<std::string> unblamed;  // failing findings that name no single node (no majority)
+  bool empty() const { return actions.empty() && refused.empty() && unblamed.empty(); }
+};
+
+// [A-Za-z0-9][A-Za-z0-9._-]{0,252}
+bool is_safe_node_name(std::string_view name);
+// DNS-1123 subdomain: lowercase letters, digits, '-' and '.', alphanumeric at both ends, <= 253.
+bool is_kubernetes_node_name(std::string_view name);
+// Keeps [A-Za-z0-9 ._,:+=/()-], replaces anything else by '_', cuts at `max` characters.
+std::string shell_quiet_text(std::string_view text, std::size_t max = 200);
+
+// One action per blamed node (its findings merged), from the failing SUSPECT-NODE and
+// NODE-MISMATCH findings; `nodes` maps a finding's node name to its host name and tells emulated
+// nodes apart (an empty list: names are taken as host names).
+NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings,
+                                 const std::vector<NodeRecord>& nodes, const std::string& run_id);
+
+// The plan as report lines: "slurm: scontrol ...", "kubernetes: kubectl ...", and
+// "# no action for <finding> node <name>: <why>" (the name reduced to shell_quiet_text).
+std::vector<std::string> node_action_lines(const NodeActionPlan& plan);
+
+}  // namespace fabricgate::gate

@@ -1,0 +1,169 @@
+// Why hand-written: the Debian candidates do not fit. libalglib-dev (3.19) has mannwhitneyutest,
+// but it is not installed on the CI image, would be a new required dependency for three functions,
+// and reports two-sided/left/right tails from tabulated approximations rather than the exact small-
+// sample distribution we gate on. Boost.Math (libboost-math-dev, also not installed) has
+// distributions but no rank test. What remains is small: the exact null distribution of U is the
+// Gaussian binomial coefficient [n1+n2 choose n1]_q (a few lines of polynomial arithmetic, cached
+// per size pair), and the large-sample/tied case is the textbook normal approximation with tie and
+// continuity corrections, whose CDF is std::erfc. This mirrors SciPy's mannwhitneyu(method="auto").
+#include "harness/stats/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <numeric>
+#include <utility>
+
+namespace fabricgate::gate {
+
+double median(std::span<const double> values) {
+  if (values.empty()) return 0;
+  std::vector<double> v(values.begin(), values.end());
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  const double upper = v[mid];
+  if (v.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+  return 0.5 * (lower + upper);
+}
+
+double robust_relative_spread(std::span<const double> values) {
+  if (values.size() < 2) return 0;
+  const double m = median(values);
+  if (m == 0) return 0;
+  std::vector<double> deviations;
+  deviations.reserve(values.size());
+  for (const double v : values) deviations.push_back(std::fabs(v - m));
+  return 1.4826 * median(deviations) / std::fabs(m);
+}
+
+namespace {
+
+// Exact tables are cheap up to this many (n1 x n2) pairs; beyond, the normal approximation is
+// accurate to well under the alpha we gate at.
+constexpr std::size_t kExactMaxPairs = 2500;
+
+// Probability mass of U for sizes (n1, n2): coefficients of [n1+n2 choose n1]_q / C(n1+n2, n1).
+// Built as prod_{i=1..m} (1 - q^(n-m+i)) / (1 - q^i); after each step the polynomial is the
+// q-binomial [n-m+i choose i]_q, so all intermediate coefficients stay small and positive.
+std::vector<double> exact_null_cdf(std::size_t n1, std::size_t n2) {
+  const std::size_t m = std::min(n1, n2);
+  const std::size_t n = n1 + n2;
+  const std::size_t length = n1 * n2 + 1;
+  std::vector<double> poly(length, 0.0);
+  poly[0] = 1.0;
+  for (std::size_t i = 1; i <= m; ++i) {
+    const std::size_t up = n - m + i;  // multiply by (1 - q^up)
+    for (std::size_t k = length; k-- > up;) poly[k] -= poly[k - up];
+    for (std::size_t k = i; k < length; ++k) poly[k] += poly[k - i];  // divide by (1 - q^i)
+  }
+  const double total = std::accumulate(poly.begin(), poly.end(), 0.0);
+  std::vector<double> cdf(length);
+  double running = 0;
+  for (std::size_t k = 0; k < length; ++k) {
+    running += poly[k] / total;
+    cdf[k] = std::min(1.0, running);
+  }
+  return cdf;
+}
+
+const std::vector<double>& cached_cdf(std::size_t n1, std::size_t n2) {
+  static std::mutex lock;
+  static std::map<std::pair<std::size_t, std::size_t>, std::vector<double>> cache;
+  const std::lock_guard<std::mutex> guard(lock);
+  auto key = std::minmax(n1, n2);  // U's distribution is symmetric in the two sizes
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, exact_null_cdf(key.first, key.second)).first;
+  return it->second;
+}
+
+}  // namespace
+
+double mann_whitney_exact_cdf(std::size_t n1, std::size_t n2, double u) {
+  if (u < 0) return 0;
+  const std::vector<double>& cdf = cached_cdf(n1, n2);
+  const auto index = static_cast<std::size_t>(std::floor(u + 1e-9));
+  return index >= cdf.size() ? 1.0 : cdf[index];
+}
+
+RankTestResult mann_whitney_less(std::span<const double> lower, std::span<const double> higher) {
+  RankTestResult result;
+  const std::size_t n1 = lower.size();
+  const std::size_t n2 = higher.size();
+  if (n1 == 0 || n2 == 0) return result;
+  // Rank the pooled sample (mid-ranks for ties); remember which sample each value came from.
+  std::vector<std::pair<double, bool>> pooled;
+  pooled.reserve(n1 + n2);
+  for (const double v : lower) pooled.emplace_back(v, true);
+  for (const double v : higher) pooled.emplace_back(v, false);
+  std::sort(pooled.begin(), pooled.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  const std::size_t n = pooled.size();
+  double rank_sum_lower = 0;
+  double tie_term = 0;  // sum of (t^3 - t) over tie groups
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i;
+    while (j < n && pooled[j].first == pooled[i].first) ++j;
+    const double mid_rank = 0.5 * static_cast<double>(i + 1 + j);  // mean of ranks i+1..j
+    for (std::size_t k = i; k < j; ++k) {
+      if (pooled[k].second) rank_sum_lower += mid_rank;
+    }
+    const auto t = static_cast<double>(j - i);
+    tie_term += t * t * t - t;
+    i = j;
+  }
+  const auto d1 = static_cast<double>(n1);
+  const auto d2 = static_cast<double>(n2);
+  result.u = rank_sum_lower - d1 * (d1 + 1) / 2;
+  if (tie_term == 0 && n1 * n2 <= kExactMaxPairs) {
+    result.exact = true;
+    result.p_value = mann_whitney_exact_cdf(n1, n2, result.u);
+    return result;
+  }
+  const double dn = d1 + d2;
+  const double variance = d1 * d2 / 12.0 * ((dn + 1) - tie_term / (dn * (dn - 1)));
+  if (variance <= 0) return result;  // every value equal: no evidence either way
+  const double z = (result.u + 0.5 - d1 * d2 / 2) / std::sqrt(variance);  // continuity correction
+  result.p_value = std::min(1.0, 0.5 * std::erfc(-z / std::sqrt(2.0)));
+  return result;
+}
+
+namespace {
+std::vector<std::size_t> ascending_order(std::span<const double> p) {
+  std::vector<std::size_t> order(p.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  return order;
+}
+}  // namespace
+
+std::vector<double> holm_adjust(std::span<const double> p) {
+  const std::size_t m = p.size();
+  std::vector<double> adjusted(m);
+  double running_max = 0;
+  const auto order = ascending_order(p);
+  for (std::size_t rank = 0; rank < m; ++rank) {
+    const std::size_t i = order[rank];
+    running_max = std::max(running_max, std::min(1.0, static_cast<double>(m - rank) * p[i]));
+    adjusted[i] = running_max;
+  }
+  return adjusted;
+}
+
+std::vector<double> benjamini_hochberg_adjust(std::span<const double> p) {
+  const std::size_t m = p.size();
+  std::vector<double> adjusted(m);
+  double running_min = 1;
+  const auto order = ascending_order(p);
+  for (std::size_t rank = m; rank-- > 0;) {
+    const std::size_t i = order[rank];
+    running_min =
+        std::min(running_min, p[i] * static_cast<double>(m) / static_cast<double>(rank + 1));
+    adjusted[i] = running_min;
+  }
+  return adjusted;
+}
+
+}  // namespace fabricgate::gate

@@ -1,0 +1,113 @@
+#include "harness/verdict/comparison_json.hpp"
+#include "harness/verdict/fingerprint_changes.hpp"
+
+namespace fabricgate::gate {
+
+namespace {
+
+nlohmann::json changes_to_json(const std::vector<Change>& changes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Change& c : changes)
+    out.push_back({{"what", c.what}, {"before", c.before}, {"after", c.after}});
+  return out;
+}
+
+nlohmann::json key_to_json(const KeyComparison& k) {
+  nlohmann::json j{{"key", k.key},
+                   {"family", k.family},
+                   {"backend", k.backend},
+                   {"op", k.op},
+                   {"bytes", k.bytes},
+                   {"nranks", k.nranks},
+                   {"verdict", verdict_name(k.verdict)},
+                   {"fails_gate", verdict_fails_gate(k.verdict) && !k.missing_because_incomplete},
+                   {"reason", k.reason},
+                   {"changes", changes_to_json(k.changes)}};
+  nlohmann::json notes = nlohmann::json::array();
+  for (const Note& n : k.notes)
+    notes.push_back({{"id", n.id}, {"level", n.level}, {"text", n.text}});
+  j["notes"] = std::move(notes);
+  if (k.judgement) {
+    const MetricJudgement& m = *k.judgement;
+    j["judgement"] = {{"metric", metric_name(m.metric)},
+                      {"why_metric", m.why_metric},
+                      {"size_class", m.size_class},
+                      {"baseline_median", m.baseline_median},
+                      {"current_median", m.current_median},
+                      {"performance_ratio", m.performance_ratio},
+                      {"tolerance", m.tolerance},
+                      {"static_tolerance", m.static_tolerance},
+                      {"baseline_log_sd", m.baseline_spread},
+                      {"band", m.band},
+                      {"baseline_launches", m.launches},
+                      {"band_calibrated", m.band_calibrated},
+                      {"noisy", m.noisy},
+                      {"launch_cv", m.launch_cv},
+                      {"repetitions", m.repetitions}};
+  }
+  if (k.confirmation) {
+    const Confirmation& f = *k.confirmation;
+    j["confirmation"] = {
+        {"first", verdict_name(f.first)},
+        {"first_reason", f.first_reason},
+        {"second", f.second ? nlohmann::json(verdict_name(*f.second)) : nlohmann::json(nullptr)},
+        {"second_reason", f.second_reason},
+        {"decision", f.decision}};
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json comparison_to_json(const Comparison& c) {
+  nlohmann::json versions = nlohmann::json::array();
+  for (const VersionChange& v : c.version_changes) {
+    versions.push_back({{"component", v.component}, {"before", v.before}, {"after", v.after}});
+  }
+  nlohmann::json counts = nlohmann::json::object();
+  for (const VerdictCount& n : c.counts()) counts[verdict_name(n.verdict)] = n.count;
+  nlohmann::json keys = nlohmann::json::array();
+  for (const KeyComparison& k : c.keys) keys.push_back(key_to_json(k));
+  nlohmann::json findings = nlohmann::json::array();
+  for (const ClusterFinding& f : c.cluster_findings) {
+    findings.push_back({{"id", f.id},
+                        {"fails_gate", f.fails_gate},
+                        {"node", f.node},
+                        {"field", f.field},
+                        {"text", f.text}});
+  }
+  return {{"schema", kComparisonSchema},
+          {"run_id", c.run_id},
+          {"platform", c.platform},
+          {"run_source", c.run_source},
+          {"baseline_source", c.baseline_source},
+          {"has_baseline", c.has_baseline},
+          {"create_baseline_command", c.create_baseline_command},
+          {"run_complete", c.run_complete},
+          {"incomplete_reason", c.incomplete_reason},
+          {"identity_forced", c.identity_forced},
+          {"identity_changes", changes_to_json(c.identity_changes)},
+          {"version_changes", std::move(versions)},
+          {"fingerprint_diff", fingerprint_diff_to_json(c.fingerprint_changes)},
+          {"fingerprint_note", c.fingerprint_note},
+          {"capture",
+           {{"path", c.capture.path},
+            {"network", c.capture.network},
+            {"transports", c.capture.transports},
+            {"gdrdma", c.capture.gdrdma},
+            {"nccl_version", c.capture.nccl_version}}},
+          {"warnings", c.warnings},
+          {"multiple_comparison", c.multiple_comparison},
+          {"alpha", c.alpha},
+          {"exit_code", static_cast<int>(c.exit_code)},
+          {"headline", c.headline()},
+          {"counts", std::move(counts)},
+          {"cluster_findings", std::move(findings)},
+          {"node_actions", c.node_actions},
+          {"confirmation_run", c.confirmation_run},
+          {"confirmation_note", c.confirmation_note},
+          {"node_layout", c.node_layout},
+          {"keys", std::move(keys)}};
+}
+
+}  // namespace fabricgate::gate

@@ -1,5 +1,7 @@
 #include "harness/baseline/baseline_window.hpp"
 
+#include "harness/verdict/verdict_table.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -58,9 +60,7 @@ void add_launch(MetricBaseline& m, const std::vector<double>& values, std::size_
   m.median = median(m.run_medians);
 }
 
-bool mergeable(Verdict v) {
-  return v == Verdict::pass || v == Verdict::improvement || v == Verdict::noisy;
-}
+bool mergeable(Verdict v) { return facts_of(v).joins_window; }
 
 }  // namespace
 

@@ -1,4 +1,5 @@
-// fabricgate compare RUN: gate one run against its platform's baseline and render the result.
+// fabricgate compare RUN [RUN...]: judge a run against its platform's baseline (later RUNs of the
+// same session confirm it, as `run` confirms a first launch) and render the result.
 // Exit: 0 pass, 1 gate failure, 2 bad input / platform mismatch / missing required baseline,
 // 3 incomplete run (compared as far as it got; 1 wins when the gate already failed).
 #include <unistd.h>
@@ -24,7 +25,7 @@ namespace fabricgate::cli {
 namespace {
 
 struct CompareArgs {
-  std::string run;
+  std::vector<std::string> runs;
   std::string baseline;
   std::string baselines_dir = "baselines";
   bool require_baseline = false;
@@ -42,17 +43,10 @@ int run_compare(const CompareArgs& a) {
     throw InputError("compare --format annotations is not offered; use `fabricgate report`");
   }
   if (!a.out.empty()) require_writable_file(a.out, "--out");
-  const store::StoreLocation where =
-      store::resolve_store_location(a.store, "results");  // InputError first
-  GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir,
-                              gate::CompareOptions{a.force, a.force_platform});
-  gate::Comparison& comparison = g.comparison;
-  const store::StoreLocation store_at =
-      a.store.empty() && where.origin == "default"
-          ? store::resolve_store_location("", results_root_of(g.run))
-          : where;
-  const bool recorded =
-      judge_drift_and_record(store_at, g.run, g.baseline ? &*g.baseline : nullptr, comparison);
+  GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
+                               gate::CompareOptions{a.force, a.force_platform}, a.store);
+  const gate::Comparison& comparison = g.comparison;
+  const bool recorded = record_run(store_for_run(a.store, g.run), g.run, comparison);
   emit(comparison, format, a.out, a.verbose);
   report::append_github_step_summary(comparison);
   if (!g.baseline && a.require_baseline) {
@@ -61,7 +55,7 @@ int run_compare(const CompareArgs& a) {
               << comparison.create_baseline_command << "\n";
     return static_cast<int>(ExitCode::input_error);
   }
-  if (!recorded && comparison.exit_code == ExitCode::pass)
+  if ((!recorded || g.store_failed) && comparison.exit_code == ExitCode::pass)
     return static_cast<int>(ExitCode::infra_failure);
   return static_cast<int>(comparison.exit_code);
 }
@@ -72,7 +66,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CompareArgs>();
   auto* cmd =
       app.add_subcommand("compare", "Compare a run with its platform's baseline (the gate)");
-  cmd->add_option("run", args->run, "Run directory (run.json or records.jsonl) or run.json file")
+  cmd->add_option("runs", args->runs,
+                  "Run directory (run.json or records.jsonl) or run.json file; further RUNs are "
+                  "later launches of the same session that confirm it, oldest first (default: the "
+                  "run's own confirm/ and confirm-2/)")
       ->required();
   cmd->add_option("--baseline", args->baseline,
                   "Baseline file (default: <baselines-dir>/<platform>.json)");

@@ -55,8 +55,8 @@ int run_publish(PublishArgs& a) {
       publish::resolve_settings(a.options, targets, publish::process_environment());
   std::vector<publish::Upload> uploads;
   for (const std::string& run : a.runs) {
-    const GatedRun g = gate_run_files(run, a.baseline, a.baselines_dir,
-                                      gate::CompareOptions{a.force, a.force_platform});
+    const GatedRun g = judge_run_files({run}, a.baseline, a.baselines_dir,
+                                       gate::CompareOptions{a.force, a.force_platform}, "");
     for (const publish::TargetSpec& t : targets) {
       for (publish::Upload& u : publish::uploads_for(t, g.run, g.comparison, settings)) {
         u.target = g.run.run_id + " → " + u.target;

@@ -1,8 +1,9 @@
-// fabricgate report RUN: render the comparison of a run in one format (console, markdown for the
-// job summary, JUnit XML, GitHub annotations, JSON, self-contained HTML). It renders; gating is
-// `compare`'s job, so it exits 0 once the report is written (2 on bad input), even when the
-// report shows failures. HTML adds the baseline bands and the trend over the last runs of the
-// run's platform (read from --history, by default the directory the run lies in).
+// fabricgate report RUN [RUN...]: render the judgement of a run in one format (console, markdown
+// for the job summary, JUnit XML, GitHub annotations, JSON, self-contained HTML). The verdicts are
+// the one judge's, as `compare` gives them (confirmations and DRIFT from the store included; the
+// store is read, never written), and so is the exit code: 0 pass, 1 gate failure, 2 bad input,
+// 3 incomplete run or unreadable store. HTML adds the judged bands and the trend over the last
+// runs of the run's platform (read from --history, by default the directory the run lies in).
 #include <unistd.h>
 
 #include <iostream>
@@ -26,7 +27,8 @@ namespace fabricgate::cli {
 namespace {
 
 struct ReportArgs {
-  std::string run;
+  std::vector<std::string> runs;
+  std::string store;
   std::string baseline;
   std::string baselines_dir = "baselines";
   bool force = false;
@@ -41,8 +43,8 @@ struct ReportArgs {
 int run_report(const ReportArgs& a) {
   const report::ReportFormat format = report::parse_report_format(a.format);
   if (!a.out.empty()) require_writable_file(a.out, "--out");
-  const GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir,
-                                    gate::CompareOptions{a.force, a.force_platform});
+  const GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
+                                     gate::CompareOptions{a.force, a.force_platform}, a.store);
   if (format == report::ReportFormat::html) {
     write_html_report(g.run, g.baseline ? &*g.baseline : nullptr, g.comparison,
                       HtmlHistoryOptions{!a.no_history, a.history, a.history_last}, a.out);
@@ -50,7 +52,9 @@ int run_report(const ReportArgs& a) {
     emit(g.comparison, format, a.out);
   }
   if (format == report::ReportFormat::markdown) report::append_github_step_summary(g.comparison);
-  return static_cast<int>(ExitCode::pass);
+  if (g.store_failed && g.comparison.exit_code == ExitCode::pass)
+    return static_cast<int>(ExitCode::infra_failure);
+  return static_cast<int>(g.comparison.exit_code);
 }
 
 }  // namespace
@@ -58,7 +62,14 @@ int run_report(const ReportArgs& a) {
 void add_report_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ReportArgs>();
   auto* cmd = app.add_subcommand("report", "Render a run's comparison with its baseline");
-  cmd->add_option("run", args->run, "Run directory or run.json file")->required();
+  cmd->add_option("runs", args->runs,
+                  "Run directory or run.json file; further RUNs are later launches of the same "
+                  "session that confirm it (default: the run's own confirm/ and confirm-2/)")
+      ->required();
+  cmd->add_option("--store", args->store,
+                  "Results store DRIFT reads (never written here): sqlite:PATH, "
+                  "postgresql://HOST/DB, a libpq conninfo or none (default: $FABRICGATE_STORE, "
+                  "else sqlite:<results root of RUN>/fabricgate.sqlite)");
   cmd->add_option("--baseline", args->baseline,
                   "Baseline file (default: <baselines-dir>/<platform>.json)");
   cmd->add_option("--baselines-dir", args->baselines_dir, "Directory of baselines/<platform>.json")

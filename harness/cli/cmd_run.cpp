@@ -1,14 +1,17 @@
 // fabricgate run --suite NAME: launch the bench (mpirun / srun / direct), write the run directory
 // under results/<platform>/<run_id>/, gate it against baselines/<platform>.json and report.
-// Keys that fail on performance are confirmed by a fresh launch of only those keys before failing.
+// Keys that fail on performance are re-measured in two later launches of only those keys (the
+// second after a gap) and fail only when every judged launch fails: harness/gate/confirmation.hpp.
 // Exit: 0 pass (or no baseline yet), 1 gate failure, 2 bad input / refused configuration,
 // 3 infrastructure failure (launch failed, hang, crash: the results so far are kept).
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 
@@ -21,6 +24,7 @@
 #include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/confirmation.hpp"
+#include "harness/gate/judge_run.hpp"
 #include "harness/launch/confirmation_launch.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/launch/run_orchestrator.hpp"
@@ -48,6 +52,8 @@ struct RunArgs {
   bool no_compare = false;
   bool no_confirm = false;
   std::size_t confirm_max_keys = 16;
+  std::size_t confirm_launches = 2;
+  int confirm_gap_s = 30;
   int timeout_s = 3600;
   int lock_timeout_s = 600;
   std::string lock_file = "/tmp/fabricgate-runner.lock";
@@ -74,19 +80,22 @@ std::string scenario_baseline(const RunArgs& a, const RunRecord& run, const std:
   return std::filesystem::exists(file) ? file.string() : "";
 }
 
-// Failing keys are measured again in a fresh launch (same lock, only those keys) before the gate
-// fails them: harness/gate/confirmation.hpp.
-gate::Comparison gate_with_confirmation(const RunArgs& a, const launch::ScenarioRun& sr,
-                                        const RunRecord& run, const Baseline* baseline) {
-  const gate::CompareOptions options{a.force, a.force_platform};
-  if (a.no_confirm || a.confirm_max_keys == 0) return gate::compare_run(run, baseline, options);
-  const auto launcher = [&](const std::vector<std::string>& keys) {
-    std::cerr << "fabricgate: " << keys.size()
-              << " key(s) failed; confirming them in a fresh launch\n";
+// Failing keys are measured again in later launches (same lock, only those keys), the second
+// after --confirm-gap seconds, before the gate fails them: harness/gate/confirmation.hpp.
+gate::ConfirmationLauncher confirmation_launcher(const RunArgs& a, const launch::ScenarioRun& sr,
+                                                 const RunRecord& run) {
+  return [&a, &sr, &run](const std::vector<std::string>& keys, std::size_t attempt) {
+    if (attempt > 1 && a.confirm_gap_s > 0) {
+      std::cerr << "fabricgate: waiting " << a.confirm_gap_s
+                << " s so that the next confirmation is not back-to-back\n";
+      std::this_thread::sleep_for(std::chrono::seconds(a.confirm_gap_s));
+    }
+    std::cerr << "fabricgate: " << keys.size() << " key(s) failed; confirmation launch " << attempt
+              << "\n";
     launch::RunOptions o = a.run;
     o.fingerprint = load_json_file(sr.dir / "run.json")
                         .at("fingerprint");  // the same machine facts, not re-probed
-    const launch::ScenarioRun again = launch::launch_confirmation(o, sr, run.run_id, keys);
+    const launch::ScenarioRun again = launch::launch_confirmation(o, sr, run.run_id, keys, attempt);
     gate::ConfirmationLaunch out;
     out.source = again.dir.string();
     if (again.bench_refused || again.dir.empty() ||
@@ -98,8 +107,6 @@ gate::Comparison gate_with_confirmation(const RunArgs& a, const launch::Scenario
     out.run = load_run(again.dir);
     return out;
   };
-  return gate::compare_with_confirmation(run, baseline, options,
-                                         gate::ConfirmOptions{a.confirm_max_keys}, launcher);
 }
 
 int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
@@ -109,9 +116,18 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   if (sr.scenario == "default" || !explicit_baseline.empty()) {
     baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
   }
-  gate::Comparison comparison = gate_with_confirmation(a, sr, run, baseline ? &*baseline : nullptr);
-  const bool recorded =
-      judge_drift_and_record(a.store_location, run, baseline ? &*baseline : nullptr, comparison);
+  const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
+  bool store_failed = false;
+  const std::optional<gate::RunHistory> history =
+      load_history(a.store_location, run, gate::drift_policy_from(policy).window, store_failed);
+  gate::JudgeOptions judge;
+  judge.compare = gate::CompareOptions{a.force, a.force_platform};
+  judge.confirm.max_keys = a.confirm_max_keys;
+  judge.confirm.launches = a.no_confirm ? 0 : a.confirm_launches;
+  const gate::Comparison comparison =
+      gate::judge_run(run, baseline ? &*baseline : nullptr, confirmation_launcher(a, sr, run),
+                      history ? &*history : nullptr, judge);
+  const bool recorded = record_run(a.store_location, run, comparison) && !store_failed;
   emit(comparison, report::ReportFormat::console, "", a.verbose);
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
@@ -218,8 +234,17 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "Compare even when the run's platform key differs from the baseline's");
   cmd->add_flag("--no-compare", a->no_compare, "Measure and write results only");
   cmd->add_flag("--no-confirm", a->no_confirm,
-                "Fail on the first launch's verdicts (default: failing keys are re-measured once "
-                "in a fresh launch)");
+                "Fail on the first launch's verdicts (default: failing keys are re-measured in "
+                "--confirm-launches later launches and fail only when every judged launch fails)");
+  cmd->add_option("--confirm-launches", a->confirm_launches,
+                  "Later launches that re-measure a failing key (<run>/confirm, <run>/confirm-2)")
+      ->check(CLI::Range(1, 2))
+      ->capture_default_str();
+  cmd->add_option("--confirm-gap", a->confirm_gap_s,
+                  "Seconds between the first and the second confirmation launch, so that the "
+                  "second does not share a short dip with the first")
+      ->check(CLI::Range(0, 3600))
+      ->capture_default_str();
   cmd->add_option("--confirm-max-keys", a->confirm_max_keys,
                   "Re-measure at most this many failing keys (the rest keep their verdict)")
       ->check(CLI::Range(0, 100000))

@@ -3,33 +3,77 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
+#include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "harness/gate/confirmation.hpp"
+#include "harness/cli/store_hook.hpp"
 
 namespace fabricgate::cli {
 
-GatedRun gate_run_files(const std::string& run_path, const std::string& baseline_file,
-                        const std::string& baselines_dir, const gate::CompareOptions& options) {
-  GatedRun g{load_run(run_path), std::nullopt, {}};
-  g.baseline = gate::find_baseline(g.run, baseline_file, baselines_dir);
-  // A run made by `fabricgate run` may hold its confirmation launch in confirm/: the verdicts
-  // are reproduced from both launches, as the run reported them.
-  const std::filesystem::path confirm = g.run.directory.empty()
-                                            ? std::filesystem::path()
-                                            : std::filesystem::path(g.run.directory) / "confirm";
+namespace fs = std::filesystem;
+
+std::vector<std::string> recorded_confirmations(const RunRecord& run) {
+  std::vector<std::string> out;
+  if (run.directory.empty()) return out;
   std::error_code ec;
-  if (!confirm.empty() && std::filesystem::exists(confirm / "run.json", ec)) {
-    const RunRecord second = load_run(confirm);
-    const auto launcher = [&](const std::vector<std::string>&) {
-      return gate::ConfirmationLaunch{second, confirm.string()};
-    };
-    g.comparison = gate::compare_with_confirmation(g.run, g.baseline ? &*g.baseline : nullptr,
-                                                   options, gate::ConfirmOptions{}, launcher);
-  } else {
-    g.comparison = gate::compare_run(g.run, g.baseline ? &*g.baseline : nullptr, options);
+  for (const char* name : {"confirm", "confirm-2"}) {
+    const fs::path dir = fs::path(run.directory) / name;
+    if (!fs::exists(dir / "run.json", ec)) break;
+    out.push_back(dir.string());
   }
+  return out;
+}
+
+namespace {
+
+// A later launch must belong to the same judgement: same platform, same session when both say,
+// started after the first.
+void check_later_launch(const RunRecord& first, const RunRecord& later, const std::string& path) {
+  if (later.platform != first.platform) {
+    throw InputError(path + ": platform \"" + later.platform + "\" is not the first run's \"" +
+                     first.platform + "\": later launches must be of the same platform");
+  }
+  if (!first.session_id.empty() && !later.session_id.empty() &&
+      first.session_id != later.session_id) {
+    throw InputError(path + ": session \"" + later.session_id + "\" is not the first run's \"" +
+                     first.session_id + "\": later launches confirm a launch of their own session");
+  }
+  if (!first.started_at.empty() && !later.started_at.empty() &&
+      later.started_at < first.started_at) {
+    throw InputError(path + ": started at " + later.started_at + ", before the first run (" +
+                     first.started_at + "): give the launches oldest first");
+  }
+}
+
+}  // namespace
+
+GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string& baseline_file,
+                         const std::string& baselines_dir, const gate::CompareOptions& options,
+                         const std::string& store_flag) {
+  GatedRun g{load_run(runs.at(0)), std::nullopt, {}, false};
+  std::vector<std::string> later_paths(runs.begin() + 1, runs.end());
+  if (later_paths.empty()) later_paths = recorded_confirmations(g.run);
+  std::vector<RunRecord> later;
+  for (const std::string& p : later_paths) {
+    later.push_back(load_run(p));
+    check_later_launch(g.run, later.back(), p);
+  }
+  const store::StoreLocation store_at = store_for_run(store_flag, g.run);  // InputError first
+  g.baseline = gate::find_baseline(g.run, baseline_file, baselines_dir);
+  const auto replay = [&](const std::vector<std::string>&, std::size_t attempt) {
+    if (attempt > later.size()) return gate::ConfirmationLaunch{};  // no more launches
+    return gate::ConfirmationLaunch{later[attempt - 1], later_paths[attempt - 1]};
+  };
+  const TolerancePolicy policy = g.baseline ? g.baseline->policy : TolerancePolicy::defaults();
+  const std::optional<gate::RunHistory> history =
+      load_history(store_at, g.run, gate::drift_policy_from(policy).window, g.store_failed);
+  gate::JudgeOptions judge;
+  judge.compare = options;
+  judge.confirm.launches = later.size();
+  g.comparison = gate::judge_run(g.run, g.baseline ? &*g.baseline : nullptr, replay,
+                                 history ? &*history : nullptr, judge);
   return g;
 }
 

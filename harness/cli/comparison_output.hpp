@@ -1,13 +1,16 @@
 #pragma once
-// What compare, report and run share: gate a loaded run against its baseline, and write one
-// rendering of the result to stdout (colours only on a terminal) or atomically to a file.
+// What compare, report and run share: load a run (with the later launches that confirm it) and
+// its baseline, hand them to the one judge (harness/gate/judge_run.hpp), and write one rendering
+// of the result to stdout (colours only on a terminal) or atomically to a file.
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "harness/gate/compare.hpp"
+#include "harness/gate/judge_run.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
+#include "harness/store/store_location.hpp"
 
 namespace fabricgate::cli {
 
@@ -15,10 +18,18 @@ struct GatedRun {
   RunRecord run;
   std::optional<Baseline> baseline;
   gate::Comparison comparison;
+  bool store_failed = false;  // the store could not be read: judged without DRIFT (exit 3)
 };
 
-GatedRun gate_run_files(const std::string& run_path, const std::string& baseline_file,
-                        const std::string& baselines_dir, const gate::CompareOptions& options);
+// The launches a run directory kept as its confirmations: <run>/confirm, <run>/confirm-2.
+std::vector<std::string> recorded_confirmations(const RunRecord& run);
+
+// Judges `runs[0]` with `runs[1..]` as its later launches of the same session (or, with one run,
+// the confirmations it kept), against its baseline, with DRIFT from `store` (none: no DRIFT).
+// A later launch of another platform or session, or one that started earlier, is refused (exit 2).
+GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string& baseline_file,
+                         const std::string& baselines_dir, const gate::CompareOptions& options,
+                         const std::string& store_flag);
 
 // `out` empty: stdout. Colours for the console format on a terminal unless NO_COLOR is set.
 // `verbose`: the console lists every key with its notes instead of summarising passes and skips.

@@ -56,7 +56,6 @@ void write_html_report(const RunRecord& run, const Baseline* baseline,
                        const gate::Comparison& comparison, const HtmlHistoryOptions& history,
                        const std::string& out) {
   report::HtmlInputs in;
-  if (baseline) in.bands = report::baseline_bands(*baseline);
   in.history_last = history.last;
   if (history.enabled) add_history(run, history, in);
   for (const std::string& w : in.history_warnings) {

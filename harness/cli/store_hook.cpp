@@ -1,66 +1,12 @@
 #include "harness/cli/store_hook.hpp"
 
 #include <iostream>
-#include <unordered_map>
 
-#include "harness/gate/drift.hpp"
 #include "harness/store/results_store.hpp"
 
 namespace fabricgate::cli {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-std::optional<double> value_of(gate::Metric metric, double time_us, double algbw,
-                               std::optional<double> busbw) {
-  switch (metric) {
-    case gate::Metric::time_us: return time_us > 0 ? std::optional<double>(time_us) : std::nullopt;
-    case gate::Metric::algbw_GBps: return algbw > 0 ? std::optional<double>(algbw) : std::nullopt;
-    case gate::Metric::busbw_GBps: return busbw;
-  }
-  return std::nullopt;
-}
-
-// Each compared key's series of its judged metric: the store's newest runs, then this run.
-std::unordered_map<std::string, gate::KeySeries> series_for(store::ResultsStore& s,
-                                                            const RunRecord& run,
-                                                            const gate::Comparison& comparison,
-                                                            std::size_t window) {
-  store::RunQuery q;
-  q.platform = run.platform;
-  q.last = window > 0 ? window - 1 : 0;
-  q.exclude_run_id = run.run_id;
-  const std::vector<store::StoredRun> history = s.runs(q);
-  std::unordered_map<std::string, gate::Metric> wanted;
-  for (const gate::KeyComparison& k : comparison.keys) {
-    if (gate::drift_applies_to(k.verdict)) wanted.emplace(k.key, gate::drift_metric(k));
-  }
-  std::unordered_map<std::string, gate::KeySeries> out;
-  for (const store::StoredRun& r : history) {
-    for (const store::StoredMedian& m : r.medians) {
-      const auto w = wanted.find(m.key);
-      if (w == wanted.end()) continue;
-      if (const auto v = value_of(w->second, m.time_us, m.algbw_GBps, m.busbw_GBps)) {
-        gate::KeySeries& series = out[m.key];
-        series.run_ids.push_back(r.run_id);
-        series.values.push_back(*v);
-      }
-    }
-  }
-  for (const BenchmarkResult& b : run.benchmarks) {
-    const auto w = wanted.find(b.key);
-    const auto series = out.find(b.key);
-    if (w == wanted.end() || series == out.end()) continue;
-    if (const auto v = value_of(w->second, b.time_us, b.algbw_GBps, b.busbw_GBps)) {
-      series->second.run_ids.push_back(run.run_id);
-      series->second.values.push_back(*v);
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 fs::path results_root_of(const RunRecord& run) {
   if (run.directory.empty()) return "results";
@@ -70,32 +16,50 @@ fs::path results_root_of(const RunRecord& run) {
   return root.empty() ? fs::path(".") : root;
 }
 
-bool judge_drift_and_record(const store::StoreLocation& location, const RunRecord& run,
-                            const Baseline* baseline, gate::Comparison& comparison) {
-  if (location.kind == store::StoreKind::none) return true;
+store::StoreLocation store_for_run(const std::string& flag, const RunRecord& run) {
+  const store::StoreLocation where = store::resolve_store_location(flag, "results");
+  return flag.empty() && where.origin == "default"
+             ? store::resolve_store_location("", results_root_of(run))
+             : where;
+}
+
+std::optional<gate::RunHistory> load_history(const store::StoreLocation& location,
+                                             const RunRecord& run, std::size_t window,
+                                             bool& failed) {
+  if (location.kind == store::StoreKind::none) return std::nullopt;
   try {
     auto s = store::open_store(location);
-    // Without a baseline the defaults hold, spread over the keys this run compared.
-    TolerancePolicy gate_policy = baseline ? baseline->policy : TolerancePolicy::defaults();
-    if (!baseline) set_family_size(gate_policy, comparison.keys.size());
-    const gate::DriftPolicy policy = gate::drift_policy_from(gate_policy);
-    const auto series = series_for(*s, run, comparison, policy.window);
-    const std::size_t drifted =
-        gate::apply_drift(comparison, policy, gate::ChangePointOptions{},
-                          [&](const gate::KeyComparison& k) -> const gate::KeySeries* {
-                            const auto it = series.find(k.key);
-                            return it == series.end() ? nullptr : &it->second;
-                          });
-    if (drifted > 0) {
-      comparison.warnings.push_back(std::to_string(drifted) +
-                                    " key(s) DRIFT: the store's recent runs (" + s->display() +
-                                    ") sit on a level worse than the drift threshold");
+    store::RunQuery q;
+    q.platform = run.platform;
+    q.last = window > 0 ? window - 1 : 0;
+    q.exclude_run_id = run.run_id;
+    q.started_before = run.started_at;  // a re-judged run sees what its first judgement saw
+    gate::RunHistory h;
+    h.source = s->display();
+    for (const store::StoredRun& r : s->runs(q)) {
+      gate::HistoryRun hr{r.run_id, r.host_id, {}};
+      for (const store::StoredMedian& m : r.medians)
+        hr.medians.push_back({m.key, m.time_us, m.algbw_GBps, m.busbw_GBps});
+      h.runs.push_back(std::move(hr));
     }
-    s->record(store::stored_run_from(run, &comparison));
+    return h;
+  } catch (const store::StoreError& e) {
+    std::cerr << "fabricgate: infrastructure failure: " << e.what()
+              << " (the run is judged without DRIFT)\n";
+    failed = true;
+    return std::nullopt;
+  }
+}
+
+bool record_run(const store::StoreLocation& location, const RunRecord& run,
+                const gate::Comparison& comparison) {
+  if (location.kind == store::StoreKind::none) return true;
+  try {
+    store::open_store(location)->record(store::stored_run_from(run, &comparison));
     return true;
   } catch (const store::StoreError& e) {
     std::cerr << "fabricgate: infrastructure failure: " << e.what()
-              << " (the run was gated without DRIFT and not recorded)\n";
+              << " (the run was judged but not recorded)\n";
     return false;
   }
 }

@@ -4,32 +4,74 @@
 #include <map>
 #include <set>
 
+#include "harness/verdict/verdict_table.hpp"
+
 namespace fabricgate::gate {
 
 namespace {
 
-// Worth a second launch: a judged failure, or a launch too unstable to judge.
-bool needs_second_look(Verdict v) { return v == Verdict::regression || v == Verdict::unstable; }
+bool judged(Verdict v) {
+  return v == Verdict::regression || v == Verdict::pass || v == Verdict::improvement;
+}
 
-// The final verdict of a key measured twice, and the line that says why. A key fails only when
-// both launches were judged and both failed; an UNSTABLE launch was not judged, so it neither
-// fails a key nor confirms a failure.
-std::pair<Verdict, std::string> decide(Verdict first, Verdict second) {
-  const std::string pair = std::string(verdict_name(first)) + " then " + verdict_name(second);
-  if (first == Verdict::regression && second == Verdict::regression) {
-    return {Verdict::regression, "confirmed (" + pair + " in a fresh launch)"};
+std::string launches_text(std::size_t n) {
+  return n == 1   ? "the launch"
+         : n == 2 ? "both launches"
+                  : "all " + std::to_string(n) + " launches";
+}
+
+// The final verdict of a key from its first launch and its later launches, with the line that
+// says why. REGRESSION needs at least two judged launches, every judged one beyond the band and
+// the last launch judged (it is the one taken after the gap); an UNSTABLE launch was not judged,
+// so it neither fails a key nor confirms a failure.
+std::pair<Verdict, std::string> decide(Verdict first,
+                                       const std::vector<ConfirmationResult>& later) {
+  std::string sequence = verdict_name(first);
+  for (const ConfirmationResult& r : later)
+    sequence += std::string(" then ") + verdict_name(r.verdict);
+  for (const ConfirmationResult& r : later) {
+    if (facts_of(r.verdict).fails && r.verdict != Verdict::regression)
+      return {r.verdict, "a confirmation launch failed otherwise (" + sequence + ")"};
   }
-  if (verdict_fails_gate(second) && second != Verdict::regression) {
-    return {second, "the confirmation launch failed otherwise (" + pair + ")"};
+  std::size_t judged_n = judged(first) ? 1 : 0;
+  std::size_t failed = first == Verdict::regression ? 1 : 0;
+  for (const ConfirmationResult& r : later) {
+    judged_n += judged(r.verdict) ? 1 : 0;
+    failed += r.verdict == Verdict::regression ? 1 : 0;
   }
-  if (second == Verdict::regression || first == Verdict::regression) {
-    return {Verdict::ambiguous,
-            "not confirmed (" + pair + "): one judged launch failed, not two; not failed"};
+  const bool last_failed = !later.empty() && later.back().verdict == Verdict::regression;
+  if (failed >= 2 && failed == judged_n && last_failed) {
+    return {Verdict::regression,
+            "confirmed: beyond the band in " + launches_text(judged_n) + " (" + sequence + ")"};
   }
-  if (second == Verdict::unstable) {
-    return {Verdict::unstable, "unstable twice (" + pair + "): not judged, not failed"};
+  if (failed > 0) {
+    return {Verdict::ambiguous, "not confirmed (" + sequence + "): " + std::to_string(failed) +
+                                    " of " + std::to_string(judged_n) +
+                                    " judged launches beyond the band, not all; not failed"};
   }
-  return {second, "the first launch was not judgeable, the confirmation was (" + pair + ")"};
+  if (judged_n == 0) {
+    return {Verdict::unstable,
+            "unstable in every launch (" + sequence + "): not judged, not failed"};
+  }
+  Verdict last = Verdict::pass;
+  for (const ConfirmationResult& r : later) {
+    if (judged(r.verdict)) last = r.verdict;
+  }
+  return {last, "the first launch was not judgeable, a confirmation was (" + sequence + ")"};
+}
+
+// Still undecided after `later`: no launch passed yet and no other failure decided it.
+bool still_open(Verdict first, const std::vector<ConfirmationResult>& later) {
+  if (!verdict_needs_confirmation(first)) return false;
+  for (const ConfirmationResult& r : later) {
+    if (r.verdict != Verdict::regression && r.verdict != Verdict::unstable) return false;
+  }
+  return true;
+}
+
+std::optional<double> judged_value(const KeyComparison& k) {
+  if (!k.judgement) return std::nullopt;
+  return k.judgement->current_median;
 }
 
 void sort_and_settle(Comparison& c) {
@@ -49,7 +91,7 @@ void sort_and_settle(Comparison& c) {
 
 }  // namespace
 
-bool verdict_needs_confirmation(Verdict v) { return needs_second_look(v); }
+bool verdict_needs_confirmation(Verdict v) { return facts_of(v).remeasured; }
 
 std::vector<std::string> keys_to_confirm(const Comparison& first, std::size_t max_keys) {
   std::vector<std::string> keys;
@@ -60,51 +102,65 @@ std::vector<std::string> keys_to_confirm(const Comparison& first, std::size_t ma
   return keys;
 }
 
-Comparison apply_confirmation(Comparison first, const Comparison* second,
-                              const std::vector<std::string>& confirmed,
-                              const std::string& second_source, std::size_t max_keys) {
-  const std::set<std::string> asked(confirmed.begin(), confirmed.end());
-  std::map<std::string, const KeyComparison*> again;
-  if (second) {
-    for (const KeyComparison& k : second->keys) {
-      if (asked.count(k.key) && k.verdict != Verdict::missing) again.emplace(k.key, &k);
+Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>& later,
+                               const std::vector<std::string>& asked, std::size_t max_keys) {
+  const std::set<std::string> asked_set(asked.begin(), asked.end());
+  std::vector<std::map<std::string, const KeyComparison*>> measured(later.size());
+  for (std::size_t i = 0; i < later.size(); ++i) {
+    if (!later[i].comparison) continue;
+    for (const KeyComparison& k : later[i].comparison->keys) {
+      if (k.verdict != Verdict::missing) measured[i].emplace(k.key, &k);
     }
   }
-  std::size_t upheld = 0;
-  std::size_t overturned = 0;
-  std::size_t over_limit = 0;
+  std::size_t upheld = 0, overturned = 0, over_limit = 0;
   for (KeyComparison& k : first.keys) {
     if (!verdict_needs_confirmation(k.verdict)) continue;
     Confirmation f;
     f.first = k.verdict;
     f.first_reason = k.reason;
-    if (!asked.count(k.key)) {
+    f.rule =
+        "REGRESSION only when every judged launch (the first, the confirmation and the one "
+        "after the gap) is beyond the band";
+    if (!asked_set.count(k.key)) {
       f.decision = "not re-measured (more than " + std::to_string(max_keys) +
                    " keys failed): first verdict stands";
       ++over_limit;
-    } else if (auto it = again.find(k.key); it == again.end()) {
-      f.decision = second ? "absent from the confirmation launch: first verdict stands"
-                          : "no confirmation run (" + second_source + "): first verdict stands";
-      ++upheld;
     } else {
-      f.second = it->second->verdict;
-      f.second_reason = it->second->reason;
-      auto [final_verdict, why] = decide(f.first, *f.second);
-      f.decision = why;
-      k.verdict = final_verdict;
-      (verdict_fails_gate(final_verdict) ? upheld : overturned) += 1;
+      for (std::size_t i = 0; i < later.size(); ++i) {
+        const auto it = measured[i].find(k.key);
+        if (it == measured[i].end()) continue;
+        f.later.push_back(
+            {it->second->verdict, it->second->reason, later[i].source, judged_value(*it->second)});
+      }
+      if (f.later.empty()) {
+        f.decision = later.empty() || !later.front().comparison
+                         ? "no confirmation run (" +
+                               (later.empty() ? std::string("none made") : later.front().source) +
+                               "): first verdict stands"
+                         : "absent from the confirmation launches: first verdict stands";
+        ++upheld;
+      } else {
+        auto [final_verdict, why] = decide(f.first, f.later);
+        f.decision = why;
+        k.verdict = final_verdict;
+        (verdict_fails_gate(final_verdict) ? upheld : overturned) += 1;
+      }
     }
-    k.reason = f.decision + ". First launch: " + f.first_reason +
-               (f.second ? ". Confirmation: " + std::string(verdict_name(*f.second)) + " " +
-                               f.second_reason
-                         : "");
+    std::string reason = f.decision + ". First launch: " + f.first_reason;
+    for (std::size_t i = 0; i < f.later.size(); ++i) {
+      reason += ". Confirmation " + std::to_string(i + 1) + ": " +
+                verdict_name(f.later[i].verdict) + " " + f.later[i].reason;
+    }
+    k.reason = std::move(reason);
     k.confirmation = std::move(f);
   }
-  first.confirmation_run = second_source;
+  std::string sources;
+  for (const JudgedLaunch& l : later) sources += (sources.empty() ? "" : ", ") + l.source;
+  first.confirmation_run = later.empty() ? "" : later.front().source;
   first.confirmation_note =
-      std::to_string(confirmed.size()) + " key(s) re-measured in a fresh launch (" + second_source +
-      "): " + std::to_string(upheld) + " still failing, " + std::to_string(overturned) +
-      " not confirmed" +
+      std::to_string(asked.size()) + " key(s) re-measured in " + std::to_string(later.size()) +
+      " later launch(es) (" + sources + "): " + std::to_string(upheld) + " still failing, " +
+      std::to_string(overturned) + " not confirmed" +
       (over_limit ? ", " + std::to_string(over_limit) + " over the limit of " +
                         std::to_string(max_keys) + " (not re-measured)"
                   : "");
@@ -116,13 +172,38 @@ Comparison compare_with_confirmation(const RunRecord& run, const Baseline* basel
                                      const CompareOptions& options, const ConfirmOptions& confirm,
                                      const ConfirmationLauncher& launch) {
   Comparison first = compare_run(run, baseline, options);
-  const std::vector<std::string> keys = keys_to_confirm(first, confirm.max_keys);
-  if (keys.empty() || !baseline) return first;
-  const ConfirmationLaunch again = launch(keys);
-  if (!again.run)
-    return apply_confirmation(std::move(first), nullptr, keys, again.source, confirm.max_keys);
-  const Comparison second = compare_run(*again.run, baseline, options);
-  return apply_confirmation(std::move(first), &second, keys, again.source, confirm.max_keys);
+  const std::vector<std::string> asked = keys_to_confirm(first, confirm.max_keys);
+  if (asked.empty() || !baseline || confirm.launches == 0 || !launch) return first;
+  std::vector<JudgedLaunch> later;
+  std::vector<std::string> keys = asked;
+  for (std::size_t attempt = 1; attempt <= confirm.launches && !keys.empty(); ++attempt) {
+    const ConfirmationLaunch again = launch(keys, attempt);
+    if (!again.run && again.source.empty()) break;  // no further launch exists (a replay)
+    JudgedLaunch judged_launch{std::nullopt, again.source};
+    if (again.run) judged_launch.comparison = compare_run(*again.run, baseline, options);
+    const bool produced = judged_launch.comparison.has_value();
+    later.push_back(std::move(judged_launch));
+    if (!produced)
+      break;  // a launch that failed to start would fail again: the first verdicts stand
+    // The next launch re-measures only keys that every launch so far failed (or could not judge).
+    std::vector<std::string> open;
+    for (const std::string& key : keys) {
+      Verdict first_verdict = Verdict::pass;
+      for (const KeyComparison& k : first.keys) {
+        if (k.key == key) first_verdict = k.verdict;
+      }
+      std::vector<ConfirmationResult> so_far;
+      for (const JudgedLaunch& l : later) {
+        for (const KeyComparison& k : l.comparison->keys) {
+          if (k.key == key && k.verdict != Verdict::missing)
+            so_far.push_back({k.verdict, "", "", {}});
+        }
+      }
+      if (still_open(first_verdict, so_far)) open.push_back(key);
+    }
+    keys = std::move(open);
+  }
+  return apply_confirmations(std::move(first), later, asked, confirm.max_keys);
 }
 
 }  // namespace fabricgate::gate

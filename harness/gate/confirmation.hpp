@@ -1,12 +1,18 @@
 #pragma once
-// Confirm before fail: a key that is REGRESSION (or UNSTABLE: not judgeable) in one launch is
-// measured again in a fresh launch, and fails only when both launches were judged REGRESSION. One
-// launch in band_alpha misses its band by chance; two independent launches rarely both do, while a
-// real change moves both. Correctness failures (WRONG-RESULTS, INVALID, TRANSPORT-/ALGO-CHANGED,
-// MISSING) are never re-run: one wrong answer or one fallback is already a finding.
+// Confirm before fail, with confirmations that outlast an episode. A key that is REGRESSION (or
+// UNSTABLE: not judgeable) in a launch is measured again in two later launches, the second not
+// back-to-back with the first (`fabricgate run --confirm-gap`), and fails only when every judged
+// launch of the three was beyond the band. Why all of them: on one-GPU H200 machines short dips
+// of 3-6 % last one to three launches (~12 s each) and a launch and its immediate confirmation
+// often share one, while a real change moves every launch; a later confirmation outside the
+// episode overturns the dip. The median of the three would fail a dip that caught two launches.
+// Correctness failures (WRONG-RESULTS, INVALID, TRANSPORT-/ALGO-CHANGED, MISSING) are never re-run:
+// one wrong answer or one fallback is already a finding. Which verdicts are re-measured is the
+// verdict table's `remeasured` column.
 //
-// The launching itself is injected (`fabricgate run` passes a filtered relaunch of the bench,
-// harness/launch/confirmation_launch.hpp; tests pass their own function returning real runs).
+// The launching is injected: `fabricgate run` passes a filtered relaunch of the bench
+// (harness/launch/confirmation_launch.hpp); `compare`/`report` pass the launches the run kept
+// (<run>/confirm, <run>/confirm-2) or the later RUN arguments; tests pass their own.
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -20,29 +26,39 @@ namespace fabricgate::gate {
 
 struct ConfirmOptions {
   std::size_t max_keys = 16;  // bounded: a change that fails more keys than this is no accident
+  std::size_t launches = 2;   // confirmation launches after the first (0: none)
 };
 
-// Verdicts a second launch may overturn.
+// Verdicts a later launch may overturn (the verdict table's `remeasured`).
 bool verdict_needs_confirmation(Verdict v);
 
 // Keys of `first` to re-measure, most urgent first, at most max_keys (the rest keep their verdict).
 std::vector<std::string> keys_to_confirm(const Comparison& first, std::size_t max_keys);
 
-// The final comparison: `first` with each key's first result, its confirmation and the decision.
-// `second` null: the confirmation launch produced no run (the first verdicts stand, said so).
-Comparison apply_confirmation(Comparison first, const Comparison* second,
-                              const std::vector<std::string>& confirmed,
-                              const std::string& second_source, std::size_t max_keys);
+// One confirmation launch as judged against the same baseline: nullopt `comparison` when the
+// launch produced no run (`source` says why).
+struct JudgedLaunch {
+  std::optional<Comparison> comparison;
+  std::string source;
+};
+
+// The final comparison: `first` with each re-measured key's later launches, the rule and the
+// decision. `asked` are the keys sent to the first confirmation launch.
+Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>& later,
+                               const std::vector<std::string>& asked, std::size_t max_keys);
 
 struct ConfirmationLaunch {
   std::optional<RunRecord> run;  // absent when the launch failed to produce a run.json
-  std::string source;            // its directory, or why there is none
+  std::string source;            // its directory, or why there is none; both empty: no more
+                                 // launches exist (a replay of fewer launches than asked)
 };
+// `attempt`: 1 for the first confirmation, 2 for the second (which `run` starts after a gap).
 using ConfirmationLauncher =
-    std::function<ConfirmationLaunch(const std::vector<std::string>& keys)>;
+    std::function<ConfirmationLaunch(const std::vector<std::string>& keys, std::size_t attempt)>;
 
-// compare_run, then (when keys need it) one confirmation launch of only those keys, then the
-// combined verdicts. The launcher is not called when nothing needs confirming.
+// compare_run, then (when keys need it and a baseline exists) up to `confirm.launches` later
+// launches of the keys still undecided, then the combined verdicts. The launcher is not called
+// when nothing needs confirming.
 Comparison compare_with_confirmation(const RunRecord& run, const Baseline* baseline,
                                      const CompareOptions& options, const ConfirmOptions& confirm,
                                      const ConfirmationLauncher& launch);

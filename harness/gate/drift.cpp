@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
+#include "harness/gate/launch_band.hpp"
 #include "harness/stats/statistics.hpp"
 #include "harness/stats/student_t.hpp"
 #include "harness/verdict/units_text.hpp"
+#include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::gate {
 
@@ -33,7 +36,8 @@ std::optional<DriftFinding> detect_drift(std::span<const double> series, bool hi
   const double current = level(segments - 1);
   const std::size_t on_level = bounds[segments] - bounds[segments - 1];
   const double threshold = std::max(
-      policy.threshold, drift_noise_threshold(window, on_level, bounds[1], policy.band_alpha));
+      policy.threshold,
+      drift_noise_threshold(window, on_level, bounds[1], policy.band_alpha, policy.between_sd));
   const double worse_than = 1 - threshold;
   if (performance(current) >= worse_than ||
       on_level < static_cast<std::size_t>(std::max(policy.min_runs, 1))) {
@@ -54,7 +58,7 @@ std::optional<DriftFinding> detect_drift(std::span<const double> series, bool hi
 }
 
 double drift_noise_threshold(std::span<const double> series, std::size_t on_level,
-                             std::size_t before, double band_alpha) {
+                             std::size_t before, double band_alpha, double between_sd) {
   std::vector<double> diffs;
   for (std::size_t i = 1; i < series.size(); ++i) {
     if (series[i] > 0 && series[i - 1] > 0)
@@ -69,7 +73,9 @@ double drift_noise_threshold(std::span<const double> series, std::size_t on_leve
   const double sigma = 1.4826 * median(deviations) / std::sqrt(2.0);
   const double t = student_t_quantile(1 - band_alpha, static_cast<double>(diffs.size() - 1));
   const double h =
-      t * sigma * std::sqrt(1 / static_cast<double>(on_level) + 1 / static_cast<double>(before));
+      t * std::sqrt(sigma * sigma *
+                        (1 / static_cast<double>(on_level) + 1 / static_cast<double>(before)) +
+                    2 * between_sd * between_sd);
   return 1 - std::exp(-h);
 }
 
@@ -87,9 +93,7 @@ void sort_by_urgency(std::vector<KeyComparison>& keys) {
   });
 }
 
-bool drift_applies_to(Verdict v) {
-  return v == Verdict::pass || v == Verdict::ambiguous || v == Verdict::new_key;
-}
+bool drift_applies_to(Verdict v) { return facts_of(v).may_drift; }
 
 Metric drift_metric(const KeyComparison& key) {
   if (key.judgement) return key.judgement->metric;
@@ -110,6 +114,84 @@ void mark_drift(KeyComparison& key, const DriftFinding& f, const KeySeries& s,
                (f.threshold > policy.threshold ? " (this key's launch noise)" : "") +
                " for >= " + std::to_string(policy.min_runs) + " runs); began at run " + began +
                " (change point p = " + format_p_value(f.p_value) + ")";
+}
+
+namespace {
+
+std::optional<double> value_of(Metric metric, double time_us, double algbw,
+                               std::optional<double> busbw) {
+  switch (metric) {
+    case Metric::time_us: return time_us > 0 ? std::optional<double>(time_us) : std::nullopt;
+    case Metric::algbw_GBps: return algbw > 0 ? std::optional<double>(algbw) : std::nullopt;
+    case Metric::busbw_GBps: return busbw;
+  }
+  return std::nullopt;
+}
+
+// The between-session SD of the key's judged metric in the baseline (0 when not estimated).
+double between_sd_of(const Baseline* baseline, const KeyComparison& k) {
+  if (!baseline || !k.judgement) return 0;
+  const auto it = baseline->entries.find(k.key);
+  if (it == baseline->entries.end()) return 0;
+  const BaselineEntry& e = it->second;
+  const MetricBaseline& m = k.judgement->metric == Metric::busbw_GBps && e.busbw_GBps
+                                ? *e.busbw_GBps
+                            : k.judgement->metric == Metric::algbw_GBps ? e.algbw_GBps
+                                                                        : e.time_us;
+  return launch_band(baseline->policy, e, m).between_sd;
+}
+
+}  // namespace
+
+std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
+                                const RunHistory& history, const DriftPolicy& policy,
+                                const Baseline* baseline) {
+  std::map<std::string, Metric> wanted;
+  for (const KeyComparison& k : comparison.keys) {
+    if (drift_applies_to(k.verdict)) wanted.emplace(k.key, drift_metric(k));
+  }
+  std::map<std::string, KeySeries> series;
+  std::size_t other_hosts = 0;
+  for (const HistoryRun& r : history.runs) {
+    if (!run.host_id.empty() && !r.host_id.empty() && r.host_id != run.host_id) {
+      ++other_hosts;
+      continue;
+    }
+    for (const HistoryMedian& m : r.medians) {
+      const auto w = wanted.find(m.key);
+      if (w == wanted.end()) continue;
+      if (const auto v = value_of(w->second, m.time_us, m.algbw_GBps, m.busbw_GBps)) {
+        KeySeries& s = series[m.key];
+        s.run_ids.push_back(r.run_id);
+        s.values.push_back(*v);
+      }
+    }
+  }
+  for (const BenchmarkResult& b : run.benchmarks) {
+    const auto w = wanted.find(b.key);
+    const auto s = series.find(b.key);
+    if (w == wanted.end() || s == series.end()) continue;
+    if (const auto v = value_of(w->second, b.time_us, b.algbw_GBps, b.busbw_GBps)) {
+      s->second.run_ids.push_back(run.run_id);
+      s->second.values.push_back(*v);
+    }
+  }
+  for (const KeyComparison& k : comparison.keys) {
+    if (const auto s = series.find(k.key); s != series.end())
+      s->second.between_sd = between_sd_of(baseline, k);
+  }
+  const std::size_t drifted = apply_drift(comparison, policy, ChangePointOptions{},
+                                          [&](const KeyComparison& k) -> const KeySeries* {
+                                            const auto it = series.find(k.key);
+                                            return it == series.end() ? nullptr : &it->second;
+                                          });
+  if (drifted > 0) {
+    comparison.warnings.push_back(
+        std::to_string(drifted) + " key(s) DRIFT: the recent runs of this host in " +
+        history.source + " sit on a level worse than the drift threshold" +
+        (other_hosts ? " (" + std::to_string(other_hosts) + " runs of other hosts left out)" : ""));
+  }
+  return drifted;
 }
 
 }  // namespace fabricgate::gate

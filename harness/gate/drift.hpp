@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "harness/model/baseline.hpp"
+#include "harness/model/run_record.hpp"
 #include "harness/stats/change_points.hpp"
 #include "harness/verdict/comparison.hpp"
 
@@ -31,6 +32,7 @@ struct DriftPolicy {
   int min_runs = 3;          // ... for at least 3 runs
   std::size_t window = 20;   // newest runs examined (as `history --last`)
   double band_alpha = 0.01;  // per-key level of the noise threshold (the baseline's band_alpha)
+  double between_sd = 0;     // the key's between-session SD (log scale) from its baseline
 };
 
 struct DriftFinding {
@@ -43,9 +45,11 @@ struct DriftFinding {
   double threshold = 0;           // what the level had to lose: max(policy threshold, noise)
 };
 
-// t * sigma * sqrt(1/m + 1/r) as a relative loss (see above); 0 with fewer than 3 values.
+// t * sqrt(sigma^2 (1/m + 1/r) + 2 between_sd^2) as a relative loss (see above): two levels of
+// different sessions differ by the between-session term as well, so a new session on the same
+// host is not drift. 0 with fewer than 3 values.
 double drift_noise_threshold(std::span<const double> series, std::size_t on_level,
-                             std::size_t before, double band_alpha);
+                             std::size_t before, double band_alpha, double between_sd = 0);
 
 // The drift settings of a gate policy: threshold, minimum runs and the per-key level.
 DriftPolicy drift_policy_from(const TolerancePolicy& policy);
@@ -60,7 +64,33 @@ std::optional<DriftFinding> detect_drift(std::span<const double> series, bool hi
 struct KeySeries {
   std::vector<std::string> run_ids;
   std::vector<double> values;
+  double between_sd = 0;  // the key's between-session SD from the baseline (0: unknown)
 };
+
+// DRIFT's input: the results store's recent runs of the platform, oldest first, read by the
+// caller (the store sits above the gate). A change of machine is not drift: only runs of the
+// judged run's host make a key's series when both host ids are known.
+struct HistoryMedian {
+  std::string key;
+  double time_us = 0;
+  double algbw_GBps = 0;
+  std::optional<double> busbw_GBps;
+};
+struct HistoryRun {
+  std::string run_id;
+  std::string host_id;  // "" when the store does not know it
+  std::vector<HistoryMedian> medians;
+};
+struct RunHistory {
+  std::string source;  // the store, for messages
+  std::vector<HistoryRun> runs;
+};
+
+// Each key's series of its judged metric from `history` (same host only, when known), then this
+// run's value; applies DRIFT and says so in a warning. Returns the number of keys marked.
+std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
+                                const RunHistory& history, const DriftPolicy& policy,
+                                const Baseline* baseline);
 
 // Turns keys that passed (PASS, AMBIGUOUS, NEW) into DRIFT where their series drifted, with a
 // reason naming the run where it began, and sets the exit code to 1 when any did. `series_of`
@@ -92,8 +122,10 @@ std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy,
     if (!s || s->values.size() < 2) continue;
     ChangePointOptions per_key = options;
     per_key.seed = seed_for(options.seed, k.key);
+    DriftPolicy key_policy = policy;
+    key_policy.between_sd = s->between_sd;
     const auto finding =
-        detect_drift(s->values, metric_higher_is_better(drift_metric(k)), policy, per_key);
+        detect_drift(s->values, metric_higher_is_better(drift_metric(k)), key_policy, per_key);
     if (!finding) continue;
     mark_drift(k, *finding, *s, policy);
     ++marked;

@@ -25,6 +25,7 @@ struct LaunchBand {
   double tolerance = 0;      // max(floor, half_width): what a launch may lose
   bool calibrated = false;   // half_width from `fabricgate calibrate` (entry.band)
   bool noisy = false;        // half_width > policy.max_band: not gateable
+  double between_sd = 0;     // between-session SD of log launch medians (0: not estimated)
 };
 
 // From launch medians alone (calibrate uses it on A/A launches). Needs >= 2 positive values.

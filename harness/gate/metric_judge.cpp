@@ -75,6 +75,8 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
   // old baseline without launch medians falls back to its stored median.
   j.baseline_median = band.centre > 0 ? band.centre : reference.median;
   j.current_median = current_median(now, j.metric);
+  j.lower_limit = j.baseline_median * (1 - j.tolerance);
+  j.upper_limit = j.tolerance < 1 ? j.baseline_median / (1 - j.tolerance) : 0;
   const bool higher_better = metric_higher_is_better(j.metric);
   if (j.baseline_median > 0 && j.current_median > 0) {
     j.performance_ratio =
@@ -89,9 +91,19 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
 Verdict verdict_from_judgement(const MetricJudgement& j, const TolerancePolicy& policy) {
   if (j.noisy) return Verdict::noisy;
   if (j.launch_cv > policy.unstable_cv) return Verdict::unstable;
-  if (j.performance_ratio < 1 - j.tolerance) return Verdict::regression;
-  // Symmetric in log space: the band's upper edge is 1 / (1 - tolerance).
-  if (j.performance_ratio * (1 - j.tolerance) > 1) return Verdict::improvement;
+  return verdict_against_limits(j, j.current_median);
+}
+
+Verdict verdict_against_limits(const MetricJudgement& j, double value) {
+  // The limits are the band drawn in every report: a value is judged against them and nothing
+  // else (symmetric in log space: the upper edge is centre / (1 - tolerance)).
+  const bool higher_better = metric_higher_is_better(j.metric);
+  const double worse_edge = higher_better ? j.lower_limit : j.upper_limit;
+  const double better_edge = higher_better ? j.upper_limit : j.lower_limit;
+  if (!(value > 0) || !(worse_edge > 0)) return Verdict::pass;
+  if (higher_better ? value < worse_edge : value > worse_edge) return Verdict::regression;
+  if (better_edge > 0 && (higher_better ? value > better_edge : value < better_edge))
+    return Verdict::improvement;
   return Verdict::pass;
 }
 

@@ -16,6 +16,10 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
 // PASS.
 Verdict verdict_from_judgement(const MetricJudgement& j, const TolerancePolicy& policy);
 
+// REGRESSION / IMPROVEMENT / PASS of one value of the judged metric against the judgement's
+// limits (confirmation launches and the median of several launches are judged with it too).
+Verdict verdict_against_limits(const MetricJudgement& j, double value);
+
 std::string describe_judgement(const MetricJudgement& j, std::uint64_t bytes);  // one line
 
 }  // namespace fabricgate::gate

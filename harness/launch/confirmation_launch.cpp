@@ -18,11 +18,12 @@ std::string benchmark_filter_for(const std::vector<std::string>& keys) {
 
 ScenarioRun launch_confirmation(const RunOptions& base, const ScenarioRun& first,
                                 const std::string& first_run_id,
-                                const std::vector<std::string>& keys) {
+                                const std::vector<std::string>& keys, std::size_t attempt) {
   RunOptions o = base;
   o.scenarios = {first.scenario};
-  o.run_dir = first.dir / "confirm";
-  o.run_id = first_run_id + "-confirm";
+  const std::string name = attempt <= 1 ? "confirm" : "confirm-" + std::to_string(attempt);
+  o.run_dir = first.dir / name;
+  o.run_id = first_run_id + "-" + name;
   o.extra_bench_args.push_back("--benchmark_filter=" + benchmark_filter_for(keys));
   const std::vector<ScenarioRun> runs = run_suite(o);
   return runs.empty() ? ScenarioRun{} : runs.front();

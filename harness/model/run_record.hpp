@@ -81,6 +81,8 @@ struct RunRecord {
   std::string incomplete_reason;
   std::string started_at;
   std::string finished_at;
+  std::string host_id;     // stable, non-secret identity of the machine (a digest; "" unknown)
+  std::string session_id;  // one `fabricgate run` invocation ("" for runs written before)
   std::map<std::string, std::string> metadata;
   Launch launch;
   std::vector<RankInfo> ranks;

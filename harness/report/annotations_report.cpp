@@ -3,6 +3,8 @@
 #include "core/text_escape.hpp"
 #include "harness/report/render.hpp"
 
+#include "harness/verdict/verdict_table.hpp"
+
 namespace fabricgate::report {
 
 std::string render_annotations(const gate::Comparison& c, const RenderOptions& options) {
@@ -28,8 +30,9 @@ std::string render_annotations(const gate::Comparison& c, const RenderOptions& o
     emit("warning", "fabricgate: version changed", v.component + " " + v.before + " -> " + v.after);
   }
   for (const gate::KeyComparison& k : c.keys) {
-    if (k.verdict == gate::Verdict::ambiguous) {
-      emit("warning", "fabricgate AMBIGUOUS", k.key + ": " + k.reason);
+    if (gate::facts_of(k.verdict).warns) {
+      emit("warning", std::string("fabricgate ") + gate::verdict_name(k.verdict),
+           k.key + ": " + k.reason);
     }
   }
   if (!c.has_baseline)

@@ -8,19 +8,21 @@
 #include "harness/report/note_groups.hpp"
 #include "harness/report/render.hpp"
 #include "harness/verdict/units_text.hpp"
+#include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::report {
 
 namespace {
 
 const char* colour_of(gate::Verdict v) {
-  if (gate::verdict_fails_gate(v)) return "\033[1;31m";  // bold red
-  switch (v) {
-    case gate::Verdict::ambiguous: return "\033[33m";    // yellow
-    case gate::Verdict::improvement: return "\033[32m";  // green
-    case gate::Verdict::new_key: return "\033[36m";      // cyan
-    default: return "";
+  switch (gate::facts_of(v).style) {
+    case gate::VerdictStyle::fail: return "\033[1;31m";  // bold red
+    case gate::VerdictStyle::warn: return "\033[1;33m";  // bold yellow
+    case gate::VerdictStyle::pass: return "\033[32m";    // green
+    case gate::VerdictStyle::info: return "\033[36m";    // cyan
+    case gate::VerdictStyle::skip: return "";
   }
+  return "";
 }
 
 constexpr std::size_t kSummaryLines = 10;  // skip reasons / note groups shown before "N more"
@@ -49,7 +51,9 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   out += (options.color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() +
          (options.color ? "\033[0m" : "") + "\n";
   if (!c.has_baseline) {
-    out += "No baseline for platform " + c.platform + ". Create one from three runs:\n  " +
+    out += "No baseline for platform " + c.platform +
+           ". Create one from launches of at least three sessions (see `fabricgate baseline "
+           "status`):\n  " +
            c.create_baseline_command + "\n";
   }
   if (!c.run_complete) out += "run incomplete: " + c.incomplete_reason + "\n";

@@ -6,7 +6,6 @@
 #include <tuple>
 
 #include "core/key_parts.hpp"
-#include "harness/gate/tolerance.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/svg_plot.hpp"
 #include "harness/report/trend_change_points.hpp"
@@ -46,13 +45,6 @@ std::string size_tick(double bytes) {
   return gate::format_bytes(static_cast<std::uint64_t>(bytes + 0.5));
 }
 
-std::optional<MetricBand> band_of(const BaselineEntry& e, const TolerancePolicy& policy,
-                                  const MetricBaseline& m) {
-  if (!(m.median > 0)) return std::nullopt;
-  const double tol = gate::tolerance_for(policy, e, m).tolerance;
-  return MetricBand{m.median, m.median * (1 - tol), m.median * (1 + tol)};
-}
-
 enum class Plotted { busbw, algbw, time };
 
 std::optional<double> now_of(const gate::KeyComparison& k, Plotted p) {
@@ -73,19 +65,8 @@ gate::Metric metric_of(Plotted p) {
                                : gate::Metric::time_us;
 }
 
-// The band from the baseline file when known, else from the judgement of the same metric.
-std::optional<MetricBand> band_for(const gate::KeyComparison& k, Plotted p,
-                                   const std::map<std::string, KeyBands>& bands) {
-  if (auto it = bands.find(k.key); it != bands.end()) {
-    const KeyBands& b = it->second;
-    return p == Plotted::busbw ? b.busbw : p == Plotted::algbw ? b.algbw : b.time_us;
-  }
-  if (k.judgement && k.judgement->metric == metric_of(p)) {
-    const gate::MetricJudgement& j = *k.judgement;
-    return MetricBand{j.baseline_median, j.baseline_median * (1 - j.tolerance),
-                      j.baseline_median * (1 + j.tolerance)};
-  }
-  return std::nullopt;
+std::optional<MetricBand> band_for(const gate::KeyComparison& k, Plotted p) {
+  return judged_band(k, metric_of(p));
 }
 
 Plotted rate_metric(const CurveGroup& g) {
@@ -120,16 +101,11 @@ bool is_choice_change(const gate::Change& c) {
 
 }  // namespace
 
-std::map<std::string, KeyBands> baseline_bands(const Baseline& baseline) {
-  std::map<std::string, KeyBands> out;
-  for (const auto& [key, e] : baseline.entries) {
-    KeyBands b;
-    if (e.busbw_GBps) b.busbw = band_of(e, baseline.policy, *e.busbw_GBps);
-    b.algbw = band_of(e, baseline.policy, e.algbw_GBps);
-    b.time_us = band_of(e, baseline.policy, e.time_us);
-    out.emplace(key, b);
-  }
-  return out;
+std::optional<MetricBand> judged_band(const gate::KeyComparison& k, gate::Metric m) {
+  if (!k.judgement || k.judgement->metric != m) return std::nullopt;
+  const gate::MetricJudgement& j = *k.judgement;
+  if (!(j.lower_limit > 0) || !(j.upper_limit > 0)) return std::nullopt;
+  return MetricBand{j.baseline_median, j.lower_limit, j.upper_limit};
 }
 
 bool is_pair_key(const std::string& key) {
@@ -168,8 +144,7 @@ std::vector<CurveGroup> curve_groups(const gate::Comparison& c) {
   return out;
 }
 
-std::string size_plot_svg(const CurveGroup& g, bool rate,
-                          const std::map<std::string, KeyBands>& bands) {
+std::string size_plot_svg(const CurveGroup& g, bool rate) {
   const Plotted p = rate ? rate_metric(g) : Plotted::time;
   const bool is_time = p == Plotted::time;
   const char* name = p == Plotted::busbw ? "busbw" : p == Plotted::algbw ? "algbw" : "time";
@@ -190,7 +165,7 @@ std::string size_plot_svg(const CurveGroup& g, bool rate,
     const std::string prefix = single ? "" : series_label(series) + " ";
     svg::Series now{prefix + "this run", "series-current", colour, {}, i >= kPaletteSize, true};
     svg::Series base{prefix + "baseline median", "series-baseline", colour, {}, true, false};
-    svg::Band band{prefix + "baseline ± tolerance", "baseline-band", colour, {}};
+    svg::Band band{prefix + "judged band", "baseline-band", colour, {}};
     for (const gate::KeyComparison* k : keys) {
       const double x = static_cast<double>(k->bytes);
       const std::optional<double> v = now_of(*k, p);
@@ -202,7 +177,7 @@ std::string size_plot_svg(const CurveGroup& g, bool rate,
                         gate::verdict_name(k->verdict) + ": " + k->reason;
       if (v) now.points.push_back({x, *v, tip});
       if (b) base.points.push_back({x, *b, ""});
-      if (const auto bb = band_for(*k, p, bands)) band.points.push_back({x, bb->low, bb->high});
+      if (const auto bb = band_for(*k, p)) band.points.push_back({x, bb->low, bb->high});
       if (!k->changes.empty() || gate::verdict_fails_gate(k->verdict)) {
         std::string what;
         for (const gate::Change& c : k->changes) what += (what.empty() ? "" : ",") + c.what;

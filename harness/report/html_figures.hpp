@@ -15,21 +15,17 @@
 
 namespace fabricgate::report {
 
-// Baseline median +- the gate's tolerance for that key and metric.
+// The band a key was judged with, on the metric it was judged on: the judgement's own limits
+// (MetricJudgement::lower_limit / upper_limit), never a tolerance recomputed here. A metric the
+// key was not judged on has no band. `low`/`high` are the limits in the metric's unit.
 struct MetricBand {
-  double median = 0;
+  double centre = 0;
   double low = 0;
   double high = 0;
 };
 
-struct KeyBands {
-  std::optional<MetricBand> busbw;
-  std::optional<MetricBand> algbw;
-  std::optional<MetricBand> time_us;
-};
-
-// Bands of every baseline entry, with the tolerance the gate would apply (tolerance_for).
-std::map<std::string, KeyBands> baseline_bands(const Baseline& baseline);
+// The band drawn for `k` on metric `m`: its judgement's limits when it was judged on `m`.
+std::optional<MetricBand> judged_band(const gate::KeyComparison& k, gate::Metric m);
 
 // A key measured between two GPUs (".../src:0/dst:1/..."): drawn in the pair matrix, not as a
 // curve.
@@ -49,8 +45,7 @@ std::vector<CurveGroup> curve_groups(const gate::Comparison& c);
 std::string series_of(const std::string& key);
 
 // Rate (busbw, else algbw) or time against size; log2 size axis, time on a log10 axis.
-std::string size_plot_svg(const CurveGroup& group, bool rate,
-                          const std::map<std::string, KeyBands>& bands);
+std::string size_plot_svg(const CurveGroup& group, bool rate);
 
 // Each key's performance over the last `last` runs of `history` (oldest first) relative to its
 // baseline median (or to its first run without a baseline): 1 = baseline, up = better.

@@ -2,6 +2,8 @@
 // verdict, failing keys, versions, then per collective the curves and the numbers.
 #include "harness/report/html_report.hpp"
 
+#include "harness/verdict/verdict_table.hpp"
+
 #include <cstdio>
 
 #include "core/text_escape.hpp"
@@ -27,7 +29,7 @@ h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin-top:28px;border-bottom
 .verdict-incomplete{background:#fff4e5;border-color:#ff7f0e}.verdict-no-baseline{background:#eef3fb;border-color:#1f77b4}
 table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top}
 th{background:#f4f4f4}td.num{text-align:right;white-space:nowrap}
-.v-fail{color:#b00;font-weight:bold}.v-ambiguous{color:#a60}.v-improvement{color:#080}.v-new{color:#077}
+.v-fail{color:#b00;font-weight:bold}.v-warn{color:#a60;font-weight:bold}.v-pass{color:#080}.v-info{color:#077;font-style:italic}.v-skip{color:#777}
 .notes{margin:0;padding-left:16px}.note-error{color:#b00}.note-warn{color:#a60}.note-note{color:#555}
 .change{font-family:monospace;color:#a40}.warning{background:#fff4e5;padding:6px 10px;border-radius:4px}
 .figures{display:flex;flex-wrap:wrap;gap:12px}.figures svg{border:1px solid #eee}
@@ -36,14 +38,10 @@ code{background:#f4f4f4;padding:0 3px}footer{margin-top:32px;font-size:11px;colo
 </style>
 )";
 
+// One class per style of the verdict table: UNSTABLE and AMBIGUOUS look like the warnings they
+// are, NEW and NOISY never like a pass.
 std::string verdict_css(gate::Verdict v) {
-  if (gate::verdict_fails_gate(v)) return "v-fail";
-  switch (v) {
-    case gate::Verdict::ambiguous: return "v-ambiguous";
-    case gate::Verdict::improvement: return "v-improvement";
-    case gate::Verdict::new_key: return "v-new";
-    default: return "v-pass";
-  }
+  return std::string("v-") + gate::style_name(gate::facts_of(v).style);
 }
 
 std::string verdict_cell(const gate::KeyComparison& k) {
@@ -90,7 +88,8 @@ void headline(const gate::Comparison& c, std::string& out) {
          ".</p>";
   if (!c.has_baseline) {
     out +=
-        "<p>Nothing was gated. Create a baseline from three runs and commit it through a pull "
+        "<p>Nothing was gated. Create a baseline from launches of at least three sessions and "
+        "commit it through a pull "
         "request: <code>" +
         esc(c.create_baseline_command) + "</code></p>";
   }
@@ -101,7 +100,7 @@ void headline(const gate::Comparison& c, std::string& out) {
 void failing_keys(const gate::Comparison& c, std::string& out) {
   std::string rows;
   for (const gate::KeyComparison& k : c.keys) {
-    if (!gate::verdict_fails_gate(k.verdict) && k.verdict != gate::Verdict::ambiguous) continue;
+    if (!gate::facts_of(k.verdict).fails && !gate::facts_of(k.verdict).warns) continue;
     const KeyFigures f = key_figures(k);
     rows += "<tr class=\"failing-key\">" + verdict_cell(k) + "<td><code>" + esc(k.key) +
             "</code></td><td class=\"num\">" + esc(f.size) + "</td><td>" + esc(f.metric) +
@@ -173,17 +172,17 @@ void collectives(const gate::Comparison& c, const HtmlInputs& in, std::string& o
   out +=
       "<section id=\"collectives\"><h2>Per collective and operation</h2><p>Bandwidth and time "
       "against message "
-      "size (log2 axis): this run (solid), baseline median (dashed) and the band the gate accepts "
-      "(baseline "
-      "median ± tolerance, shaded). Triangles mark keys where NCCL's choice (orange) or the "
+      "size (log2 axis): this run (solid), baseline median (dashed) and, on the metric each key "
+      "was judged on, the band it was judged with (shaded: the judgement's own lower and upper "
+      "limits, centre × (1 − tolerance) to centre / (1 − tolerance)). Triangles mark keys where "
+      "NCCL's choice (orange) or the "
       "transport (purple) "
       "changed, or that fail the gate (red); hover for details. Sizes below the latency class are "
       "judged on "
       "time (P15): see the <i>judged</i> column.</p>\n";
   for (const CurveGroup& g : groups) {
     out += "<div class=\"collective\" id=\"" + esc(g.id) + "\"><h3>" + esc(g.title) +
-           "</h3><div class=\"figures\">" + size_plot_svg(g, true, in.bands) +
-           size_plot_svg(g, false, in.bands);
+           "</h3><div class=\"figures\">" + size_plot_svg(g, true) + size_plot_svg(g, false);
     if (!in.history.empty()) out += trend_plot_svg(g, in.history, in.history_last);
     out += "</div>\n";
     key_table(g, out);

@@ -2,8 +2,8 @@
 // The self-contained HTML report: one file, no script, no stylesheet, font or image from anywhere
 // (a Content-Security-Policy forbids fetching), so it can be archived as a CI artifact and opened
 // offline. Verdict headline, failing keys first, versions that changed, per collective the
-// curves with the baseline band and NCCL choice changes marked, the run-to-run trend, the
-// GPU-pair matrix, and each PITFALLS note next to the numbers it concerns.
+// curves with the band each key was judged with and NCCL choice changes marked, the run-to-run
+// trend, the GPU-pair matrix, and each PITFALLS note next to the numbers it concerns.
 #include <cstddef>
 #include <map>
 #include <string>
@@ -16,8 +16,6 @@
 namespace fabricgate::report {
 
 struct HtmlInputs {
-  std::map<std::string, KeyBands>
-      bands;                        // baseline_bands(baseline); empty: bands of judged keys only
   std::vector<IndexedRun> history;  // oldest first, the reported run last; empty: no trend
   std::size_t history_last = 10;    // runs shown in the trend plots
   std::string history_source;       // directory the history was read from

@@ -1,8 +1,11 @@
 // JUnit XML: one testcase per key so CI systems list and trend them; failing verdicts carry the
-// reason as the failure message, SKIPPED keys are <skipped/>, AMBIGUOUS passes with a note.
+// reason as the failure message; keys that were not gated (SKIPPED, NEW, NOISY, UNSTABLE, every
+// key of a run without a baseline) are <skipped/> with the reason, so CI never counts them as
+// passed tests; AMBIGUOUS passes with a note.
 #include "core/text_escape.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/render.hpp"
+#include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::report {
 
@@ -28,9 +31,11 @@ std::string render_junit(const gate::Comparison& c) {
       cases += "      <failure type=\"" + std::string(gate::verdict_name(k.verdict)) +
                "\" message=\"" + xml_escape(k.reason) + "\">" + xml_escape(details) +
                "</failure>\n";
-    } else if (k.verdict == gate::Verdict::skipped) {
+    } else if (!gate::facts_of(k.verdict).gated) {
       ++skipped;
-      cases += "      <skipped message=\"" + xml_escape(k.reason) + "\"/>\n";
+      cases += "      <skipped message=\"" +
+               xml_escape(std::string(gate::verdict_name(k.verdict)) + ": not gated: " + k.reason) +
+               "\"/>\n";
     } else {
       cases += "      <system-out>" +
                xml_escape(std::string(gate::verdict_name(k.verdict)) + ": " + details) +

@@ -12,6 +12,7 @@
 #include "harness/report/note_groups.hpp"
 #include "harness/report/render.hpp"
 #include "harness/verdict/units_text.hpp"
+#include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::report {
 
@@ -29,15 +30,21 @@ std::string rate_cell(const std::optional<double>& busbw, double algbw) {
 std::string opt_time(double v) { return v > 0 ? gate::format_metric(v, true) : ""; }
 
 void headline(const gate::Comparison& c, std::string& out) {
-  const char* icon = c.exit_code == ExitCode::pass ? ":white_check_mark:" : ":x:";
+  // A pass with nothing gated, or with warnings, is not a plain green tick.
+  const char* icon = c.exit_code != ExitCode::pass ? ":x:"
+                     : !c.has_baseline || c.warning_count() > 0 || c.gated_count() == 0
+                         ? ":warning:"
+                         : ":white_check_mark:";
   out += "## fabricgate " + std::string(icon) + " " + markdown_cell(c.headline()) + "\n\n";
   out += "Run " + code(c.run_id) + " on " + code(c.platform);
   out +=
       c.has_baseline ? " vs baseline " + code(c.baseline_source) + ".\n\n" : ", no baseline.\n\n";
   if (!c.has_baseline) {
     out +=
-        "> [!NOTE]\n> No baseline for this platform; nothing was gated. Create one from three "
-        "runs and commit it through a pull request:\n>\n> ```\n> " +
+        "> [!WARNING]\n> No baseline for this platform; nothing was compared with a baseline. "
+        "Create one from launches of at least three sessions (separate `fabricgate run` "
+        "invocations, ideally on several machines; `fabricgate baseline status` says what is "
+        "missing) and commit it through a pull request:\n>\n> ```\n> " +
         c.create_baseline_command + "\n> ```\n\n";
   }
   if (!c.run_complete)
@@ -93,8 +100,8 @@ void cluster_section(const gate::Comparison& c, std::string& out) {
 void failing_keys(const gate::Comparison& c, std::string& out) {
   std::string rows;
   for (const gate::KeyComparison& k : c.keys) {
-    const bool fails = gate::verdict_fails_gate(k.verdict);
-    if (!fails && k.verdict != gate::Verdict::ambiguous) continue;
+    const bool fails = gate::facts_of(k.verdict).fails;
+    if (!fails && !gate::facts_of(k.verdict).warns) continue;
     std::string reason = k.reason;
     for (const std::string& n : note_lines(k)) reason += " — " + n;
     rows += "| " + std::string(fails ? "**" : "") + gate::verdict_name(k.verdict) +
@@ -102,7 +109,7 @@ void failing_keys(const gate::Comparison& c, std::string& out) {
   }
   if (rows.empty()) return;
   out +=
-      "### Failing and ambiguous keys\n\n| verdict | key | reason |\n|---|---|---|\n" + rows + "\n";
+      "### Failing keys and warnings\n\n| verdict | key | reason |\n|---|---|---|\n" + rows + "\n";
 }
 
 void per_collective(const gate::Comparison& c, std::string& out) {

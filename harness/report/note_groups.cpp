@@ -4,6 +4,8 @@
 
 #include "core/text_escape.hpp"
 
+#include "harness/verdict/verdict_table.hpp"
+
 namespace fabricgate::report {
 
 namespace {
@@ -30,10 +32,11 @@ std::string keys_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " ke
 }  // namespace
 
 bool summarised_in_quiet_console(const gate::KeyComparison& k) {
-  // NOISY keys are informational by definition (their launch-to-launch noise is wider than the
-  // policy's max_band): one summary line, not a row each, or they bury the keys that need a look.
-  return k.verdict == gate::Verdict::pass || k.verdict == gate::Verdict::skipped ||
-         k.verdict == gate::Verdict::new_key || k.verdict == gate::Verdict::noisy;
+  // Keys that neither fail nor warn (PASS, IMPROVEMENT is listed, NEW, NOISY, SKIPPED) get one
+  // summary line per verdict, not a row each, or they bury the keys that need a look; the
+  // summary names NOISY and NEW as not gated.
+  const gate::VerdictFacts& f = gate::facts_of(k.verdict);
+  return !f.fails && !f.warns && k.verdict != gate::Verdict::improvement;
 }
 
 std::vector<NoteGroup> group_notes(const std::vector<gate::KeyComparison>& keys) {

@@ -109,9 +109,10 @@ class PostgresStore final : public ResultsStore {
     } else {
       sql += " AND $3 = ''";
     }
+    sql += " AND ($4 = '' OR r.started_at < $4)";
     sql += " ORDER BY r.started_at DESC, r.run_id DESC";
     if (q.last > 0) sql += " LIMIT " + std::to_string(q.last);
-    const Result header = exec(sql, {q.platform, q.exclude_run_id, q.key});
+    const Result header = exec(sql, {q.platform, q.exclude_run_id, q.key, q.started_before});
     std::vector<StoredRun> out(static_cast<std::size_t>(header.rows()));
     std::unordered_map<long long, std::size_t> slot;
     std::vector<std::string> ids;

@@ -26,6 +26,7 @@ struct RunQuery {
   std::size_t last = 0;        // newest runs; 0 = all
   std::string key;             // when set: only runs that measured it, and only its median
   std::string exclude_run_id;  // leave this run out (the one being compared)
+  std::string started_before;  // ISO 8601 UTC: only runs that started before it ("" = all)
 };
 
 class ResultsStore {

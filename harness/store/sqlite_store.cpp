@@ -165,8 +165,10 @@ class SqliteStore final : public ResultsStore {
         "FROM runs r WHERE r.platform = ?1 AND r.run_id != ?2";
     if (key_id >= 0)
       sql += " AND EXISTS (SELECT 1 FROM medians m WHERE m.run = r.id AND m.key = ?3)";
+    if (!q.started_before.empty()) sql += " AND r.started_at < ?5";
     sql += " ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?4";
     Statement s(db_, sql, display());
+    if (!q.started_before.empty()) s.text(5, q.started_before);
     s.text(1, q.platform)
         .text(2, q.exclude_run_id)
         .integer(4, q.last > 0 ? static_cast<long long>(q.last) : -1);

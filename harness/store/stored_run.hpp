@@ -29,6 +29,7 @@ struct StoredRun {
   std::string platform;
   std::string run_id;
   std::string started_at;  // ISO 8601 UTC
+  std::string host_id;     // the machine's stable digest ("" when the run did not record it)
   std::string suite;
   std::string scenario;
   bool complete = true;

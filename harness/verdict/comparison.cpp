@@ -2,40 +2,13 @@
 
 #include <array>
 
+#include "harness/verdict/verdict_table.hpp"
+
 namespace fabricgate::gate {
 
-const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::invalid: return "INVALID";
-    case Verdict::wrong_results: return "WRONG-RESULTS";
-    case Verdict::transport_changed: return "TRANSPORT-CHANGED";
-    case Verdict::algo_changed: return "ALGO-CHANGED";
-    case Verdict::regression: return "REGRESSION";
-    case Verdict::drift: return "DRIFT";
-    case Verdict::missing: return "MISSING";
-    case Verdict::unstable: return "UNSTABLE";
-    case Verdict::ambiguous: return "AMBIGUOUS";
-    case Verdict::noisy: return "NOISY";
-    case Verdict::improvement: return "IMPROVEMENT";
-    case Verdict::new_key: return "NEW";
-    case Verdict::pass: return "PASS";
-    case Verdict::skipped: return "SKIPPED";
-  }
-  return "?";
-}
+const char* verdict_name(Verdict v) { return facts_of(v).name; }
 
-bool verdict_fails_gate(Verdict v) {
-  switch (v) {
-    case Verdict::invalid:
-    case Verdict::wrong_results:
-    case Verdict::transport_changed:
-    case Verdict::algo_changed:
-    case Verdict::regression:
-    case Verdict::drift:
-    case Verdict::missing: return true;
-    default: return false;
-  }
-}
+bool verdict_fails_gate(Verdict v) { return facts_of(v).fails; }
 
 const char* metric_name(Metric m) {
   switch (m) {
@@ -51,8 +24,8 @@ const char* metric_unit(Metric m) { return m == Metric::time_us ? "us" : "GB/s";
 bool metric_higher_is_better(Metric m) { return m != Metric::time_us; }
 
 std::vector<VerdictCount> Comparison::counts() const {
-  constexpr std::size_t kVerdicts = static_cast<std::size_t>(Verdict::skipped) + 1;
-  std::array<std::size_t, kVerdicts> n{};
+  const std::size_t kVerdicts = verdict_table().size();
+  std::vector<std::size_t> n(kVerdicts, 0);
   for (const KeyComparison& k : keys) ++n[static_cast<std::size_t>(k.verdict)];
   std::vector<VerdictCount> out;
   for (std::size_t i = 0; i < kVerdicts; ++i) {
@@ -66,6 +39,18 @@ std::size_t Comparison::failing_count() const {
   for (const KeyComparison& k : keys) {
     if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) ++n;
   }
+  return n;
+}
+
+std::size_t Comparison::gated_count() const {
+  std::size_t n = 0;
+  for (const KeyComparison& k : keys) n += facts_of(k.verdict).gated ? 1 : 0;
+  return n;
+}
+
+std::size_t Comparison::warning_count() const {
+  std::size_t n = 0;
+  for (const KeyComparison& k : keys) n += facts_of(k.verdict).warns ? 1 : 0;
   return n;
 }
 
@@ -94,7 +79,14 @@ std::string Comparison::headline() const {
       head = has_baseline ? "PASS: " + std::to_string(keys.size()) + " keys compared"
                           : "NO BASELINE: " + std::to_string(keys.size()) + " keys not gated";
   }
-  return counts_text.empty() ? head : head + " (" + counts_text + ")";
+  std::string line = counts_text.empty() ? head : head + " (" + counts_text + ")";
+  // Never let keys that were not judged read as passes: say how many were gated at all.
+  const std::size_t gated = gated_count();
+  if (has_baseline && gated < keys.size()) {
+    line += "; " + std::to_string(gated) + " of " + std::to_string(keys.size()) + " keys gated, " +
+            std::to_string(keys.size() - gated) + " not gated";
+  }
+  return line;
 }
 
 }  // namespace fabricgate::gate

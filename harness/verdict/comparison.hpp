@@ -56,16 +56,30 @@ struct MetricJudgement {
   bool noisy = false;            // band > policy max_band: reported, never failing
   double launch_cv = 0;          // robust CV of this launch's repetitions (0: fewer than 3)
   std::size_t repetitions = 0;
+  // The band the verdict was decided with, in the metric's unit; reports draw exactly these.
+  // Bandwidth: REGRESSION below lower_limit, IMPROVEMENT above upper_limit; time: the reverse.
+  double lower_limit = 0;  // centre * (1 - tolerance)
+  double upper_limit = 0;  // centre / (1 - tolerance)
+  // Which centre and band judged, in words: the platform's or this host's, from how many sessions
+  // and hosts, and whether the between-session term was estimated or an allowance stood in.
+  std::string band_scope;
 };
 
-// `fabricgate run` re-measures failing keys in a fresh launch before failing (confirmation.hpp).
+// One later launch of a key that `fabricgate run` re-measured (confirmation.hpp).
+struct ConfirmationResult {
+  Verdict verdict = Verdict::pass;
+  std::string reason;
+  std::string source;           // the launch's directory
+  std::optional<double> value;  // its launch median of the judged metric
+};
+
+// `fabricgate run` re-measures failing keys in later launches (confirmation.hpp).
 struct Confirmation {
   Verdict first = Verdict::pass;
   std::string first_reason;
-  std::optional<Verdict>
-      second;  // absent: not re-measured (over --confirm-max-keys, or not re-run)
-  std::string second_reason;
-  std::string decision;  // one line: why the final verdict is what it is
+  std::vector<ConfirmationResult> later;  // empty: not re-measured (over the limit, not re-run)
+  std::string rule;                       // the rule that decided the final verdict
+  std::string decision;                   // one line: why the final verdict is what it is
 };
 
 struct Change {
@@ -168,6 +182,8 @@ struct Comparison {
   std::vector<VerdictCount> counts() const;  // non-zero counts, in urgency order
   std::size_t failing_count() const;
   std::size_t failing_findings() const;  // cluster findings that fail the gate
+  std::size_t gated_count() const;       // keys judged against the baseline (the verdict table)
+  std::size_t warning_count() const;     // keys whose verdict warns (UNSTABLE, AMBIGUOUS)
   std::string headline() const;  // e.g. "FAIL: 2 of 40 keys fail the gate (1 REGRESSION, ...)"
 };
 

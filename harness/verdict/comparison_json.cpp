@@ -1,5 +1,6 @@
 #include "harness/verdict/comparison_json.hpp"
 #include "harness/verdict/fingerprint_changes.hpp"
+#include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::gate {
 
@@ -20,6 +21,8 @@ nlohmann::json key_to_json(const KeyComparison& k) {
                    {"bytes", k.bytes},
                    {"nranks", k.nranks},
                    {"verdict", verdict_name(k.verdict)},
+                   {"style", style_name(facts_of(k.verdict).style)},
+                   {"gated", facts_of(k.verdict).gated},
                    {"fails_gate", verdict_fails_gate(k.verdict) && !k.missing_because_incomplete},
                    {"reason", k.reason},
                    {"changes", changes_to_json(k.changes)}};
@@ -43,16 +46,25 @@ nlohmann::json key_to_json(const KeyComparison& k) {
                       {"band_calibrated", m.band_calibrated},
                       {"noisy", m.noisy},
                       {"launch_cv", m.launch_cv},
-                      {"repetitions", m.repetitions}};
+                      {"repetitions", m.repetitions},
+                      {"lower_limit", m.lower_limit},
+                      {"upper_limit", m.upper_limit},
+                      {"band_scope", m.band_scope}};
   }
   if (k.confirmation) {
     const Confirmation& f = *k.confirmation;
-    j["confirmation"] = {
-        {"first", verdict_name(f.first)},
-        {"first_reason", f.first_reason},
-        {"second", f.second ? nlohmann::json(verdict_name(*f.second)) : nlohmann::json(nullptr)},
-        {"second_reason", f.second_reason},
-        {"decision", f.decision}};
+    nlohmann::json later = nlohmann::json::array();
+    for (const ConfirmationResult& r : f.later) {
+      later.push_back({{"verdict", verdict_name(r.verdict)},
+                       {"reason", r.reason},
+                       {"source", r.source},
+                       {"value", r.value ? nlohmann::json(*r.value) : nlohmann::json(nullptr)}});
+    }
+    j["confirmation"] = {{"first", verdict_name(f.first)},
+                         {"first_reason", f.first_reason},
+                         {"later", std::move(later)},
+                         {"rule", f.rule},
+                         {"decision", f.decision}};
   }
   return j;
 }

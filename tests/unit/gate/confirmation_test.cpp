@@ -56,13 +56,18 @@ const KeyComparison& key_of(const Comparison& c, std::uint64_t bytes) {
   throw std::runtime_error("no key of that size");
 }
 
+// Answers every confirmation launch with `answer`, or launch i with `answers[i - 1]` when set.
 struct RecordingLauncher {
   std::vector<std::vector<std::string>> calls;
   std::optional<RunRecord> answer;
+  std::vector<RunRecord> answers;
   ConfirmationLauncher fn() {
-    return [this](const std::vector<std::string>& keys) {
+    return [this](const std::vector<std::string>& keys, std::size_t attempt) {
       calls.push_back(keys);
-      return ConfirmationLaunch{answer, answer ? "results/x/confirm" : "the bench crashed"};
+      const std::optional<RunRecord> a =
+          answers.empty() ? answer : std::optional<RunRecord>(answers.at(attempt - 1));
+      const std::string dir = attempt == 1 ? "results/x/confirm" : "results/x/confirm-2";
+      return ConfirmationLaunch{a, a ? dir : "the bench crashed"};
     };
   }
 };
@@ -73,17 +78,21 @@ TEST(gate_Confirmation, RegressionThatRepeatsFailsAndSaysBoth) {
   l.answer = run_of("again", three_sizes(70, 1.0 / 0.9));  // busbw -10 % again
   const Comparison c =
       compare_with_confirmation(run_of("now", three_sizes(60, 1.0 / 0.9)), &b, {}, {}, l.fn());
-  ASSERT_EQ(l.calls.size(), 1u);
+  ASSERT_EQ(l.calls.size(), 2u);     // the confirmation and the one after the gap
   ASSERT_EQ(l.calls[0].size(), 1u);  // only the failing key is re-measured
   EXPECT_NE(l.calls[0][0].find("bytes:67108864"), std::string::npos);
+  EXPECT_EQ(l.calls[1], l.calls[0]);
   const KeyComparison& k = key_of(c, kLarge);
   EXPECT_EQ(k.verdict, Verdict::regression);
   ASSERT_TRUE(k.confirmation);
   EXPECT_EQ(k.confirmation->first, Verdict::regression);
-  ASSERT_TRUE(k.confirmation->second);
-  EXPECT_EQ(*k.confirmation->second, Verdict::regression);
-  EXPECT_NE(k.reason.find("confirmed"), std::string::npos) << k.reason;
-  EXPECT_NE(k.reason.find("Confirmation: REGRESSION"), std::string::npos) << k.reason;
+  ASSERT_EQ(k.confirmation->later.size(), 2u);
+  EXPECT_EQ(k.confirmation->later[0].verdict, Verdict::regression);
+  EXPECT_EQ(k.confirmation->later[1].verdict, Verdict::regression);
+  EXPECT_EQ(k.confirmation->later[1].source, "results/x/confirm-2");
+  EXPECT_NE(k.reason.find("confirmed: beyond the band in all 3 launches"), std::string::npos)
+      << k.reason;
+  EXPECT_NE(k.reason.find("Confirmation 2: REGRESSION"), std::string::npos) << k.reason;
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
   EXPECT_EQ(c.confirmation_run, "results/x/confirm");
   EXPECT_FALSE(key_of(c, kSmall).confirmation);  // passing keys were not touched
@@ -98,10 +107,27 @@ TEST(gate_Confirmation, OneBadLaunchIsNotAFailure) {
   const KeyComparison& k = key_of(c, kLarge);
   EXPECT_EQ(k.verdict, Verdict::ambiguous) << k.reason;
   EXPECT_EQ(k.confirmation->first, Verdict::regression);
-  EXPECT_EQ(*k.confirmation->second, Verdict::pass);
+  ASSERT_EQ(k.confirmation->later.size(), 1u);  // a pass settles it: no launch after the gap
+  EXPECT_EQ(k.confirmation->later[0].verdict, Verdict::pass);
+  EXPECT_EQ(l.calls.size(), 1u);
   EXPECT_NE(k.reason.find("not confirmed"), std::string::npos) << k.reason;
   EXPECT_EQ(c.exit_code, ExitCode::pass);
   EXPECT_NE(c.confirmation_note.find("1 not confirmed"), std::string::npos) << c.confirmation_note;
+}
+
+// A dip that lasts the first launch and its back-to-back confirmation, over by the launch after
+// the gap: the machines of issue 27 showed exactly this (-3.4 %, confirmed -3.7 % seconds later).
+TEST(gate_Confirmation, ADipThatOutlastsOneConfirmationButNotTheGapIsNotAFailure) {
+  const Baseline b = baseline();
+  RecordingLauncher l;
+  l.answers = {run_of("again", three_sizes(75, 1.0 / 0.9)), run_of("later", three_sizes(76))};
+  const Comparison c =
+      compare_with_confirmation(run_of("now", three_sizes(66, 1.0 / 0.9)), &b, {}, {}, l.fn());
+  ASSERT_EQ(l.calls.size(), 2u);
+  const KeyComparison& k = key_of(c, kLarge);
+  EXPECT_EQ(k.verdict, Verdict::ambiguous) << k.reason;
+  EXPECT_NE(k.reason.find("2 of 3 judged launches beyond the band"), std::string::npos) << k.reason;
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
 }
 
 TEST(gate_Confirmation, NothingFailingLaunchesNothing) {
@@ -129,7 +155,7 @@ TEST(gate_Confirmation, BoundedByMaxKeysTheRestKeepTheirVerdict) {
   for (const std::uint64_t bytes : {kMedium, kLarge}) {
     const KeyComparison& k = key_of(c, bytes);
     ASSERT_TRUE(k.confirmation);
-    if (k.confirmation->second) {
+    if (!k.confirmation->later.empty()) {
       ++confirmed_away;
       EXPECT_EQ(k.verdict, Verdict::ambiguous);
     } else {
@@ -163,15 +189,18 @@ TEST(gate_Confirmation, UnstableIsNeverAFailureAndNeverConfirmsOne) {
   RecordingLauncher l;
   l.answer = run_of("again", torn);
   Comparison c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());
-  ASSERT_EQ(l.calls.size(), 1u);  // re-measured: a judged answer is wanted
+  ASSERT_EQ(l.calls.size(), 2u);  // re-measured: a judged answer is wanted
   EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::unstable) << key_of(c, kLarge).reason;
-  EXPECT_EQ(c.exit_code, ExitCode::pass);  // twice unjudgeable: a warning
+  EXPECT_EQ(c.exit_code, ExitCode::pass);  // never judged: a warning
 
-  l.answer = run_of("again", three_sizes(73, 1.0 / 0.85));  // then one judged regression: not two
+  // then one judged regression and one judged pass: not every judged launch failed
+  l.answer.reset();
+  l.answers = {run_of("again", three_sizes(73, 1.0 / 0.85)), run_of("later", three_sizes(77))};
   c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());
   EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::ambiguous);
   EXPECT_EQ(key_of(c, kLarge).confirmation->first, Verdict::unstable);
   EXPECT_EQ(c.exit_code, ExitCode::pass);
+  l.answers.clear();
 
   l.answer = run_of("again", three_sizes(74));  // then a judged pass
   c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());

@@ -82,6 +82,8 @@ gate::Comparison sample() {
   j.current_median = 200;
   j.performance_ratio = 200.0 / 255;
   j.tolerance = 0.03;
+  j.lower_limit = 255 * 0.97;
+  j.upper_limit = 255 / 0.97;
   slow.judgement = j;
   slow.key = "coll/nccl/all_gather/<b>&/bytes:1073741824/ranks:2/oop";  // escaping
   c.keys.push_back(pair(0, 1, Verdict::pass, 396));
@@ -118,16 +120,11 @@ TEST(report_Html, HeadlineFailingKeysFirstVersionsNotesAndEscaping) {
 TEST(report_Html, OneFigurePairPerCollectiveWithBandsMarkersAndAPairMatrix) {
   const gate::Comparison c = sample();
   HtmlInputs in;
-  // Bands for all_reduce from the "baseline"; all_gather falls back to the judged key's tolerance.
-  for (const KeyComparison& k : c.keys) {
-    if (k.op == "all_reduce")
-      in.bands[k.key] = KeyBands{MetricBand{300, 290, 310}, std::nullopt, MetricBand{10, 9, 11}};
-  }
   const std::string html = render_html(c, in);
   EXPECT_EQ(count(html, "class=\"plot plot-rate plot-busbw\""), 2u);
   EXPECT_EQ(count(html, "class=\"plot plot-time\""), 2u);
-  EXPECT_EQ(count(html, "class=\"band baseline-band\""),
-            3u);  // all_reduce rate + time, all_gather rate
+  // Only the judged band is drawn: all_gather 1 GiB on busbw; the other keys carry no judgement.
+  EXPECT_EQ(count(html, "class=\"band baseline-band\""), 1u);
   EXPECT_EQ(count(html, "class=\"marker algo-change\""), 2u);   // both plots of all_reduce
   EXPECT_EQ(count(html, "class=\"marker verdict-fail\""), 2u);  // the regression, both plots
   EXPECT_EQ(count(html, "class=\"plot plot-trend\""), 0u) << "no history, no trend";

@@ -1,0 +1,164 @@
+// One judge (harness/gate/judge_run.hpp): a run directory with two confirmation launches, judged
+// against a baseline, with a results store in which one key DRIFTs, gives the same verdict per
+// key through `compare --format json` and every `report` format (json, markdown, junit, html),
+// and the same exit code. The real `fabricgate` binary; the store is a real SQLite file filled by
+// `fabricgate store import`.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "harness/fingerprint/subprocess.hpp"
+#include "tests/unit/gate/gate_fixtures.hpp"
+
+namespace fabricgate {
+namespace {
+
+using testing::json;
+namespace fs = std::filesystem;
+
+constexpr std::uint64_t kSmall = 8192;       // judged on latency: 35 % floor, DRIFTs here
+constexpr std::uint64_t kMedium = 1u << 20;  // one bad launch, then passes: AMBIGUOUS
+constexpr std::uint64_t kLarge = 64u << 20;  // slow in all three launches: REGRESSION
+
+struct Result {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class gate_VerdictAgreement : public ::testing::Test {
+ protected:
+  void SetUp() override { root_ = testing::fresh_temp_dir("verdict-agreement"); }
+  void TearDown() override { fs::remove_all(root_); }
+
+  // A run of three sizes; each factor scales that size's time (> 1: slower).
+  json run(const std::string& id, const std::string& started_at, unsigned seed, double small,
+           double medium, double large) {
+    std::vector<json> results;
+    for (const auto& [bytes, factor] :
+         {std::pair{kSmall, small}, std::pair{kMedium, medium}, std::pair{kLarge, large}}) {
+      testing::ResultSpec s;
+      s.bytes = bytes;
+      const double t = 5.0 + static_cast<double>(bytes) / 2000.0;
+      s.time_us =
+          testing::noisy(t * factor, 0.003, 5, seed * 7 + static_cast<unsigned>(bytes % 97));
+      results.push_back(testing::make_result(s));
+    }
+    testing::RunSpec rs;
+    rs.run_id = id;
+    json doc = testing::make_run(rs, results);
+    doc["started_at"] = started_at;
+    return doc;
+  }
+
+  Result cli(const std::vector<std::string>& args) {
+    std::vector<std::string> argv{FABRICGATE_CLI};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const auto r = fingerprint::run_program(argv, 16 << 20, std::chrono::seconds(120));
+    return {r.started && !r.timed_out && r.signal == 0 ? r.exit_code : -1, r.out, r.err};
+  }
+
+  fs::path root_;
+};
+
+std::string key_of(std::uint64_t bytes) {
+  // gate_fixtures' key shape for a ResultSpec of this size
+  return "coll/mpi/all_reduce/float32/sum/bytes:" + std::to_string(bytes) + "/ranks:2/oop";
+}
+
+TEST_F(gate_VerdictAgreement, CompareAndEveryReportFormatGiveTheSameVerdicts) {
+  std::vector<std::string> create{"baseline", "create", "--out",
+                                  (root_ / "baseline.json").string()};
+  for (int i = 1; i <= 5; ++i) {
+    const fs::path dir =
+        testing::write_run_dir(root_ / "base", run("base-" + std::to_string(i),
+                                                   "2026-11-29T0" + std::to_string(i) + ":00:00Z",
+                                                   static_cast<unsigned>(i), 1, 1, 1));
+    create.insert(create.end(), {"--from", dir.string()});
+  }
+  const Result created = cli(create);
+  ASSERT_EQ(created.code, 0) << created.out << created.err;
+
+  // History: eight runs at the baseline's level, then six with the small key 12 % slower (inside
+  // its 35 % latency floor, so each run passes; the level has moved: DRIFT).
+  for (int i = 0; i < 14; ++i) {
+    char started[32];
+    std::snprintf(started, sizeof started, "2026-11-30T%02d:00:00Z", i);
+    testing::write_run_dir(root_ / "history",
+                           run("hist-" + std::to_string(100 + i), started,
+                               static_cast<unsigned>(40 + i), i < 8 ? 1.0 : 1.12, 1, 1));
+  }
+  const std::string store = "sqlite:" + (root_ / "store.sqlite").string();
+  const Result imported = cli({"store", "import", (root_ / "history").string(), "--store", store});
+  ASSERT_EQ(imported.code, 0) << imported.out << imported.err;
+
+  // The judged run and the two confirmation launches it kept.
+  const fs::path now = testing::write_run_dir(
+      root_ / "results", run("now", "2026-11-30T20:00:00Z", 90, 1.12, 1.25, 1.25));
+  for (const auto& [name, medium] : {std::pair{"confirm", 1.0}, std::pair{"confirm-2", 1.0}}) {
+    json again = run(std::string("now-") + name, "2026-11-30T20:01:00Z", name[7] ? 92 : 91, 1.12,
+                     medium, 1.25);
+    fs::create_directories(now / name);
+    std::ofstream(now / name / "run.json") << again.dump();
+  }
+
+  const std::string baseline = (root_ / "baseline.json").string();
+  const Result compared =
+      cli({"compare", now.string(), "--baseline", baseline, "--store", store, "--format", "json"});
+  ASSERT_EQ(compared.code, 1) << compared.out << compared.err;
+  std::map<std::string, std::string> verdicts;
+  for (const json& k : json::parse(compared.out).at("keys"))
+    verdicts[k.at("key").get<std::string>()] = k.at("verdict").get<std::string>();
+  ASSERT_EQ(verdicts.size(), 3u);
+  EXPECT_EQ(verdicts[key_of(kSmall)], "DRIFT");
+  EXPECT_EQ(verdicts[key_of(kMedium)], "AMBIGUOUS");
+  EXPECT_EQ(verdicts[key_of(kLarge)], "REGRESSION");
+
+  for (const std::string format : {"json", "markdown", "junit", "html"}) {
+    const fs::path out = root_ / ("report." + format);
+    const Result r = cli({"report", now.string(), "--baseline", baseline, "--store", store,
+                          "--format", format, "--out", out.string(), "--no-history"});
+    ASSERT_EQ(r.code, 1) << format << ": " << r.out << r.err;  // the exit-code contract
+    const std::string text = slurp(out);
+    for (const auto& [key, verdict] : verdicts) {
+      if (format == "json") {
+        bool found = false;
+        for (const json& k : json::parse(text).at("keys")) {
+          if (k.at("key") == key) {
+            EXPECT_EQ(k.at("verdict"), verdict) << key;
+            found = true;
+          }
+        }
+        EXPECT_TRUE(found) << key;
+      } else if (format == "markdown") {
+        const bool fails = verdict != "AMBIGUOUS";
+        const std::string row = "| " + std::string(fails ? "**" : "") + verdict +
+                                (fails ? "**" : "") + " | `" + key + "`";
+        EXPECT_NE(text.find(row), std::string::npos) << row << "\n" << text;
+      } else if (format == "junit") {
+        const auto at = text.find("name=\"" + key + "\"");
+        ASSERT_NE(at, std::string::npos) << key;
+        const std::string testcase = text.substr(at, text.find("</testcase>", at) - at);
+        const std::string expected =
+            verdict == "AMBIGUOUS" ? "AMBIGUOUS: " : "<failure type=\"" + verdict + "\"";
+        EXPECT_NE(testcase.find(expected), std::string::npos) << testcase;
+      } else {
+        const std::string cell = ">" + verdict + "</td><td><code>" + key + "</code>";
+        EXPECT_NE(text.find(cell), std::string::npos) << cell;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fabricgate

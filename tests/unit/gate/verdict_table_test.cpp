@@ -1,0 +1,48 @@
+// The verdict table: one row per verdict, and the properties every rule and renderer reads.
+#include "harness/verdict/verdict_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace fabricgate::gate {
+namespace {
+
+TEST(gate_VerdictTable, OneRowPerVerdictWithADistinctName) {
+  std::set<std::string> names;
+  for (const VerdictFacts& f : verdict_table()) {
+    EXPECT_EQ(&facts_of(f.verdict), &f);
+    EXPECT_STREQ(verdict_name(f.verdict), f.name);
+    names.insert(f.name);
+    EXPECT_FALSE(f.fails && f.warns) << f.name << ": a verdict fails or warns, not both";
+    EXPECT_EQ(f.fails, f.style == VerdictStyle::fail) << f.name;
+    EXPECT_EQ(f.warns, f.style == VerdictStyle::warn) << f.name;
+    EXPECT_FALSE(f.joins_window && f.fails) << f.name << ": a failing launch never joins a band";
+  }
+  EXPECT_EQ(names.size(), verdict_table().size());
+}
+
+TEST(gate_VerdictTable, WarningsAndUngatedKeysNeverLookLikeAPass) {
+  EXPECT_EQ(facts_of(Verdict::unstable).style, VerdictStyle::warn);
+  EXPECT_EQ(facts_of(Verdict::ambiguous).style, VerdictStyle::warn);
+  EXPECT_EQ(facts_of(Verdict::noisy).style, VerdictStyle::info);
+  EXPECT_EQ(facts_of(Verdict::new_key).style, VerdictStyle::info);
+  EXPECT_FALSE(facts_of(Verdict::noisy).gated);
+  EXPECT_FALSE(facts_of(Verdict::new_key).gated);
+  EXPECT_FALSE(facts_of(Verdict::unstable).gated);
+  EXPECT_TRUE(facts_of(Verdict::pass).gated);
+  EXPECT_TRUE(facts_of(Verdict::regression).fails);
+  EXPECT_TRUE(facts_of(Verdict::drift).fails);
+}
+
+TEST(gate_VerdictTable, OnlyJudgedPerformanceVerdictsAreReMeasuredAndOnlyPassesDrift) {
+  for (const VerdictFacts& f : verdict_table()) {
+    EXPECT_EQ(f.remeasured, f.verdict == Verdict::regression || f.verdict == Verdict::unstable)
+        << f.name;
+    if (f.may_drift) EXPECT_FALSE(f.fails) << f.name;
+  }
+}
+
+}  // namespace
+}  // namespace fabricgate::gate

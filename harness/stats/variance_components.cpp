@@ -51,8 +51,13 @@ VarianceComponents variance_components(std::span<const std::vector<double>> log_
   if (c.sessions < std::max<std::size_t>(options.min_sessions, 2)) {
     c.within_var = c.ms_within;
     c.between_var = options.allowance * options.allowance;
-    c.predictive_var = c.ms_within * within_factor + c.between_var;
-    c.dof = c.within_measured ? n - s : 0;
+    const double measured = c.ms_within * within_factor;
+    c.predictive_var = measured + c.between_var;
+    // Satterthwaite with the allowance as a known constant (infinite df): only the measured part
+    // brings uncertainty, so a small within term no longer inflates t over the whole allowance.
+    c.dof = c.within_measured && measured > 0
+                ? c.predictive_var * c.predictive_var / (measured * measured / (n - s))
+                : 0;
     return c;
   }
   c.between_estimated = true;

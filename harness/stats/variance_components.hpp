@@ -46,9 +46,10 @@ struct VarianceComponents {
 //  - S >= min_sessions, N == S (one launch per session): the two terms cannot be told apart; each
 //    session mean is one draw of sb2 + sw2, estimated by MSB: V = MSB (1 + 1/S), dof = S - 1;
 //    reported as between_var = MSB, within_var = 0, within_measured = false.
-//  - S < min_sessions: V = MSW (1 + sum(1/n_s)/S^2) + allowance^2, dof = N - S (the allowance
-//    is a policy constant, not an estimate, so it adds no uncertainty); between_estimated = false.
-//    With N == S as well there is nothing to estimate: dof = 0, V = allowance^2.
+//  - S < min_sessions: V = W + allowance^2 with W = MSW (1 + sum(1/n_s)/S^2); the allowance is a
+//    policy constant, not an estimate (infinite df), so Satterthwaite gives dof = V^2 / (W^2 /
+//    (N - S)) (= N - S when the allowance is 0); between_estimated = false. With N == S (or W = 0)
+//    only the constant is left: dof = 0, which callers read as "normal quantile".
 VarianceComponents variance_components(std::span<const std::vector<double>> log_groups,
                                        const ComponentOptions& options = {});
 

@@ -16,8 +16,9 @@ def components(groups, min_sessions=3, allowance=0.02):
         assert abs(F - msb / msw) < 1e-9 * F
     n0 = (N - (n ** 2).sum() / N) / (S - 1) if S > 1 else 0.0
     wf = 1 + (1 / n).sum() / S ** 2
-    if S < min_sessions:
-        V = msw * wf + allowance ** 2; dof = N - S; sb2 = allowance ** 2
+    if S < min_sessions:  # the allowance is a constant: Satterthwaite over the measured part only
+        V = msw * wf + allowance ** 2; sb2 = allowance ** 2
+        dof = V ** 2 / ((msw * wf) ** 2 / (N - S))
     elif msb <= msw:
         sb2 = 0.0; V = msw * wf; dof = N - S
     else:

@@ -303,7 +303,7 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
   k.median_b = median(pooled_b);
   // A is the reference, as a baseline is: its spread (repetitions and launch-to-launch drift)
   // widens the tolerance the same way the baseline gate's does.
-  k.spread_a = baseline_relative_spread(MetricBaseline{k.median_a, pooled_a, launch_medians_a});
+  k.spread_a = baseline_relative_spread(MetricBaseline{k.median_a, pooled_a, launch_medians_a, {}});
   k.static_tolerance = o.tolerance ? *o.tolerance : size_class.tolerance;
   k.tolerance =
       o.tolerance ? *o.tolerance

@@ -7,6 +7,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "harness/baseline/baseline_sessions.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/tolerance.hpp"
@@ -59,6 +60,7 @@ void require_same_platform(const std::vector<RunRecord>& runs, const std::string
 struct Contribution {
   const RunRecord* run;
   const BenchmarkResult* result;
+  std::string session;  // sessions_of_runs
 };
 
 std::vector<double> values_or_median(const std::vector<double>& samples, double reported) {
@@ -71,6 +73,7 @@ MetricBaseline merge_metric(const std::vector<Contribution>& parts,
   for (const Contribution& c : parts) {
     const std::vector<double> values = pick(*c.result);
     m.run_medians.push_back(median(values));
+    m.run_sessions.push_back(c.session);
     m.samples.insert(m.samples.end(), values.begin(), values.end());
   }
   m.median = median(m.run_medians);  // median of run medians: one bad run cannot drag it
@@ -143,15 +146,17 @@ BaselineEntry build_entry(const std::string& key, const std::vector<Contribution
 
 // Entries for every key measured cleanly (status ok, no PITFALLS error) in >= min_runs runs.
 std::map<std::string, BaselineEntry> build_entries(const std::vector<RunRecord>& runs,
+                                                   const std::vector<RunSession>& sessions,
                                                    const TolerancePolicy& policy,
                                                    const std::string& now,
                                                    std::vector<std::string>& left_out) {
   std::map<std::string, std::vector<Contribution>> by_key;
   std::set<std::string> all_keys;
-  for (const RunRecord& run : runs) {
-    for (const BenchmarkResult& r : run.benchmarks) {
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (const BenchmarkResult& r : runs[i].benchmarks) {
       all_keys.insert(r.key);
-      if (r.status == ResultStatus::ok && !r.has_error_note()) by_key[r.key].push_back({&run, &r});
+      if (r.status == ResultStatus::ok && !r.has_error_note())
+        by_key[r.key].push_back({&runs[i], &r, sessions[i].id});
     }
   }
   std::map<std::string, BaselineEntry> entries;
@@ -212,7 +217,10 @@ BuiltBaseline create_baseline(const std::vector<RunRecord>& runs,
   b.updated_at = options.now;
   b.policy = options.policy;
   b.provenance = merged_provenance(runs, options.now);
-  b.entries = build_entries(runs, b.policy, options.now, out.left_out);
+  const std::vector<RunSession> sessions = sessions_of_runs(runs);
+  b.sessions = session_list(sessions);
+  b.hosts = hosts_of(b.sessions);
+  b.entries = build_entries(runs, sessions, b.policy, options.now, out.left_out);
   if (b.entries.empty()) {
     throw InputError("no benchmark was measured cleanly in " + std::to_string(b.policy.min_runs) +
                      " runs; nothing to baseline");

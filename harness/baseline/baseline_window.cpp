@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/errors.hpp"
+#include "harness/baseline/baseline_sessions.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/stats/statistics.hpp"
@@ -43,21 +44,51 @@ std::vector<double> values_of(const std::vector<double>& samples, double reporte
   return samples.empty() ? std::vector<double>{reported} : samples;
 }
 
-// Appends one launch and keeps the newest `window` launches (samples: about as many launches'
-// worth, trimmed from the oldest, since the file does not say where one launch's samples end).
-void add_launch(MetricBaseline& m, const std::vector<double>& values, std::size_t window) {
+// Appends one launch of `session` and keeps at most `window` launches, dropping WHOLE sessions
+// from the oldest: a session cut in half would leave a between-session estimate from one or two
+// of its launches. The newest session is always kept whole, even when it alone exceeds the window.
+// Samples keep about as many launches' worth, trimmed from the oldest (the file does not say where
+// one launch's samples end).
+void add_launch(MetricBaseline& m, const std::vector<double>& values, const std::string& session,
+                std::size_t window) {
   const double per_launch = m.run_medians.empty() ? static_cast<double>(values.size())
                                                   : static_cast<double>(m.samples.size()) /
                                                         static_cast<double>(m.run_medians.size());
   m.run_medians.push_back(median(values));
+  m.run_sessions.push_back(session);
   m.samples.insert(m.samples.end(), values.begin(), values.end());
-  if (m.run_medians.size() > window)
-    m.run_medians.erase(m.run_medians.begin(), m.run_medians.end() - static_cast<long>(window));
+  while (m.run_medians.size() > window && m.run_sessions.front() != session) {
+    const std::string oldest = m.run_sessions.front();
+    std::size_t n = 0;
+    while (n < m.run_sessions.size() && m.run_sessions[n] == oldest) ++n;
+    m.run_medians.erase(m.run_medians.begin(), m.run_medians.begin() + static_cast<long>(n));
+    m.run_sessions.erase(m.run_sessions.begin(), m.run_sessions.begin() + static_cast<long>(n));
+  }
   const auto keep =
       static_cast<std::size_t>(std::max(1.0, per_launch * static_cast<double>(window) + 0.5));
   if (m.samples.size() > keep)
     m.samples.erase(m.samples.begin(), m.samples.end() - static_cast<long>(keep));
   m.median = median(m.run_medians);
+}
+
+// A /1 or /2 baseline's launch medians carry no session: before tagged launches join them they
+// become one session of unknown host, so the file stays one consistent shape.
+void tag_untagged(MetricBaseline& m, const std::string& legacy) {
+  if (m.run_sessions.size() != m.run_medians.size())
+    m.run_sessions.assign(m.run_medians.size(), legacy);
+}
+
+// The sessions still referenced by some key, with their launch counts as merged.
+std::vector<BaselineSession> referenced_sessions(const Baseline& b,
+                                                 const std::vector<BaselineSession>& known) {
+  std::set<std::string> used;
+  for (const auto& [key, e] : b.entries)
+    used.insert(e.time_us.run_sessions.begin(), e.time_us.run_sessions.end());
+  std::vector<BaselineSession> out;
+  for (const BaselineSession& s : known) {
+    if (used.count(s.id)) out.push_back(s);
+  }
+  return out;
 }
 
 bool mergeable(Verdict v) { return facts_of(v).joins_window; }
@@ -72,8 +103,23 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
   b = old;
   b.updated_at = now;
   const auto window = static_cast<std::size_t>(old.policy.window);
+  const std::vector<RunSession> run_sessions = sessions_of_runs(runs);
+  std::vector<BaselineSession> known = b.sessions;
+  const std::string legacy =
+      "legacy-before-" + (old.updated_at.empty() ? std::string("unknown") : old.updated_at);
+  bool legacy_used = false;
+  for (const BaselineSession& s : session_list(run_sessions)) {
+    const auto it = std::find_if(known.begin(), known.end(),
+                                 [&](const BaselineSession& k) { return k.id == s.id; });
+    if (it == known.end())
+      known.push_back(s);
+    else
+      it->launches += s.launches;
+  }
   std::set<std::string> new_keys;
-  for (const RunRecord& run : runs) {
+  for (std::size_t run_index = 0; run_index < runs.size(); ++run_index) {
+    const RunRecord& run = runs[run_index];
+    const std::string& session = run_sessions[run_index].id;
     const Comparison c = compare_run(run, &old, CompareOptions{});  // identity, P02: InputError
     std::map<std::string_view, const BenchmarkResult*> results;
     for (const BenchmarkResult& r : run.benchmarks) results.emplace(r.key, &r);
@@ -94,10 +140,16 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
       if (!r || entry == b.entries.end() || r->nranks != entry->second.nranks)
         continue;  // P04 matches stay apart
       BaselineEntry& e = entry->second;
-      add_launch(e.time_us, values_of(r->samples.time_us, r->time_us), window);
-      add_launch(e.algbw_GBps, values_of(r->samples.algbw_GBps, r->algbw_GBps), window);
+      for (MetricBaseline* m : {&e.time_us, &e.algbw_GBps}) {
+        legacy_used = legacy_used || m->run_sessions.size() != m->run_medians.size();
+        tag_untagged(*m, legacy);
+      }
+      if (e.busbw_GBps) tag_untagged(*e.busbw_GBps, legacy);
+      add_launch(e.time_us, values_of(r->samples.time_us, r->time_us), session, window);
+      add_launch(e.algbw_GBps, values_of(r->samples.algbw_GBps, r->algbw_GBps), session, window);
       if (e.busbw_GBps && r->busbw_GBps)
-        add_launch(*e.busbw_GBps, values_of(r->samples.busbw_GBps, *r->busbw_GBps), window);
+        add_launch(*e.busbw_GBps, values_of(r->samples.busbw_GBps, *r->busbw_GBps), session,
+                   window);
       e.provenance.run_ids.push_back(run.run_id);
       if (e.provenance.run_ids.size() > window) {
         e.provenance.run_ids.erase(e.provenance.run_ids.begin(),
@@ -129,6 +181,21 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
       }
     }
   }
+  if (legacy_used) {
+    known.insert(known.begin(),
+                 BaselineSession{legacy, "", old.created_at, old.provenance.runs_merged});
+  }
+  // Keys that kept untagged launches (none of this update's launches merged into them) are tagged
+  // too when the file lists sessions at all: run_sessions is all-or-nothing per file.
+  if (legacy_used) {
+    for (auto& [key, e] : b.entries) {
+      tag_untagged(e.time_us, legacy);
+      tag_untagged(e.algbw_GBps, legacy);
+      if (e.busbw_GBps) tag_untagged(*e.busbw_GBps, legacy);
+    }
+  }
+  b.sessions = referenced_sessions(b, known);
+  b.hosts = hosts_of(b.sessions);
   b.provenance.date = now;
   for (const RunRecord& r : runs) b.provenance.run_ids.push_back(r.run_id);
   if (b.provenance.run_ids.size() > window) {

@@ -10,6 +10,7 @@
 #include "core/json_file.hpp"
 #include "harness/baseline/baseline_builder.hpp"
 #include "harness/baseline/baseline_diff.hpp"
+#include "harness/baseline/baseline_sessions.hpp"
 #include "harness/baseline/baseline_window.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/gate/platform_guard.hpp"
@@ -67,7 +68,8 @@ int run_create(const BaselineArgs& a) {
   save_baseline(out, built.baseline);
   std::cout << "wrote " << out.string() << "\n"
             << gate::render_baseline_diff(
-                   gate::diff_baselines(previous ? &*previous : nullptr, built.baseline));
+                   gate::diff_baselines(previous ? &*previous : nullptr, built.baseline))
+            << gate::describe_sessions(built.baseline);
   print_left_out(built.left_out);
   return 0;
 }
@@ -82,8 +84,9 @@ int run_update(const BaselineArgs& a) {
   save_baseline(a.baseline, built.baseline);
   std::cout << "updated " << a.baseline << ": " << update.launches_merged
             << " passing key launch(es) merged into windows of " << old.policy.window
-            << " launches\n"
-            << gate::render_baseline_diff(gate::diff_baselines(&old, built.baseline));
+            << " launches (whole sessions dropped from the oldest)\n"
+            << gate::render_baseline_diff(gate::diff_baselines(&old, built.baseline))
+            << gate::describe_sessions(built.baseline);
   for (const std::string& l : update.not_merged) std::cout << "not merged: " << l << "\n";
   print_left_out(built.left_out);
   return 0;

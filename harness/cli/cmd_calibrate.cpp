@@ -14,6 +14,7 @@
 #include "harness/baseline/baseline_builder.hpp"
 #include "harness/baseline/baseline_diff.hpp"
 #include "harness/baseline/calibration.hpp"
+#include "harness/baseline/session_calibration.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/launch/run_orchestrator.hpp"
@@ -33,6 +34,7 @@ struct CalibrateArgs {
   std::vector<std::string> from;
   std::string baseline;
   bool write = false;
+  bool by_session = false;
   std::string bench;
   std::string platform;
   std::string lock_file = "/tmp/fabricgate-runner.lock";
@@ -77,6 +79,11 @@ int run_calibrate(CalibrateArgs& a) {
     throw InputError("--launches", "", "--suite too (which suite to launch)");
   if (a.write && a.baseline.empty())
     throw InputError("--write", "", "--baseline FILE (the baseline to store bands in)");
+  if (a.by_session && (a.from.empty() || a.write)) {
+    throw InputError("--by-session", "",
+                     "--from RUN... of several sessions (and no --write): it builds its own "
+                     "baselines, leaving one session out at a time");
+  }
   std::optional<Baseline> baseline;
   if (!a.baseline.empty())
     baseline = load_baseline(a.baseline);  // before launching: bad input first
@@ -85,6 +92,14 @@ int run_calibrate(CalibrateArgs& a) {
     runs = make_launches(a);
   } else {
     for (const std::string& p : a.from) runs.push_back(load_run(p));
+  }
+  if (a.by_session) {
+    const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
+    const std::string text =
+        gate::render_session_calibration(gate::calibrate_by_session(runs, policy));
+    std::cout << text;
+    if (!a.out.empty()) write_file_atomically(a.out, text);
+    return 0;
   }
   const gate::CalibrationTable table =
       gate::calibrate(runs, baseline ? &*baseline : nullptr,
@@ -117,6 +132,9 @@ void add_calibrate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--baseline", a->baseline,
                   "Baseline to count false alarms against (and --write into)");
   cmd->add_flag("--write", a->write, "Store the per-key bands in the baseline (diff shown)");
+  cmd->add_flag("--by-session", a->by_session,
+                "With --from: variance components per key (within/between sessions) and "
+                "leave-one-session-out false alarms and MDE (--baseline: its policy only)");
   cmd->add_option("--out", a->out, "Also write the table to this file");
   cmd->add_option("--scenario", a->run.scenarios, "Scenario to launch (default: default)");
   cmd->add_option("--ranks", a->run.ranks, "Processes to launch (default: the suite's)");

@@ -1,6 +1,7 @@
 #include "harness/gate/compare.hpp"
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 #include <unordered_map>
 #include <unordered_set>
@@ -237,7 +238,7 @@ class BaselineMatcher {
 // verdict (given after all keys, verdict_from_judgement).
 bool compare_key(const RunRecord& run, const BenchmarkResult& r,
                  const BaselineMatcher::Match& match, const TolerancePolicy& policy,
-                 KeyComparison& k) {
+                 const JudgedHost& host, KeyComparison& k) {
   if (match.entry) fill_baseline_figures(k, *match.entry);
   if (decide_without_numbers(r, k)) {
     // The baseline only holds keys that were measured cleanly, so a skip here means something
@@ -256,7 +257,7 @@ bool compare_key(const RunRecord& run, const BenchmarkResult& r,
   }
   // (At another rank count NCCL may rightly choose another algorithm (P19): only time is judged.)
   if (!match.other_rank_count && decide_route(run, r, *match.entry, k)) return false;
-  k.judgement = judge_metric(r, *match.entry, policy);
+  k.judgement = judge_metric(r, *match.entry, policy, host);
   if (k.judgement->metric == Metric::time_us && r.nranks != match.entry->nranks &&
       !match.other_rank_count) {
     k.notes.push_back({"P04", "note", k.judgement->why_metric});
@@ -343,10 +344,14 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline,
   c.keys.reserve(run.benchmarks.size() + (baseline ? baseline->entries.size() : 0));
   std::vector<std::size_t> judged;  // indices into c.keys awaiting their verdict from the numbers
   BaselineMatcher matcher(baseline);
+  // The judged host's own sessions judge it when the baseline holds enough of them.
+  const std::map<std::string, std::string> hosts_of_sessions =
+      baseline ? session_hosts(*baseline) : std::map<std::string, std::string>{};
+  const JudgedHost host{run.host_id, &hosts_of_sessions};
   for (const BenchmarkResult& r : run.benchmarks) {
     KeyComparison k = start_key(r);
     const BaselineMatcher::Match match = matcher.find(r, k);
-    if (compare_key(run, r, match, policy, k)) judged.push_back(c.keys.size());
+    if (compare_key(run, r, match, policy, host, k)) judged.push_back(c.keys.size());
     c.keys.push_back(std::move(k));
   }
   for (const std::size_t i : judged) give_judged_verdict(c.keys[i], policy);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "harness/gate/size_class.hpp"
 #include "harness/stats/statistics.hpp"
 #include "harness/stats/student_t.hpp"
+#include "harness/stats/variance_components.hpp"
 
 namespace fabricgate::gate {
 
@@ -50,9 +52,84 @@ LaunchBand band_around_centre(std::span<const double> launch_medians, double cen
   return b;
 }
 
-LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry,
-                       const MetricBaseline& metric) {
-  LaunchBand b = prediction_band(metric.run_medians, policy.band_alpha);
+namespace {
+
+struct SessionGroups {
+  std::vector<std::string> ids;  // first-seen order
+  std::vector<std::vector<double>> logs;
+};
+
+// Log launch medians by session; one group when the metric names no sessions (/1, /2 files).
+SessionGroups group_by_session(const MetricBaseline& metric) {
+  SessionGroups g;
+  const bool tagged = metric.run_sessions.size() == metric.run_medians.size();
+  for (std::size_t i = 0; i < metric.run_medians.size(); ++i) {
+    const double x = metric.run_medians[i];
+    if (!(x > 0 && std::isfinite(x))) continue;
+    const std::string id = tagged ? metric.run_sessions[i] : std::string();
+    const auto it = std::find(g.ids.begin(), g.ids.end(), id);
+    if (it == g.ids.end()) {
+      g.ids.push_back(id);
+      g.logs.push_back({std::log(x)});
+    } else {
+      g.logs[static_cast<std::size_t>(it - g.ids.begin())].push_back(std::log(x));
+    }
+  }
+  return g;
+}
+
+std::string host_of(const std::map<std::string, std::string>& session_hosts,
+                    const std::string& session) {
+  const auto it = session_hosts.find(session);
+  return it == session_hosts.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+LaunchBand session_band(const TolerancePolicy& policy, const BaselineEntry& entry,
+                        const MetricBaseline& metric, const std::string& judged_host,
+                        const std::map<std::string, std::string>& session_hosts) {
+  SessionGroups all = group_by_session(metric);
+  LaunchBand b;
+  std::vector<std::vector<double>> used;
+  std::vector<std::string> used_ids;
+  if (!judged_host.empty()) {
+    for (std::size_t i = 0; i < all.ids.size(); ++i) {
+      if (!all.ids[i].empty() && host_of(session_hosts, all.ids[i]) == judged_host) {
+        used.push_back(all.logs[i]);
+        used_ids.push_back(all.ids[i]);
+      }
+    }
+  }
+  if (!judged_host.empty() && used.size() >= static_cast<std::size_t>(policy.host_min_sessions)) {
+    b.centre_scope = "host";
+    b.host = judged_host;
+  } else {
+    used = std::move(all.logs);
+    used_ids = std::move(all.ids);
+  }
+  const VarianceComponents vc = variance_components(
+      used, ComponentOptions{static_cast<std::size_t>(std::max(policy.min_sessions, 2)),
+                             policy.session_allowance});
+  b.launches = vc.values;
+  b.sessions = vc.sessions;
+  std::set<std::string> hosts;
+  for (const std::string& id : used_ids) {
+    if (const std::string h = host_of(session_hosts, id); !h.empty()) hosts.insert(h);
+  }
+  b.hosts = hosts.size();
+  b.within_sd = std::sqrt(vc.within_var);
+  b.between_sd = std::sqrt(vc.between_var);
+  b.between_estimated = vc.between_estimated;
+  b.dof = vc.dof;
+  if (vc.values > 0) {
+    b.centre = std::exp(vc.centre);
+    b.log_sd = std::sqrt(vc.within_var + vc.between_var);
+    // dof 0: nothing measured but the allowance, a known constant: the normal quantile.
+    b.t_quantile = student_t_quantile(1 - policy.band_alpha, vc.dof > 0 ? std::min(vc.dof, 1e5) : 1e5);
+    if (vc.values >= 2 || vc.predictive_var > 0)
+      b.half_width = 1 - std::exp(-b.t_quantile * std::sqrt(vc.predictive_var));
+  }
   if (entry.band && entry.band->launches >= 2) {
     b.half_width = entry.band->half_width;
     b.launches = static_cast<std::size_t>(entry.band->launches);
@@ -62,6 +139,11 @@ LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry
   b.tolerance = std::max(b.floor, b.half_width);
   b.noisy = b.half_width > policy.max_band;
   return b;
+}
+
+LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry,
+                       const MetricBaseline& metric) {
+  return session_band(policy, entry, metric, "");
 }
 
 double launch_instability(std::span<const double> repetitions) {

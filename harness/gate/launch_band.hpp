@@ -4,12 +4,16 @@
 // buffers, picks clocks and (NCCL) its per-process levels once, so repetitions inside a launch
 // are not independent draws of what the next launch will measure.
 //
-// Model: log launch medians are normal. centre = exp(mean(log x)); half-width (log space)
-// h = t_{n-1, 1-band_alpha} * s * sqrt(1 + 1/n); relative band = 1 - exp(-h). The size class's
+// Model: log launch medians are normal, with a session-level and a launch-level term
+// (session_band below; harness/gate/README.md "Sessions and hosts"). prediction_band is the
+// one-session special case: h = t_{n-1, 1-band_alpha} * s * sqrt(1 + 1/n); relative band
+// = 1 - exp(-h). The size class's
 // (or key's) static tolerance is a floor; a band wider than policy max_band makes the key NOISY
 // (informational, never failing). harness/gate/README.md says why t-based and not [min, max].
 #include <cstddef>
+#include <map>
 #include <span>
+#include <string>
 
 #include "harness/model/baseline.hpp"
 
@@ -25,7 +29,15 @@ struct LaunchBand {
   double tolerance = 0;      // max(floor, half_width): what a launch may lose
   bool calibrated = false;   // half_width from `fabricgate calibrate` (entry.band)
   bool noisy = false;        // half_width > policy.max_band: not gateable
-  double between_sd = 0;     // between-session SD of log launch medians (0: not estimated)
+  // The two noise levels behind the band (session_band; harness/stats/variance_components.hpp).
+  std::size_t sessions = 0;        // sessions behind the centre and band
+  std::size_t hosts = 0;           // distinct hosts among them (0 when the file names none)
+  double within_sd = 0;            // launch-to-launch SD inside a session (log scale)
+  double between_sd = 0;           // session-to-session SD; the allowance when not estimated
+  bool between_estimated = false;  // false: < min_sessions sessions, policy session_allowance used
+  double dof = 0;                  // degrees of freedom of the t quantile (Satterthwaite)
+  std::string centre_scope = "platform";  // "host": the judged host's own sessions judged it
+  std::string host;                       // the host whose sessions made a "host" centre
 };
 
 // From launch medians alone (calibrate uses it on A/A launches). Needs >= 2 positive values.
@@ -40,7 +52,22 @@ LaunchBand prediction_band(std::span<const double> launch_medians, double band_a
 LaunchBand band_around_centre(std::span<const double> launch_medians, double centre,
                               bool higher_is_better, double band_alpha);
 
-// The band of one baseline metric, with the floor and NOISY decision of `policy`.
+// The band for ONE launch of a NEW session (issue #27): log launch medians grouped by session
+// (metric.run_sessions; all one session when the file has none), variance components V as in
+// variance_components.hpp, centre = exp(mean of session means), h = t_{dof, 1-band_alpha} sqrt(V),
+// relative band 1 - exp(-h), floored by the size class (or key) tolerance, NOISY above
+// policy.max_band. With fewer than policy.min_sessions sessions the between term is
+// policy.session_allowance (between_estimated = false).
+// Host-aware centre: when `judged_host` has >= policy.host_min_sessions sessions among this
+// metric's (host of a session from `session_hosts`, Baseline::sessions), the centre and band come
+// from those sessions only (centre_scope "host"): GPUs of one SKU differ by several percent, and a
+// host's own history judges it more sharply than the platform's.
+// A calibrated band (entry.band, `fabricgate calibrate --write`) still replaces the half-width.
+LaunchBand session_band(const TolerancePolicy& policy, const BaselineEntry& entry,
+                        const MetricBaseline& metric, const std::string& judged_host,
+                        const std::map<std::string, std::string>& session_hosts = {});
+
+// session_band for no particular host (the platform centre): every caller gets the two-level band.
 LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry,
                        const MetricBaseline& metric);
 

@@ -44,10 +44,29 @@ bool usable(const BenchmarkResult& now, const BaselineEntry& base, Metric m) {
   return current_median(now, m) > 0 && baseline_metric(base, m).median > 0;
 }
 
+// Which centre and band judged, in words (every report shows it with the key's judgement).
+std::string band_scope_text(const LaunchBand& b) {
+  std::string text = b.centre_scope == "host" ? "host " + b.host + "'s own " : "platform ";
+  text += "centre from " + std::to_string(b.sessions) + " session(s)";
+  if (b.hosts > 0) text += " on " + std::to_string(b.hosts) + " host(s)";
+  if (b.calibrated) return text + ", calibrated band";
+  char sd[160];
+  if (b.between_estimated) {
+    std::snprintf(sd, sizeof sd, "; between-session SD %.2f %%, within %.2f %%",
+                  b.between_sd * 100, b.within_sd * 100);
+  } else {
+    std::snprintf(sd, sizeof sd,
+                  "; between-session term not estimated (fewer sessions than min_sessions): "
+                  "allowance %.2f %%, within %.2f %%",
+                  b.between_sd * 100, b.within_sd * 100);
+  }
+  return text + sd;
+}
+
 }  // namespace
 
 MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,
-                             const TolerancePolicy& policy) {
+                             const TolerancePolicy& policy, const JudgedHost& host) {
   MetricJudgement j;
   const SizeClass& size_class = size_class_for(policy, base.bytes);
   j.size_class = size_class.name;
@@ -63,7 +82,10 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
     j.why_metric = "bandwidth not reported: elapsed time";
   }
   const MetricBaseline& reference = baseline_metric(base, j.metric);
-  const LaunchBand band = launch_band(policy, base, reference);
+  const LaunchBand band =
+      host.session_hosts ? session_band(policy, base, reference, host.host, *host.session_hosts)
+                         : launch_band(policy, base, reference);
+  j.band_scope = band_scope_text(band);
   j.static_tolerance = band.floor;
   j.baseline_spread = band.log_sd;
   j.band = band.half_width;

@@ -3,14 +3,24 @@
 // launch's median against the prediction band of the baseline's launch medians (launch_band.hpp),
 // and the launch's own stability (its repetitions' robust CV).
 #include <cstdint>
+#include <map>
+#include <string>
+
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 
+// The host a run was measured on, and which host each baseline session ran on: a host with
+// enough sessions of its own in the baseline is judged by its own centre and band.
+struct JudgedHost {
+  std::string host;
+  const std::map<std::string, std::string>* session_hosts = nullptr;
+};
+
 MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,
-                             const TolerancePolicy& policy);
+                             const TolerancePolicy& policy, const JudgedHost& host = {});
 
 // NOISY (band wider than max_band) / UNSTABLE (repetitions disagree) / REGRESSION / IMPROVEMENT /
 // PASS.

@@ -4,7 +4,10 @@
 #include <cstdlib>
 #include <ctime>
 
+#include <unistd.h>
+
 #include "core/records_header.hpp"
+#include "harness/model/host_identity.hpp"
 #include "harness/model/secret_redaction.hpp"
 
 namespace fabricgate::launch {
@@ -29,6 +32,9 @@ json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fin
       {"incomplete_reason", reason},
       {"started_at", f.started_at},
       {"finished_at", f.finished_at},
+      {"host_id", f.host_id},
+      {"session_id", f.session_id},
+      {"session_started_at", f.session_started_at},
       {"metadata", f.metadata},
       {"launch",
        {{"launcher", f.launcher},
@@ -51,6 +57,24 @@ json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fin
       {"benchmarks", records.benchmarks},
   };
   return run;
+}
+
+const InvocationSession& invocation_session(const json& fingerprint) {
+  // A function-local static: the first launch of the process fixes the session, later ones
+  // (another scenario, a confirmation launch) reuse it.
+  static const InvocationSession session = [&] {
+    InvocationSession s;
+    s.host_id = host_id_of(fingerprint);
+    s.started_at = utc_now_iso8601();
+    // A CI job (or a script) that calls `fabricgate run` once per launch is still one sitting:
+    // FABRICGATE_SESSION names its session for all of them.
+    const char* given = std::getenv("FABRICGATE_SESSION");
+    s.id = given != nullptr && *given != '\0'
+               ? std::string(given)
+               : session_id_of(utc_now_compact(), s.host_id, static_cast<long>(getpid()));
+    return s;
+  }();
+  return session;
 }
 
 std::string utc_now_iso8601() {

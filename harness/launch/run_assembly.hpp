@@ -29,6 +29,10 @@ struct RunFacts {
   std::string launcher;
   std::string started_at;  // ISO 8601 UTC
   std::string finished_at;
+  // One `fabricgate run` invocation: every scenario and confirmation launch it makes shares it.
+  std::string host_id;
+  std::string session_id;
+  std::string session_started_at;
   std::string incomplete_reason;  // empty when the launch ended normally
   json metadata = json::object();
 };
@@ -38,6 +42,16 @@ json assemble_run(const RunFacts& facts, const RecordsFile& records, const json&
 
 // "2026-11-29T19:00:00Z"
 std::string utc_now_iso8601();
+
+// The session of this process: started when first asked, id "<compact UTC>-<host id>-<pid>".
+// Every launch one `fabricgate run` makes (scenarios, confirmations) gets the same one.
+// FABRICGATE_SESSION, when set, is the id instead (one CI job running `fabricgate run` per launch).
+struct InvocationSession {
+  std::string id;
+  std::string started_at;  // ISO 8601 UTC
+  std::string host_id;
+};
+const InvocationSession& invocation_session(const json& fingerprint);
 // "20261129T190000Z"
 std::string utc_now_compact();
 // git commit, CI run id and URL from the usual CI variables (GitHub Actions, GitLab, Jenkins).

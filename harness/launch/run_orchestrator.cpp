@@ -347,6 +347,10 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
   facts.launcher = plan.launcher;
   facts.metadata = ci_metadata();
   facts.started_at = utc_now_iso8601();
+  const InvocationSession& session = invocation_session(shared.fingerprint);
+  facts.host_id = session.host_id;
+  facts.session_id = session.id;
+  facts.session_started_at = session.started_at;
   ProcessSpec spec;
   spec.argv = plan.argv;
   spec.env_set = plan.env;

@@ -47,7 +47,24 @@ const char* multiple_comparison_name(MultipleComparison m) {
 namespace {
 
 json metric_to_json(const MetricBaseline& m) {
-  return json{{"median", m.median}, {"samples", m.samples}, {"run_medians", m.run_medians}};
+  json j{{"median", m.median}, {"samples", m.samples}, {"run_medians", m.run_medians}};
+  if (!m.run_sessions.empty()) j["run_sessions"] = m.run_sessions;
+  return j;
+}
+
+json sessions_to_json(const std::vector<BaselineSession>& sessions) {
+  json out = json::array();
+  for (const BaselineSession& s : sessions) {
+    out.push_back(json{
+        {"id", s.id}, {"host", s.host}, {"started_at", s.started_at}, {"launches", s.launches}});
+  }
+  return out;
+}
+
+json hosts_to_json(const std::vector<BaselineHost>& hosts) {
+  json out = json::array();
+  for (const BaselineHost& h : hosts) out.push_back(json{{"id", h.id}, {"sessions", h.sessions}});
+  return out;
 }
 
 json provenance_to_json(const BaselineProvenance& p) {
@@ -78,6 +95,9 @@ json policy_to_json(const TolerancePolicy& p) {
            {"min_runs", p.min_runs},
            {"drift_threshold", p.drift_threshold},
            {"drift_min_runs", p.drift_min_runs},
+           {"session_allowance", p.session_allowance},
+           {"min_sessions", p.min_sessions},
+           {"host_min_sessions", p.host_min_sessions},
            {"size_classes", std::move(classes)}};
   if (p.launch_alpha) out["launch_alpha"] = *p.launch_alpha;
   return out;
@@ -118,7 +138,8 @@ class BaselineParser {
  public:
   BaselineParser(const json& doc, const std::string& origin)
       : r_(doc, origin),
-        v1_(doc.is_object() && doc.contains("schema") && doc["schema"] == kBaselineSchemaV1) {}
+        v1_(doc.is_object() && doc.contains("schema") && doc["schema"] == kBaselineSchemaV1),
+        v3_(doc.is_object() && doc.contains("schema") && doc["schema"] == kBaselineSchema) {}
 
   Baseline parse() const {
     Baseline b;
@@ -136,12 +157,17 @@ class BaselineParser {
     b.updated_at = r_.string_at("/updated_at");
     b.provenance = provenance("/provenance");
     b.policy = policy("/tolerance_policy");
+    if (v3_) {
+      b.sessions = sessions("/sessions");
+      b.hosts = hosts("/hosts", b.sessions);
+    }
     for (const auto& [key, value] : r_.object_at("/entries").items()) {
       if (const std::string problem = benchmark_key_problem(key); !problem.empty()) {
         r_.fail("/entries" + escape(key), problem);
       }
       b.entries.emplace(key, entry(key));
     }
+    require_known_sessions(b);
     require_gateable(b);
     set_family_size(b.policy, b.entries.size());
     return b;
@@ -198,6 +224,65 @@ class BaselineParser {
     return out;
   }
 
+  std::vector<BaselineSession> sessions(const std::string& p) const {
+    std::vector<BaselineSession> out;
+    std::set<std::string> ids;
+    const json& a = r_.array_at(p);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string q = p + "/" + std::to_string(i);
+      BaselineSession s;
+      s.id = r_.string_at(q + "/id");
+      if (s.id.empty()) r_.fail(q + "/id", "a non-empty session id");
+      if (!ids.insert(s.id).second)
+        r_.fail(q + "/id", "each session once (\"" + s.id + "\" again)");
+      s.host = r_.string_at(q + "/host");
+      s.started_at = r_.string_at(q + "/started_at");
+      s.launches = int_in(q + "/launches", 1, 1000000);
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+
+  // hosts[] must agree with sessions[]: it is derived data, written for the reader of the file.
+  std::vector<BaselineHost> hosts(const std::string& p,
+                                  const std::vector<BaselineSession>& sessions) const {
+    std::vector<BaselineHost> out;
+    const json& a = r_.array_at(p);
+    const std::vector<BaselineHost> expected = hosts_of(sessions);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const std::string q = p + "/" + std::to_string(i);
+      BaselineHost h{r_.string_at(q + "/id"), int_in(q + "/sessions", 1, 1000000)};
+      const auto it = std::find_if(expected.begin(), expected.end(),
+                                   [&](const BaselineHost& e) { return e.id == h.id; });
+      if (it == expected.end() || it->sessions != h.sessions) {
+        r_.fail(q, "a host with as many sessions as /sessions lists for \"" + h.id + "\"");
+      }
+      out.push_back(std::move(h));
+    }
+    if (out.size() != expected.size())
+      r_.fail(p, "one entry per host of /sessions (" + std::to_string(expected.size()) + ")");
+    return out;
+  }
+
+  // Every run_sessions id must be a listed session.
+  void require_known_sessions(const Baseline& b) const {
+    std::set<std::string> ids;
+    for (const BaselineSession& s : b.sessions) ids.insert(s.id);
+    for (const auto& [key, e] : b.entries) {
+      const auto check = [&](const MetricBaseline& m, const char* name) {
+        for (std::size_t i = 0; i < m.run_sessions.size(); ++i) {
+          if (!ids.count(m.run_sessions[i])) {
+            r_.fail("/entries" + escape(key) + "/" + name + "/run_sessions/" + std::to_string(i),
+                    "a session listed in /sessions, found \"" + m.run_sessions[i] + "\"");
+          }
+        }
+      };
+      check(e.time_us, "time_us");
+      check(e.algbw_GBps, "algbw_GBps");
+      if (e.busbw_GBps) check(*e.busbw_GBps, "busbw_GBps");
+    }
+  }
+
   TolerancePolicy policy(const std::string& p) const {
     TolerancePolicy out;
     out.alpha = fraction(p + "/alpha", 1e-12, 0.5);
@@ -227,6 +312,11 @@ class BaselineParser {
     if (r_.find(p + "/drift_threshold"))
       out.drift_threshold = fraction(p + "/drift_threshold", 0.001, 0.5);
     if (r_.find(p + "/drift_min_runs")) out.drift_min_runs = int_in(p + "/drift_min_runs", 1, 1000);
+    if (v3_) {  // /1 and /2 files predate sessions: they get the defaults
+      out.session_allowance = fraction(p + "/session_allowance", 0, 0.5);
+      out.min_sessions = int_in(p + "/min_sessions", 2, 1000);
+      out.host_min_sessions = int_in(p + "/host_min_sessions", 2, 1000);
+    }
     const json& classes = r_.array_at(p + "/size_classes");
     if (classes.empty()) r_.fail(p + "/size_classes", "at least one size class");
     std::optional<std::uint64_t> previous;
@@ -274,6 +364,14 @@ class BaselineParser {
         const double v = r_.non_negative_at(ip);
         if (v > ceiling) r_.fail(ip, "a plausible value (<= " + std::to_string(ceiling) + ")");
         out.push_back(v);
+      }
+    }
+    if (v3_ && r_.find(p + "/run_sessions")) {
+      m.run_sessions = strings(p + "/run_sessions");
+      if (m.run_sessions.size() != m.run_medians.size()) {
+        r_.fail(p + "/run_sessions", "one session id per run_medians value (" +
+                                         std::to_string(m.run_medians.size()) + "), found " +
+                                         std::to_string(m.run_sessions.size()));
       }
     }
     return m;
@@ -347,6 +445,7 @@ class BaselineParser {
 
   JsonReader r_;
   bool v1_ = false;
+  bool v3_ = false;
 };
 
 // The schema is checked here rather than by load_json_file: two versions are read.
@@ -355,14 +454,29 @@ void require_known_schema(const json& doc, const std::string& origin) {
   const auto it = doc.find("schema");
   const std::string found =
       it != doc.end() && it->is_string() ? it->get<std::string>() : std::string();
-  if (found != kBaselineSchema && found != kBaselineSchemaV1) {
+  if (found != kBaselineSchema && found != kBaselineSchemaV2 && found != kBaselineSchemaV1) {
     throw InputError(origin, "/schema",
-                     "\"" + std::string(kBaselineSchema) + "\" (or \"" + kBaselineSchemaV1 +
-                         "\"), found " + (it == doc.end() ? std::string("none") : it->dump()));
+                     "\"" + std::string(kBaselineSchema) + "\" (or \"" + kBaselineSchemaV2 +
+                         "\", \"" + kBaselineSchemaV1 + "\"), found " +
+                         (it == doc.end() ? std::string("none") : it->dump()));
   }
 }
 
 }  // namespace
+
+std::map<std::string, std::string> session_hosts(const Baseline& baseline) {
+  std::map<std::string, std::string> out;
+  for (const BaselineSession& s : baseline.sessions) out[s.id] = s.host;
+  return out;
+}
+
+std::vector<BaselineHost> hosts_of(const std::vector<BaselineSession>& sessions) {
+  std::map<std::string, int> count;
+  for (const BaselineSession& s : sessions) ++count[s.host];
+  std::vector<BaselineHost> out;
+  for (const auto& [id, n] : count) out.push_back(BaselineHost{id, n});
+  return out;
+}
 
 Baseline parse_baseline(const json& doc, const std::string& origin) {
   return BaselineParser(doc, origin).parse();
@@ -385,6 +499,8 @@ json baseline_to_json(const Baseline& b) {
            {"updated_at", b.updated_at},
            {"provenance", provenance_to_json(b.provenance)},
            {"tolerance_policy", policy_to_json(b.policy)},
+           {"sessions", sessions_to_json(b.sessions)},
+           {"hosts", hosts_to_json(hosts_of(b.sessions))},
            {"entries", std::move(entries)}};
   if (!b.fingerprint_detail.empty()) doc["fingerprint_detail"] = b.fingerprint_detail;
   return doc;

@@ -1,5 +1,5 @@
 #pragma once
-// The baseline file baselines/<platform>.json (schema fabricgate.baseline/2; /1 is still read) as
+// The baseline file baselines/<platform>.json (schema fabricgate.baseline/3; /1 and /2 are read) as
 // plain data.
 // A baseline is reviewed in pull requests, so it carries the thresholds the gate applies
 // (tolerance policy) next to the numbers: changing a threshold is a visible data change.
@@ -18,7 +18,9 @@
 
 namespace fabricgate {
 
-inline constexpr const char* kBaselineSchema = "fabricgate.baseline/2";
+inline constexpr const char* kBaselineSchema = "fabricgate.baseline/3";
+// Written before sessions and hosts (issue #27): every launch median counts as one unknown session.
+inline constexpr const char* kBaselineSchemaV2 = "fabricgate.baseline/2";
 // Written before the launch-based band (launch_band.hpp): read with the band settings' defaults.
 inline constexpr const char* kBaselineSchemaV1 = "fabricgate.baseline/1";
 
@@ -53,6 +55,13 @@ struct TolerancePolicy {
   double unstable_cv = 0.25;  // robust CV of one launch's repetitions above which it is UNSTABLE
   int window = 20;            // launch medians kept per key by `baseline update` (rolling)
   int min_runs = 3;           // launches needed per key to create/update/load a baseline
+  // Two noise levels (harness/stats/variance_components.hpp). With fewer than min_sessions
+  // sessions the between-session term is not estimated: session_allowance (a log-scale SD, 0.02
+  // ~ 2 %) stands in for it. A host with >= host_min_sessions sessions in the baseline is judged
+  // against its own centre and band (harness/gate/launch_band.hpp).
+  double session_allowance = 0.02;
+  int min_sessions = 3;
+  int host_min_sessions = 3;
   // DRIFT (harness/gate/drift.hpp): recent runs on a level worse by more than drift_threshold,
   // for at least drift_min_runs runs, fail even when each run passed. Optional in the file.
   double drift_threshold = 0.02;
@@ -72,6 +81,27 @@ struct MetricBaseline {
   double median = 0;
   std::vector<double> samples;
   std::vector<double> run_medians;
+  // Session id per launch median (parallel to run_medians); empty in /1 and /2 files, where all
+  // launches count as one unknown session.
+  std::vector<std::string> run_sessions;
+};
+
+// One `fabricgate run` invocation whose launches the baseline holds (legacy runs without a
+// session id: grouped per host by time, harness/baseline/baseline_sessions.hpp).
+struct BaselineSession {
+  std::string id;
+  std::string host;        // host id (harness/model/host_identity.hpp)
+  std::string started_at;  // ISO 8601 UTC
+  int launches = 0;        // runs of this session merged
+
+  bool operator==(const BaselineSession&) const = default;
+};
+
+struct BaselineHost {
+  std::string id;
+  int sessions = 0;
+
+  bool operator==(const BaselineHost&) const = default;
 };
 
 // A band measured by `fabricgate calibrate` from A/A launches (more launches than the baseline
@@ -142,8 +172,15 @@ struct Baseline {
   std::string updated_at;
   BaselineProvenance provenance;  // of the latest create/update
   TolerancePolicy policy = TolerancePolicy::defaults();
+  std::vector<BaselineSession> sessions;         // ordered by started_at; empty in /1 and /2 files
+  std::vector<BaselineHost> hosts;               // derived from sessions, written for the reader
   std::map<std::string, BaselineEntry> entries;  // ordered: stable files, reviewable diffs
 };
+
+// The host of each session id, from baseline.sessions.
+std::map<std::string, std::string> session_hosts(const Baseline& baseline);
+// hosts[] from sessions[] (sorted by id).
+std::vector<BaselineHost> hosts_of(const std::vector<BaselineSession>& sessions);
 
 Baseline load_baseline(const std::filesystem::path& path);
 Baseline parse_baseline(const nlohmann::json& doc, const std::string& origin);

@@ -10,6 +10,7 @@
 #include "core/json_file.hpp"
 #include "core/record_fields.hpp"
 #include "core/records_file.hpp"
+#include "harness/model/host_identity.hpp"
 
 namespace fabricgate {
 
@@ -128,6 +129,10 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
     }
   }
   run.fingerprint = parse_fingerprint(f, "/fingerprint");
+  run.session_id = f.optional_string("/session_id");
+  run.session_started_at = f.optional_string("/session_started_at");
+  run.host_id = f.optional_string("/host_id");
+  if (run.host_id.empty() && r.find("/fingerprint")) run.host_id = host_id_of(r.at("/fingerprint"));
   if (r.find("/capture")) {
     r.object_at("/capture");
     run.capture.path = r.find("/capture/path") ? r.string_at("/capture/path") : "none";

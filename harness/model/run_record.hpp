@@ -81,8 +81,12 @@ struct RunRecord {
   std::string incomplete_reason;
   std::string started_at;
   std::string finished_at;
-  std::string host_id;     // stable, non-secret identity of the machine (a digest; "" unknown)
-  std::string session_id;  // one `fabricgate run` invocation ("" for runs written before)
+  // Which machine and which `fabricgate run` invocation (host_identity.hpp). Runs written before
+  // they were recorded: host_id derived from the fingerprint, session empty (baseline create
+  // groups such runs into sessions by time, baseline_sessions.hpp).
+  std::string host_id;
+  std::string session_id;
+  std::string session_started_at;
   std::map<std::string, std::string> metadata;
   Launch launch;
   std::vector<RankInfo> ranks;

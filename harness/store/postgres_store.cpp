@@ -100,7 +100,7 @@ class PostgresStore final : public ResultsStore {
     Transaction t(*this, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     std::string sql =
         "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, "
-        "r.fingerprint_digest, r.facts, r.env "
+        "r.fingerprint_digest, r.facts, r.env, r.host_id, r.session_id "
         "FROM runs r WHERE r.platform = $1 AND r.run_id <> $2";
     if (!q.key.empty()) {
       sql +=
@@ -109,10 +109,12 @@ class PostgresStore final : public ResultsStore {
     } else {
       sql += " AND $3 = ''";
     }
-    sql += " AND ($4 = '' OR r.started_at < $4)";
+    // Empty filters match everything, so the parameter list keeps one shape.
+    sql += " AND ($4 = '' OR r.host_id = $4) AND ($5 = '' OR r.started_at < $5)";
     sql += " ORDER BY r.started_at DESC, r.run_id DESC";
     if (q.last > 0) sql += " LIMIT " + std::to_string(q.last);
-    const Result header = exec(sql, {q.platform, q.exclude_run_id, q.key, q.started_before});
+    const Result header =
+        exec(sql, {q.platform, q.exclude_run_id, q.key, q.host, q.started_before});
     std::vector<StoredRun> out(static_cast<std::size_t>(header.rows()));
     std::unordered_map<long long, std::size_t> slot;
     std::vector<std::string> ids;
@@ -127,6 +129,8 @@ class PostgresStore final : public ResultsStore {
       r.scenario = header.text(i, 4);
       r.complete = header.integer(i, 5) != 0;
       r.fingerprint_digest = header.text(i, 6);
+      r.host_id = header.text(i, 9);
+      r.session_id = header.text(i, 10);
       r.facts = json::parse(header.text(i, 7), nullptr, false);
       if (r.facts.is_discarded()) r.facts = json::object();
       const json env = json::parse(header.text(i, 8), nullptr, false);
@@ -230,10 +234,10 @@ class PostgresStore final : public ResultsStore {
     exec("DELETE FROM runs WHERE platform = $1 AND run_id = $2", {r.platform, r.run_id});
     const Result id = exec(
         "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, "
-        "fingerprint_digest, facts, env) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+        "fingerprint_digest, facts, env, host_id, session_id) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         {r.platform, r.run_id, r.started_at, r.suite, r.scenario, r.complete ? "1" : "0",
-         r.fingerprint_digest, r.facts.dump(), json(r.env).dump()});
+         r.fingerprint_digest, r.facts.dump(), json(r.env).dump(), r.host_id, r.session_id});
     const std::string run_ref = id.text(0, 0);
     std::vector<std::string> keys;
     keys.reserve(r.medians.size());

@@ -26,7 +26,8 @@ struct RunQuery {
   std::size_t last = 0;        // newest runs; 0 = all
   std::string key;             // when set: only runs that measured it, and only its median
   std::string exclude_run_id;  // leave this run out (the one being compared)
-  std::string started_before;  // ISO 8601 UTC: only runs that started before it ("" = all)
+  std::string host;            // when set: only runs of this host id
+  std::string started_before;  // when set (ISO 8601 UTC): only runs started strictly before
 };
 
 class ResultsStore {

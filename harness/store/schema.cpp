@@ -66,6 +66,11 @@ std::vector<std::string> migrate_from(int from, Dialect d) {
             "ALTER TABLE medians_v2 RENAME TO medians",
             "UPDATE schema_version SET version = 2"};
   }
+  if (from == 2) {
+    return {"ALTER TABLE runs ADD COLUMN host_id TEXT NOT NULL DEFAULT ''",
+            "ALTER TABLE runs ADD COLUMN session_id TEXT NOT NULL DEFAULT ''",
+            "UPDATE schema_version SET version = 3"};
+  }
   throw std::logic_error("no migration from schema version " + std::to_string(from));
 }
 

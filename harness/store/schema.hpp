@@ -4,6 +4,8 @@
 //       text in every row (the first shape: simple, but the key text was most of the file).
 //   v2  keys interned in a table of their own; runs gain the fingerprint digest, the compact
 //       facts (JSON) and the environment; medians gain the gate's verdict.
+//   v3  runs gain host_id and session_id (issue #27: DRIFT must tell a change of host from a
+//       drift); rows written before are '' (unknown).
 // A store is migrated inside one transaction when opened, so a crash mid-migration leaves the
 // old version intact.
 #include <string>
@@ -12,7 +14,7 @@
 namespace fabricgate::store {
 
 // The schema this build writes; older stores are migrated when opened.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 enum class Dialect { sqlite, postgresql };
 

@@ -100,7 +100,8 @@ class SqliteStore final : public ResultsStore {
     Statement add_run(db_,
                       "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, "
                       "fingerprint_digest, "
-                      "facts, env) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                      "facts, env, host_id, session_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                      "?9, ?10, ?11)",
                       display());
     Statement add_key(db_, "INSERT OR IGNORE INTO keys (key) VALUES (?1)", display());
     Statement find_key(db_, "SELECT id FROM keys WHERE key = ?1", display());
@@ -120,7 +121,9 @@ class SqliteStore final : public ResultsStore {
       add_run.integer(6, r.complete ? 1 : 0)
           .text(7, r.fingerprint_digest)
           .text(8, r.facts.dump())
-          .text(9, json(r.env).dump());
+          .text(9, json(r.env).dump())
+          .text(10, r.host_id)
+          .text(11, r.session_id);
       add_run.step();
       add_run.reset();
       const long long run_id = sqlite3_last_insert_rowid(db_);
@@ -161,18 +164,20 @@ class SqliteStore final : public ResultsStore {
     }
     std::string sql =
         "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, "
-        "r.fingerprint_digest, r.facts, r.env "
+        "r.fingerprint_digest, r.facts, r.env, r.host_id, r.session_id "
         "FROM runs r WHERE r.platform = ?1 AND r.run_id != ?2";
     if (key_id >= 0)
       sql += " AND EXISTS (SELECT 1 FROM medians m WHERE m.run = r.id AND m.key = ?3)";
-    if (!q.started_before.empty()) sql += " AND r.started_at < ?5";
+    if (!q.host.empty()) sql += " AND r.host_id = ?5";
+    if (!q.started_before.empty()) sql += " AND r.started_at < ?6";
     sql += " ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?4";
     Statement s(db_, sql, display());
-    if (!q.started_before.empty()) s.text(5, q.started_before);
     s.text(1, q.platform)
         .text(2, q.exclude_run_id)
         .integer(4, q.last > 0 ? static_cast<long long>(q.last) : -1);
     if (key_id >= 0) s.integer(3, key_id);
+    if (!q.host.empty()) s.text(5, q.host);
+    if (!q.started_before.empty()) s.text(6, q.started_before);
     std::vector<StoredRun> out;
     std::vector<long long> ids;
     while (s.step()) {
@@ -185,6 +190,8 @@ class SqliteStore final : public ResultsStore {
       r.scenario = s.column_text(4);
       r.complete = s.column_integer(5) != 0;
       r.fingerprint_digest = s.column_text(6);
+      r.host_id = s.column_text(9);
+      r.session_id = s.column_text(10);
       r.facts = json::parse(s.column_text(7), nullptr, false);
       if (r.facts.is_discarded()) r.facts = json::object();
       const json env = json::parse(s.column_text(8), nullptr, false);

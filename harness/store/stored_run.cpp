@@ -54,6 +54,8 @@ StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparis
   s.complete = run.complete;
   s.facts = fingerprint_facts(run);
   s.fingerprint_digest = fingerprint_digest(s.facts);
+  s.host_id = run.host_id;
+  s.session_id = run.session_id;
   s.env = run.capture.env_overrides;
   for (const auto& [name, value] : run.scenario_env) s.env[name] = value;
   std::unordered_map<std::string, const char*> verdicts;

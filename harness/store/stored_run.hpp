@@ -29,7 +29,8 @@ struct StoredRun {
   std::string platform;
   std::string run_id;
   std::string started_at;  // ISO 8601 UTC
-  std::string host_id;     // the machine's stable digest ("" when the run did not record it)
+  std::string host_id;     // harness/model/host_identity.hpp; "" when not recorded
+  std::string session_id;  // one `fabricgate run` invocation; "" for legacy runs
   std::string suite;
   std::string scenario;
   bool complete = true;

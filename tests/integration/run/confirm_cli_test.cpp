@@ -75,7 +75,7 @@ class ConfirmCli : public ::testing::Test {
     }
     const auto made = run_job(create, 60);
     ASSERT_EQ(made.exit_code, 0) << made.output;
-    json b = load_json_file(dir_ / "b.json", "fabricgate.baseline/2");
+    json b = load_json_file(dir_ / "b.json", "fabricgate.baseline/3");
     b["tolerance_policy"]["max_band"] = 0.95;
     b["tolerance_policy"]["unstable_cv"] = 5.0;
     for (auto& c : b["tolerance_policy"]["size_classes"]) c["tolerance"] = 0.9;

@@ -104,7 +104,7 @@ TEST_F(RunCli, BaselineFromThreeRunsThenAnAaRerunPasses) {
   ASSERT_EQ(made.exit_code, 0) << made.output;
   // Two ranks on shared CI cores swing by 2x between launches: this test is about the plumbing,
   // so the baseline gets a wide band (a real CPU baseline does the same, see results/).
-  json b = load_json_file(dir_ / "b.json", "fabricgate.baseline/2");
+  json b = load_json_file(dir_ / "b.json", "fabricgate.baseline/3");
   b["tolerance_policy"]["max_band"] = 0.95;
   for (auto& c : b["tolerance_policy"]["size_classes"]) c["tolerance"] = 0.9;
   write_json_atomically(dir_ / "b.json", b);

@@ -83,7 +83,7 @@ TEST(gate_BaselineRefusal, SaveRefusesToWriteAnUngateableBaseline) {
 
 TEST(gate_BaselineSchema, VersionOneLoadsWithBandDefaultsVersionTwoIsWritten) {
   json doc = good_doc();
-  EXPECT_EQ(doc["schema"], "fabricgate.baseline/2");
+  EXPECT_EQ(doc["schema"], "fabricgate.baseline/3");
   // Written: the family-wise rate and the per-key level derived from it (one per key).
   const double keys = static_cast<double>(doc["entries"].size());
   EXPECT_EQ(doc["tolerance_policy"]["launch_alpha"], 0.01);

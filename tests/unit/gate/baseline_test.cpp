@@ -122,7 +122,7 @@ TEST(gate_BaselineFile, RoundTripsThroughJson) {
   const Baseline b = create_baseline(three_runs(), options()).baseline;
   const Baseline again = parse_baseline(baseline_to_json(b), "mem");
   EXPECT_EQ(baseline_to_json(again), baseline_to_json(b));
-  EXPECT_EQ(baseline_to_json(b)["schema"], "fabricgate.baseline/2");
+  EXPECT_EQ(baseline_to_json(b)["schema"], "fabricgate.baseline/3");
 }
 
 TEST(gate_BaselineFile, ValidationNamesFileAndField) {

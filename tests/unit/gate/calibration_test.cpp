@@ -31,6 +31,9 @@ RunRecord launch(const std::string& id, double large_time, double small_time) {
 TEST(gate_Calibration, CountsFalseAlarmsAndSaysWhatIsTooNoisy) {
   BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
+  // The three baseline launches are one session; without the between-session allowance the band
+  // is the one-level band this test is about (sessions: variance_components_test.cpp).
+  o.policy.session_allowance = 0;
   const Baseline b =
       create_baseline({launch("b1", 1000, 10), launch("b2", 1002, 10.1), launch("b3", 998, 9.9)}, o)
           .baseline;

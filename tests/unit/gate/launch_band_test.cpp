@@ -62,7 +62,9 @@ BaselineEntry entry_with(std::uint64_t bytes, std::vector<double> run_medians) {
 }
 
 TEST(gate_LaunchBand, FloorNoisyAndCalibratedBand) {
-  const TolerancePolicy p = TolerancePolicy::defaults();  // large floor 3 %, max_band 25 %
+  // One session without the allowance: the plain one-level t band (session_band's S = 1 case).
+  TolerancePolicy p = TolerancePolicy::defaults();  // large floor 3 %, max_band 25 %
+  p.session_allowance = 0;
   BaselineEntry tight = entry_with(1u << 30, {100, 100.1, 99.9, 100, 100.05});
   LaunchBand b = launch_band(p, tight, tight.time_us);
   EXPECT_DOUBLE_EQ(b.floor, 0.03);

@@ -31,6 +31,30 @@ StoreLocation sqlite_at(const fs::path& file) {
   return parse_store_location("sqlite:" + file.string(), "--store");
 }
 
+TEST(SqliteStore, KeepsHostAndSessionAndFiltersByHostAndStartTime) {
+  const fs::path dir = fresh_temp_dir("store-hosts");
+  auto s = open_store(sqlite_at(dir / "fg.sqlite"));
+  // Runs 0..5 (started 00:00..00:05): even ones on host a, odd ones on host b.
+  for (std::size_t i = 0; i < 6; ++i) {
+    StoredRun r = synthetic_run("p", i, 2);
+    r.host_id = i % 2 == 0 ? "aaaaaaaaaaaa" : "bbbbbbbbbbbb";
+    r.session_id = "session-" + std::to_string(i / 2);
+    s->record(r);
+  }
+  RunQuery q{"p", 0, "", "", "", ""};
+  q.host = "aaaaaaaaaaaa";
+  auto runs = s->runs(q);
+  ASSERT_EQ(runs.size(), 3u);
+  for (const auto& r : runs) EXPECT_EQ(r.host_id, "aaaaaaaaaaaa");
+  EXPECT_EQ(runs[2].session_id, "session-2");
+  q.started_before = "2026-01-01T00:04:00Z";  // runs 0 and 2 of host a
+  runs = s->runs(q);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[1].started_at, "2026-01-01T00:02:00Z");
+  q.host.clear();  // every host before 00:04: runs 0..3
+  EXPECT_EQ(s->runs(q).size(), 4u);
+}
+
 TEST(SqliteStore, RecordsAndReadsBackNewestRunsOldestFirst) {
   const fs::path dir = fresh_temp_dir("store-roundtrip");
   auto s = open_store(sqlite_at(dir / "sub" / "fg.sqlite"));  // the directory is created
@@ -69,7 +93,7 @@ TEST(SqliteStore, RecordingARunAgainReplacesIt) {
   again.medians.pop_back();
   s->record(again);
   EXPECT_EQ(s->run_count("p"), 1u);
-  const auto runs = s->runs(RunQuery{"p", 0, "", ""});
+  const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].medians.size(), 3u);
 }
@@ -90,13 +114,15 @@ TEST(SqliteStore, MigratesAVersion1StoreKeepingItsRuns) {
   ASSERT_EQ(sqlite3_exec(db, rows, nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto s = open_store(sqlite_at(file));
-  EXPECT_EQ(s->schema_version(), 2);
-  const auto runs = s->runs(RunQuery{"p", 0, "", ""});
+  EXPECT_EQ(s->schema_version(), 3);  // v1 -> v2 -> v3 (host and session)
+  const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].run_id, "r1");
   ASSERT_EQ(runs[0].medians.size(), 2u);
   EXPECT_EQ(runs[1].medians[0].algbw_GBps, 9.0);
   EXPECT_EQ(runs[0].fingerprint_digest, "");
+  EXPECT_EQ(runs[0].host_id, "");  // rows older than v3 know no host
+  EXPECT_EQ(runs[0].session_id, "");
   s->record(synthetic_run("p", 3, 2));  // the migrated store takes new runs
   EXPECT_EQ(s->run_count("p"), 3u);
 }

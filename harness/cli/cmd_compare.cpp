@@ -72,6 +72,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<CompareArgs>();
   auto* cmd =
       app.add_subcommand("compare", "Compare a run with its platform's baseline (the gate)");
+  cmd->footer(
+      "Example:\n"
+      "  fabricgate compare results/h200-x2/RUN_ID --format markdown");
   cmd->add_option("run", args->run, "Run directory (run.json or records.jsonl) or run.json file")
       ->required();
   cmd->add_option("--baseline", args->baseline,

@@ -146,6 +146,9 @@ void add_nodes_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("nodes",
                                  "Print the Slurm drain / Kubernetes cordon lines for the nodes a "
                                  "run blames (--drain runs scontrol)");
+  cmd->footer(
+      "Example:\n"
+      "  fabricgate nodes results/cluster/RUN_ID --format slurm");
   cmd->add_option("run", a->run, "Run directory or run.json")->required();
   cmd->add_flag("--drain", a->drain,
                 "Run `scontrol update NodeName=... State=DRAIN` for each blamed node");

@@ -58,6 +58,10 @@ int run_report(const ReportArgs& a) {
 void add_report_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ReportArgs>();
   auto* cmd = app.add_subcommand("report", "Render a run's comparison with its baseline");
+  cmd->footer(
+      "Examples:\n"
+      "  fabricgate report results/h200-x2/RUN_ID --format html --out report.html\n"
+      "  fabricgate report results/h200-x2/RUN_ID --format markdown");
   cmd->add_option("run", args->run, "Run directory or run.json file")->required();
   cmd->add_option("--baseline", args->baseline,
                   "Baseline file (default: <baselines-dir>/<platform>.json)");

@@ -16,13 +16,10 @@
 #include "core/json_file.hpp"
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/shipped_suites.hpp"
 #include "harness/launch/ab_runner.hpp"
 #include "harness/launch/ab_spec.hpp"
 #include "harness/report/ab_report.hpp"
-
-#ifndef FABRICGATE_SOURCE_DIR
-#define FABRICGATE_SOURCE_DIR "."
-#endif
 
 namespace fabricgate::cli {
 
@@ -51,7 +48,7 @@ int ab_command(AbArgs& a) {
   run.bench = a.bench.empty() ? launch::default_bench_path() : std::filesystem::path(a.bench);
   if (!a.suites_dir.empty()) run.suite_dirs.push_back(a.suites_dir);
   run.suite_dirs.push_back("suites");
-  run.suite_dirs.push_back(std::filesystem::path(FABRICGATE_SOURCE_DIR) / "suites");
+  run.suite_dirs.push_back(shipped_suites_dir());
   if (!a.platform.empty()) run.platform = a.platform;
   if (!a.scenario.empty()) run.scenarios = {a.scenario};
   run.timeout = std::chrono::seconds(a.timeout_s);
@@ -86,7 +83,10 @@ void add_ab_command(CLI::App& app, int& exit_code) {
       "(wrong library: exit 2). A key FAILs when the whole confidence interval of B/A is worse "
       "than "
       "1 - tolerance. Results: results/<platform>/<run_id>-ab/{a-1,b-1,...}/ + ab.json, ab.md. "
-      "Driver upgrades cannot be switched inside one job: see docs/AB-GATE.md.");
+      "Driver upgrades cannot be switched inside one job: see docs/AB-GATE.md.\n"
+      "Example:\n"
+      "  fabricgate ab --suite ab-nccl --pairs 5 --a label=current --b nccl=/opt/nccl-2.28.9/lib "
+      "--b label=nccl-2.28.9");
   cmd->add_option("--suite", a->ab.run.suite, "Suite name (suites/<name>.json) or file")
       ->required();
   cmd->add_option("--a", a->a_items,

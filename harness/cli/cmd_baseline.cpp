@@ -96,10 +96,20 @@ int run_update(const BaselineArgs& a) {
 
 void add_baseline_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("baseline", "Create or update a platform baseline from runs");
+  cmd->footer(
+      "Examples:\n"
+      "  fabricgate baseline create --from RUN1 --from RUN2 --from RUN3 --out "
+      "baselines/h200-x2.json\n"
+      "  fabricgate baseline update --baseline baselines/h200-x2.json --from "
+      "results/h200-x2/RUN_ID");
   cmd->require_subcommand(1);
 
   auto create_args = std::make_shared<BaselineArgs>();
   auto* create = cmd->add_subcommand("create", "Create a baseline from >= 3 runs of one platform");
+  create->footer(
+      "Example:\n"
+      "  fabricgate baseline create --from RUN1 --from RUN2 --from RUN3 --out "
+      "baselines/h200-x2.json");
   create->add_option("--from", create_args->from, "Run directory or run.json (repeat)")->required();
   create->add_option("--out", create_args->out, "Baseline file to write");
   create->add_option("--baselines-dir", create_args->baselines_dir,
@@ -116,6 +126,10 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
   auto* update = cmd->add_subcommand("update",
                                      "Merge the passing launches of the given runs into each key's "
                                      "rolling window (policy window)");
+  update->footer(
+      "Example:\n"
+      "  fabricgate baseline update --baseline baselines/h200-x2.json --from "
+      "results/h200-x2/RUN_ID");
   update->add_option("--baseline", update_args->baseline, "Baseline file to update")->required();
   update->add_option("--from", update_args->from, "Run directory or run.json (repeat)")->required();
   update->add_flag("--force-platform", update_args->force_platform,

@@ -16,13 +16,10 @@
 #include "harness/baseline/calibration.hpp"
 #include "harness/baseline/session_calibration.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/shipped_suites.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/launch/run_orchestrator.hpp"
 #include "harness/model/run_record.hpp"
-
-#ifndef FABRICGATE_SOURCE_DIR
-#define FABRICGATE_SOURCE_DIR "."
-#endif
 
 namespace fabricgate::cli {
 
@@ -45,7 +42,7 @@ struct CalibrateArgs {
 
 std::vector<RunRecord> make_launches(CalibrateArgs& a) {
   a.run.bench = a.bench.empty() ? launch::default_bench_path() : std::filesystem::path(a.bench);
-  a.run.suite_dirs = {"suites", std::filesystem::path(FABRICGATE_SOURCE_DIR) / "suites"};
+  a.run.suite_dirs = {"suites", shipped_suites_dir()};
   if (!a.platform.empty()) a.run.platform = a.platform;
   a.run.timeout = std::chrono::seconds(a.timeout_s);
   a.run.progress = true;
@@ -125,6 +122,10 @@ void add_calibrate_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("calibrate",
                                  "A/A launches (or existing runs): per key launch-to-launch noise, "
                                  "false alarms and detectable effect");
+  cmd->footer(
+      "Example:\n"
+      "  fabricgate calibrate --suite quick --launches 20 --baseline baselines/h200-x2.json "
+      "--write");
   cmd->add_option("--suite", a->run.suite, "Suite to launch N times (suites/<name>.json or file)");
   cmd->add_option("--launches", a->launches, "A/A launches to make (>= 2)")
       ->check(CLI::Range(2, 1000));

@@ -48,6 +48,9 @@ void add_fingerprint_command(CLI::App& app, int& exit_code) {
       "fingerprint",
       "Print the platform fingerprint: host, GPUs (NVML), NCCL/MPI versions, RDMA devices, "
       "fabric environment, and the platform key baselines are stored under");
+  cmd->footer(
+      "Example:\n"
+      "  fabricgate fingerprint --json --out fingerprint.json");
   auto args = std::make_shared<FingerprintArgs>();
   cmd->add_flag("--json", args->as_json, "Print the full JSON document (fabricgate.fingerprint/1)");
   cmd->add_option("--platform", args->platform,

@@ -224,6 +224,10 @@ void add_history_command(CLI::App& app, int& exit_code) {
                                  "change vs previous), its trend and its change points (E-divisive "
                                  "means, permutation test); --all scans "
                                  "every key of the platform for change points");
+  cmd->footer(
+      "Examples:\n"
+      "  fabricgate history coll/nccl/all_reduce/float32/sum/bytes:1048576/ranks:2/oop --last 30\n"
+      "  fabricgate history --all --platform h200-x2 --json");
   cmd->add_option("key", args->key,
                   "Benchmark key, e.g. coll/nccl/all_reduce/float32/sum/bytes:1048576/ranks:2/oop");
   cmd->add_flag("--all", args->all,

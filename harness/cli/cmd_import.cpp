@@ -114,6 +114,10 @@ void add_import_command(CLI::App& app, int& exit_code) {
                          "Read other tools' output (nccl-tests tables or -J JSON, nvbandwidth -j "
                          "JSON) into a run directory that compare, "
                          "baseline create, report, history and publish accept (docs/IMPORT.md)");
+  cmd->footer(
+      "Example:\n"
+      "  fabricgate import nccl-tests all_reduce.txt --out results/h200-x2/imported-1 --platform "
+      "h200-x2");
   cmd->require_subcommand(1);
 
   auto nccl = std::make_shared<ImportArgs>();
@@ -127,6 +131,10 @@ void add_import_command(CLI::App& app, int& exit_code) {
                           "mode (gpp:g, P02); \"Avg bus "
                           "bandwidth\" is never used (P03). Exit 0 written, 2 bad input (file and "
                           "line named, nothing written)");
+  nccl_cmd->footer(
+      "Example:\n"
+      "  fabricgate import nccl-tests all_reduce.txt all_gather.txt --out "
+      "results/h200-x2/imported-1 --platform h200-x2");
   add_common_options(nccl_cmd, *nccl, "nccl-tests output files (text or JSON, detected per file)");
   nccl_cmd->callback([nccl, &exit_code] { exit_code = run_nccl_tests_import(*nccl); });
 
@@ -139,6 +147,10 @@ void add_import_command(CLI::App& app, int& exit_code) {
       "device_to_device_memcpy_write_ce -> p2p/ce/write/uni/src:R/dst:C/bytes:N; other testcases "
       "are listed as "
       "not imported. Exit 0 written, 2 bad input (file and field named, nothing written)");
+  nvb_cmd->footer(
+      "Example:\n"
+      "  fabricgate import nvbandwidth nvbandwidth.json --buffer-size 512 --out "
+      "results/h200-x2/nvb-1 --platform h200-x2");
   add_common_options(nvb_cmd, *nvb, "nvbandwidth -j output files");
   nvb_cmd
       ->add_option("--buffer-size", nvb->buffer_mib,

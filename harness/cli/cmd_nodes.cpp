@@ -1,6 +1,6 @@
 // fabricgate nodes RUN [--drain] [--format text|json|slurm|kubernetes]: what an admin does about
 // the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH): Slurm drain lines and Kubernetes
-// cordon/label/taint lines (harness/gate/node_actions.hpp). A dry run by default; --drain runs
+// cordon/label/taint lines (harness/cluster/node_actions.hpp). A dry run by default; --drain runs
 // each Slurm line's argument vector (scontrol, no shell) and reports what happened.
 // Exit: 0 no node blamed, 1 nodes blamed (printed, or drained with --drain), 2 bad input (a node
 // name no command may be built from refuses the whole run: nothing is drained), 3 scontrol failed.
@@ -146,6 +146,9 @@ void add_nodes_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("nodes",
                                  "Print the Slurm drain / Kubernetes cordon lines for the nodes a "
                                  "run blames (--drain runs scontrol)");
+  cmd->footer(
+      "Example:\n"
+      "  fabricgate nodes results/cluster/RUN_ID --format slurm");
   cmd->add_option("run", a->run, "Run directory or run.json")->required();
   cmd->add_flag("--drain", a->drain,
                 "Run `scontrol update NodeName=... State=DRAIN` for each blamed node");

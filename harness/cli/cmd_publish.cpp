@@ -100,6 +100,10 @@ void add_publish_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("publish",
                                  "Publish runs and their gate verdicts (Pushgateway, webhook, "
                                  "GitHub); exit 0 uploaded, 3 an upload failed");
+  cmd->footer(
+      "Example:\n"
+      "  fabricgate publish results/h200-x2/RUN_ID --to pushgateway=http://pushgateway:9091 --to "
+      "github-status");
   cmd->add_option("run", a->runs, "Run directories (or run.json files)")->required();
   cmd->add_option(
          "--to", a->to,

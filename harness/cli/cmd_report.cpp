@@ -62,6 +62,10 @@ int run_report(const ReportArgs& a) {
 void add_report_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ReportArgs>();
   auto* cmd = app.add_subcommand("report", "Render a run's comparison with its baseline");
+  cmd->footer(
+      "Examples:\n"
+      "  fabricgate report results/h200-x2/RUN_ID --format html --out report.html\n"
+      "  fabricgate report results/h200-x2/RUN_ID --format markdown");
   cmd->add_option("runs", args->runs,
                   "Run directory or run.json file; further RUNs are later launches of the same "
                   "session that confirm it (default: the run's own confirm/ and confirm-2/)")

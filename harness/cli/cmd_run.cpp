@@ -21,6 +21,7 @@
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/html_output.hpp"
 #include "harness/cli/run_progress.hpp"
+#include "harness/cli/shipped_suites.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/confirmation.hpp"
@@ -31,10 +32,6 @@
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
 #include "harness/report/step_summary.hpp"
-
-#ifndef FABRICGATE_SOURCE_DIR
-#define FABRICGATE_SOURCE_DIR "."
-#endif
 
 namespace fabricgate::cli {
 
@@ -159,7 +156,7 @@ int run_command(RunArgs& a) {
   a.run.bench = a.bench.empty() ? launch::default_bench_path() : std::filesystem::path(a.bench);
   if (!a.suites_dir.empty()) a.run.suite_dirs.push_back(a.suites_dir);
   a.run.suite_dirs.push_back("suites");
-  a.run.suite_dirs.push_back(std::filesystem::path(FABRICGATE_SOURCE_DIR) / "suites");
+  a.run.suite_dirs.push_back(shipped_suites_dir());
   if (!a.platform.empty()) a.run.platform = a.platform;
   a.run.timeout = std::chrono::seconds(a.timeout_s);
   a.run.lock_timeout = std::chrono::seconds(a.lock_timeout_s);
@@ -210,6 +207,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand(
       "run", "Run a suite through mpirun/srun, write results/, gate against the baseline");
+  cmd->footer(
+      "Examples:\n"
+      "  fabricgate run --suite quick --report markdown --report junit\n"
+      "  fabricgate run --suite cpu --baseline baselines/cpu-box.json --results-dir results");
   cmd->add_option("--suite", a->run.suite, "Suite name (suites/<name>.json) or file")->required();
   cmd->add_option("--scenario", a->run.scenarios,
                   "Scenario(s) to run instead of the suite's: default, nvlink-off, nic-path, "

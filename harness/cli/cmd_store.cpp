@@ -62,9 +62,16 @@ void add_store_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<StoreArgs>();
   auto* cmd =
       app.add_subcommand("store", "The results store that history, change points and DRIFT read");
+  cmd->footer(
+      "Examples:\n"
+      "  fabricgate store import results --store sqlite:results/fabricgate.sqlite\n"
+      "  fabricgate store info --store postgresql://db.example/fabricgate");
   cmd->require_subcommand(1);
   auto* import = cmd->add_subcommand(
       "import", "Back-fill the store from run directories (<DIR>/<platform>/<run-id>/run.json)");
+  import->footer(
+      "Example:\n"
+      "  fabricgate store import results --store postgresql://db.example/fabricgate");
   import->add_option("dir", args->dir, "Results root or one platform's directory")
       ->capture_default_str();
   add_store_option(import, *args);
@@ -72,6 +79,9 @@ void add_store_command(CLI::App& app, int& exit_code) {
 });
 auto* info =
     cmd->add_subcommand("info", "Print the store's schema version and its runs per platform");
+info->footer(
+    "Example:\n"
+    "  fabricgate store info --store sqlite:results/fabricgate.sqlite");
 add_store_option(info, *args);
 info->callback([args, &exit_code] { exit_code = run_info(*args); });
 }  // namespace fabricgate::cli

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
+#include "fabricgate_version.hpp"
 #include "harness/cli/commands.hpp"
 
 int main(int argc, char** argv) {
@@ -13,7 +14,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "fabricgate: catches GPU and cluster fabric performance regressions in CI.\n"
       "Exit codes: 0 pass, 1 gate failure, 2 usage or input error, 3 infrastructure failure."};
-  app.set_version_flag("--version", std::string("fabricgate ") + FABRICGATE_VERSION);
+  app.set_version_flag("--version", std::string("fabricgate ") + FABRICGATE_VERSION_TEXT);
   app.require_subcommand(1);
   int exit_code = 0;
   fabricgate::cli::add_fingerprint_command(app, exit_code);

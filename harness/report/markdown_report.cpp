@@ -87,7 +87,7 @@ void cluster_section(const gate::Comparison& c, std::string& out) {
   out += "\n";
   if (c.node_actions.empty()) return;
   // Lines an admin pastes: node names and reasons are restricted to shell-safe characters
-  // (harness/gate/node_actions.hpp), so the fence holds them verbatim.
+  // (harness/cluster/node_actions.hpp), so the fence holds them verbatim.
   out += "Node actions (`fabricgate nodes RUN --drain` runs the Slurm lines):\n\n```sh\n";
   for (std::size_t i = 0; i < c.node_actions.size() && i < kRows; ++i)
     out += c.node_actions[i] + "\n";

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Static checks of the GitHub Actions files (.github/workflows/*.yml, action.yml).
+"""Static checks of the GitHub Actions files (.github/workflows/*.yml, docs/examples/*.yml, action.yml).
 
 Usage: check_workflows.py REPO_ROOT FABRICGATE_BINARY
 Checks that every file parses as YAML with the expected top-level shape; that every ci/... path a
 `run:` script names exists (and, when it is a #! script, is executable); that every `fabricgate
 SUBCOMMAND` a script or a referenced ci/ script calls is a subcommand of the built binary; that
-`uses: ./` points at an action; that expressions refer to declared inputs and step ids; and that
+`uses: ./` points at an action; that every `with:` given to this action (./ or OWNER/fabricgate@ref)
+is one of its inputs; that expressions refer to declared inputs and step ids; and that
 no run script interpolates ${{ inputs.* }} or ${{ github.event.* }} (script injection: those go
 through env). Exit 0 all good, 1 problems found (listed), 77 PyYAML missing.
 """
@@ -64,7 +65,10 @@ def main():
     problems = []
     if not {"run", "compare", "report", "publish"} <= known:
         problems.append("could not read the subcommands from `%s --help` (found %s)" % (binary, sorted(known)))
-    files = sorted(glob.glob(os.path.join(root, ".github/workflows/*.yml"))) + [os.path.join(root, "action.yml")]
+    files = (sorted(glob.glob(os.path.join(root, ".github/workflows/*.yml")))
+             + sorted(glob.glob(os.path.join(root, "docs/examples/*.yml"))) + [os.path.join(root, "action.yml")])
+    with open(os.path.join(root, "action.yml"), encoding="utf-8") as f:
+        action_inputs = set((yaml.safe_load(f).get("inputs") or {}).keys())
     referenced_ci = set()
     for path in files:
         rel = os.path.relpath(path, root)
@@ -104,6 +108,14 @@ def main():
             uses = step.get("uses", "")
             if uses.startswith("./") and not os.path.isfile(os.path.join(root, uses, "action.yml")):
                 problems.append("%s: %s uses %s, which has no action.yml" % (rel, where, uses))
+            # This action, used from here (./) or from another repository (OWNER/fabricgate@ref):
+            # every `with:` key must be one of its inputs.
+            if uses == "./" or re.match(r"^[\w.-]+/fabricgate@", uses):
+                for key in (step.get("with") or {}):
+                    if key not in action_inputs:
+                        problems.append("%s: %s passes `%s`, not an input of action.yml" % (rel, where, key))
+            if rel.startswith("docs/examples/") and uses.startswith("./"):
+                problems.append("%s: %s uses ./ — an example must use the action from another repository" % (rel, where))
             script = step.get("run")
             if script is None:
                 continue
@@ -119,7 +131,7 @@ def main():
                 elif open(full, "rb").read(2) == b"#!" and not os.access(full, os.X_OK):
                     problems.append("%s: %s names the script %s, which is not executable" % (rel, where, ci))
             calls = FABRICGATE_CALL.findall(script)
-            if re.search(r"fabricgate\"?\s+\"\$\{args\[@\]\}\"", script):
+            if re.search(r"(?i)fabricgate\"?\s+\"\$\{args\[@\]\}\"", script):
                 calls += ARGS_ARRAY.findall(script)
             for sub in calls:
                 if sub not in known:

@@ -1,0 +1,13 @@
+#pragma once
+// Where `--suite NAME` is found after --suites-dir and ./suites: the suites shipped with this
+// binary, one rule for run, ab and calibrate.
+#include <filesystem>
+
+namespace fabricgate::cli {
+
+// An installed fabricgate (<prefix>/bin/fabricgate) reads <prefix>/share/fabricgate/suites, found
+// from the executable's own location so a relocated prefix works; a build-tree binary reads the
+// source tree's suites/.
+std::filesystem::path shipped_suites_dir();
+
+}  // namespace fabricgate::cli

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""action.yml's steps, driven as the runner would (drive_action.py), with the released-package
+inputs: `install: package` from the .deb the install tests build, `grow-baseline` over jobs in one
+workspace until a baseline is proposed, `html-report`, and an artifact of this job's files only.
+Real runs: `fabricgate run --suite smoke-mpi` under real mpirun, from the installed package.
+
+Usage: action_steps_test.py REPO_ROOT PACKAGE_DIR
+Exit 0 passed, 1 failed (each failure listed), 77 skipped (not root, no dpkg/mpirun/PyYAML, or a
+fabricgate package someone else installed).
+"""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+try:
+    import yaml  # noqa: F401  (drive_action needs it)
+except ImportError:
+    print("SKIP: PyYAML is not installed (apt-get install python3-yaml)")
+    sys.exit(77)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from drive_action import drive  # noqa: E402
+
+problems = []
+
+
+def check(ok, what):
+    if not ok:
+        problems.append(what)
+    return ok
+
+
+def job(root, workspace, **inputs):
+    result = drive(root, {k.replace("_", "-"): v for k, v in inputs.items()}, workspace)
+    for step in result["steps"]:
+        if step.get("outcome") == "failure":
+            print("--- step %r failed (exit %s):\n%s" % (step["name"], step.get("exit_code"), step.get("output", "")[-3000:]))
+    return result
+
+
+def main():
+    root, package_dir = os.path.abspath(sys.argv[1]), sys.argv[2]
+    if os.geteuid() != 0:
+        print("SKIP: installing the package needs root (CI runs as root)")
+        return 77
+    for tool in ("dpkg", "apt-get", "mpirun"):
+        if shutil.which(tool) is None:
+            print("SKIP: %s not installed" % tool)
+            return 77
+    status = subprocess.run(["dpkg-query", "-W", "-f=${Status}", "fabricgate"], capture_output=True, text=True)
+    if "install ok installed" in status.stdout:
+        print("SKIP: a fabricgate package is already installed here; this test installs and removes its own")
+        return 77
+    debs = glob.glob(os.path.join(package_dir, "fabricgate_*.deb"))
+    if len(debs) != 1:
+        print("FAIL: expected one fabricgate_*.deb in %s (the install_package_build fixture), found %s" % (package_dir, debs))
+        return 1
+    deb = debs[0]
+    workspace = tempfile.mkdtemp(prefix="fabricgate-action-")
+    common = dict(install="package", package_url=deb, suite="smoke-mpi", platform="action-test",
+                  results_dir="results", baselines_dir="baselines", lock_file=os.path.join(workspace, "lock"),
+                  html_report="true", artifact_name="fabricgate-test")
+    try:
+        # Jobs 1 and 2: no baseline yet; grow-baseline records and passes ungated.
+        earlier = []
+        for n in (1, 2):
+            r = job(root, workspace, grow_baseline="true", grow_runs="3", **common)
+            out = r["outputs"]
+            check(not r["failed"] and out["verdict"] == "pass" and out["exit-code"] == "0",
+                  "job %d: expected pass (exit 0) while growing, got %s (exit %s)" % (n, out["verdict"], out["exit-code"]))
+            check(out["fabricgate"] == "/usr/bin/fabricgate", "job %d: fabricgate is %r, not the package's /usr/bin/fabricgate" % (n, out["fabricgate"]))
+            dirs = out["run-dirs"].split()
+            check(len(dirs) == 1 and dirs[0].startswith("results/action-test/"), "job %d: run-dirs %r" % (n, dirs))
+            check(out["baseline-proposal"] == "", "job %d: a baseline was proposed from %d runs" % (n, n))
+            check("%d of 3 runs recorded" % n in r["summary"], "job %d: the job summary does not say '%d of 3 runs recorded':\n%s" % (n, n, r["summary"]))
+            html = out["html-reports"].split()
+            check(len(html) == 1 and os.path.isfile(os.path.join(workspace, html[0])) and html[0] == dirs[0] + "/report.html",
+                  "job %d: html-reports %r is not the run's report.html" % (n, html))
+            artifacts = r["artifacts"]
+            check(len(artifacts) == 1 and artifacts[0]["paths"] == dirs and not artifacts[0]["missing"],
+                  "job %d: the artifact is %r, expected exactly this job's run directory %r" % (n, artifacts, dirs))
+            check(not set(artifacts[0]["paths"] if artifacts else []) & set(earlier), "job %d: an earlier job's run is in the artifact" % n)
+            earlier += dirs
+        # Job 3: the third recorded run makes the proposal, which goes into the artifact.
+        r = job(root, workspace, grow_baseline="true", grow_runs="3", **common)
+        out = r["outputs"]
+        proposal = out["baseline-proposal"]
+        check(not r["failed"] and out["verdict"] == "pass", "job 3: %s (exit %s)" % (out["verdict"], out["exit-code"]))
+        check(proposal.startswith("baseline-proposal/") and proposal.endswith(".json") and os.path.isfile(os.path.join(workspace, proposal)),
+              "job 3: baseline-proposal %r is not a file beside results/" % proposal)
+        if os.path.isfile(os.path.join(workspace, proposal)):
+            doc = json.load(open(os.path.join(workspace, proposal)))
+            check(doc.get("platform") == "action-test", "job 3: the proposal's platform is %r" % doc.get("platform"))
+        paths = r["artifacts"][0]["paths"] if r["artifacts"] else []
+        check(paths == out["run-dirs"].split() + [proposal], "job 3: artifact paths %r, expected the run directory and the proposal" % paths)
+        check("Proposed baseline for action-test" in r["summary"], "job 3: the job summary does not show the proposal")
+        check(not any(p.endswith("fabricgate.sqlite") or p == "results" for p in paths), "job 3: the artifact holds the whole results dir or the store")
+        # Job 4: the proposal committed where it was written relative to baselines/; the gate
+        # now judges against it (whatever the verdict on this shared machine, a baseline judged).
+        if os.path.isfile(os.path.join(workspace, proposal)):
+            target = os.path.join(workspace, "baselines", os.path.relpath(proposal, "baseline-proposal"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copy(os.path.join(workspace, proposal), target)
+            r = job(root, workspace, grow_baseline="true", grow_runs="3", require_baseline="true", **common)
+            out = r["outputs"]
+            dirs = out["run-dirs"].split()
+            check(out["exit-code"] in ("0", "1") and out["verdict"] in ("pass", "fail"), "job 4: %s (exit %s)" % (out["verdict"], out["exit-code"]))
+            comparison = os.path.join(workspace, dirs[0], "comparison.json") if dirs else ""
+            check(bool(dirs) and '"has_baseline": true' in open(comparison).read(), "job 4: the committed proposal did not judge the run")
+            check(out["baseline-proposal"] == "", "job 4: proposed again although a baseline judged the run")
+        # Bad install inputs stop before anything runs (exit 2, no run directory).
+        for bad, why in ((dict(install="package", package_url=os.path.join(workspace, "missing.deb")), "no package file"),
+                         (dict(install="wheel"), "install must be source or package")):
+            inputs = dict(common, **bad)
+            r = job(root, workspace, **inputs)
+            install = r["steps"][0]
+            check(install.get("exit_code") == 2 and why in install.get("output", ""), "bad install %r: %r" % (bad, install.get("output")))
+            check(r["outputs"]["run-dirs"] == "" and r["failed"], "bad install %r still ran the gate" % bad)
+    finally:
+        subprocess.run(["dpkg", "-r", "fabricgate"], capture_output=True)
+        shutil.rmtree(workspace, ignore_errors=True)
+    for p in problems:
+        print("FAIL:", p)
+    print("%d problems" % len(problems))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,8 +1,8 @@
 // fabricgate report RUN: render the comparison of a run in one format (console, markdown for the
-// job summary, JUnit XML, GitHub annotations, JSON, self-contained HTML). It renders; gating is
-// `compare`'s job, so it exits 0 once the report is written (2 on bad input), even when the
-// report shows failures. HTML adds the baseline bands and the trend over the last runs of the
-// run's platform (read from --history, by default the directory the run lies in).
+// job summary, JUnit XML, GitHub annotations, JSON, self-contained HTML). Its exit code is the
+// gate's, like every command's: 0 pass, 1 a failing verdict, 3 an incomplete run, 2 bad input
+// (the report is written whatever the verdict). HTML adds the baseline bands and the trend over the
+// last runs of the run's platform (read from --history, by default the directory the run lies in).
 #include <unistd.h>
 
 #include <iostream>
@@ -50,18 +50,23 @@ int run_report(const ReportArgs& a) {
     emit(g.comparison, format, a.out);
   }
   if (format == report::ReportFormat::markdown) report::append_github_step_summary(g.comparison);
-  return static_cast<int>(ExitCode::pass);
+  return static_cast<int>(g.comparison.exit_code);
 }
 
 }  // namespace
 
 void add_report_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ReportArgs>();
-  auto* cmd = app.add_subcommand("report", "Render a run's comparison with its baseline");
+  auto* cmd = app.add_subcommand("report",
+                                 "Render a run's comparison with its baseline (exit 0 pass, 1 a "
+                                 "failing key, 3 an incomplete run, 2 bad input; the report is "
+                                 "written in every case)");
   cmd->add_option("run", args->run, "Run directory or run.json file")->required();
   cmd->add_option("--baseline", args->baseline,
-                  "Baseline file (default: <baselines-dir>/<platform>.json)");
-  cmd->add_option("--baselines-dir", args->baselines_dir, "Directory of baselines/<platform>.json")
+                  "Baseline file (default: <baselines-dir>/<platform>/<suite>.json, else "
+                  "<baselines-dir>/<platform>.json)");
+  cmd->add_option("--baselines-dir", args->baselines_dir,
+                  "Directory of <platform>/<suite>.json (and older <platform>.json) baselines")
       ->capture_default_str();
   cmd->add_flag("--force", args->force, "Compare even when the fingerprint identity differs");
   cmd->add_flag("--force-platform", args->force_platform,

@@ -13,6 +13,8 @@ namespace fabricgate::cli {
 GatedRun gate_run_files(const std::string& run_path, const std::string& baseline_file,
                         const std::string& baselines_dir, const gate::CompareOptions& options) {
   GatedRun g{load_run(run_path), std::nullopt, {}};
+  if (baseline_file.empty())
+    note_baseline_location(locate_baseline(baselines_dir, g.run.platform, g.run.suite));
   g.baseline = gate::find_baseline(g.run, baseline_file, baselines_dir);
   // A run made by `fabricgate run` may hold its confirmation launch in confirm/: the verdicts
   // are reproduced from both launches, as the run reported them.
@@ -31,6 +33,11 @@ GatedRun gate_run_files(const std::string& run_path, const std::string& baseline
     g.comparison = gate::compare_run(g.run, g.baseline ? &*g.baseline : nullptr, options);
   }
   return g;
+}
+
+void note_baseline_location(const BaselineLocation& where) {
+  const std::string line = describe_baseline_location(where);
+  if (!line.empty()) std::cerr << "fabricgate: " << line << "\n";
 }
 
 void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out,

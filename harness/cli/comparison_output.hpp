@@ -6,6 +6,7 @@
 
 #include "harness/gate/compare.hpp"
 #include "harness/model/baseline.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
 
@@ -19,6 +20,9 @@ struct GatedRun {
 
 GatedRun gate_run_files(const std::string& run_path, const std::string& baseline_file,
                         const std::string& baselines_dir, const gate::CompareOptions& options);
+
+// On stderr, when the baseline found is the older per-platform file: which file gates and why.
+void note_baseline_location(const BaselineLocation& where);
 
 // `out` empty: stdout. Colours for the console format on a terminal unless NO_COLOR is set.
 // `verbose`: the console lists every key with its notes instead of summarising passes and skips.

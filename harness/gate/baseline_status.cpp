@@ -140,6 +140,17 @@ std::string render_baseline_status(const BaselineStatus& s, bool all_keys) {
     std::string what;
     if (short_of_launches)
       what = fmt::format("{} launch(es) short of min_runs", k.missing_launches);
+    else if (k.noisy && k.calibrated)
+      // A calibrated band also holds the A/A launches' offset from the centre, which more
+      // baseline launches do not shrink: the number is for the baseline's own spread only.
+      what = k.launches_to_gate
+                 ? fmt::format(
+                       "NOISY by its calibrated band (recalibrate); at the baseline "
+                       "launches' spread {} launches would gate it",
+                       *k.launches_to_gate)
+                 : std::string(
+                       "NOISY by its calibrated band; the baseline launches' spread is "
+                       "too wide for any launch count");
     else if (k.noisy && k.launches_to_gate)
       what = fmt::format("NOISY: {} launches would gate it", *k.launches_to_gate);
     else if (k.noisy)

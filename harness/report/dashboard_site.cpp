@@ -184,7 +184,8 @@ std::string trend_svg(const PlatformView& v, const KeyTrend& t, std::size_t inde
                          : metric == gate::Metric::busbw_GBps
                              ? median->second.busbw_GBps.value_or(median->second.algbw_GBps)
                              : median->second.algbw_GBps;
-    plot.markers.push_back({static_cast<double>(index_of[r.run.run_id]), value, verdict->second,
+    // No label: consecutive failing runs would print their verdicts over each other.
+    plot.markers.push_back({static_cast<double>(index_of[r.run.run_id]), value, "",
                             r.run.run_id + ": " + verdict->second, "verdict-fail", "#d62728"});
   }
   plot.vertical_markers = trend_change_point_markers(stepped, v.window);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -147,8 +148,8 @@ void expect_self_contained(const std::string& page, const std::string& name) {
   EXPECT_EQ(without_svg_namespace.find("http://"), std::string::npos) << name;
   EXPECT_EQ(without_svg_namespace.find("https://"), std::string::npos) << name;
   EXPECT_EQ(without_svg_namespace.find("url("), std::string::npos) << name;
-  for (std::sregex_iterator it(page.begin(), page.end(), std::regex("href=\"([^\"#]*)")), end;
-       it != end; ++it) {
+  static const std::regex link("href=\"([^\"#]*)");
+  for (std::sregex_iterator it(page.begin(), page.end(), link), end; it != end; ++it) {
     const std::string target = (*it)[1].str();
     EXPECT_TRUE(target.empty() || target == "index.html" ||
                 std::regex_match(target, std::regex("platform-[A-Za-z0-9._-]+\\.html")))

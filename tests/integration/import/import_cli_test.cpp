@@ -150,9 +150,9 @@ TEST_F(import_ImportCli, ImportsAreRecordedAndBaselinesAreKeyedBySuite) {
     const Result imported =
         import_nccl(kCall16 + "r" + std::to_string(r) + "-nccl-tests-c0-all_gather.txt", name);
     ASSERT_EQ(imported.code, 0) << imported.err;
-    EXPECT_NE(
-        imported.out.find("recorded in " + (root_ / "results" / "fabricgate.sqlite").string()),
-        std::string::npos)
+    EXPECT_NE(imported.out.find("recorded in sqlite:" +
+                                (root_ / "results" / "fabricgate.sqlite").string()),
+              std::string::npos)
         << imported.out;
     create.insert(create.end(), {"--from", run_dir(name).string()});
   }

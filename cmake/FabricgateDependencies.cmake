@@ -8,6 +8,7 @@ find_package(CLI11 REQUIRED)
 find_package(benchmark REQUIRED)
 find_package(fmt REQUIRED)  # number formatting in new code
 find_package(Threads REQUIRED)
+find_package(fmt REQUIRED)  # numbers in new text output
 
 set(_fabricgate_features "")
 macro(fabricgate_feature name found why_not)

@@ -54,7 +54,6 @@ int ab_command(AbArgs& a) {
   run.timeout = std::chrono::seconds(a.timeout_s);
   run.lock_timeout = std::chrono::seconds(a.lock_timeout_s);
   run.lock_file = a.lock_file;
-  run.progress = true;
   a.ab.baselines_dir = a.baselines_dir;
   if (a.tolerance >= 0) a.ab.compare.tolerance = a.tolerance;
 
@@ -106,7 +105,7 @@ void add_ab_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--baseline", a->ab.policy_baseline,
                   "Take the tolerance policy from this baseline (default: "
-                  "<baselines-dir>/<platform>.json if present)");
+                  "<baselines-dir>/<platform>/<suite>.json, else <platform>.json, if present)");
   cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines")
       ->capture_default_str();
   cmd->add_option("--scenario", a->scenario, "Scenario both sides run (default: default)");

@@ -76,8 +76,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                   "run's own confirm/ and confirm-2/)")
       ->required();
   cmd->add_option("--baseline", args->baseline,
-                  "Baseline file (default: <baselines-dir>/<platform>.json)");
-  cmd->add_option("--baselines-dir", args->baselines_dir, "Directory of baselines/<platform>.json")
+                  "Baseline file (default: <baselines-dir>/<platform>/<suite>.json, else "
+                  "<baselines-dir>/<platform>.json)");
+  cmd->add_option("--baselines-dir", args->baselines_dir,
+                  "Directory of <platform>/<suite>.json (and older <platform>.json) baselines")
       ->capture_default_str();
   cmd->add_flag("--require-baseline", args->require_baseline,
                 "Exit 2 when the platform has no baseline");

@@ -2,7 +2,9 @@
 // of tools clusters already run and writes a run directory that compare, baseline, report,
 // history and publish accept (docs/IMPORT.md). Every file is read and checked before anything is
 // written; the run directory appears whole or not at all.
-// Exit: 0 written, 2 bad input (file, line or field named; nothing written), 3 write failure.
+// The run is recorded in the results store (--store), as `run` records its runs.
+// Exit: 0 written, 2 bad input (file, line or field named; nothing written), 3 write failure or
+// the store failed (the run directory stays).
 #include <cstdint>
 #include <iostream>
 #include <memory>
@@ -13,6 +15,7 @@
 
 #include "core/errors.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/store_hook.hpp"
 #include "harness/fingerprint/platform_key.hpp"
 #include "harness/import/imported_nccl_run.hpp"
 #include "harness/import/imported_nvbandwidth_run.hpp"
@@ -21,6 +24,8 @@
 #include "harness/import/nvbandwidth_json.hpp"
 #include "harness/import/source_text.hpp"
 #include "harness/launch/run_assembly.hpp"
+#include "harness/model/run_record.hpp"
+#include "harness/store/results_store.hpp"
 
 namespace fabricgate::cli {
 
@@ -31,14 +36,16 @@ struct ImportArgs {
   std::string out;
   std::string platform;
   long long buffer_mib = 0;  // nvbandwidth -b; its JSON does not record it
+  std::string store;
 };
 
 // The files name no fabricgate platform key, and this machine's fingerprint says nothing about
 // the machine that produced them (a cluster's output imported on a laptop), so the key is asked
 // for.
 import::ImportContext context(const ImportArgs& a){if (a.platform.empty()){throw InputError(
-    "--platform P is required: the imported files do not name a fabricgate platform key, and this "
-    "machine's fingerprint would describe the importing machine, not the one that ran the tool");
+    "--platform P is required: the imported files do not name a fabricgate platform key, and "
+    "this machine's fingerprint would describe the importing machine, not the one that ran "
+    "the tool");
 }  // namespace
 fingerprint::validate_platform_key(a.platform, "command line", "--platform");
 if (a.out.empty())
@@ -51,22 +58,46 @@ ctx.fabricgate_version = FABRICGATE_VERSION;
 return ctx;
 }  // namespace fabricgate::cli
 
+// The results root --out lies in (<root>/<platform>/<run-id>), where the default store lives.
+std::filesystem::path results_root_of_out(const std::string& out) {
+  RunRecord where;
+  where.directory = out;
+  return results_root_of(where);
+}
+
 std::vector<import::SourceFile> read_all(const ImportArgs& a) {
   std::vector<import::SourceFile> files;
   for (const std::string& path : a.files) files.push_back({path, import::read_source_file(path)});
   return files;
 }
 
-void finish(const ImportArgs& a, const import::ImportResult& result) {
+// Recorded like `run` records (without verdicts: an import gates nothing; `compare` adds them),
+// so that history, change points, DRIFT and the dashboard see imported runs too. A store that
+// fails leaves the written run directory and exits 3.
+int finish(const ImportArgs& a, const store::StoreLocation& where,
+           const import::ImportResult& result) {
   import::write_imported_run(a.out, result.run);
   for (const std::string& m : result.messages) std::cerr << "fabricgate: import: " << m << "\n";
   std::cout << "imported " << result.run["benchmarks"].size() << " keys from " << a.files.size()
             << " file(s) -> " << a.out << " (run " << result.run["run_id"].get<std::string>()
             << ")\n";
+  if (where.kind == store::StoreKind::none) return 0;
+  try {
+    auto s = store::open_store(where);
+    s->record(store::stored_run_from(load_run(a.out), nullptr));
+    std::cout << "recorded in " << s->display() << "\n";
+    return 0;
+  } catch (const store::StoreError& e) {
+    std::cerr << "fabricgate: infrastructure failure: " << e.what()
+              << " (the run directory was written, the store does not hold it)\n";
+    return static_cast<int>(ExitCode::infra_failure);
+  }
 }
 
 int run_nccl_tests_import(const ImportArgs& a) {
   const import::ImportContext ctx = context(a);
+  const store::StoreLocation where =
+      store::resolve_store_location(a.store, results_root_of_out(a.out));
   const std::vector<import::SourceFile> files = read_all(a);
   std::vector<import::NcclTestsOutput> launches;
   for (const import::SourceFile& f : files) {
@@ -74,8 +105,7 @@ int run_nccl_tests_import(const ImportArgs& a) {
                            ? import::parse_nccl_tests_json(f.text, f.path)
                            : import::parse_nccl_tests_text(f.text, f.path));
   }
-  finish(a, import::build_nccl_tests_run(launches, files, ctx));
-  return 0;
+  return finish(a, where, import::build_nccl_tests_run(launches, files, ctx));
 }
 
 int run_nvbandwidth_import(const ImportArgs& a) {
@@ -85,13 +115,14 @@ int run_nvbandwidth_import(const ImportArgs& a) {
         "--buffer-size MIB is required: nvbandwidth's JSON does not record its buffer size (-b, "
         "default 512 MiB), and the size is part of every key");
   }
+  const store::StoreLocation where =
+      store::resolve_store_location(a.store, results_root_of_out(a.out));
   const std::vector<import::SourceFile> files = read_all(a);
   std::vector<import::NvbandwidthOutput> launches;
   for (const import::SourceFile& f : files)
     launches.push_back(import::parse_nvbandwidth_json(f.text, f.path));
   const auto bytes = static_cast<std::uint64_t>(a.buffer_mib) << 20;
-  finish(a, import::build_nvbandwidth_run(launches, files, bytes, ctx));
-  return 0;
+  return finish(a, where, import::build_nvbandwidth_run(launches, files, bytes, ctx));
 }
 
 void add_common_options(CLI::App* cmd, ImportArgs& args, const char* files_help) {
@@ -104,6 +135,11 @@ void add_common_options(CLI::App* cmd, ImportArgs& args, const char* files_help)
                   "say it, and "
                   "this machine's fingerprint would be the wrong one)")
       ->type_name("P");
+  cmd->add_option("--store", args.store,
+                  "Results store the imported run is recorded in (without verdicts; `compare` "
+                  "adds them): sqlite:PATH, postgresql://HOST/DB, a libpq conninfo or none "
+                  "(default: $FABRICGATE_STORE, else sqlite:<results root of RUNDIR>/"
+                  "fabricgate.sqlite)");
 }
 
 }  // namespace

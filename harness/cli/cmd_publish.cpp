@@ -111,8 +111,10 @@ void add_publish_command(CLI::App& app, int& exit_code) {
          "github-status | github-comment")
       ->required();
   cmd->add_option("--baseline", a->baseline,
-                  "Baseline file (default: <baselines-dir>/<platform>.json)");
-  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines/<platform>.json")
+                  "Baseline file (default: <baselines-dir>/<platform>/<suite>.json, else "
+                  "<baselines-dir>/<platform>.json)");
+  cmd->add_option("--baselines-dir", a->baselines_dir,
+                  "Directory of <platform>/<suite>.json (and older <platform>.json) baselines")
       ->capture_default_str();
   cmd->add_flag("--force", a->force, "Compare even when the fingerprint identity differs");
   cmd->add_flag("--force-platform", a->force_platform,

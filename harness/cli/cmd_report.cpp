@@ -61,7 +61,10 @@ int run_report(const ReportArgs& a) {
 
 void add_report_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ReportArgs>();
-  auto* cmd = app.add_subcommand("report", "Render a run's comparison with its baseline");
+  auto* cmd = app.add_subcommand("report",
+                                 "Render a run's judgement (exit 0 pass, 1 a failing key, 3 an "
+                                 "incomplete run or unreadable store, 2 bad input; the report is "
+                                 "written in every case)");
   cmd->footer(
       "Examples:\n"
       "  fabricgate report results/h200-x2/RUN_ID --format html --out report.html\n"
@@ -75,8 +78,10 @@ void add_report_command(CLI::App& app, int& exit_code) {
                   "postgresql://HOST/DB, a libpq conninfo or none (default: $FABRICGATE_STORE, "
                   "else sqlite:<results root of RUN>/fabricgate.sqlite)");
   cmd->add_option("--baseline", args->baseline,
-                  "Baseline file (default: <baselines-dir>/<platform>.json)");
-  cmd->add_option("--baselines-dir", args->baselines_dir, "Directory of baselines/<platform>.json")
+                  "Baseline file (default: <baselines-dir>/<platform>/<suite>.json, else "
+                  "<baselines-dir>/<platform>.json)");
+  cmd->add_option("--baselines-dir", args->baselines_dir,
+                  "Directory of <platform>/<suite>.json (and older <platform>.json) baselines")
       ->capture_default_str();
   cmd->add_flag("--force", args->force, "Compare even when the fingerprint identity differs");
   cmd->add_flag("--force-platform", args->force_platform,

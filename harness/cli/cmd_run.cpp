@@ -1,5 +1,6 @@
 // fabricgate run --suite NAME: launch the bench (mpirun / srun / direct), write the run directory
-// under results/<platform>/<run_id>/, gate it against baselines/<platform>.json and report.
+// under results/<platform>/<run_id>/, gate it against baselines/<platform>/<suite>.json
+// (or the older baselines/<platform>.json) and report.
 // Keys that fail on performance are re-measured in two later launches of only those keys (the
 // second after a gap) and fail only when every judged launch fails: harness/gate/confirmation.hpp.
 // Exit: 0 pass (or no baseline yet), 1 gate failure, 2 bad input / refused configuration,
@@ -29,6 +30,7 @@
 #include "harness/launch/confirmation_launch.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/launch/run_orchestrator.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
 #include "harness/report/step_summary.hpp"
@@ -57,6 +59,7 @@ struct RunArgs {
   std::string platform;
   std::vector<std::string> reports{"markdown", "junit"};
   bool verbose = false;  // the bench's table and every key on the console
+  int heartbeat_s = 10;  // without a terminal: a progress line this often (0: none)
   std::string store;
   store::StoreLocation store_location;  // resolved before anything is launched
 };
@@ -68,13 +71,15 @@ void print_bench_table(const std::filesystem::path& run_dir) {
 }
 
 // Non-default scenarios (controls) are expected to differ from the platform's normal baseline, so
-// they are gated only against a baseline of their own: <platform>--<scenario>.json.
+// they are gated only against a baseline of their own: <platform>/<suite>--<scenario>.json (or the
+// older <platform>--<scenario>.json).
 std::string scenario_baseline(const RunArgs& a, const RunRecord& run, const std::string& scenario) {
   if (!a.baseline.empty() || scenario == "default") return a.baseline;
   std::string slug = scenario;
   std::replace(slug.begin(), slug.end(), ':', '-');
-  const auto file = std::filesystem::path(a.baselines_dir) / (run.platform + "--" + slug + ".json");
-  return std::filesystem::exists(file) ? file.string() : "";
+  const BaselineLocation where = locate_baseline(a.baselines_dir, run.platform, run.suite, slug);
+  note_baseline_location(where);
+  return where.exists ? where.path.string() : "";
 }
 
 // Failing keys are measured again in later launches (same lock, only those keys), the second
@@ -111,6 +116,8 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   const std::string explicit_baseline = scenario_baseline(a, run, sr.scenario);
   std::optional<Baseline> baseline;
   if (sr.scenario == "default" || !explicit_baseline.empty()) {
+    if (explicit_baseline.empty())
+      note_baseline_location(locate_baseline(a.baselines_dir, run.platform, run.suite));
     baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
   }
   const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
@@ -172,7 +179,10 @@ int run_command(RunArgs& a) {
   a.run.caller_holds_lock = true;
   std::vector<launch::ScenarioRun> runs;
   {
-    const RunProgress progress(a.run.results_dir, ::isatty(STDERR_FILENO) == 1);
+    const ProgressMode mode = ::isatty(STDERR_FILENO) == 1 ? ProgressMode::terminal
+                              : a.heartbeat_s > 0          ? ProgressMode::heartbeat
+                                                           : ProgressMode::off;
+    const RunProgress progress(a.run.results_dir, mode, std::chrono::seconds(a.heartbeat_s));
     runs = launch::run_suite(a.run);
   }
   bool gate_failed = false;
@@ -225,7 +235,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--platform", a->platform, "Platform key instead of the fingerprint's");
   cmd->add_option("--baseline", a->baseline,
-                  "Baseline file (default: <baselines-dir>/<platform>.json)");
+                  "Baseline file (default: <baselines-dir>/<platform>/<suite>.json, else "
+                  "<baselines-dir>/<platform>.json)");
   cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines")
       ->capture_default_str();
   cmd->add_flag("--require-baseline", a->require_baseline,
@@ -258,6 +269,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "Print the bench's Google Benchmark table (always in <run dir>/bench-console.txt) "
                 "and every key "
                 "with its notes");
+  cmd->add_option("--heartbeat", a->heartbeat_s,
+                  "Without a terminal: print a progress line (keys done, time elapsed, last key "
+                  "done) every SECONDS; 0 = none")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0, 3600))
+      ->capture_default_str();
   cmd->add_option(
       "--store", a->store,
       "Results store the run is recorded in and DRIFT reads: sqlite:PATH, postgresql://HOST/DB, a "

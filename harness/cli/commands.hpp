@@ -20,5 +20,6 @@ void add_import_command(CLI::App& app, int& exit_code);
 void add_nodes_command(CLI::App& app, int& exit_code);
 void add_calibrate_command(CLI::App& app, int& exit_code);
 void add_store_command(CLI::App& app, int& exit_code);
+void add_dashboard_command(CLI::App& app, int& exit_code);
 
 }  // namespace fabricgate::cli

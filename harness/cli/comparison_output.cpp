@@ -9,6 +9,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "harness/cli/store_hook.hpp"
+#include "harness/model/baseline_location.hpp"
 
 namespace fabricgate::cli {
 
@@ -61,6 +62,8 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
     check_later_launch(g.run, later.back(), p);
   }
   const store::StoreLocation store_at = store_for_run(store_flag, g.run);  // InputError first
+  if (baseline_file.empty())
+    note_baseline_location(locate_baseline(baselines_dir, g.run.platform, g.run.suite));
   g.baseline = gate::find_baseline(g.run, baseline_file, baselines_dir);
   const auto replay = [&](const std::vector<std::string>&, std::size_t attempt) {
     if (attempt > later.size()) return gate::ConfirmationLaunch{};  // no more launches
@@ -75,6 +78,11 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
   g.comparison = gate::judge_run(g.run, g.baseline ? &*g.baseline : nullptr, replay,
                                  history ? &*history : nullptr, judge);
   return g;
+}
+
+void note_baseline_location(const BaselineLocation& where) {
+  const std::string line = describe_baseline_location(where);
+  if (!line.empty()) std::cerr << "fabricgate: " << line << "\n";
 }
 
 void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out,

@@ -8,6 +8,7 @@
 
 #include "harness/gate/judge_run.hpp"
 #include "harness/model/baseline.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
 #include "harness/store/store_location.hpp"
@@ -30,6 +31,9 @@ std::vector<std::string> recorded_confirmations(const RunRecord& run);
 GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string& baseline_file,
                          const std::string& baselines_dir, const gate::CompareOptions& options,
                          const std::string& store_flag);
+
+// On stderr, when the baseline found is the older per-platform file: which file gates and why.
+void note_baseline_location(const BaselineLocation& where);
 
 // `out` empty: stdout. Colours for the console format on a terminal unless NO_COLOR is set.
 // `verbose`: the console lists every key with its notes instead of summarising passes and skips.

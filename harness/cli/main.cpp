@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   fabricgate::cli::add_nodes_command(app, exit_code);
   fabricgate::cli::add_calibrate_command(app, exit_code);
   fabricgate::cli::add_store_command(app, exit_code);
+  fabricgate::cli::add_dashboard_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -1,9 +1,11 @@
 #include "harness/cli/run_progress.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace fabricgate::cli {
@@ -30,16 +32,21 @@ std::string read_all(const fs::path& p) {
 
 }  // namespace
 
-RunProgress::RunProgress(fs::path results_dir, bool enabled)
-    : results_dir_(std::move(results_dir)), started_(fs::file_time_type::clock::now()) {
-  if (enabled) thread_ = std::thread([this] { watch(); });
+RunProgress::RunProgress(fs::path results_dir, ProgressMode mode, std::chrono::seconds heartbeat)
+    : results_dir_(std::move(results_dir)),
+      started_(fs::file_time_type::clock::now()),
+      started_steady_(std::chrono::steady_clock::now()),
+      heartbeat_(std::max(heartbeat, std::chrono::seconds(1))),
+      mode_(mode) {
+  if (mode == ProgressMode::terminal) thread_ = std::thread([this] { watch(); });
+  if (mode == ProgressMode::heartbeat) thread_ = std::thread([this] { beat(); });
 }
 
 RunProgress::~RunProgress() {
   if (!thread_.joinable()) return;
   stop_ = true;
   thread_.join();
-  std::fputs("\r\033[K", stderr);
+  if (mode_ == ProgressMode::terminal) std::fputs("\r\033[K", stderr);
   std::fflush(stderr);
 }
 
@@ -68,6 +75,17 @@ std::string RunProgress::line_for(const std::string& records_text) {
   return line;
 }
 
+std::string RunProgress::heartbeat_for(const std::string& records_text,
+                                       std::chrono::seconds elapsed) {
+  const long long s = elapsed.count();
+  const std::string clock = fmt::format("{}m{:02}s elapsed", s / 60, s % 60);
+  const std::string progress = line_for(records_text);
+  if (progress.empty()) return clock + ", waiting for the first benchmark";
+  // "[k/N] key status" → "[k/N] <clock>, last done key status"
+  const std::size_t space = progress.find(' ');
+  return progress.substr(0, space) + " " + clock + ", last done " + progress.substr(space + 1);
+}
+
 fs::path RunProgress::newest_records() const {
   fs::path newest;
   fs::file_time_type newest_time = started_;
@@ -83,6 +101,23 @@ fs::path RunProgress::newest_records() const {
     }
   }
   return newest;
+}
+
+void RunProgress::beat() {
+  auto next = started_steady_ + heartbeat_;
+  while (!stop_) {
+    if (std::chrono::steady_clock::now() < next) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      continue;
+    }
+    next += heartbeat_;
+    const fs::path records = newest_records();
+    const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(
+        std::chrono::steady_clock::now() - started_steady_);
+    const std::string line = heartbeat_for(records.empty() ? "" : read_all(records), elapsed);
+    std::fprintf(stderr, "fabricgate: %s\n", line.c_str());
+    std::fflush(stderr);
+  }
 }
 
 void RunProgress::watch() {

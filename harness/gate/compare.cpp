@@ -17,6 +17,7 @@
 #include "harness/gate/platform_guard.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/wire_spec_notes.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/verdict/fingerprint_changes.hpp"
 #include "harness/verdict/units_text.hpp"
 
@@ -183,7 +184,7 @@ Comparison start_comparison(const RunRecord& run, const Baseline* baseline,
     apply_guard(run, *baseline, options, c);
   } else {
     c.create_baseline_command =
-        create_baseline_command(run, fs::path("baselines") / (run.platform + ".json"));
+        create_baseline_command(run, locate_baseline("baselines", run.platform, run.suite).path);
     c.fingerprint_note = "no baseline to compare the fingerprint with";
   }
   return c;
@@ -373,7 +374,7 @@ fs::path baseline_path_for(const RunRecord& run, const std::string& explicit_fil
                            const fs::path& baselines_dir) {
   if (!explicit_file.empty()) return explicit_file;
   // run.platform passed require_safe_name, so it cannot climb out of baselines_dir.
-  return baselines_dir / (run.platform + ".json");
+  return locate_baseline(baselines_dir, run.platform, run.suite).path;
 }
 
 std::optional<Baseline> find_baseline(const RunRecord& run, const std::string& explicit_file,
@@ -381,16 +382,20 @@ std::optional<Baseline> find_baseline(const RunRecord& run, const std::string& e
   const fs::path path = baseline_path_for(run, explicit_file, baselines_dir);
   std::error_code ec;
   if (!fs::exists(path, ec)) {
-    if (!explicit_file.empty()) throw InputError(path.string(), "", "an existing baseline file");
+    if (!explicit_file.empty())
+      throw InputError(path.string(), "",
+                       "no such file (--baseline must name an existing baseline)");
     return std::nullopt;
   }
   return load_baseline(path);
 }
 
 std::string create_baseline_command(const RunRecord& run, const fs::path& out) {
+  // No launch count is suggested: min_runs launches make a file, not a gate; `baseline create`
+  // and `baseline status` say per key how many launches make it gateable on this machine.
   const std::string here = run.directory.empty() ? run.source : run.directory;
-  return "fabricgate baseline create --from " + here + " --from <second run of " + run.platform +
-         "> --from <third run of " + run.platform + "> --out " + out.string();
+  return "fabricgate baseline create --from " + here + " --from <another run of " + run.platform +
+         "> ... --out " + out.string();
 }
 
 }  // namespace fabricgate::gate

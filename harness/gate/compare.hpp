@@ -24,7 +24,8 @@ struct CompareOptions {
 Comparison compare_run(const RunRecord& run, const Baseline* baseline,
                        const CompareOptions& options);
 
-// Where a baseline lives: --baseline FILE if given, else <baselines_dir>/<platform>.json.
+// Where a baseline lives: --baseline FILE if given, else <baselines_dir>/<platform>/<suite>.json,
+// else the older <baselines_dir>/<platform>.json (harness/model/baseline_location.hpp).
 std::filesystem::path baseline_path_for(const RunRecord& run, const std::string& explicit_file,
                                         const std::filesystem::path& baselines_dir);
 

@@ -28,13 +28,23 @@ void require_file_named_for(const std::filesystem::path& out, const std::string&
                      "a baseline of \"" + platform + "\" like the runs, but the file holds \"" +
                          replaced->platform + "\"" + kHow);
   }
-  if (out.extension() != ".json" || out.parent_path().filename() != "baselines") return;
-  const std::string stem = out.stem().string();
-  const std::string named = stem.substr(0, stem.find("--"));  // <platform>--<scenario>.json
+  if (out.extension() != ".json") return;
+  std::string named;
+  std::string expected;
+  if (out.parent_path().filename() == "baselines") {  // baselines/<platform>[--<scenario>].json
+    const std::string stem = out.stem().string();
+    named = stem.substr(0, stem.find("--"));
+    expected = "baselines/" + platform + ".json";
+  } else if (out.parent_path().parent_path().filename() == "baselines") {
+    named = out.parent_path().filename().string();  // baselines/<platform>/<suite>.json
+    expected = "baselines/" + platform + "/" + out.filename().string();
+  } else {
+    return;
+  }
   if (named == platform) return;
   throw InputError(out.string(), "",
-                   "a file named for the runs' platform (baselines/" + platform +
-                       ".json), found the name of platform \"" + named + "\"" + kHow);
+                   "a file named for the runs' platform (" + expected +
+                       "), found the name of platform \"" + named + "\"" + kHow);
 }
 
 }  // namespace fabricgate::gate

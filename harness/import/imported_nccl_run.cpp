@@ -89,7 +89,7 @@ json figures_record(const NcclTestsOutput& o, const NcclTestsRow& row, const Ncc
                                         ? "unrecorded (-J JSON v" + o.json_format_version + ")"
                                         : o.tool_version},
                  {"source_file", source_name},
-                 {"data_checked", o.validation != 0},
+                 {"data_checked", o.validation != 0 && f.wrong.has_value()},
                  {"warmup_iters", o.warmup_iters}};
   if (row.line > 0) params["source_line"] = row.line;
   if (!parts.redop.empty()) params["redop"] = parts.redop;
@@ -98,11 +98,16 @@ json figures_record(const NcclTestsOutput& o, const NcclTestsRow& row, const Ncc
   const long long wrong = f.wrong.value_or(0);
   json notes = json::array();
   if (!f.wrong) {
+    // With checks on, nccl-tests still prints N/A for rows it cannot check (in-place alltoall):
+    // blaming -c 0 there would contradict the file's own "Validation: 1".
     notes.push_back(
         {{"id", "import"},
          {"level", "note"},
-         {"text",
-          "nccl-tests ran without data checks (-c 0): #wrong N/A, the results were not verified"}});
+         {"text", o.validation != 0
+                      ? "nccl-tests did not check this row (#wrong N/A although the file says "
+                        "validation was on, as for in-place alltoall): not verified"
+                      : "nccl-tests ran without data checks (-c 0): #wrong N/A, the results were "
+                        "not verified"}});
   }
   return json{
       {"key", coll_key(parts)},

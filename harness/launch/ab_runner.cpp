@@ -1,9 +1,12 @@
 #include "harness/launch/ab_runner.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "core/errors.hpp"
 #include "core/suite.hpp"
@@ -14,6 +17,7 @@
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/model/baseline.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::launch {
@@ -66,8 +70,9 @@ void choose_policy(const AbRunOptions& o, const std::string& platform, gate::AbO
     compare.tolerance_source = text;
     return;
   }
-  const fs::path file = o.policy_baseline.empty() ? o.baselines_dir / (platform + ".json")
-                                                  : fs::path(o.policy_baseline);
+  const fs::path file = o.policy_baseline.empty()
+                            ? locate_baseline(o.baselines_dir, platform, o.run.suite).path
+                            : fs::path(o.policy_baseline);
   std::error_code ec;
   if (!o.policy_baseline.empty() || fs::exists(file, ec)) {
     compare.policy = load_baseline(file).policy;  // InputError when missing or bad
@@ -104,10 +109,21 @@ std::optional<gate::AbLaunch> launch_side(const AbRunOptions& o, const gate::AbS
   if (!side.nccl.empty() && ro.fingerprint->contains("versions"))
     (*ro.fingerprint)["versions"]["nccl"] = nullptr;
   ro.caller_holds_lock = true;
-  std::fprintf(stderr, "fabricgate ab: pair %d of %d, side %s (%s)\n", pair, o.pairs,
-               side.label.c_str(), name.c_str());
+  // One line per launch: the first launch announces the suite (and its advice), the bench's own
+  // progress and table stay in the run directory (bench-console.txt), and the verdict comes last.
+  ro.progress = false;
+  ro.announce = launches.empty();
+  const auto started = std::chrono::steady_clock::now();
   const ScenarioRun sr = run_suite(ro).front();  // one scenario, one launch
   launches.push_back({name, sr.dir.string(), sr.complete});
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::fputs(fmt::format("fabricgate ab: launch {}/{} (pair {} of {}, side {}) {} in {:.1f} s -> "
+                         "{}\n",
+                         launches.size(), 2 * o.pairs, pair, o.pairs, side.label,
+                         sr.complete ? "done" : "stopped", took, sr.dir.string())
+                 .c_str(),
+             stderr);
   if (sr.bench_refused) {
     throw InputError("fabricgate-bench refused the suite in launch " + name +
                      " (see its message above); " + sr.dir.string() + " keeps the launch details");

@@ -21,8 +21,8 @@ struct AbRunOptions {
   int pairs = 5;
   gate::AbOptions compare;  // policy, tolerance, confidence (pairs_requested is filled in here)
   // Tolerance policy: this baseline's (must exist) or, when empty,
-  // <baselines_dir>/<platform>.json's if that exists; otherwise the defaults. Ignored when
-  // compare.tolerance is set.
+  // <baselines_dir>/<platform>/<suite>.json's (or <platform>.json's) if that exists; otherwise the
+  // defaults. Ignored when compare.tolerance is set.
   std::string policy_baseline;
   std::filesystem::path baselines_dir = "baselines";
 };

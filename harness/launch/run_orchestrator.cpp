@@ -334,9 +334,11 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
       plan_launch(bench_request(shared, control, sr.dir, scenario_env), shared.context);
   write_json_atomically(sr.dir / "launch.json", launch_record(plan));
 
-  std::fprintf(stderr, "fabricgate: %s suite %s, scenario %s, %d ranks via %s -> %s\n",
-               shared.platform.c_str(), shared.suite.name.c_str(), control.name.c_str(),
-               shared.ranks, plan.launcher.c_str(), sr.dir.c_str());
+  if (o.announce) {
+    std::fprintf(stderr, "fabricgate: %s suite %s, scenario %s, %d ranks via %s -> %s\n",
+                 shared.platform.c_str(), shared.suite.name.c_str(), control.name.c_str(),
+                 shared.ranks, plan.launcher.c_str(), sr.dir.c_str());
+  }
   RunFacts facts;
   facts.run_id = run_id;
   facts.suite = shared.suite.name;
@@ -379,8 +381,10 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
 std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   // Everything the user gave is checked before the lock, the fingerprint and the launch.
   const Suite suite = validate_run_options(o);
-  for (const std::string& advice : suite_advice(suite))
-    std::fprintf(stderr, "fabricgate: warning: %s\n", advice.c_str());
+  if (o.announce) {
+    for (const std::string& advice : suite_advice(suite))
+      std::fprintf(stderr, "fabricgate: warning: %s\n", advice.c_str());
+  }
   const std::vector<std::string> scenarios = o.scenarios.empty() ? suite.scenarios : o.scenarios;
   std::vector<capture::ControlScenario> controls;
   for (const auto& s : scenarios)

@@ -36,6 +36,8 @@ struct RunOptions {
   std::string run_id;               // with run_dir
   std::optional<json> fingerprint;  // collected once by the caller
   bool caller_holds_lock = false;   // the caller holds the runner lock across launches
+  bool announce = true;  // false: no "<platform> suite ..." line nor suite advice (the caller
+                         // prints one line per launch of its own)
   std::vector<std::string>
       extra_bench_args;  // appended to the bench's arguments (a confirmation's filter)
 };

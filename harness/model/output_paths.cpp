@@ -40,6 +40,9 @@ void require_writable_file(const fs::path& file, const std::string& option) {
          existing != existing.parent_path()) {
     existing = existing.parent_path();
   }
+  // A relative path climbs to its first component ("new/dir" → "new"): that one is created in
+  // the working directory, so the working directory is what must be writable.
+  if (!fs::exists(existing, ec)) existing = ".";
   if (fs::exists(existing, ec) && !fs::is_directory(existing, ec)) {
     throw InputError(file.string(), "",
                      "a path whose parents are directories (" + option + "), but " +
@@ -47,7 +50,10 @@ void require_writable_file(const fs::path& file, const std::string& option) {
   }
   if (::access(existing.c_str(), W_OK | X_OK) != 0) {
     throw InputError(file.string(), "",
-                     "a file in a writable directory (" + option + "), but " + existing.string() +
+                     "a file in a writable directory (" + option + "), but " +
+                         (existing == dir ? existing.string()
+                                          : existing.string() + " (where " + dir.string() +
+                                                " would be created)") +
                          " is not writable");
   }
 }

@@ -91,7 +91,8 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
                                                          [](const gate::KeyComparison& k) {
                                                            return !summarised_in_quiet_console(k);
                                                          });
-  if (!any_listed) return out + quiet_summary(c.keys, kSummaryLines) + pitfall_legend(c.keys);
+  if (!any_listed)
+    return out + quiet_summary(c.keys, kSummaryLines, c.has_baseline) + pitfall_legend(c.keys);
   std::size_t key_width = 20;
   for (const gate::KeyComparison& k : c.keys) key_width = std::max(key_width, k.key.size() + 2);
   key_width = std::min<std::size_t>(key_width, 72);
@@ -114,7 +115,7 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   if (hidden > 0)
     out += "(" + std::to_string(hidden) +
            " passing/skipped keys not listed; use --format json for all)\n";
-  if (!options.verbose) out += "\n" + quiet_summary(c.keys, kSummaryLines);
+  if (!options.verbose) out += "\n" + quiet_summary(c.keys, kSummaryLines, c.has_baseline);
   return out + pitfall_legend(c.keys);
 }
 

@@ -76,7 +76,8 @@ std::vector<SkipGroup> group_skips(const std::vector<gate::KeyComparison>& keys)
   return groups;
 }
 
-std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::size_t max_lines) {
+std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::size_t max_lines,
+                          bool has_baseline) {
   const auto passes = static_cast<std::size_t>(
       std::count_if(keys.begin(), keys.end(),
                     [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::pass; }));
@@ -101,8 +102,13 @@ std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::siz
     const auto news = static_cast<std::size_t>(std::count_if(
         keys.begin(), keys.end(),
         [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::new_key; }));
-    out += "NEW " + keys_text(news) + " not in the baseline (e.g. " + one_line(first_new->key, 72) +
-           "): `fabricgate baseline update` adds them\n";
+    // Without a baseline there is nothing to update: `baseline create` (the command printed
+    // above) is the way in.
+    out += has_baseline
+               ? "NEW " + keys_text(news) + " not in the baseline (e.g. " +
+                     one_line(first_new->key, 72) + "): `fabricgate baseline update` adds them\n"
+               : "NEW " + keys_text(news) + " not gated, there is no baseline (e.g. " +
+                     one_line(first_new->key, 72) + "): `fabricgate baseline create` makes one\n";
   }
 
   const std::vector<SkipGroup> skips = group_skips(keys);

@@ -34,7 +34,8 @@ std::vector<SkipGroup> group_skips(const std::vector<gate::KeyComparison>& keys)
 
 // The summary lines, each ending in "\n": passes counted, one line per skip reason, one line
 // per note group (at most `max_lines` lines of each kind, then a count of the rest).
-std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::size_t max_lines);
+std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::size_t max_lines,
+                          bool has_baseline = true);
 
 // "docs/PITFALLS.md#p09" for a pitfall code "P09"; "" for anything else.
 std::string pitfall_link(const std::string& id);

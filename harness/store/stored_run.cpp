@@ -1,6 +1,7 @@
 #include "harness/store/stored_run.hpp"
 
 #include <cstdio>
+#include <set>
 #include <unordered_map>
 
 namespace fabricgate::store {
@@ -26,6 +27,12 @@ json fingerprint_facts(const RunRecord& run) {
     facts["nodes"] = shared;
     facts["node_count"] = run.nodes.size();
   }
+  // The hosts that ran it: two machines of one platform key are told apart (dashboard per host,
+  // a step that is a change of machine shows as one in "what changed").
+  std::set<std::string> hosts;
+  for (const RankInfo& r : run.ranks)
+    if (!r.host.empty()) hosts.insert(r.host);
+  if (!hosts.empty()) facts["hosts"] = hosts;
   facts["env"] = run.capture.env_overrides;
   if (!run.capture.nccl_version.empty())
     facts["capture"] = {{"nccl", run.capture.nccl_version}, {"network", run.capture.network}};

@@ -9,9 +9,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "core/json_file.hpp"
 #include "mpi_job.hpp"
@@ -147,6 +149,18 @@ TEST_F(AbCli, MpiSameConfigurationPasses) {
   expect_interleaved_launches(ab, ab_dir(), 5);
   for (const auto& k : ab["keys"]) EXPECT_FALSE(k["fails_gate"].get<bool>()) << k.dump(2);
   EXPECT_EQ(ab["changes"].size(), 0u) << ab["changes"].dump();
+  // A log a person reads: one line per launch (the bench's progress and table stay in each
+  // launch's directory), the verdict table after the last launch.
+  std::size_t launch_lines = 0;
+  std::istringstream lines(job.output);
+  for (std::string line; std::getline(lines, line);)
+    launch_lines += line.rfind("fabricgate ab: launch ", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(launch_lines, 10u) << job.output;
+  EXPECT_LT(std::count(job.output.begin(), job.output.end(), '\n'), 40) << job.output;
+  const std::size_t last_launch = job.output.find("fabricgate ab: launch 10/10 (pair 5 of 5");
+  ASSERT_NE(last_launch, std::string::npos) << job.output;
+  EXPECT_GT(job.output.find("VERDICT"), last_launch) << job.output;
+  EXPECT_TRUE(fs::exists(ab_dir() / "b-5" / "bench-console.txt"));
 }
 
 #if FABRICGATE_TEST_LIBFABRIC

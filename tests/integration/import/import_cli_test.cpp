@@ -128,6 +128,117 @@ TEST_F(import_ImportCli, ThreeLaunchesMakeABaselineAFourthPassesASlowedOneFails)
   EXPECT_EQ(slow.code, 1) << slow.out << slow.err;
   EXPECT_NE(slow.out.find("REGRESSION"), std::string::npos) << slow.out;
   EXPECT_NE(slow.out.find("4 GiB"), std::string::npos) << slow.out;
+
+  // `report` keeps the exit-code contract: it writes the report and exits with the gate's code.
+  for (const char* format : {"console", "json", "junit"}) {
+    const Result failing =
+        cli({"report", run_dir("slowed").string(), "--baseline", baseline, "--format", format});
+    EXPECT_EQ(failing.code, 1) << format << "\n" << failing.out << failing.err;
+    EXPECT_NE(failing.out.find("REGRESSION"), std::string::npos) << format << "\n" << failing.out;
+  }
+  const Result passing = cli({"report", run_dir("launch-4").string(), "--baseline", baseline});
+  EXPECT_EQ(passing.code, 0) << passing.out << passing.err;
+}
+
+// Imported runs are recorded in the results store like `run`'s, so history and the dashboard see
+// them; baselines default to <dir>/<platform>/<suite>.json and the older <platform>.json is still
+// read, said on stderr.
+TEST_F(import_ImportCli, ImportsAreRecordedAndBaselinesAreKeyedBySuite) {
+  std::vector<std::string> create{"baseline", "create"};
+  for (const int r : {1, 2, 3}) {
+    const std::string name = "launch-" + std::to_string(r);
+    const Result imported =
+        import_nccl(kCall16 + "r" + std::to_string(r) + "-nccl-tests-c0-all_gather.txt", name);
+    ASSERT_EQ(imported.code, 0) << imported.err;
+    EXPECT_NE(imported.out.find("recorded in sqlite:" +
+                                (root_ / "results" / "fabricgate.sqlite").string()),
+              std::string::npos)
+        << imported.out;
+    create.insert(create.end(), {"--from", run_dir(name).string()});
+  }
+  const std::string store = "sqlite:" + (root_ / "results" / "fabricgate.sqlite").string();
+  const Result info = cli({"store", "info", "--store", store});
+  EXPECT_EQ(info.code, 0) << info.err;
+  EXPECT_NE(info.out.find(kPlatform + ": 3 runs"), std::string::npos) << info.out;
+  const Result unrecorded =
+      cli({"import", "nccl-tests", kCall16 + "r4-nccl-tests-c0-all_gather.txt", "--out",
+           run_dir("unrecorded").string(), "--platform", kPlatform, "--store", "none"});
+  EXPECT_EQ(unrecorded.code, 0) << unrecorded.err;
+  EXPECT_NE(cli({"store", "info", "--store", store}).out.find(kPlatform + ": 3 runs"),
+            std::string::npos);
+
+  const fs::path dir = root_ / "baselines";
+  create.insert(create.end(), {"--baselines-dir", dir.string()});
+  const Result created = cli(create);
+  ASSERT_EQ(created.code, 0) << created.out << created.err;
+  const fs::path per_suite = dir / kPlatform / "nccl-tests.json";
+  EXPECT_TRUE(fs::exists(per_suite)) << created.out;
+  const Result keyed = cli({"compare", run_dir("unrecorded").string(), "--baselines-dir",
+                            dir.string(), "--store", "none"});
+  EXPECT_EQ(keyed.code, 0) << keyed.out << keyed.err;
+  EXPECT_NE(keyed.out.find("vs baseline " + per_suite.string()), std::string::npos) << keyed.out;
+  EXPECT_EQ(keyed.err.find("per-platform file"), std::string::npos) << keyed.err;
+
+  const fs::path older = dir / (kPlatform + ".json");
+  fs::rename(per_suite, older);
+  const Result fallback = cli({"compare", run_dir("unrecorded").string(), "--baselines-dir",
+                               dir.string(), "--store", "none"});
+  EXPECT_EQ(fallback.code, 0) << fallback.out << fallback.err;
+  EXPECT_NE(fallback.out.find("vs baseline " + older.string()), std::string::npos) << fallback.out;
+  EXPECT_NE(fallback.err.find("baseline " + older.string() +
+                              " (the per-platform file: " + per_suite.string() + " does not exist"),
+            std::string::npos)
+      << fallback.err;
+  const Result status = cli({"baseline", "status", "--platform", kPlatform, "--suite", "nccl-tests",
+                             "--baselines-dir", dir.string()});
+  EXPECT_EQ(status.code, 0) << status.out << status.err;
+  EXPECT_NE(status.out.find("baseline " + older.string()), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find("minimum detectable effect"), std::string::npos) << status.out;
+
+  // Messages that say what is wrong: a missing --baseline file, no baseline at all.
+  const Result missing = cli({"compare", run_dir("unrecorded").string(), "--baseline",
+                              (dir / "nope.json").string(), "--store", "none"});
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_NE(missing.err.find("no such file"), std::string::npos) << missing.err;
+  const Result none = cli({"compare", run_dir("unrecorded").string(), "--baselines-dir",
+                           (root_ / "empty").string(), "--store", "none"});
+  EXPECT_EQ(none.code, 0) << none.out << none.err;
+  EXPECT_EQ(none.out.find("baseline update"), std::string::npos) << none.out;
+  EXPECT_NE(none.out.find("baseline create"), std::string::npos) << none.out;
+}
+
+// nccl-tests prints #wrong N/A for rows it does not check even with validation on (in-place
+// alltoall): the note says so instead of blaming -c 0. The table is a committed alltoall launch
+// with its header's validation flag set and out-of-place rows checked (#wrong 0).
+TEST_F(import_ImportCli, UncheckedRowsOfAValidatedRunDoNotBlameMinusC0) {
+  std::ifstream in(kSource + "/results/h200-sxm-x2-nv18/reference/ref-alltoall.txt");
+  std::ostringstream text;
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t v = line.find("validation: 0");
+    if (v != std::string::npos) line.replace(v, 13, "validation: 1");
+    if (!line.empty() && line[0] != '#') {
+      const std::size_t na = line.find("N/A");  // the out-of-place #wrong
+      if (na != std::string::npos) line.replace(na, 3, "  0");
+    }
+    text << line << "\n";
+  }
+  const fs::path file = root_ / "alltoall-validated.txt";
+  std::ofstream(file) << text.str();
+  ASSERT_EQ(import_nccl(file.string(), "aa").code, 0);
+  const json run = load_json_file(run_dir("aa") / "run.json", "fabricgate.run/1");
+  std::size_t in_place = 0;
+  for (const json& b : run["benchmarks"]) {
+    const std::string notes = b["notes"].dump();
+    EXPECT_EQ(notes.find("-c 0"), std::string::npos) << b["key"] << notes;
+    if (b["params"]["inplace"].get<bool>()) {
+      ++in_place;
+      EXPECT_NE(notes.find("validation was on"), std::string::npos) << notes;
+      EXPECT_FALSE(b["params"]["data_checked"].get<bool>());
+    } else {
+      EXPECT_TRUE(b["params"]["data_checked"].get<bool>());
+    }
+  }
+  EXPECT_EQ(in_place, 2u);
 }
 
 // all_reduce 8 B, 2 ranks, nccl-tests -w 200 -n 2000 in five committed launches (two device calls'

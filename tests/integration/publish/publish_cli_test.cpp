@@ -9,6 +9,8 @@
 #include <fstream>
 #include <map>
 #include <optional>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -376,11 +378,9 @@ std::string sample(const std::string& metrics, const std::string& metric,
 
 double value_of(const std::string& line) { return std::stod(line.substr(line.rfind(' ') + 1)); }
 
-TEST_F(publish_Cli, PushgatewayServesTheFiguresWithPlatformHostSuiteAndKeyLabels) {
-  const std::string binary = "/usr/bin/prometheus-pushgateway";
-  if (!fs::exists(binary))
-    GTEST_SKIP() << binary << " not installed (apt-get install prometheus-pushgateway)";
-  std::optional<testing::BackgroundProcess> gateway;
+// A real Pushgateway on a free loopback port; returns its port (0 when it did not start).
+int start_pushgateway(const std::string& binary, std::optional<testing::BackgroundProcess>& gateway,
+                      const fs::path& log) {
   int port = 0;
   for (int attempt = 0; attempt < 3 && port == 0;
        ++attempt) {  // the free port may be taken meanwhile
@@ -389,7 +389,7 @@ TEST_F(publish_Cli, PushgatewayServesTheFiguresWithPlatformHostSuiteAndKeyLabels
         std::vector<std::string>{binary,
                                  "--web.listen-address=127.0.0.1:" + std::to_string(candidate),
                                  "--persistence.file=", "--log.level=warn"},
-        root_ / "pushgateway.log");
+        log);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (gateway->running() && std::chrono::steady_clock::now() < deadline) {
       if (!scrape(candidate).empty()) {
@@ -400,6 +400,15 @@ TEST_F(publish_Cli, PushgatewayServesTheFiguresWithPlatformHostSuiteAndKeyLabels
     }
     if (port == 0) gateway->stop();
   }
+  return port;
+}
+
+TEST_F(publish_Cli, PushgatewayServesTheFiguresWithPlatformHostSuiteAndKeyLabels) {
+  const std::string binary = "/usr/bin/prometheus-pushgateway";
+  if (!fs::exists(binary))
+    GTEST_SKIP() << binary << " not installed (apt-get install prometheus-pushgateway)";
+  std::optional<testing::BackgroundProcess> gateway;
+  const int port = start_pushgateway(binary, gateway, root_ / "pushgateway.log");
   ASSERT_NE(port, 0) << "pushgateway did not start: " << slurp(root_ / "pushgateway.log");
   const std::string url = "http://127.0.0.1:" + std::to_string(port);
 
@@ -437,6 +446,113 @@ TEST_F(publish_Cli, PushgatewayServesTheFiguresWithPlatformHostSuiteAndKeyLabels
   EXPECT_EQ(value_of(sample(after, "fabricgate_gate_failed", run_labels)), 0.0) << after;
   EXPECT_TRUE(sample(after, "fabricgate_keys", {group, "verdict=\"REGRESSION\""}).empty()) << after;
   gateway->stop();
+}
+
+// What ci/grafana/fabricgate-dashboard.json asks Prometheus for: every fabricgate_* metric and
+// every label its queries and variables name (selectors, by (...), label_values(..., label)).
+struct DashboardQueries {
+  std::set<std::string> metrics;
+  std::set<std::string> labels;
+};
+
+void collect_queries(const json& node, DashboardQueries& q) {
+  if (node.is_object()) {
+    for (const auto& [name, value] : node.items()) {
+      if ((name == "expr" || name == "definition" || name == "query") && value.is_string()) {
+        const std::string text = value.get<std::string>();
+        static const std::regex metric("fabricgate_[a-z_]+");
+        static const std::regex selector("([a-z_]+)=~?\"");
+        static const std::regex by("by \\(([^)]*)\\)");
+        static const std::regex values("label_values\\([^)]*\\)?[^,]*, *([a-z_]+)\\)");
+        for (std::sregex_iterator it(text.begin(), text.end(), metric), end; it != end; ++it)
+          q.metrics.insert(it->str());
+        for (std::sregex_iterator it(text.begin(), text.end(), selector), end; it != end; ++it)
+          q.labels.insert((*it)[1].str());
+        for (std::sregex_iterator it(text.begin(), text.end(), by), end; it != end; ++it) {
+          std::istringstream names(std::regex_replace((*it)[1].str(), std::regex(","), " "));
+          for (std::string n; names >> n;) q.labels.insert(n);
+        }
+        for (std::sregex_iterator it(text.begin(), text.end(), values), end; it != end; ++it)
+          q.labels.insert((*it)[1].str());
+      } else {
+        collect_queries(value, q);
+      }
+    }
+  } else if (node.is_array()) {
+    for (const json& item : node) collect_queries(item, q);
+  }
+}
+
+// Metric names and label names of a /metrics scrape.
+DashboardQueries published_by(const std::string& metrics) {
+  DashboardQueries p;
+  std::istringstream in(metrics);
+  static const std::regex label("([a-zA-Z_]+)=\"");
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    p.metrics.insert(line.substr(0, line.find_first_of("{ ")));
+    const std::size_t open = line.find('{');
+    if (open == std::string::npos) continue;
+    const std::string labels = line.substr(open, line.rfind('}') - open);
+    for (std::sregex_iterator it(labels.begin(), labels.end(), label), end; it != end; ++it)
+      p.labels.insert((*it)[1].str());
+  }
+  return p;
+}
+
+std::vector<std::string> not_published(const DashboardQueries& asked,
+                                       const DashboardQueries& published) {
+  std::vector<std::string> out;
+  for (const std::string& m : asked.metrics)
+    if (!published.metrics.count(m)) out.push_back("metric " + m);
+  for (const std::string& l : asked.labels)
+    if (!published.labels.count(l)) out.push_back("label " + l);
+  return out;
+}
+
+// The Grafana dashboard of ci/grafana queries only what `fabricgate publish` pushes: the names
+// come from a real Pushgateway's /metrics after a real push, not from a list kept by hand.
+TEST_F(publish_Cli, GrafanaDashboardQueriesOnlyPublishedMetrics) {
+  const std::string binary = "/usr/bin/prometheus-pushgateway";
+  if (!fs::exists(binary))
+    GTEST_SKIP() << binary << " not installed (apt-get install prometheus-pushgateway)";
+  std::optional<testing::BackgroundProcess> gateway;
+  const int port = start_pushgateway(binary, gateway, root_ / "pushgateway.log");
+  ASSERT_NE(port, 0) << "pushgateway did not start: " << slurp(root_ / "pushgateway.log");
+  const auto r = publish({"--to", "pushgateway=http://127.0.0.1:" + std::to_string(port)}, {});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const DashboardQueries published = published_by(scrape(port));
+  gateway->stop();
+  ASSERT_TRUE(published.metrics.count("fabricgate_busbw_gbps")) << "the push arrived";
+
+  const fs::path source = FABRICGATE_SOURCE_DIR;
+  const json dashboard = json::parse(slurp(source / "ci/grafana/fabricgate-dashboard.json"));
+  DashboardQueries asked;
+  collect_queries(dashboard, asked);
+  EXPECT_GE(asked.metrics.size(), 9u) << "every figure and verdict fabricgate pushes is shown";
+  EXPECT_TRUE(asked.labels.count("platform") && asked.labels.count("host") &&
+              asked.labels.count("key"));
+  const std::vector<std::string> missing = not_published(asked, published);
+  std::string listed;
+  for (const std::string& m : missing) listed += m + "\n";
+  EXPECT_TRUE(missing.empty()) << "the dashboard queries what fabricgate never pushes:\n" << listed;
+
+  // The check can fail: a panel asking for a metric nobody publishes is caught.
+  DashboardQueries wrong;
+  collect_queries(json::parse(R"({"targets":[{"expr":"fabricgate_not_published{rack=\"r1\"}"}]})"),
+                  wrong);
+  EXPECT_EQ(not_published(wrong, published),
+            (std::vector<std::string>{"metric fabricgate_not_published", "label rack"}));
+
+  // The panels name the data source the provisioning file defines.
+  const std::string datasource =
+      slurp(source / "ci/grafana/provisioning/datasources/fabricgate-prometheus.yaml");
+  for (const json& panel : dashboard.at("panels"))
+    EXPECT_NE(datasource.find("uid: " + panel.at("datasource").at("uid").get<std::string>()),
+              std::string::npos)
+        << panel.at("title");
+  EXPECT_NE(slurp(source / "ci/grafana/provisioning/dashboards/fabricgate.yaml").find("type: file"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -41,9 +41,13 @@ class QuietRun : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  testing::JobResult run(bool verbose) {
+  // --heartbeat 0 by default: these tests count the lines of a quiet console, which a loaded
+  // machine must not lengthen by heartbeats.
+  testing::JobResult run(bool verbose, const std::string& heartbeat = "0",
+                         const std::string& suite = "quiet.json") {
     std::vector<std::string> args = {FABRICGATE_CLI,  "run",
-                                     "--suite",       (dir_ / "quiet.json").string(),
+                                     "--heartbeat",   heartbeat,
+                                     "--suite",       (dir_ / suite).string(),
                                      "--results-dir", (dir_ / "results").string(),
                                      "--lock",        (dir_ / "lock").string(),
                                      "--bench",       FABRICGATE_BENCH,
@@ -99,6 +103,27 @@ TEST_F(QuietRun, VerbosePrintsTheTableAndEveryKey) {
   EXPECT_NE(job.output.find("SKIPPED           coll/mpi/alltoallv/float16/bytes:4092/ranks:2/oop"),
             std::string::npos)
       << job.output;
+}
+
+// Through a pipe (a CI log) a run that takes a while is not silent: a heartbeat line every
+// --heartbeat seconds with the keys done, the time elapsed and the last key done.
+TEST_F(QuietRun, WithoutATerminalAHeartbeatSaysHowFarItIs) {
+  const json s = {{"schema", "fabricgate.suite/1"},
+                  {"name", "slow"},
+                  {"ranks", 2},
+                  {"defaults", {{"repetitions", 3}, {"warmup", 1}, {"target_sample_ms", 250}}},
+                  {"benchmarks", json::array({{{"family", "coll"},
+                                               {"backend", "mpi"},
+                                               {"ops", {"all_reduce"}},
+                                               {"dtypes", {"float32"}},
+                                               {"sizes", {{"list", {64, 4096, 65536}}}}}})}};
+  std::ofstream(dir_ / "slow.json") << s.dump(2);
+  const auto job = run(false, "1", "slow.json");
+  ASSERT_EQ(job.exit_code, 0) << job.output;
+  EXPECT_EQ(job.output.find('\r'), std::string::npos) << job.output;
+  const std::regex beat(
+      R"(\nfabricgate: \[[1-3]/3\] 0m[0-9]{2}s elapsed, last done coll/mpi/all_reduce/float32/sum/bytes:[0-9]+/ranks:2/oop ok\n)");
+  EXPECT_TRUE(std::regex_search(job.output, beat)) << job.output;
 }
 
 // On a terminal (script(1) gives fabricgate a pseudo-terminal): one progress line, rewritten in

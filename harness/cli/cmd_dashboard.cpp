@@ -1,0 +1,87 @@
+// fabricgate dashboard --store URL --out DIR: a static site across the runs of a results store
+// (report/dashboard_site.hpp): an index of verdicts per run and per host, and per platform each
+// key's trend with change points marked. Plain files that fetch nothing, for GitHub Pages or any
+// file server. Exit: 0 written, 2 bad input (store URL, output directory, unknown platform, an
+// empty store), 3 the store failed.
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/launch/run_assembly.hpp"
+#include "harness/model/output_paths.hpp"
+#include "harness/report/dashboard_site.hpp"
+#include "harness/store/dashboard_runs.hpp"
+#include "harness/store/results_store.hpp"
+
+namespace fabricgate::cli {
+
+namespace {
+
+struct DashboardArgs {
+  std::string store;
+  std::string out;
+  std::string platform;
+  std::size_t last = 0;
+  std::size_t max_keys = 400;
+};
+
+int run_dashboard(const DashboardArgs& a) {
+  if (!a.platform.empty()) require_safe_name(a.platform, "--platform", "");
+  const store::StoreLocation where = store::resolve_store_location(a.store, "results");
+  if (where.kind == store::StoreKind::none)
+    throw InputError(
+        "dashboard: --store none has no runs to show; give sqlite:PATH or a "
+        "PostgreSQL URL");
+  require_writable_directory(a.out, "--out");
+  auto s = store::open_store(where);
+  const std::vector<report::DashboardPlatform> platforms =
+      store::dashboard_platforms(*s, a.platform, a.last);
+  if (platforms.empty())
+    throw InputError(s->display(), "", "a store with recorded runs, found none");
+  report::DashboardOptions options;
+  options.source = s->display();
+  options.generated_at = launch::utc_now_iso8601();
+  options.max_keys = a.max_keys;
+  std::size_t runs = 0;
+  for (const report::DashboardPlatform& p : platforms) runs += p.runs.size();
+  for (const report::DashboardPage& page : report::render_dashboard(platforms, options))
+    write_file_atomically(std::filesystem::path(a.out) / page.file, page.html);
+  std::cout << "dashboard of " << runs << " run(s), " << platforms.size() << " platform(s) from "
+            << s->display() << " -> " << (std::filesystem::path(a.out) / "index.html").string()
+            << "\n";
+  return 0;
+}
+
+}  // namespace
+
+void add_dashboard_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<DashboardArgs>();
+  auto* cmd = app.add_subcommand(
+      "dashboard",
+      "Write a static site of the store's runs: verdicts per run and per host, each key's trend "
+      "with change points marked (no server, no script, nothing fetched; publish DIR on GitHub "
+      "Pages). Example: fabricgate dashboard --store sqlite:results/fabricgate.sqlite --out site");
+  cmd->add_option("--store", a->store,
+                  "sqlite:PATH, postgresql://HOST/DB or a libpq conninfo (default: "
+                  "$FABRICGATE_STORE, else sqlite:results/fabricgate.sqlite)");
+  cmd->add_option("--out", a->out,
+                  "Directory the pages are written to (index.html, "
+                  "platform-<platform>.html)")
+      ->required()
+      ->type_name("DIR");
+  cmd->add_option("--platform", a->platform, "Only this platform (default: every platform)");
+  cmd->add_option("--last", a->last, "Only the newest N runs per platform (default: all)")
+      ->type_name("N")
+      ->check(CLI::Range(std::size_t{2}, std::size_t{100000}));
+  cmd->add_option("--max-keys", a->max_keys,
+                  "Keys with a trend section per platform; keys with change points come first")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->capture_default_str();
+  cmd->callback([a, &exit_code] { exit_code = run_dashboard(*a); });
+}
+
+}  // namespace fabricgate::cli

@@ -1,0 +1,59 @@
+#include "harness/model/baseline_location.hpp"
+
+#include "core/json_file.hpp"
+
+namespace fabricgate {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string file_name(const std::string& stem, const std::string& variant) {
+  return variant.empty() ? stem + ".json" : stem + "--" + variant + ".json";
+}
+}  // namespace
+
+fs::path suite_baseline_path(const fs::path& dir, const std::string& platform,
+                             const std::string& suite, const std::string& variant) {
+  // A suite given as a path (suites/x.json, /tmp/x.json) names no key of its own.
+  if (!is_safe_name(suite)) return {};
+  return dir / platform / file_name(suite, variant);
+}
+
+fs::path platform_baseline_path(const fs::path& dir, const std::string& platform,
+                                const std::string& variant) {
+  return dir / file_name(platform, variant);
+}
+
+BaselineLocation locate_baseline(const fs::path& dir, const std::string& platform,
+                                 const std::string& suite, const std::string& variant) {
+  BaselineLocation where;
+  where.suite_path = suite_baseline_path(dir, platform, suite, variant);
+  std::error_code ec;
+  if (!where.suite_path.empty() && fs::is_regular_file(where.suite_path, ec)) {
+    where.path = where.suite_path;
+    where.exists = true;
+    return where;
+  }
+  const fs::path older = platform_baseline_path(dir, platform, variant);
+  if (fs::is_regular_file(older, ec)) {
+    where.path = older;
+    where.exists = true;
+    where.platform_fallback = true;
+    return where;
+  }
+  where.path = where.suite_path.empty() ? older : where.suite_path;
+  return where;
+}
+
+std::string describe_baseline_location(const BaselineLocation& location) {
+  if (!location.exists || !location.platform_fallback) return "";
+  if (location.suite_path.empty()) {
+    return "baseline " + location.path.string() +
+           " (the per-platform file: the run's suite is a path, not a name to key a baseline by)";
+  }
+  return "baseline " + location.path.string() +
+         " (the per-platform file: " + location.suite_path.string() +
+         " does not exist; `baseline create` writes per-suite files there)";
+}
+
+}  // namespace fabricgate

@@ -1,0 +1,40 @@
+#pragma once
+// Where a run's baseline lives. One runner carries several jobs (a PR suite, a nightly, an NCCL
+// upgrade gate), so a baseline is keyed by platform and suite: <dir>/<platform>/<suite>.json.
+// The older one-per-platform file <dir>/<platform>.json is still read when the per-suite file does
+// not exist, and the choice is said out loud (describe_baseline_location), so that nobody gates a
+// quick suite against a nightly's baseline without knowing.
+#include <filesystem>
+#include <string>
+
+namespace fabricgate {
+
+struct BaselineLocation {
+  std::filesystem::path path;        // the file to read, or where a new one belongs
+  bool exists = false;               // path names an existing file
+  bool platform_fallback = false;    // path is the older <dir>/<platform>.json
+  std::filesystem::path suite_path;  // <dir>/<platform>/<suite>.json ("" without a usable suite)
+};
+
+// <dir>/<platform>/<suite>.json, or <dir>/<platform>/<suite>--<variant>.json for a non-default
+// scenario. Empty when `suite` cannot be a file name (empty, a path, shell syntax).
+std::filesystem::path suite_baseline_path(const std::filesystem::path& dir,
+                                          const std::string& platform, const std::string& suite,
+                                          const std::string& variant = "");
+
+// <dir>/<platform>.json, or <dir>/<platform>--<variant>.json: the layout before suites were keys.
+std::filesystem::path platform_baseline_path(const std::filesystem::path& dir,
+                                             const std::string& platform,
+                                             const std::string& variant = "");
+
+// The per-suite file if it exists, else the per-platform file if that exists, else the per-suite
+// path (where `baseline create` puts a new one; the per-platform path when the suite is unusable).
+// `platform` must already have passed require_safe_name.
+BaselineLocation locate_baseline(const std::filesystem::path& dir, const std::string& platform,
+                                 const std::string& suite, const std::string& variant = "");
+
+// One line for the console: which file gates, and why that one ("" when the per-suite file is
+// used or nothing exists; a fallback is always named).
+std::string describe_baseline_location(const BaselineLocation& location);
+
+}  // namespace fabricgate

@@ -1,0 +1,328 @@
+#include "harness/report/dashboard_site.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/text_escape.hpp"
+#include "harness/verdict/comparison.hpp"
+#include "harness/verdict/units_text.hpp"
+#include "harness/report/history_change_points.hpp"
+#include "harness/report/svg_plot.hpp"
+#include "harness/report/trend_change_points.hpp"
+
+namespace fabricgate::report {
+
+namespace {
+
+std::string esc(const std::string& s) { return xml_escape(s); }
+
+// The HTML report's policy: nothing is fetched, nothing runs; links go only to the site's pages.
+constexpr const char* kHead = R"(<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}
+h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd}h3{font-size:14px;font-family:monospace}
+table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top}
+th{background:#f4f4f4;text-align:left}td.num{text-align:right;white-space:nowrap}
+.v-fail{color:#b00;font-weight:bold}.v-pass{color:#080}.v-none{color:#777}
+.worse{color:#b00}.better{color:#080}
+section.key{display:inline-block;vertical-align:top;margin:0 12px 12px 0}section.key svg{border:1px solid #eee}
+code{background:#f4f4f4;padding:0 3px}footer{margin-top:32px;font-size:11px;color:#666}
+</style>
+)";
+
+constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd",
+                                    "#8c564b", "#e377c2", "#17becf", "#bcbd22"};
+constexpr std::size_t kPaletteSize = sizeof kPalette / sizeof kPalette[0];
+
+bool name_fails_gate(const std::string& name) {
+  for (int v = static_cast<int>(gate::Verdict::invalid);
+       v <= static_cast<int>(gate::Verdict::skipped); ++v) {
+    const auto verdict = static_cast<gate::Verdict>(v);
+    if (name == gate::verdict_name(verdict)) return gate::verdict_fails_gate(verdict);
+  }
+  return false;
+}
+
+std::string verdict_class(const std::string& verdict) {
+  return verdict == "FAIL" ? "v-fail" : verdict == "PASS" ? "v-pass" : "v-none";
+}
+
+// "FAIL 3, NOISY 4, PASS 100": the run's verdicts counted, failing ones first.
+std::string verdict_counts(const DashboardRun& r) {
+  std::map<std::string, std::size_t> counts;
+  for (const auto& [key, v] : r.verdicts)
+    if (!v.empty()) ++counts[v];
+  std::vector<std::pair<std::string, std::size_t>> sorted(counts.begin(), counts.end());
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    return name_fails_gate(a.first) && !name_fails_gate(b.first);
+  });
+  std::string out;
+  for (const auto& [v, n] : sorted) out += (out.empty() ? "" : ", ") + fmt::format("{} {}", v, n);
+  return out.empty() ? "not compared" : out;
+}
+
+std::string short_time(const std::string& iso) {
+  return iso.size() >= 16 ? iso.substr(5, 5) + " " + iso.substr(11, 5) : iso;
+}
+
+std::string platform_file(const std::string& platform) { return "platform-" + platform + ".html"; }
+
+struct HostSeries {
+  std::string host;
+  KeyHistory history;
+  std::vector<HistoryChangePoint> steps;
+};
+
+struct KeyTrend {
+  std::string key;
+  std::vector<HostSeries> hosts;
+  bool stepped() const {
+    return std::any_of(hosts.begin(), hosts.end(),
+                       [](const HostSeries& h) { return !h.steps.empty(); });
+  }
+};
+
+struct PlatformView {
+  const DashboardPlatform* platform = nullptr;
+  std::vector<IndexedRun> window;              // every run, oldest first
+  std::vector<std::string> hosts;              // in order of first appearance
+  std::map<std::string, std::string> host_of;  // run id -> host
+  std::vector<KeyTrend> keys;                  // stepped keys first, then by name
+};
+
+PlatformView view_of(const DashboardPlatform& p, std::size_t max_keys) {
+  PlatformView v;
+  v.platform = &p;
+  std::set<std::string> keys;
+  std::map<std::string, std::vector<IndexedRun>> runs_of_host;
+  for (const DashboardRun& r : p.runs) {
+    v.window.push_back(r.run);
+    v.host_of[r.run.run_id] = r.host;
+    if (std::find(v.hosts.begin(), v.hosts.end(), r.host) == v.hosts.end())
+      v.hosts.push_back(r.host);
+    runs_of_host[r.host].push_back(r.run);
+    for (const auto& [key, m] : r.run.keys) keys.insert(key);
+  }
+  // A host's runs are a series of their own: two machines on two levels are not a step.
+  for (const std::string& key : keys) {
+    KeyTrend t{key, {}};
+    for (const std::string& host : v.hosts) {
+      KeyHistory h = key_history(runs_of_host[host], key, HistoryMetric::automatic, 0);
+      if (h.points.size() < 2) continue;
+      std::vector<HistoryChangePoint> steps = history_change_points(h, gate::ChangePointOptions{});
+      t.hosts.push_back({host, std::move(h), std::move(steps)});
+    }
+    if (!t.hosts.empty()) v.keys.push_back(std::move(t));
+  }
+  std::stable_sort(v.keys.begin(), v.keys.end(), [](const KeyTrend& a, const KeyTrend& b) {
+    return a.stepped() && !b.stepped();
+  });
+  if (v.keys.size() > max_keys) v.keys.resize(max_keys);
+  return v;
+}
+
+std::string metric_label(gate::Metric m) {
+  return m == gate::Metric::time_us      ? "time (us, down = better)"
+         : m == gate::Metric::busbw_GBps ? "busbw (GB/s, up = better)"
+                                         : "algbw (GB/s, up = better)";
+}
+
+std::string trend_svg(const PlatformView& v, const KeyTrend& t, std::size_t index) {
+  std::vector<std::string> dates;
+  for (const IndexedRun& r : v.window) dates.push_back(short_time(r.started_at));
+  const gate::Metric metric = t.hosts.front().history.metric;
+  const bool is_time = metric == gate::Metric::time_us;
+  svg::LinePlot plot;
+  plot.id = fmt::format("trend-{}", index);
+  plot.css_class = "plot-trend";
+  plot.title = t.key;
+  plot.x_label = "run (start time, UTC)";
+  plot.y_label = metric_label(metric);
+  plot.x_scale = svg::ScaleKind::linear;
+  plot.y_from_zero = false;
+  plot.width = 560;
+  plot.height = 300;
+  plot.x_ticks = [dates](double x) {
+    const long i = std::lround(x);
+    return std::abs(x - static_cast<double>(i)) < 1e-6 && i >= 0 &&
+                   static_cast<std::size_t>(i) < dates.size()
+               ? dates[static_cast<std::size_t>(i)]
+               : std::string();
+  };
+  plot.y_ticks = [](double y) { return fmt::format("{:.4g}", y); };
+  std::map<std::string, std::size_t> index_of;
+  for (std::size_t i = 0; i < v.window.size(); ++i) index_of[v.window[i].run_id] = i;
+  std::vector<TrendSeries> stepped;
+  for (const HostSeries& hs : t.hosts) {
+    const auto host_at = std::find(v.hosts.begin(), v.hosts.end(), hs.host) - v.hosts.begin();
+    svg::Series s;
+    s.name = hs.host;
+    s.css_class = "series-host";
+    s.colour = kPalette[static_cast<std::size_t>(host_at) % kPaletteSize];
+    for (const HistoryPoint& pt : hs.history.points) {
+      const double x = static_cast<double>(index_of[pt.run_id]);
+      s.points.push_back(
+          {x, pt.value,
+           pt.run_id + " on " + hs.host + ": " + gate::format_metric(pt.value, is_time)});
+    }
+    plot.series.push_back(std::move(s));
+    if (!hs.steps.empty()) stepped.push_back({t.key + " on " + hs.host, hs.history});
+  }
+  // Runs whose gate failed this key get a marker: the verdict beside the level.
+  for (const DashboardRun& r : v.platform->runs) {
+    const auto verdict = r.verdicts.find(t.key);
+    const auto median = r.run.keys.find(t.key);
+    if (verdict == r.verdicts.end() || !name_fails_gate(verdict->second) ||
+        median == r.run.keys.end())
+      continue;
+    const double value = metric == gate::Metric::time_us ? median->second.time_us
+                         : metric == gate::Metric::busbw_GBps
+                             ? median->second.busbw_GBps.value_or(median->second.algbw_GBps)
+                             : median->second.algbw_GBps;
+    // No label: consecutive failing runs would print their verdicts over each other.
+    plot.markers.push_back({static_cast<double>(index_of[r.run.run_id]), value, "",
+                            r.run.run_id + ": " + verdict->second, "verdict-fail", "#d62728"});
+  }
+  plot.vertical_markers = trend_change_point_markers(stepped, v.window);
+  return svg::render_line_plot(plot);
+}
+
+std::string page(const std::string& title, const std::string& body, const DashboardOptions& o) {
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n" + std::string(kHead) + "<title>" +
+         esc(title) + "</title>\n</head>\n<body>\n" + body + "<footer>fabricgate dashboard from " +
+         esc(o.source) + ", generated " + esc(o.generated_at) +
+         ". Static: no script, nothing fetched.</footer>\n</body>\n</html>\n";
+}
+
+std::string runs_table(const PlatformView& v) {
+  std::string out =
+      "<table class=\"runs\"><tr><th>started (UTC)</th><th>run</th><th>host</th>"
+      "<th>suite / scenario</th><th>verdict</th><th>keys</th></tr>\n";
+  const auto& runs = v.platform->runs;
+  for (auto it = runs.rbegin(); it != runs.rend(); ++it) {  // newest first
+    const std::string verdict = run_verdict(*it);
+    out += "<tr class=\"run\" data-run-id=\"" + esc(it->run.run_id) + "\" data-host=\"" +
+           esc(it->host) + "\" data-verdict=\"" + esc(verdict) + "\"><td>" +
+           esc(it->run.started_at) + "</td><td><code>" + esc(it->run.run_id) + "</code></td><td>" +
+           esc(it->host) + "</td><td>" + esc(it->run.suite) + " / " + esc(it->run.scenario) +
+           (it->run.complete ? "" : " (incomplete)") + "</td><td class=\"" +
+           verdict_class(verdict) + "\">" + esc(verdict) + "</td><td>" + esc(verdict_counts(*it)) +
+           "</td></tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+std::string hosts_table(const PlatformView& v) {
+  std::string out =
+      "<table class=\"hosts\"><tr><th>host</th><th>runs</th><th>FAIL</th><th>PASS</th>"
+      "<th>not gated</th><th>first run</th><th>latest run</th><th>latest verdict</th></tr>\n";
+  for (const std::string& host : v.hosts) {
+    std::size_t n = 0;
+    std::map<std::string, std::size_t> by;
+    const DashboardRun* first = nullptr;
+    const DashboardRun* latest = nullptr;
+    for (const DashboardRun& r : v.platform->runs) {
+      if (r.host != host) continue;
+      ++n;
+      ++by[run_verdict(r)];
+      if (first == nullptr) first = &r;
+      latest = &r;
+    }
+    const std::string last_verdict = run_verdict(*latest);
+    out += "<tr class=\"host\" data-host=\"" + esc(host) + "\"><td>" + esc(host) +
+           "</td><td class=\"num\">" + fmt::format("{}", n) + "</td><td class=\"num\">" +
+           fmt::format("{}", by["FAIL"]) + "</td><td class=\"num\">" +
+           fmt::format("{}", by["PASS"]) + "</td><td class=\"num\">" +
+           fmt::format("{}", by["NOT GATED"]) + "</td><td>" + esc(first->run.started_at) +
+           "</td><td><code>" + esc(latest->run.run_id) + "</code></td><td class=\"" +
+           verdict_class(last_verdict) + "\">" + esc(last_verdict) + "</td></tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+std::string change_table(const PlatformView& v) {
+  std::string rows;
+  for (std::size_t i = 0; i < v.keys.size(); ++i) {
+    for (const HostSeries& hs : v.keys[i].hosts) {
+      const bool is_time = hs.history.metric == gate::Metric::time_us;
+      for (const HistoryChangePoint& c : hs.steps) {
+        rows += "<tr class=\"change\" data-key=\"" + esc(v.keys[i].key) + "\" data-host=\"" +
+                esc(hs.host) + "\" data-run-id=\"" + esc(c.run_id) + "\"><td><a href=\"" +
+                platform_file(v.platform->platform) + fmt::format("#k-{}", i) + "\">" +
+                esc(v.keys[i].key) + "</a></td><td>" + esc(hs.host) + "</td><td><code>" +
+                esc(c.run_id) + "</code></td><td>" + esc(c.started_at) + "</td><td class=\"" +
+                (c.worse ? "worse" : "better") + "\">" +
+                esc(gate::format_metric(c.before, is_time) + " -> " +
+                    gate::format_metric(c.after, is_time) + ", " +
+                    gate::format_percent(c.ratio - 1) + (c.worse ? " worse" : " better")) +
+                "</td><td class=\"num\">" + esc(gate::format_p_value(c.p_value)) + "</td></tr>\n";
+      }
+    }
+  }
+  if (rows.empty()) return "<p class=\"no-change\">No change point in any key's trend.</p>\n";
+  return "<table class=\"changes\"><tr><th>key</th><th>host</th><th>first run on the new "
+         "level</th><th>started (UTC)</th><th>step</th><th>p</th></tr>\n" +
+         rows + "</table>\n";
+}
+
+std::string platform_page(const PlatformView& v, const DashboardOptions& o) {
+  const std::string& p = v.platform->platform;
+  std::string body = "<h1>" + esc(p) + "</h1>\n<p><a href=\"index.html\">all platforms</a> · " +
+                     fmt::format("{} runs, {} hosts, {} keys with a trend", v.window.size(),
+                                 v.hosts.size(), v.keys.size()) +
+                     "; one series per host; vertical lines mark change points (the first run on "
+                     "a new level), red markers a failing verdict.</p>\n";
+  for (std::size_t i = 0; i < v.keys.size(); ++i) {
+    const KeyTrend& t = v.keys[i];
+    std::string change_runs;
+    for (const HostSeries& hs : t.hosts)
+      for (const HistoryChangePoint& c : hs.steps)
+        change_runs += (change_runs.empty() ? "" : " ") + c.run_id;
+    body += fmt::format("<section class=\"key\" id=\"k-{}\"", i) + " data-key=\"" + esc(t.key) +
+            "\" data-change-runs=\"" + esc(change_runs) + "\">\n<h3>" + esc(t.key) + "</h3>\n" +
+            trend_svg(v, t, i) + "\n</section>\n";
+  }
+  return page("fabricgate: " + p, body, o);
+}
+
+}  // namespace
+
+std::string run_verdict(const DashboardRun& run) {
+  bool compared = false;
+  for (const auto& [key, v] : run.verdicts) {
+    if (v.empty()) continue;
+    if (name_fails_gate(v)) return "FAIL";
+    compared = true;
+  }
+  return compared ? "PASS" : "NOT GATED";
+}
+
+std::vector<DashboardPage> render_dashboard(const std::vector<DashboardPlatform>& platforms,
+                                            const DashboardOptions& options) {
+  std::vector<DashboardPage> pages;
+  std::size_t total = 0;
+  for (const DashboardPlatform& p : platforms) total += p.runs.size();
+  std::string index =
+      "<h1>fabricgate dashboard</h1>\n<p>" +
+      fmt::format("{} runs of {} platform(s)", total, platforms.size()) + " from <code>" +
+      esc(options.source) +
+      "</code>. Verdicts are the gate's when the run was recorded; NOT GATED runs "
+      "were recorded without a comparison (imports, runs without a baseline).</p>\n";
+  for (const DashboardPlatform& p : platforms) {
+    const PlatformView v = view_of(p, options.max_keys);
+    index += "<h2 id=\"p-" + esc(p.platform) + "\">" + esc(p.platform) + "</h2>\n<p><a href=\"" +
+             platform_file(p.platform) + "\">trends of every key</a></p>\n<h3>Hosts</h3>\n" +
+             hosts_table(v) + "<h3>Change points</h3>\n" + change_table(v) + "<h3>Runs</h3>\n" +
+             runs_table(v);
+    pages.push_back({platform_file(p.platform), platform_page(v, options)});
+  }
+  pages.insert(pages.begin(), {"index.html", page("fabricgate dashboard", index, options)});
+  return pages;
+}
+
+}  // namespace fabricgate::report

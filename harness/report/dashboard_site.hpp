@@ -1,0 +1,49 @@
+#pragma once
+// `fabricgate dashboard`: a static site across the runs of a results store, for GitHub Pages or
+// any file server. An index with the verdict of every run and a summary per host, and one page
+// per platform with each key's trend (one series per host) and its change points marked, found
+// by the same detector as `history` and the HTML report (trend_change_points.hpp).
+//
+// Like the HTML report, every page is self-contained and fetches nothing: no script, no
+// stylesheet, font or image from anywhere, a Content-Security-Policy that forbids it, and links
+// only between the site's own pages. The renderer reads plain data (DashboardRun); where it comes
+// from (SQLite or PostgreSQL) is harness/store/dashboard_runs.hpp's business.
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/report/history.hpp"
+
+namespace fabricgate::report {
+
+struct DashboardRun {
+  IndexedRun run;    // medians per key, start time, suite, scenario
+  std::string host;  // the host(s) that ran it, else the fingerprint digest's first 12 digits
+  std::map<std::string, std::string> verdicts;  // key -> verdict name; empty: never compared
+};
+
+struct DashboardPlatform {
+  std::string platform;
+  std::vector<DashboardRun> runs;  // oldest first
+};
+
+struct DashboardOptions {
+  std::string source;          // the store's display form (no credentials)
+  std::string generated_at;    // ISO 8601 UTC
+  std::size_t max_keys = 400;  // keys with a trend section per platform (those that stepped first)
+};
+
+struct DashboardPage {
+  std::string file;  // relative to the output directory: index.html, platform-<p>.html
+  std::string html;
+};
+
+// "FAIL", "PASS" or "NOT GATED" for one run from its key verdicts.
+std::string run_verdict(const DashboardRun& run);
+
+// The site's pages; platforms must be safe names (they become file names).
+std::vector<DashboardPage> render_dashboard(const std::vector<DashboardPlatform>& platforms,
+                                            const DashboardOptions& options);
+
+}  // namespace fabricgate::report

@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/gate/baseline_builder.hpp"
 #include "harness/gate/baseline_diff.hpp"
@@ -39,7 +40,7 @@ std::vector<RunRecord> load_runs(const std::vector<std::string>& paths) {
 }
 
 void print_left_out(const std::vector<std::string>& left_out) {
-  for (const std::string& l : left_out) std::cout << "left out: " << l << "\n";
+  for (const std::string& l : left_out) std::cout << report::console_text("left out: " + l) << "\n";
 }
 
 int run_create(const BaselineArgs& a) {
@@ -84,7 +85,8 @@ int run_update(const BaselineArgs& a) {
             << " passing key launch(es) merged into windows of " << old.policy.window
             << " launches\n"
             << gate::render_baseline_diff(gate::diff_baselines(&old, built.baseline));
-  for (const std::string& l : update.not_merged) std::cout << "not merged: " << l << "\n";
+  for (const std::string& l : update.not_merged)
+    std::cout << report::console_text("not merged: " + l) << "\n";
   print_left_out(built.left_out);
   return 0;
 }

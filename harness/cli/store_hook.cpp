@@ -3,6 +3,7 @@
 #include <iostream>
 #include <unordered_map>
 
+#include "core/text_escape.hpp"
 #include "harness/gate/drift.hpp"
 #include "harness/store/results_store.hpp"
 
@@ -94,7 +95,7 @@ bool judge_drift_and_record(const store::StoreLocation& location, const RunRecor
     s->record(store::stored_run_from(run, &comparison));
     return true;
   } catch (const store::StoreError& e) {
-    std::cerr << "fabricgate: infrastructure failure: " << e.what()
+    std::cerr << "fabricgate: infrastructure failure: " << report::console_text(e.what())
               << " (the run was gated without DRIFT and not recorded)\n";
     return false;
   }

@@ -140,8 +140,9 @@ TEST(publish_Targets, PushgatewayUserInformationIsASecret) {
     const PublishSettings s = resolve_settings({}, {t}, fake_env({}));
     const Upload u = uploads_for(t, run, c, s).at(0);
     EXPECT_EQ(u.target.find("hunter2"), std::string::npos) << u.target;
-    for (const std::string echoed : {std::string("401 for user alice:hunter2"),
-                                     std::string("bad password hunter2"), "PUT " + u.request.url}) {
+    for (const std::string& echoed :
+         {std::string("401 for user alice:hunter2"), std::string("bad password hunter2"),
+          "PUT " + u.request.url}) {
       const std::string shown = redact(echoed, u.secrets);
       EXPECT_EQ(shown.find("hunter2"), std::string::npos) << shown;
     }
@@ -151,8 +152,8 @@ TEST(publish_Targets, PushgatewayUserInformationIsASecret) {
 // --token-file KIND=TOKEN (the token given instead of a file) never echoes the token.
 TEST(publish_Targets, ATokenGivenAsTokenFileIsNotEchoed) {
   const TargetSpec t = parse_target("pushgateway=http://gw:9091");
-  for (const std::string token : {"ghp_" + std::string(36, 'Z'), std::string("plainsecret123"),
-                                  std::string("/no/such/dir/plainsecret123")}) {
+  for (const std::string& token : {"ghp_" + std::string(36, 'Z'), std::string("plainsecret123"),
+                                   std::string("/no/such/dir/plainsecret123")}) {
     PublishOptions o;
     o.token_files = {"pushgateway=" + token};
     try {

@@ -63,6 +63,20 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
   return out;
 }
 
+std::string console_text(std::string_view text) {
+  std::string lines;
+  lines.reserve(text.size());
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    lines += printable(text.substr(start, end - start), std::string_view::npos);
+    if (end == text.size()) break;
+    lines += '\n';
+    start = end + 1;
+  }
+  return without_workflow_commands(lines);
+}
+
 std::string without_workflow_commands(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -22,6 +22,13 @@ std::string printable(std::string_view text, std::size_t max_bytes = kMaxShownBy
 // workflow commands, and it builds them itself from escaped data.
 std::string without_workflow_commands(std::string_view text);
 
+// Text for a terminal or a CI log whose line breaks the renderer made itself: every line is
+// printable() (ESC, CSI, OSC, CR and the C1 controls shown as escapes, nothing cut) and no line
+// may start a workflow command. Every CLI output that is not a report goes through this one
+// function: what a store row, a run file or an import holds cannot move the cursor, clear the
+// screen, retitle the window or talk to the CI runner.
+std::string console_text(std::string_view text);
+
 // XML 1.0 text and attribute values: & < > " ' escaped; control characters XML forbids dropped.
 std::string xml_escape(std::string_view text);
 

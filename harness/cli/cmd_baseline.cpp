@@ -9,10 +9,8 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "harness/baseline/baseline_builder.hpp"
-#include "harness/baseline/baseline_diff.hpp"
+#include "core/text_escape.hpp"
 #include "harness/baseline/baseline_sessions.hpp"
-#include "harness/baseline/baseline_window.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/baseline/baseline_builder.hpp"
@@ -49,7 +47,7 @@ std::vector<RunRecord> load_runs(const std::vector<std::string>& paths) {
 }
 
 void print_left_out(const std::vector<std::string>& left_out) {
-  for (const std::string& l : left_out) std::cout << "left out: " << l << "\n";
+  for (const std::string& l : left_out) std::cout << report::console_text("left out: " + l) << "\n";
 }
 
 // A baseline whose keys are mostly NOISY or short of launches passes everything: say so, with the
@@ -110,7 +108,8 @@ int run_update(const BaselineArgs& a) {
             << " launches (whole sessions dropped from the oldest)\n"
             << gate::render_baseline_diff(gate::diff_baselines(&old, built.baseline))
             << gate::describe_sessions(built.baseline);
-  for (const std::string& l : update.not_merged) std::cout << "not merged: " << l << "\n";
+  for (const std::string& l : update.not_merged)
+    std::cout << report::console_text("not merged: " + l) << "\n";
   print_left_out(built.left_out);
   warn_if_mostly_ungated(a.baseline, built.baseline);
   return 0;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/json_file.hpp"
+#include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
 #include "harness/fingerprint/platform_key.hpp"
@@ -36,7 +37,7 @@ void run_fingerprint(const FingerprintArgs& args) {
   if (args.as_json) {
     std::cout << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
   } else {
-    std::cout << fingerprint::summarize(doc);
+    std::cout << report::console_text(fingerprint::summarize(doc));
     if (!args.out.empty()) std::cout << "written   " << args.out << "\n";
   }
 }

@@ -151,8 +151,8 @@ int print_key(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
     j["source"] = src.where;
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << report::without_workflow_commands(
-        report::render_history_text(history) + report::render_change_points_text(history, points));
+    std::cout << report::console_text(report::render_history_text(history) +
+                                      report::render_change_points_text(history, points));
   }
   return 0;
 }
@@ -185,7 +185,7 @@ int print_all(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
                           {"runs", h.points.size()},
                           {"change_points", report::change_points_json(points)}});
     } else if (!points.empty()) {
-      text += key + " (" + std::to_string(h.points.size()) + " runs)\n";
+      text += report::printable(key) + " (" + std::to_string(h.points.size()) + " runs)\n";
       text += report::render_change_points_text(h, points);
     }
   }
@@ -198,7 +198,7 @@ int print_all(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
                      {"keys", std::move(out_keys)}};
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << report::without_workflow_commands(
+    std::cout << report::console_text(
         report::printable("history of platform " + src.platform + " from " + src.where) + ": " +
         std::to_string(src.runs.size()) + " newest runs, " + std::to_string(keys.size()) +
         " keys, " + std::to_string(with_change) + " with change points\n" + text);

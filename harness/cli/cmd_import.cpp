@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/fingerprint/platform_key.hpp"
@@ -77,7 +78,8 @@ std::vector<import::SourceFile> read_all(const ImportArgs& a) {
 int finish(const ImportArgs& a, const store::StoreLocation& where,
            const import::ImportResult& result) {
   import::write_imported_run(a.out, result.run);
-  for (const std::string& m : result.messages) std::cerr << "fabricgate: import: " << m << "\n";
+  for (const std::string& m : result.messages)
+    std::cerr << report::console_text("fabricgate: import: " + m) << "\n";
   std::cout << "imported " << result.run["benchmarks"].size() << " keys from " << a.files.size()
             << " file(s) -> " << a.out << " (run " << result.run["run_id"].get<std::string>()
             << ")\n";

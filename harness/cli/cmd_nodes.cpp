@@ -2,8 +2,11 @@
 // the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH): Slurm drain lines and Kubernetes
 // cordon/label/taint lines (harness/cluster/node_actions.hpp). A dry run by default; --drain runs
 // each Slurm line's argument vector (scontrol, no shell) and reports what happened.
+// Before the first drain every blamed node must be one `scontrol show node` knows by that name.
 // Exit: 0 no node blamed, 1 nodes blamed (printed, or drained with --drain), 2 bad input (a node
-// name no command may be built from refuses the whole run: nothing is drained), 3 scontrol failed.
+// name no command may be built from, or a node Slurm does not know, refuses the whole run:
+// nothing is drained), 3 scontrol failed.
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -13,6 +16,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cluster/cluster_consistency.hpp"
 #include "harness/cluster/node_actions.hpp"
@@ -105,6 +109,50 @@ void print_plan(const gate::NodeActionPlan& plan, const std::string& format, boo
     std::cout << "dry run: nothing changed; --drain runs the Slurm lines\n";
 }
 
+// Whether `scontrol show node NAME` describes exactly that one node: a run file can name a
+// machine of another cluster, and only a node Slurm knows by that name may be drained.
+enum class NodeKnown { yes, no, cannot_tell };
+
+NodeKnown slurm_knows(const std::string& node, int timeout_s, std::string& why) {
+  const auto r = fingerprint::run_program({"scontrol", "--oneliner", "show", "node", node}, 1 << 16,
+                                          std::chrono::seconds(timeout_s));
+  const std::string said = r.out + r.err;
+  if (r.succeeded()) {
+    // One record, and its NodeName is the name asked for (not a list, not another node).
+    const std::string want = "NodeName=" + node + " ";
+    const std::size_t end = said.find('\n');
+    const bool one_line = end == std::string::npos || end + 1 == said.size();
+    if (said.rfind(want, 0) == 0 && one_line) return NodeKnown::yes;
+    why = "scontrol show node " + node +
+          " did not describe one node of that name: " + report::printable(said, 200);
+    return NodeKnown::no;
+  }
+  if (r.started && !r.timed_out && said.find("not found") != std::string::npos) {
+    why = "Slurm has no node " + node + " (" + report::printable(said, 200) + ")";
+    return NodeKnown::no;
+  }
+  why = r.failure_text("scontrol show node");
+  return NodeKnown::cannot_tell;
+}
+
+// Confirms every blamed node with Slurm before the first drain; nothing is drained unless all
+// are confirmed. Returns the exit code to end with, or -1 when all are known.
+int confirm_all(const gate::NodeActionPlan& plan, int timeout_s) {
+  int exit_code = -1;
+  for (const gate::NodeAction& a : plan.actions) {
+    std::string why;
+    const NodeKnown known = slurm_knows(a.node, timeout_s, why);
+    if (known == NodeKnown::yes) continue;
+    std::cerr << "fabricgate nodes: " << why << "\n";
+    // A node this cluster does not know is the run's fault (2); no answer at all is Slurm's (3).
+    const int code =
+        static_cast<int>(known == NodeKnown::no ? ExitCode::input_error : ExitCode::infra_failure);
+    exit_code = std::max(exit_code, code);
+  }
+  if (exit_code >= 0) std::cerr << "fabricgate nodes: nothing was drained\n";
+  return exit_code;
+}
+
 // Runs every drain; returns how many failed (each reported on stderr).
 int drain_all(const gate::NodeActionPlan& plan, int timeout_s) {
   int failed = 0;
@@ -130,11 +178,14 @@ int run_nodes(const NodesArgs& a) {
   for (const gate::RefusedNode& r : plan.refused) {
     if (!r.unsafe_name) continue;
     throw InputError(run_file(a.run), where_unsafe(run),
-                     "a node name of [A-Za-z0-9][A-Za-z0-9._-]* (at most 253 characters) for " +
-                         r.finding + ", found \"" + r.node +
-                         "\"; no command is built from it and nothing was drained");
+                     std::string(gate::kNodeNameRule) + " for " + r.finding + ", found \"" +
+                         r.node + "\"; no command is built from it and nothing was drained");
   }
   print_plan(plan, a.format, a.drain);
+  if (a.drain) {
+    const int refused = confirm_all(plan, a.timeout_s);
+    if (refused >= 0) return refused;
+  }
   if (a.drain && drain_all(plan, a.timeout_s) > 0) return static_cast<int>(ExitCode::infra_failure);
   return static_cast<int>(plan.empty() ? ExitCode::pass : ExitCode::gate_failure);
 }

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/errors.hpp"
+#include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/report/history.hpp"
 #include "harness/store/results_store.hpp"
@@ -32,20 +33,25 @@ int run_import(const StoreArgs& a) {
       store::resolve_store_location(a.store, root.empty() ? fs::path(".") : root);
   auto s = store::open_store(where);
   const store::ImportSummary summary = store::import_run_directories(*s, a.dir);
-  for (const std::string& w : summary.warnings) std::cerr << "fabricgate: warning: " << w << "\n";
-  std::cout << "imported " << summary.imported << " run(s) into " << s->display() << " (schema v"
-            << s->schema_version() << ")"
-            << (summary.skipped ? ", skipped " + std::to_string(summary.skipped) : std::string())
-            << "\n";
+  for (const std::string& w : summary.warnings)
+    std::cerr << report::console_text("fabricgate: warning: " + w) << "\n";
+  std::cout << report::console_text(
+      "imported " + std::to_string(summary.imported) + " run(s) into " + s->display() +
+      " (schema v" + std::to_string(s->schema_version()) + ")" +
+      (summary.skipped ? ", skipped " + std::to_string(summary.skipped) : std::string()) + "\n");
   return 0;
 }
 
 int run_info(const StoreArgs& a) {
   const store::StoreLocation where = store::resolve_store_location(a.store, "results");
   auto s = store::open_store(where);
-  std::cout << "store " << s->display() << ": schema v" << s->schema_version() << "\n";
+  // Platform names are whatever the store's rows hold (a shared store is written by others):
+  // each one made printable on its own line, then the whole text made safe for a CI log.
+  std::string text =
+      "store " + s->display() + ": schema v" + std::to_string(s->schema_version()) + "\n";
   for (const std::string& p : s->platforms())
-    std::cout << "  " << p << ": " << s->run_count(p) << " runs\n";
+    text += "  " + report::printable(p) + ": " + std::to_string(s->run_count(p)) + " runs\n";
+  std::cout << report::console_text(text);
   return 0;
 }
 

@@ -38,10 +38,11 @@ int main(int argc, char** argv) {
     app.exit(e);
     return static_cast<int>(ExitCode::input_error);
   } catch (const fabricgate::InputError& e) {
-    std::cerr << "fabricgate: error: " << e.what() << "\n";
+    std::cerr << "fabricgate: error: " << fabricgate::report::console_text(e.what()) << "\n";
     return static_cast<int>(ExitCode::input_error);
   } catch (const fabricgate::InfraError& e) {
-    std::cerr << "fabricgate: infrastructure failure: " << e.what() << "\n";
+    std::cerr << "fabricgate: infrastructure failure: "
+              << fabricgate::report::console_text(e.what()) << "\n";
     return static_cast<int>(ExitCode::infra_failure);
   } catch (const std::exception& e) {
     std::cerr << "fabricgate: internal error: " << fabricgate::report::printable(e.what()) << "\n";

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "core/text_escape.hpp"
 #include "harness/store/results_store.hpp"
 
 namespace fabricgate::cli {
@@ -44,7 +45,7 @@ std::optional<gate::RunHistory> load_history(const store::StoreLocation& locatio
     }
     return h;
   } catch (const store::StoreError& e) {
-    std::cerr << "fabricgate: infrastructure failure: " << e.what()
+    std::cerr << "fabricgate: infrastructure failure: " << report::console_text(e.what())
               << " (the run is judged without DRIFT)\n";
     failed = true;
     return std::nullopt;
@@ -58,7 +59,7 @@ bool record_run(const store::StoreLocation& location, const RunRecord& run,
     store::open_store(location)->record(store::stored_run_from(run, &comparison));
     return true;
   } catch (const store::StoreError& e) {
-    std::cerr << "fabricgate: infrastructure failure: " << e.what()
+    std::cerr << "fabricgate: infrastructure failure: " << report::console_text(e.what())
               << " (the run was judged but not recorded)\n";
     return false;
   }

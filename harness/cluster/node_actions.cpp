@@ -83,8 +83,22 @@ void finish(NodeAction& a, const std::string& run_id) {
 
 }  // namespace
 
+bool is_reserved_node_word(std::string_view name) {
+  // Words Slurm reads as something other than one node: NodeName=ALL is every node of the
+  // cluster, DEFAULT the defaults line of slurm.conf, NONE/NULL an empty list. Any case.
+  static constexpr std::string_view kReserved[] = {"all", "default", "none", "null"};
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](char c) {
+    return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  });
+  return std::find(std::begin(kReserved), std::end(kReserved), lower) != std::end(kReserved);
+}
+
 bool is_safe_node_name(std::string_view name) {
+  // Only [A-Za-z0-9._-], starting alphanumeric: no hostlist syntax ("[", "]", ",", "*"), no
+  // option ("-..."), nothing a shell reads.
   if (name.empty() || name.size() > kMaxHostName || !alnum(name.front())) return false;
+  if (is_reserved_node_word(name)) return false;
   return std::all_of(name.begin(), name.end(),
                      [](char c) { return alnum(c) || c == '.' || c == '_' || c == '-'; });
 }
@@ -130,11 +144,8 @@ NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings,
     // with one host name apart, and an emulated node is a slice of one host.
     const std::string host = node && !node->hostname.empty() ? node->hostname : f.node;
     if (!is_safe_node_name(host)) {
-      plan.refused.push_back(
-          {printable(host), f.id,
-           "not a host name ([A-Za-z0-9][A-Za-z0-9._-]*, at most 253 characters): no command is "
-           "built from it",
-           true});
+      plan.refused.push_back({printable(host), f.id,
+                              std::string(kNodeNameRule) + ": no command is built from it", true});
       continue;
     }
     if (node && node->emulated) {

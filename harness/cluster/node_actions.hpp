@@ -47,7 +47,13 @@ struct NodeActionPlan {
   bool empty() const { return actions.empty() && refused.empty() && unblamed.empty(); }
 };
 
-// [A-Za-z0-9][A-Za-z0-9._-]{0,252}
+// What a node name must be, for messages.
+inline constexpr std::string_view kNodeNameRule =
+    "one real node name: [A-Za-z0-9][A-Za-z0-9._-]*, at most 253 characters, not a Slurm "
+    "reserved word (ALL, DEFAULT, NONE, NULL in any case) nor a node list or range";
+// ALL, DEFAULT, NONE, NULL in any case: words Slurm reads as other than one node.
+bool is_reserved_node_word(std::string_view name);
+// [A-Za-z0-9][A-Za-z0-9._-]{0,252} and not a reserved word.
 bool is_safe_node_name(std::string_view name);
 // DNS-1123 subdomain: lowercase letters, digits, '-' and '.', alphanumeric at both ends, <= 253.
 bool is_kubernetes_node_name(std::string_view name);

@@ -7,6 +7,7 @@
 
 #include "harness/fingerprint/dynamic_library.hpp"
 #include "harness/fingerprint/text_files.hpp"
+#include "harness/model/secret_redaction.hpp"
 
 namespace fabricgate::fingerprint {
 
@@ -129,7 +130,7 @@ json nccl_config_files(const std::filesystem::path& root, const std::string& hom
   if (!home.empty()) candidates.push_back(std::filesystem::path(home) / ".nccl.conf");
   for (const auto& path : candidates) {
     if (auto text = read_text(path))
-      files.push_back({{"path", path.string()}, {"contents", *text}});
+      files.push_back({{"path", path.string()}, {"contents", recordable_config_text(*text)}});
   }
   return files;
 }

@@ -212,6 +212,12 @@ ImportResult build_nccl_tests_run(const std::vector<NcclTestsOutput>& launches,
   ImportResult result;
   const NcclTestsOutput& first = launches.front();
   const LaunchShape shape = check_launch(first);
+  // Up to two keys per row (out of place, in place): bounded before any record is built.
+  std::size_t planned = 0;
+  for (const NcclTestsOutput& o : launches) {
+    planned += 2 * o.rows.size();
+    check_import_keys(planned, o.file, "");
+  }
   json benchmarks = json::array();
   std::map<std::string, std::string> seen;
   std::set<std::string> versions, nccl_versions;

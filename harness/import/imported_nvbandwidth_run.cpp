@@ -171,6 +171,15 @@ ImportResult build_nvbandwidth_run(const std::vector<NvbandwidthOutput>& launche
   std::map<std::string, std::string> seen;
   std::set<std::string> versions;
   const NvbandwidthOutput& first = launches.front();
+  // One key per measured cell at most: bounded from the matrices' sizes before any record.
+  std::size_t planned = 0;
+  for (const NvbandwidthOutput& o : launches) {
+    const std::size_t n = o.gpus.size();
+    for (const NvbandwidthTestcase& tc : o.testcases) {
+      planned += n * n;
+      check_import_keys(planned, o.file, tc.pointer);
+    }
+  }
   for (const NvbandwidthOutput& o : launches) {
     if (o.gpus != first.gpus || o.hostname != first.hostname) {
       throw InputError(

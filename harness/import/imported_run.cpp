@@ -8,6 +8,14 @@
 
 namespace fabricgate::import {
 
+void check_import_keys(std::size_t keys, const std::string& file, const std::string& pointer) {
+  if (keys <= kMaxImportedKeys) return;
+  throw InputError(file, pointer,
+                   "at most " + std::to_string(kMaxImportedKeys) +
+                       " keys per import, but the input would make " + std::to_string(keys) +
+                       " (import fewer testcases or launches at a time); no run was built");
+}
+
 namespace fs = std::filesystem;
 
 std::uint64_t content_hash(const std::vector<SourceFile>& files) {

@@ -4,6 +4,7 @@
 // fingerprints the machine it runs on (the file may come from another one), so the platform is
 // the caller's (--platform) and run.json carries no fingerprint: the gate then says the identity
 // was not checked instead of comparing a laptop's identity with a cluster's baseline.
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -13,6 +14,15 @@
 #include "core/json_file.hpp"
 
 namespace fabricgate::import {
+
+// The most keys one import may make. A key's record (figures, samples, notes) costs kilobytes, so
+// this bounds the memory of the run being built; the largest real outputs (nccl-tests over every
+// size and type, nvbandwidth on a 72-GPU NVLink domain for one testcase: 5,112 pairs) stay well
+// below it. Checked from the parsed figures, before any record is built.
+inline constexpr std::size_t kMaxImportedKeys = 20000;
+
+// Throws InputError naming `file` and `pointer` when `keys` exceeds kMaxImportedKeys.
+void check_import_keys(std::size_t keys, const std::string& file, const std::string& pointer);
 
 struct ImportContext {
   std::string platform;     // --platform (a safe name)

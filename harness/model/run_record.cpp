@@ -11,6 +11,7 @@
 #include "core/record_fields.hpp"
 #include "core/records_file.hpp"
 #include "harness/model/host_identity.hpp"
+#include "harness/model/secret_redaction.hpp"
 
 namespace fabricgate {
 
@@ -84,13 +85,15 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
   run.suite = f.optional_string("/suite");
   if (r.find("/scenario")) {
     run.scenario = f.optional_string("/scenario/name");
-    run.scenario_env = f.string_map("/scenario/env");
+    // A run file may come from anyone: secrets in it are dropped as it is read, so that no
+    // report, store row or publish payload made from it carries them (secret_redaction.hpp).
+    run.scenario_env = recordable_environment(f.string_map("/scenario/env"));
   }
   run.complete = r.bool_at("/complete");
   run.incomplete_reason = f.optional_string("/incomplete_reason");
   run.started_at = f.optional_string("/started_at");
   run.finished_at = f.optional_string("/finished_at");
-  run.metadata = f.string_map("/metadata");
+  run.metadata = recordable_environment(f.string_map("/metadata"));
   r.object_at("/launch");
   run.launch.launcher = f.optional_string("/launch/launcher");
   run.launch.nranks = f.int_in("/launch/nranks", 1, limits.max_ranks);
@@ -113,7 +116,7 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
       n.hostname = f.optional_string(p + "/hostname");
       n.emulated = r.find(p + "/emulated") ? r.bool_at(p + "/emulated") : false;
       n.rank_count = r.find(p + "/ranks") ? r.array_at(p + "/ranks").size() : 0;
-      n.facts = f.string_map(p + "/facts");
+      n.facts = recordable_environment(f.string_map(p + "/facts"));
       n.test_override = f.optional_string(p + "/test_override");
       run.nodes.push_back(std::move(n));
     }
@@ -140,7 +143,7 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
     run.capture.network = f.optional_string("/capture/network");
     run.capture.transports = f.string_list("/capture/transports");
     run.capture.gdrdma = r.find("/capture/gdrdma") ? r.bool_at("/capture/gdrdma") : false;
-    run.capture.env_overrides = f.string_map("/capture/env_overrides");
+    run.capture.env_overrides = recordable_environment(f.string_map("/capture/env_overrides"));
   }
   const json& list = r.array_at("/benchmarks");
   run.benchmarks.reserve(list.size());

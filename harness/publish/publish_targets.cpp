@@ -1,7 +1,9 @@
 #include "harness/publish/publish_targets.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -36,9 +38,15 @@ bool is_printable_token(const std::string& token) {
   return true;
 }
 
-std::string read_token_file(const std::string& path) {
+// `option` names where the path came from; a path that cannot be read is never shown: a user who
+// gives the token itself instead of a file must not see it echoed into a CI log.
+std::string read_token_file(const std::string& path, const std::string& option) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "cannot read the token file");
+  if (!in || std::filesystem::is_directory(path)) {
+    throw InputError(option, "",
+                     "a readable file holding the token (the argument is not shown: it may be the "
+                     "token itself)");
+  }
   std::ostringstream text;
   text << in.rdbuf();
   std::string token = text.str();
@@ -73,6 +81,26 @@ bool valid_sha(const std::string& sha) {
 std::string first(const std::string& option, const EnvLookup& env, const char* variable) {
   if (!option.empty()) return option;
   return env(variable).value_or("");
+}
+
+// What of a target URL a server may echo back and must not be printed: the user information
+// (user:password, and each part) and, where the path is the credential (a webhook), the path and
+// query on their own.
+void add_url_secrets(Upload& u, const std::string& url, bool path_is_secret) {
+  const std::size_t scheme = url.find("://");
+  if (scheme == std::string::npos) return;
+  const std::size_t authority = scheme + 3;
+  const std::size_t end = std::min(url.find_first_of("/?#", authority), url.size());
+  const std::size_t at = url.rfind('@', end == 0 ? 0 : end - 1);
+  if (at != std::string::npos && at >= authority) {
+    const std::string userinfo = url.substr(authority, at - authority);
+    u.secrets.push_back(userinfo);
+    const std::size_t colon = userinfo.find(':');
+    if (colon != std::string::npos && colon + 1 < userinfo.size())
+      u.secrets.push_back(userinfo.substr(colon + 1));
+  }
+  if (path_is_secret && end < url.size() && url.size() - end > 1)
+    u.secrets.push_back(url.substr(end));
 }
 
 void add_bearer(Upload& u, const PublishSettings& s, const char* token_kind) {
@@ -162,10 +190,11 @@ PublishSettings resolve_settings(const PublishOptions& o, const std::vector<Targ
     const std::size_t eq = item.find('=');
     const std::string kind = item.substr(0, eq);
     if (eq == std::string::npos || variables.count(kind) == 0 || eq + 1 == item.size()) {
-      throw InputError("--token-file " + item +
+      throw InputError("--token-file " +
+                       (variables.count(kind) ? kind + "=..." : std::string("...")) +
                        ": expected pushgateway=FILE, webhook=FILE or github=FILE");
     }
-    s.tokens[kind] = read_token_file(item.substr(eq + 1));
+    s.tokens[kind] = read_token_file(item.substr(eq + 1), "--token-file " + kind + "=FILE");
   }
 
   for (const TargetSpec& t : targets) {
@@ -232,6 +261,7 @@ std::vector<Upload> uploads_for(const TargetSpec& t, const RunRecord& run,
       // PUT replaces the whole group, so keys that left the suite do not linger as stale series.
       u.request.method = "PUT";
       u.request.url = t.url + path;
+      add_url_secrets(u, t.url, false);
       u.request.headers = {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"}};
       u.request.body = pushgateway_exposition(run, comparison);
       add_bearer(u, s, "pushgateway");
@@ -246,6 +276,7 @@ std::vector<Upload> uploads_for(const TargetSpec& t, const RunRecord& run,
       u.request.headers = {{"Content-Type", "application/json"}};
       u.request.body = dump(webhook_body(run, comparison));
       u.secrets.push_back(url);  // a webhook URL's path is its credential
+      add_url_secrets(u, url, true);
       add_bearer(u, s, "webhook");
       return {u};
     }

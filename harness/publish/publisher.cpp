@@ -19,14 +19,20 @@ bool should_retry(const HttpResponse& response) {
 }
 
 std::string redact(std::string text, const std::vector<std::string>& secrets) {
-  for (const std::string& secret : secrets) {
+  // Longest first: a webhook's whole URL before its path, user:password before the password.
+  std::vector<std::string> longest_first = secrets;
+  std::sort(longest_first.begin(), longest_first.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  for (const std::string& secret : longest_first) {
     if (secret.empty()) continue;
     for (std::size_t at = text.find(secret); at != std::string::npos;
          at = text.find(secret, at + 3)) {
       text.replace(at, secret.size(), "***");
     }
   }
-  return text;
+  // And what is a secret by its shape (a token, Basic/Bearer credentials, ?token=, user:pw@):
+  // a server may echo credentials this upload never knew about.
+  return redact_secret_shapes(text);
 }
 
 std::string body_excerpt(const std::string& body, std::size_t max_chars) {

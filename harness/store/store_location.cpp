@@ -1,5 +1,6 @@
 #include "harness/store/store_location.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <regex>
 
@@ -14,11 +15,23 @@ bool starts_with(const std::string& s, const std::string& prefix) {
   return s.rfind(prefix, 0) == 0;
 }
 
-// "user:secret@" in a URI, or password= in a conninfo string or a URI query.
+// "user:secret@" in a URI, or a keyword whose name says secret (password=, sslpassword=,
+// PassWord=, a *_token= or *passphrase=; secret_redaction's rule) in a conninfo string or a URI
+// query. sslkey=, sslcert= and sslrootcert= name files and are allowed.
 bool carries_password(const std::string& text) {
   static const std::regex uri_password(R"(^[a-z]+://[^/@]*:[^/@]*@)", std::regex::icase);
-  static const std::regex keyword_password(R"((^|[\s?&])password\s*=)", std::regex::icase);
-  return std::regex_search(text, uri_password) || std::regex_search(text, keyword_password);
+  static const std::regex keyword(R"((^|[\s?&])([A-Za-z_]+)\s*=)");
+  if (std::regex_search(text, uri_password)) return true;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), keyword);
+       it != std::sregex_iterator(); ++it) {
+    std::string name = (*it)[2].str();
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (name == "sslkey" || name == "sslcert" || name == "sslrootcert" || name == "sslcrl" ||
+        name == "passfile" || name == "sslkeylogfile")
+      continue;
+    if (is_secret_variable(name) || name.find("pass") != std::string::npos) return true;
+  }
+  return false;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -362,6 +363,69 @@ TEST_F(import_ImportCli, NeverReplacesARunAndAsksForThePlatform) {
   EXPECT_EQ(no_platform.code, 2);
   EXPECT_NE(no_platform.err.find("--platform P is required"), std::string::npos) << no_platform.err;
   EXPECT_FALSE(fs::exists(run_dir("np")));
+}
+
+// A file that describes more keys than one import may make (kMaxImportedKeys) is refused from its
+// parsed figures, before any record is built: exit 2 naming the file, nothing written, and within
+// a 3 GiB address space (an import that built the records first died of std::bad_alloc).
+TEST_F(import_ImportCli, AnOversizedInputIsRefusedBeforeTheRunIsBuilt) {
+  const auto bounded = [&](const std::string& tool, const fs::path& file,
+                           std::vector<std::string> extra) {
+    std::string cmd = std::string("ulimit -v 3145728; exec '") + FABRICGATE_CLI + "' import " +
+                      tool + " '" + file.string() + "' --out '" + run_dir("big").string() +
+                      "' --platform " + kPlatform;
+    for (const std::string& e : extra) cmd += " " + e;
+    const auto r = fingerprint::run_program({"sh", "-c", cmd}, 16 << 20, std::chrono::seconds(240));
+    return Result{r.started && !r.timed_out && r.signal == 0 ? r.exit_code : -1, r.out, r.err};
+  };
+  // nvbandwidth: one device-to-device testcase on N GPUs is N x (N - 1) keys.
+  for (const int gpus : {150, 1000}) {
+    std::ostringstream j;
+    j << R"({"nvbandwidth": {"CUDA Runtime Version": 13000, "Driver Version": "580.159.04", )"
+      << R"("git_version": "", "version": "0.8", "GPU Device list": [)";
+    for (int g = 0; g < gpus; ++g) j << (g ? "," : "") << "\"" << g << ": NVIDIA H200 (x): (vm)\"";
+    j << R"(], "testcases": [{"name": "device_to_device_memcpy_write_ce", "status": "Passed", )"
+      << R"("bandwidth_description": "d", "sum": 1.0, "bandwidth_matrix": [)";
+    for (int r = 0; r < gpus; ++r) {
+      j << (r ? "," : "") << "[";
+      for (int c = 0; c < gpus; ++c) j << (c ? "," : "") << (r == c ? "\"N/A\"" : "\"390.25\"");
+      j << "]";
+    }
+    j << "]}]}}";
+    const fs::path file = root_ / ("nvbandwidth-" + std::to_string(gpus) + ".json");
+    std::ofstream(file) << j.str();
+    const Result r = bounded("nvbandwidth", file, {"--buffer-size", "512"});
+    EXPECT_EQ(r.code, 2) << gpus << " GPUs\n" << r.err.substr(0, 2000);
+    EXPECT_NE(r.err.find("keys per import"), std::string::npos) << r.err.substr(0, 2000);
+    EXPECT_NE(r.err.find(file.string()), std::string::npos) << r.err.substr(0, 2000);
+    EXPECT_FALSE(fs::exists(run_dir("big")));
+  }
+  // nccl-tests: a real table's data rows repeated, 10^4 and 10^5 rows.
+  const std::string table = slurp(kCall16 + "r1-nccl-tests-c0-all_gather.txt");
+  std::string head, rows, tail;
+  {
+    std::istringstream in(table);
+    bool in_rows = false, after = false;
+    for (std::string line; std::getline(in, line);) {
+      const bool data = !line.empty() && line[0] != '#';
+      if (data && !after) in_rows = true;
+      if (!data && in_rows) after = true;
+      (after ? tail : in_rows ? rows : head) += line + "\n";
+    }
+  }
+  ASSERT_FALSE(rows.empty());
+  const std::size_t per_copy = static_cast<std::size_t>(std::count(rows.begin(), rows.end(), '\n'));
+  for (const std::size_t want : {std::size_t{10001}, std::size_t{100000}}) {
+    std::string big = head;
+    for (std::size_t n = 0; n < want; n += per_copy) big += rows;
+    big += tail;
+    const fs::path file = root_ / ("nccl-tests-" + std::to_string(want) + ".txt");
+    std::ofstream(file) << big;
+    const Result r = bounded("nccl-tests", file, {});
+    EXPECT_EQ(r.code, 2) << want << " rows\n" << r.err.substr(0, 2000);
+    EXPECT_NE(r.err.find("keys per import"), std::string::npos) << r.err.substr(0, 2000);
+    EXPECT_FALSE(fs::exists(run_dir("big")));
+  }
 }
 
 TEST_F(import_ImportCli, NvbandwidthNeedsItsBufferSizeAndGivesP2pKeys) {

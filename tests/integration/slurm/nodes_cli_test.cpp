@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "core/json_file.hpp"
 #include "mpi_job.hpp"
@@ -124,6 +126,86 @@ TEST(NodesCli, AHostileNodeNameRefusesTheRun) {
     EXPECT_NE(md.output.find("# no action for NODE-MISMATCH node fgs"), std::string::npos)
         << md.output;
     EXPECT_EQ(md.output.find("scontrol update"), std::string::npos) << md.output;
+  }
+  fs::remove_all(dir);
+}
+
+// Slurm's reserved words and node lists are refused like any unsafe name: NodeName=ALL would
+// drain the whole cluster. Exit 2 before anything runs, dry run or --drain.
+TEST(NodesCli, AReservedWordOrNodeListIsNoNodeName) {
+  const fs::path dir = fs::temp_directory_path() / ("fg-nodes-all-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  json run = load_json_file(kRun / "run.json", "fabricgate.run/1");
+  for (const std::string bad : {"ALL", "all", "All", "DEFAULT", "none", "fgsnode[0-2]",
+                                "fgsnode0,fgsnode1", "fgsnode*", "-fgsnode2"}) {
+    run["nodes"][2]["hostname"] = bad;
+    run["nodes"][2]["name"] = bad;
+    const fs::path file = dir / "run.json";
+    write_json_atomically(file, run);
+    for (const std::string format : {"text", "slurm", "kubernetes"}) {
+      const auto r = run_job({FABRICGATE_CLI, "nodes", file.string(), "--format", format}, 60);
+      EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+      EXPECT_NE(r.output.find("reserved word"), std::string::npos) << r.output;
+      EXPECT_EQ(r.output.find("scontrol update"), std::string::npos) << r.output;
+      EXPECT_EQ(r.output.find("kubectl"), std::string::npos) << r.output;
+    }
+  }
+  fs::remove_all(dir);
+}
+
+// --drain asks Slurm first: `scontrol show node NAME` must describe exactly that node, for every
+// blamed node, before the first `scontrol update`. The scontrol here is a stand-in on PATH that
+// logs each call and knows only fgsnode2 (the real controller: slurm_cluster_test.cpp).
+TEST(NodesCli, DrainOnlyNodesSlurmConfirms) {
+  const fs::path dir = fs::temp_directory_path() / ("fg-nodes-ask-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "bin");
+  const fs::path log = dir / "scontrol.log";
+  {
+    std::ofstream sh(dir / "bin/scontrol");
+    sh << "#!/bin/sh\n"
+          "echo \"$*\" >> '"
+       << log.string()
+       << "'\n"
+          "if [ \"$1 $2 $3\" = \"--oneliner show node\" ]; then\n"
+          "  case \"$4\" in\n"
+          "    fgsnode2) echo \"NodeName=fgsnode2 Arch=x86_64 State=IDLE\"; exit 0;;\n"
+          "    fgsnode3) echo \"NodeName=fgsnode30 Arch=x86_64 State=IDLE\"; exit 0;;\n"
+          "    *) echo \"Node $4 not found\"; exit 1;;\n"
+          "  esac\n"
+          "fi\n"
+          "exit 0\n";
+  }
+  fs::permissions(dir / "bin/scontrol", fs::perms::owner_all);
+  const std::string path = "PATH=" + (dir / "bin").string() + ":" + std::getenv("PATH");
+  json run = load_json_file(kRun / "run.json", "fabricgate.run/1");
+  const fs::path file = dir / "run.json";
+  const auto drain = [&] {
+    fs::remove(log);
+    write_json_atomically(file, run);
+    return run_job({"env", path, FABRICGATE_CLI, "nodes", file.string(), "--drain"}, 60);
+  };
+  // Known by that exact name: confirmed, then drained.
+  auto r = drain();
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("drained fgsnode2"), std::string::npos) << r.output;
+  std::ifstream in(log);
+  std::stringstream calls;
+  calls << in.rdbuf();
+  EXPECT_EQ(calls.str().rfind("--oneliner show node fgsnode2\nupdate NodeName=fgsnode2 ", 0), 0u)
+      << calls.str();
+  // Unknown to this cluster, or answered for another node: nothing is updated.
+  for (const std::string other : {"fgsnode9", "fgsnode3", "gpu-node-17.example"}) {
+    run["nodes"][2]["hostname"] = other;
+    run["nodes"][2]["name"] = other;
+    r = drain();
+    EXPECT_EQ(r.exit_code, 2) << other << "\n" << r.output;
+    EXPECT_NE(r.output.find("nothing was drained"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("drained " + other), std::string::npos) << r.output;
+    std::ifstream again(log);
+    std::stringstream seen;
+    seen << again.rdbuf();
+    EXPECT_EQ(seen.str(), "--oneliner show node " + other + "\n") << seen.str();
   }
   fs::remove_all(dir);
 }

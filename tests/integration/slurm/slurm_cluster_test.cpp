@@ -277,5 +277,23 @@ TEST_F(SlurmCluster, DrainsTheNodeTheGateBlamesThenResumesIt) {
   EXPECT_NE(resumed.find("State=IDLE "), std::string::npos) << resumed;
 }
 
+// A run that blames a node this cluster does not have, or names it with a reserved word: the real
+// controller is asked (or nothing runs at all), and no node changes state.
+TEST_F(SlurmCluster, DrainsNoNodeTheControllerDoesNotKnow) {
+  const fs::path run_file = fs::path(FABRICGATE_SOURCE_DIR) /
+                            "tests/data/slurm/20261201T091826Z-slurm-cpu-default/run.json";
+  json run = load_json_file(run_file, "fabricgate.run/1");
+  for (const std::string name : {"fgsnode9", "ALL", "all", "fgsnode[0-2]"}) {
+    run["nodes"][2]["hostname"] = name;
+    run["nodes"][2]["name"] = name;
+    write_json_atomically(dir_ / "run.json", run);
+    const auto r = cluster({FABRICGATE_CLI, "nodes", (dir_ / "run.json").string(), "--drain"}, 60);
+    EXPECT_EQ(r.exit_code, 2) << name << "\n" << r.output;
+    EXPECT_NE(r.output.find("nothing was drained"), std::string::npos) << r.output;
+    for (const std::string node : {"fgsnode0", "fgsnode1", "fgsnode2"})
+      EXPECT_EQ(node_state(node).find("DRAIN"), std::string::npos) << name << ": " << node;
+  }
+}
+
 }  // namespace
 }  // namespace fabricgate

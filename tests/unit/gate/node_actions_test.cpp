@@ -96,6 +96,27 @@ TEST(NodeActions, UnsafeNamesAreRefusedNotQuoted) {
   EXPECT_EQ(plan_node_actions({suspect("a\nb")}, {}, "r1").refused[0].node, "a\\x0ab");
 }
 
+// Slurm reads NodeName=ALL as every node and a hostlist as several: only one real node name may
+// reach a drain or a kubectl line, in any spelling of a reserved word.
+TEST(NodeActions, ReservedWordsAndNodeListsAreRefused) {
+  for (const std::string& bad : std::vector<std::string>{
+           "ALL", "all", "All", "aLl", "DEFAULT", "Default", "none", "NULL", "gpu[01-04]", "gpu[1]",
+           "gpu01,gpu02", "gpu*", "gpu?", "-gpu01", "gpu01 ", "gpu01^", "gpu01=x"}) {
+    EXPECT_FALSE(is_safe_node_name(bad)) << bad;
+    const NodeActionPlan plan = plan_node_actions({suspect(bad)}, {}, "r1");
+    EXPECT_TRUE(plan.actions.empty()) << bad;
+    ASSERT_EQ(plan.refused.size(), 1u) << bad;
+    EXPECT_TRUE(plan.refused[0].unsafe_name) << bad;
+    for (const std::string& line : node_action_lines(plan)) {
+      EXPECT_EQ(line.rfind("# ", 0), 0u) << line;  // a comment: no scontrol or kubectl line
+      EXPECT_EQ(line.find("NodeName="), std::string::npos) << line;
+    }
+  }
+  // Names that merely contain a reserved word are ordinary names.
+  for (const char* good : {"allnode", "node-all", "default01", "none2"})
+    EXPECT_TRUE(is_safe_node_name(good)) << good;
+}
+
 TEST(NodeActions, TheHostNameIsTheMachine) {
   // Two containers both called "localhost" are two nodes named after their lowest rank; a third
   // node has its own name: only that one is a machine an admin can address.

@@ -78,6 +78,19 @@ TEST(model_Hostile, NoLineStartsAWorkflowCommand) {
   EXPECT_EQ(report::annotation_data("a%b\r\nc\x1b"), "a%25b%0D%0Ac\\x1b");
 }
 
+// The one path for CLI text: the renderer's line breaks stay, everything a terminal or the
+// Actions runner would obey inside a line is shown escaped.
+TEST(model_Hostile, ConsoleTextKeepsLinesAndDisarmsTheRest) {
+  EXPECT_EQ(report::console_text("a: \x1b]0;t\x07 b\n::error::x\r\n\t::add-mask::y\n"),
+            "a: \\x1b]0;t\\x07 b\n\\x3a:error::x\\r\n\\t::add-mask::y\n");
+  EXPECT_EQ(report::console_text("csi \x1b[2J c1 \xc2\x9b" "2J del \x7f bad \xff"),
+            "csi \\x1b[2J c1 \\u009b2J del \\x7f bad \\xff");
+  EXPECT_EQ(report::console_text("plain\nlines\n"), "plain\nlines\n");
+  EXPECT_EQ(report::console_text(""), "");
+  const std::string long_line(100000, 'x');
+  EXPECT_EQ(report::console_text(long_line), long_line) << "nothing is cut";
+}
+
 TEST(model_Hostile, ErrorMessagesArePrintableAndBounded) {
   const InputError e("f.json", "/k",
                      "a key, found \"x\n::error::owned\x1b\" " + std::string(1 << 20, 'y'));

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 namespace fabricgate {
 namespace {
 
@@ -47,6 +50,65 @@ TEST(model_secret_redaction, RecordableValuesAndEnvironments) {
   EXPECT_EQ(env.at("NCCL_NVLS_ENABLE"), "0");
   EXPECT_EQ(env.at("AWS_SECRET_ACCESS_KEY"), "<redacted>");
   EXPECT_EQ(env.at("FI_URL"), "https://<redacted>@h/x");
+}
+
+// Names that slipped past the first list: short secret words as whole words, passphrases, private
+// keys, cookies; and names that merely contain those letters stay recordable.
+TEST(model_secret_redaction, MoreSecretNames) {
+  for (const char* name : {"DB_PASS", "smtp_pwd", "LDAP_PW", "GPG_PASSPHRASE",
+                           "ssh_passphrase_file", "MY-PASS", "API_AUTH", "URL_SIG", "SSH_PRIVATE",
+                           "SESSION_COOKIE", "REG_CREDS", "PASS", "AUTH.BASIC"}) {
+    EXPECT_TRUE(is_secret_variable(name)) << name;
+  }
+  for (const char* name : {"PWD", "OLDPWD", "BYPASS_CACHE", "NCCL_PASSTHROUGH", "AUTHOR", "COMPASS",
+                           "SIGNAL_MODE", "NCCL_IB_GID_INDEX"}) {
+    EXPECT_FALSE(is_secret_variable(name)) << name;
+  }
+}
+
+// Values of harmless names are recorded without what is a secret by its shape.
+TEST(model_secret_redaction, TokenShapedValuesAreReplaced) {
+  const std::string ghp = "ghp_" + std::string(36, 'a');
+  const std::string pat = "github_pat_11ABCDEFG0" + std::string(40, 'b');
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {ghp, "<redacted>"},
+      {"x=" + ghp, "x=<redacted>"},
+      {pat, "<redacted>"},
+      {"xoxb-1234-5678-abcdefgh", "<redacted>"},
+      {"xoxp-99-88-zzzzzzzzzz", "<redacted>"},
+      {"glpat-ABCDEFGHIJKLMNOPQRST", "<redacted>"},
+      {"AKIAABCDEFGHIJKLMNOP", "<redacted>"},
+      {"https://h.example/x?token=abc123&y=1", "https://h.example/x?token=<redacted>&y=1"},
+      {"https://h.example/blob?sv=1&sig=Zm9vYmFy%3D&se=2",
+       "https://h.example/blob?sv=1&sig=<redacted>&se=2"},
+      {"https://h/cb?access_token=t0k&code=c0de",
+       "https://h/cb?access_token=<redacted>&code=<redacted>"},
+      {"Bearer abcdef123456", "Bearer <redacted>"},
+      {"Authorization: basic dXNlcjpwYXNz", "Authorization: basic <redacted>"},
+      {"a eyJhbGciOiJI.eyJzdWIiOiIx.SflKxwRJSMeKKF b", "a <redacted> b"},
+  };
+  for (const auto& [value, recorded] : cases) {
+    EXPECT_EQ(recordable_value("NCCL_DEBUG_SUBSYS", value), recorded) << value;
+    EXPECT_EQ(redact_secret_shapes(value), recorded) << value;
+  }
+  for (const char* same :
+       {"Ring", "mlx5_0:1,mlx5_1:1", "https://h.example/x?y=1&page=2", "ghp_short",
+        "disk-abcdefghijklmnopqrstuvwxyz", "Tokens are fine", "eth0", "/usr/lib/libnccl-net.so"}) {
+    EXPECT_EQ(recordable_value("NCCL_X", same), same) << same;
+  }
+}
+
+// nccl.conf is copied into the fingerprint: each line as an assignment of a name, comments kept.
+TEST(model_secret_redaction, ConfigTextIsRecordedLineByLine) {
+  EXPECT_EQ(
+      recordable_config_text("# site settings\nNCCL_IB_HCA=mlx5_0\nNCCL_PLUGIN_PASSWORD=hunter2\n"
+                             "  DB_PASS = hunter2\nNCCL_NET_URL=https://u:hunter2@h/x\n"
+                             "NCCL_TOKEN_URL=x?token=hunter2\nstray ghp_" +
+                             std::string(36, 'c') + "\n"),
+      "# site settings\nNCCL_IB_HCA=mlx5_0\nNCCL_PLUGIN_PASSWORD=<redacted>\n"
+      "  DB_PASS =<redacted>\nNCCL_NET_URL=https://<redacted>@h/x\n"
+      "NCCL_TOKEN_URL=<redacted>\nstray <redacted>\n");
+  EXPECT_EQ(recordable_config_text("NCCL_ALGO=Ring"), "NCCL_ALGO=Ring");
 }
 
 }  // namespace

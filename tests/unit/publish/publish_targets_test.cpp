@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/errors.hpp"
+#include "harness/publish/publisher.hpp"
 #include "tests/unit/publish/publish_test_data.hpp"
 
 namespace fabricgate::publish {
@@ -129,6 +130,42 @@ TEST(publish_Targets, PushgatewayPutsToTheEscapedGroupingPath) {
   EXPECT_THROW(uploads_for(t, run, c, s), InputError);
 }
 
+// Basic-auth credentials in a Pushgateway URL: user:password and the password alone are secrets
+// of the upload, so an error page that echoes either shows neither.
+TEST(publish_Targets, PushgatewayUserInformationIsASecret) {
+  const RunRecord run = testing::publish_run();
+  const gate::Comparison c = testing::publish_comparison(run);
+  for (const std::string url : {"http://alice:hunter2@gw:9091", "https://bob:hunter2@gw/prefix"}) {
+    const TargetSpec t = parse_target("pushgateway=" + url);
+    const PublishSettings s = resolve_settings({}, {t}, fake_env({}));
+    const Upload u = uploads_for(t, run, c, s).at(0);
+    EXPECT_EQ(u.target.find("hunter2"), std::string::npos) << u.target;
+    for (const std::string& echoed :
+         {std::string("401 for user alice:hunter2"), std::string("bad password hunter2"),
+          "PUT " + u.request.url}) {
+      const std::string shown = redact(echoed, u.secrets);
+      EXPECT_EQ(shown.find("hunter2"), std::string::npos) << shown;
+    }
+  }
+}
+
+// --token-file KIND=TOKEN (the token given instead of a file) never echoes the token.
+TEST(publish_Targets, ATokenGivenAsTokenFileIsNotEchoed) {
+  const TargetSpec t = parse_target("pushgateway=http://gw:9091");
+  for (const std::string& token : {"ghp_" + std::string(36, 'Z'), std::string("plainsecret123"),
+                                   std::string("/no/such/dir/plainsecret123")}) {
+    PublishOptions o;
+    o.token_files = {"pushgateway=" + token};
+    try {
+      resolve_settings(o, {t}, fake_env({}));
+      ADD_FAILURE() << "accepted " << token;
+    } catch (const InputError& e) {
+      EXPECT_EQ(std::string(e.what()).find("plainsecret123"), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).find("ZZZZ"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(publish_Targets, WebhookUrlIsASecretAndGithubTokenStaysWithGithub) {
   const RunRecord run = testing::publish_run();
   const gate::Comparison c = testing::publish_comparison(run);
@@ -141,7 +178,10 @@ TEST(publish_Targets, WebhookUrlIsASecretAndGithubTokenStaysWithGithub) {
   EXPECT_EQ(u.target, "webhook https://hooks.example");
   EXPECT_EQ(header(u, "Authorization"), "<absent>") << "the GitHub token must not go to a webhook";
   EXPECT_EQ(header(u, "Content-Type"), "application/json");
-  EXPECT_EQ(u.secrets, std::vector<std::string>{"https://hooks.example/T0/B0/s3cret"});
+  EXPECT_EQ(u.secrets,
+            (std::vector<std::string>{"https://hooks.example/T0/B0/s3cret", "/T0/B0/s3cret"}));
+  // A 404 page that echoes only the path, as many servers do, shows no part of the credential.
+  EXPECT_EQ(redact("404: no route for /T0/B0/s3cret", u.secrets), "404: no route for ***");
   EXPECT_EQ(nlohmann::json::parse(u.request.body).at("fabricgate").at("verdict"), "fail");
   EXPECT_THROW(resolve_settings({}, {t}, fake_env({})), InputError);  // no URL anywhere
 }

@@ -52,6 +52,26 @@ TEST(publish_Redact, EverySecretOccurrenceIsHidden) {
   EXPECT_EQ(redact("a***b", {"***"}), "a***b");
 }
 
+// A server's answer may echo credentials the upload never listed: a Basic header built from URL
+// user information, a token in a query, a token-shaped string. They go by their shape.
+TEST(publish_Redact, SecretShapesInAServersAnswerAreHidden) {
+  const std::string ghp = "ghp_" + std::string(36, 'A');
+  for (const std::string& echoed : std::vector<std::string>{
+           std::string("Authorization: Basic YWxpY2U6aHVudGVyMg=="),
+           std::string("GET /x?token=hunter2xyz HTTP/1.1"),
+           std::string("see https://alice:hunter2@gw:9091/metrics"),
+           "your token " + ghp + " is revoked",
+           std::string("Authorization: Bearer eyJhbGciOi.eyJzdWIiOi.c2lnbmF0dXJl"),
+           std::string("/api?a=1&sig=hunter2xyz&b=2")}) {
+    const std::string shown = redact(echoed, {});
+    EXPECT_EQ(shown.find("hunter2"), std::string::npos) << shown;
+    EXPECT_EQ(shown.find("YWxpY2U6aHVudGVyMg"), std::string::npos) << shown;
+    EXPECT_EQ(shown.find(ghp), std::string::npos) << shown;
+    EXPECT_EQ(shown.find("eyJzdWIiOi"), std::string::npos) << shown;
+    EXPECT_NE(shown.find("<redacted>"), std::string::npos) << shown;
+  }
+}
+
 TEST(publish_Redact, BodyExcerptIsOneBoundedLine) {
   EXPECT_EQ(body_excerpt("line1\nline2\r\tend"), "line1 line2  end");
   const std::string long_body(1000, 'x');

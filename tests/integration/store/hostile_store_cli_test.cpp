@@ -1,0 +1,119 @@
+// A shared results store is written by others: its rows are untrusted text. Runs recorded with
+// the real CLI get hostile platform names, run ids, keys and facts written straight into the
+// SQLite file (as anyone with write access could), then every command that reads the store back
+// (store info, history KEY, history --all, the errors that list platforms) must print no control
+// character a terminal obeys and no line GitHub would run as a workflow command.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <chrono>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/fingerprint/subprocess.hpp"
+#include "tests/unit/gate/gate_fixtures.hpp"
+
+namespace fabricgate {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::json;
+
+struct Result {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+Result cli(const std::vector<std::string>& args) {
+  std::vector<std::string> argv{FABRICGATE_CLI};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const auto r = fingerprint::run_program(argv, 16 << 20, std::chrono::seconds(120));
+  return {r.started && !r.timed_out && r.signal == 0 ? r.exit_code : -1, r.out, r.err};
+}
+
+void exec(sqlite3* db, const std::string& sql, const std::vector<std::string>& binds) {
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+  for (std::size_t i = 0; i < binds.size(); ++i) {
+    sqlite3_bind_text(st, static_cast<int>(i + 1), binds[i].data(),
+                      static_cast<int>(binds[i].size()), SQLITE_TRANSIENT);
+  }
+  EXPECT_EQ(sqlite3_step(st), SQLITE_DONE) << sql << ": " << sqlite3_errmsg(db);
+  sqlite3_finalize(st);
+}
+
+// What a terminal or the Actions runner would obey: ESC (CSI, OSC), BEL, CR, the C1 CSI/OSC
+// (U+009B, U+009D), and any line that starts, after blanks, with "::".
+void expect_inert(const std::string& what, const std::string& text) {
+  for (const char c : {'\x1b', '\x07', '\r', '\x08', '\x00'})
+    EXPECT_EQ(text.find(c), std::string::npos) << what << " holds byte " << int(c) << ":\n" << text;
+  EXPECT_EQ(text.find("\xc2\x9b"), std::string::npos) << what << ":\n" << text;
+  EXPECT_EQ(text.find("\xc2\x9d"), std::string::npos) << what << ":\n" << text;
+  static const std::regex command(R"((^|\n)[ \t]*::)");
+  EXPECT_FALSE(std::regex_search(text, command)) << what << ":\n" << text;
+}
+
+const std::vector<std::string> kHostile = {
+    "\x1b]0;owned\x07\n::error::forged by the store",
+    "x\x1b[2J\x1b[H\n  ::add-mask::secret",
+    "y\r\n::warning file=a,line=1::forged",
+    "z\xc2\x9b"
+    "2J\xc2\x9d"
+    "0;t\x07\n\t::set-output name=a::b",
+};
+
+TEST(store_HostileRows, EveryReaderPrintsThemInert) {
+  for (std::size_t variant = 0; variant < kHostile.size(); ++variant) {
+    const std::string& bad = kHostile[variant];
+    const fs::path root = testing::fresh_temp_dir("hostile-store-" + std::to_string(variant));
+    const fs::path results = root / "results";
+    for (int i = 0; i < 4; ++i) {
+      testing::ResultSpec s;
+      s.bytes = 1 << 20;
+      s.time_us = testing::noisy(i < 2 ? 100.0 : 140.0, 0.003, 5, 10 + static_cast<unsigned>(i));
+      testing::RunSpec rs;
+      rs.run_id = "run-0" + std::to_string(i);
+      rs.versions["nccl"] = i < 2 ? "2.28.3" : "2.28.9";
+      testing::write_run_dir(results, testing::make_run(rs, {testing::make_result(s)}));
+    }
+    const std::string store = "sqlite:" + (results / "fabricgate.sqlite").string();
+    const Result imported = cli({"store", "import", results.string(), "--store", store});
+    ASSERT_EQ(imported.code, 0) << imported.out << imported.err;
+
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open((results / "fabricgate.sqlite").string().c_str(), &db), SQLITE_OK);
+    exec(db, "UPDATE runs SET platform = ?", {"plat" + bad});
+    exec(db, "UPDATE runs SET run_id = run_id || ?", {bad});
+    exec(db, "UPDATE keys SET key = key || ?", {bad});
+    exec(db, "UPDATE runs SET suite = ?, scenario = ?", {bad, bad});
+    sqlite3_close(db);
+
+    const Result info = cli({"store", "info", "--store", store});
+    EXPECT_EQ(info.code, 0) << info.err;
+    EXPECT_NE(info.out.find("  plat"), std::string::npos) << info.out;  // shown, escaped
+    expect_inert("store info", info.out + info.err);
+
+    const Result all = cli({"history", "--all", "--results", results.string(), "--store", store});
+    expect_inert("history --all", all.out + all.err);
+    EXPECT_EQ(all.code, 0) << all.out << all.err;
+
+    const Result listed =
+        cli({"history", "--all", "--store", store, "--platform", "another-platform"});
+    EXPECT_EQ(listed.code, 2) << listed.out << listed.err;
+    expect_inert("history --platform (error listing the store's platforms)",
+                 listed.out + listed.err);
+
+    testing::ResultSpec s;
+    s.bytes = 1 << 20;
+    const Result key = cli({"history", testing::key_for(s) + bad, "--store", store});
+    expect_inert("history KEY", key.out + key.err);
+    const Result json_out = cli({"history", testing::key_for(s) + bad, "--store", store, "--json"});
+    expect_inert("history KEY --json", json_out.out + json_out.err);
+    fs::remove_all(root);
+  }
+}
+
+}  // namespace
+}  // namespace fabricgate

@@ -45,7 +45,7 @@ int run_compare(const CompareArgs& a) {
   const store::StoreLocation where =
       store::resolve_store_location(a.store, "results");  // InputError first
   GatedRun g = gate_run_files(a.run, a.baseline, a.baselines_dir,
-                              gate::CompareOptions{a.force, a.force_platform});
+                              compare_options(a.force, a.force_platform));
   gate::Comparison& comparison = g.comparison;
   const store::StoreLocation store_at =
       a.store.empty() && where.origin == "default"

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "core/errors.hpp"
+#include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/fingerprint/platform_key.hpp"
 #include "harness/import/imported_nccl_run.hpp"
@@ -31,6 +32,7 @@ struct ImportArgs {
   std::string out;
   std::string platform;
   long long buffer_mib = 0;  // nvbandwidth -b; its JSON does not record it
+  std::string fingerprint;   // --fingerprint FILE: what the hardware is (docs/ROOFLINE.md)
 };
 
 // The files name no fabricgate platform key, and this machine's fingerprint says nothing about
@@ -57,7 +59,20 @@ std::vector<import::SourceFile> read_all(const ImportArgs& a) {
   return files;
 }
 
-void finish(const ImportArgs& a, const import::ImportResult& result) {
+// The machine that ran the tool, as `fabricgate fingerprint` recorded it there: the roofline
+// judges the imported figures against its links. Read before anything is written.
+nlohmann::json fingerprint_of(const ImportArgs& a) {
+  if (a.fingerprint.empty()) return nullptr;
+  nlohmann::json fp = load_json_file(a.fingerprint, "fabricgate.fingerprint/1");
+  if (!fp.is_object() || !fp.contains("gpus"))
+    throw InputError(a.fingerprint, "/gpus",
+                     "a fingerprint with a GPU section (fabricgate fingerprint --out FILE on the "
+                     "machine that ran the tool)");
+  return fp;
+}
+
+void finish(const ImportArgs& a, import::ImportResult result) {
+  if (const nlohmann::json fp = fingerprint_of(a); !fp.is_null()) result.run["fingerprint"] = fp;
   import::write_imported_run(a.out, result.run);
   for (const std::string& m : result.messages) std::cerr << "fabricgate: import: " << m << "\n";
   std::cout << "imported " << result.run["benchmarks"].size() << " keys from " << a.files.size()
@@ -104,6 +119,10 @@ void add_common_options(CLI::App* cmd, ImportArgs& args, const char* files_help)
                   "say it, and "
                   "this machine's fingerprint would be the wrong one)")
       ->type_name("P");
+  cmd->add_option("--fingerprint", args.fingerprint,
+                  "Fingerprint JSON of the machine that ran the tool (fabricgate fingerprint "
+                  "--out FILE there): the roofline then judges the figures against its links")
+      ->type_name("FILE");
 }
 
 }  // namespace

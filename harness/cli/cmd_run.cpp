@@ -78,7 +78,7 @@ std::string scenario_baseline(const RunArgs& a, const RunRecord& run, const std:
 // fails them: harness/gate/confirmation.hpp.
 gate::Comparison gate_with_confirmation(const RunArgs& a, const launch::ScenarioRun& sr,
                                         const RunRecord& run, const Baseline* baseline) {
-  const gate::CompareOptions options{a.force, a.force_platform};
+  const gate::CompareOptions options = compare_options(a.force, a.force_platform);
   if (a.no_confirm || a.confirm_max_keys == 0) return gate::compare_run(run, baseline, options);
   const auto launcher = [&](const std::vector<std::string>& keys) {
     std::cerr << "fabricgate: " << keys.size()

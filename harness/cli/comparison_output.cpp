@@ -10,6 +10,14 @@
 
 namespace fabricgate::cli {
 
+gate::CompareOptions compare_options(bool force, bool force_platform) {
+  gate::CompareOptions o;
+  o.force = force;
+  o.force_platform = force_platform;
+  o.roofline_dirs = {"policies", std::filesystem::path(FABRICGATE_SOURCE_DIR) / "policies"};
+  return o;
+}
+
 GatedRun gate_run_files(const std::string& run_path, const std::string& baseline_file,
                         const std::string& baselines_dir, const gate::CompareOptions& options) {
   GatedRun g{load_run(run_path), std::nullopt, {}};

@@ -17,6 +17,10 @@ struct GatedRun {
   gate::Comparison comparison;
 };
 
+// The gate's options with the roofline policy looked for in ./policies, then in the source tree's
+// policies/ (docs/ROOFLINE.md).
+gate::CompareOptions compare_options(bool force, bool force_platform);
+
 GatedRun gate_run_files(const std::string& run_path, const std::string& baseline_file,
                         const std::string& baselines_dir, const gate::CompareOptions& options);
 

@@ -11,6 +11,8 @@ const char* verdict_name(Verdict v) {
     case Verdict::transport_changed: return "TRANSPORT-CHANGED";
     case Verdict::algo_changed: return "ALGO-CHANGED";
     case Verdict::regression: return "REGRESSION";
+    case Verdict::below_roofline: return "BELOW-ROOFLINE";
+    case Verdict::dip: return "DIP";
     case Verdict::drift: return "DRIFT";
     case Verdict::missing: return "MISSING";
     case Verdict::unstable: return "UNSTABLE";
@@ -31,6 +33,8 @@ bool verdict_fails_gate(Verdict v) {
     case Verdict::transport_changed:
     case Verdict::algo_changed:
     case Verdict::regression:
+    case Verdict::below_roofline:
+    case Verdict::dip:
     case Verdict::drift:
     case Verdict::missing: return true;
     default: return false;
@@ -91,8 +95,14 @@ std::string Comparison::headline() const {
       break;
     case ExitCode::infra_failure: head = "INCOMPLETE RUN: " + incomplete_reason; break;
     default:
-      head = has_baseline ? "PASS: " + std::to_string(keys.size()) + " keys compared"
-                          : "NO BASELINE: " + std::to_string(keys.size()) + " keys not gated";
+      if (has_baseline) {
+        head = "PASS: " + std::to_string(keys.size()) + " keys compared";
+      } else if (!roofline_policy.empty()) {
+        head = "NO BASELINE: " + std::to_string(keys.size()) +
+               " keys judged on roofline floors, dips and correctness only";
+      } else {
+        head = "NO BASELINE: " + std::to_string(keys.size()) + " keys not gated";
+      }
   }
   return counts_text.empty() ? head : head + " (" + counts_text + ")";
 }

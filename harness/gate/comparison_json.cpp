@@ -1,5 +1,6 @@
 #include "harness/gate/comparison_json.hpp"
 #include "harness/gate/fingerprint_changes.hpp"
+#include "harness/roofline/finding_json.hpp"
 
 namespace fabricgate::gate {
 
@@ -45,6 +46,7 @@ nlohmann::json key_to_json(const KeyComparison& k) {
                       {"launch_cv", m.launch_cv},
                       {"repetitions", m.repetitions}};
   }
+  if (k.roofline) j["roofline"] = roofline::to_json(*k.roofline);
   if (k.confirmation) {
     const Confirmation& f = *k.confirmation;
     j["confirmation"] = {
@@ -83,6 +85,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"baseline_source", c.baseline_source},
           {"has_baseline", c.has_baseline},
           {"create_baseline_command", c.create_baseline_command},
+          {"roofline_policy", c.roofline_policy},
           {"run_complete", c.run_complete},
           {"incomplete_reason", c.incomplete_reason},
           {"identity_forced", c.identity_forced},

@@ -154,7 +154,14 @@ TEST(RooflineCommittedRuns, TwoH200RunsPassWithAndWithoutTheBaseline) {
       fg::CompareOptions o = with_roofline();
       o.force = true;
       o.force_platform = true;
-      const fg::Comparison c = fg::compare_run(run, b, o);
+      fg::Comparison c;
+      try {
+        c = fg::compare_run(run, b, o);
+      } catch (const fabricgate::InputError& e) {
+        // P02: a run with several GPUs per process is not compared with this baseline at all.
+        EXPECT_NE(b, nullptr) << dir << ": " << e.what();
+        continue;
+      }
       for (const auto& k : c.keys) {
         if (!k.roofline) continue;
         EXPECT_FALSE(k.roofline->fails())

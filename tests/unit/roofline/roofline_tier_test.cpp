@@ -219,42 +219,35 @@ TEST(RooflineTier, InterNodeCollectivePerAcceleratorAgainstTheNicRate) {
   json fp = two_gpus(18);
   json devices = json::array();
   for (int i = 0; i < 8; ++i) {
-    devices.push_back({
-      {"name", "mlx5_" + std::to_string(i)}, {
-        "ports", {
-          {
-            {"port", 1}, {"state", "4: ACTIVE"}, { "rate", "400 Gb/sec (4X NDR)" }
-          }
-        }
-      }}
-  });
-}
-fp["rdma"] = {{"ibverbs", {{"devices", devices}}}};
-BenchmarkResult r = collective(555, 16, "Ring");
-r.bytes = 16ull << 30;
-fr::RunShape shape;
-shape.nodes = 2;
-shape.gpus_per_node = 8;
-shape.network = "IB";
-shape.gdrdma = true;
-const auto f = judge(r, fp, shape);
-EXPECT_EQ(f.tier, "nic-collective");
-EXPECT_NEAR(f.ceiling_GBps, 50.0, 1e-9);
-EXPECT_NEAR(f.measured_GBps, 37.0, 1e-9);
-EXPECT_EQ(f.status, fr::Status::within);
-// NET/Socket at busbw 100: 100 / 15 = 6.67 GB/s = 13.3 %: below, naming Socket (P05).
-r.busbw_GBps = 100;
-shape.network = "Socket";
-const auto slow = judge(r, fp, shape);
-EXPECT_EQ(slow.status, fr::Status::below_floor);
-ASSERT_FALSE(slow.causes.empty());
-EXPECT_NE(slow.causes[0].find("NET/Socket"), std::string::npos);
-// IB without GPUDirect RDMA: named as the cause (P06).
-shape.network = "IB";
-shape.gdrdma = false;
-const auto staged = judge(r, fp, shape);
-ASSERT_FALSE(staged.causes.empty());
-EXPECT_NE(staged.causes[0].find("GPUDirect RDMA not in use"), std::string::npos);
+    const json port = {{"port", 1}, {"state", "4: ACTIVE"}, {"rate", "400 Gb/sec (4X NDR)"}};
+    devices.push_back({{"name", "mlx5_" + std::to_string(i)}, {"ports", json::array({port})}});
+  }
+  fp["rdma"] = {{"ibverbs", {{"devices", devices}}}};
+  BenchmarkResult r = collective(555, 16, "Ring");
+  r.bytes = 16ull << 30;
+  fr::RunShape shape;
+  shape.nodes = 2;
+  shape.gpus_per_node = 8;
+  shape.network = "IB";
+  shape.gdrdma = true;
+  const auto f = judge(r, fp, shape);
+  EXPECT_EQ(f.tier, "nic-collective");
+  EXPECT_NEAR(f.ceiling_GBps, 50.0, 1e-9);
+  EXPECT_NEAR(f.measured_GBps, 37.0, 1e-9);
+  EXPECT_EQ(f.status, fr::Status::within);
+  // NET/Socket at busbw 100: 100 / 15 = 6.67 GB/s = 13.3 %: below, naming Socket (P05).
+  r.busbw_GBps = 100;
+  shape.network = "Socket";
+  const auto slow = judge(r, fp, shape);
+  EXPECT_EQ(slow.status, fr::Status::below_floor);
+  ASSERT_FALSE(slow.causes.empty());
+  EXPECT_NE(slow.causes[0].find("NET/Socket"), std::string::npos);
+  // IB without GPUDirect RDMA: named as the cause (P06).
+  shape.network = "IB";
+  shape.gdrdma = false;
+  const auto staged = judge(r, fp, shape);
+  ASSERT_FALSE(staged.causes.empty());
+  EXPECT_NE(staged.causes[0].find("GPUDirect RDMA not in use"), std::string::npos);
 }
 
 TEST(RooflineTier, EmulatedNodesHaveNoNicTier) {
@@ -268,12 +261,9 @@ TEST(RooflineTier, EmulatedNodesHaveNoNicTier) {
 
 TEST(RooflineTier, RdmaAgainstTheNicLineRate) {
   // 400 Gb/s = 50 GB/s per direction; 48.5 / 50 = 97 % (ib_write_bw's published fraction).
-  json fp = {
-      {"rdma",
-       {{"ibverbs",
-         {{"devices",
-           {{{"name", "mlx5_0"},
-             {"ports", {{{"port", 1}, {"state", "4: ACTIVE"}, {"rate_Gbps", 400.0}}}}}}}}}}}};
+  const json port = {{"port", 1}, {"state", "4: ACTIVE"}, {"rate_Gbps", 400.0}};
+  const json nic = {{"name", "mlx5_0"}, {"ports", json::array({port})}};
+  const json fp = {{"rdma", {{"ibverbs", {{"devices", json::array({nic})}}}}}};
   BenchmarkResult r = result("rdma", "write", {{"device_requested", "mlx5_0"}}, 8ull << 20, 48.5);
   const auto f = judge(r, fp);
   EXPECT_EQ(f.tier, "nic-rdma");

@@ -4,6 +4,7 @@
 // fail BELOW-ROOFLINE naming the link; NVLS/tree figures above the tier are labelled, not failed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -94,8 +95,12 @@ const char* kH2d1GiB = "hostcopy/cuda/h2d/pinned/gpu:0/bytes:1073741824";
 }  // namespace
 
 TEST(RooflineCommittedRuns, OneH200HostCopiesPassWithTheirFraction) {
-  const auto dirs = run_dirs(kSource / "results/h200-x1", false);
-  ASSERT_EQ(dirs.size(), 7u);
+  // The first seven runs of results/h200-x1 are undisturbed A/A launches (55.2-55.5 GB/s); the
+  // later ones include launches with a second process copying on the GPU (its README: the copier
+  // cost pinned copies 30-44 %), whose host copies the roofline rightly fails (e.g. 35.9 GB/s).
+  auto dirs = run_dirs(kSource / "results/h200-x1", false);
+  ASSERT_GE(dirs.size(), 7u);
+  dirs.resize(7);
   for (const fs::path& dir : dirs) {
     const fg::Comparison c = fg::compare_run(fabricgate::load_run(dir), nullptr, with_roofline());
     EXPECT_EQ(c.exit_code, fabricgate::ExitCode::pass) << dir << ": " << c.headline();
@@ -145,10 +150,24 @@ TEST(RooflineCommittedRuns, TwoH200RunsPassWithAndWithoutTheBaseline) {
   for (const fs::path& d : run_dirs(root / "same-call-reference", false)) dirs.push_back(d);
   for (const fs::path& d : run_dirs(root / "session4", true)) dirs.push_back(d);
   ASSERT_GE(dirs.size(), 20u);
+  // Two committed runs were slowed on purpose (results/h200-sxm-x2-nv18/README.md, "injected"):
+  // NCCL_MAX_NCHANNELS=8 and NCCL_P2P_DISABLE=1. The roofline catches both without a baseline.
+  const std::vector<std::string> injected{"20261129T191447Z-quick-default",
+                                          "20261129T191541Z-quick-default"};
   const auto baseline = fabricgate::load_baseline(kSource / "baselines/h200-sxm-x2-nv18.json");
   std::size_t judged = 0;
   for (const fs::path& dir : dirs) {
     const fabricgate::RunRecord run = fabricgate::load_run(dir);
+    if (std::find(injected.begin(), injected.end(), dir.filename().string()) != injected.end()) {
+      const fg::Comparison c = fg::compare_run(run, nullptr, with_roofline());
+      // all_gather 1 GiB: 116.7 GB/s (8 channels) and 25.1 GB/s (SHM) of 450: under 45 %.
+      const fg::KeyComparison* k =
+          key(c, "coll/nccl/all_gather/float32/bytes:1073741824/ranks:2/oop");
+      ASSERT_NE(k, nullptr);
+      EXPECT_EQ(k->verdict, fg::Verdict::below_roofline) << dir;
+      EXPECT_EQ(c.exit_code, fabricgate::ExitCode::gate_failure) << dir;
+      continue;
+    }
     for (const fabricgate::Baseline* b :
          {static_cast<const fabricgate::Baseline*>(nullptr), &baseline}) {
       fg::CompareOptions o = with_roofline();

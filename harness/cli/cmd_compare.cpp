@@ -44,7 +44,7 @@ int run_compare(const CompareArgs& a) {
   }
   if (!a.out.empty()) require_writable_file(a.out, "--out");
   GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
-                               gate::CompareOptions{a.force, a.force_platform}, a.store);
+                               compare_options(a.force, a.force_platform), a.store);
   const gate::Comparison& comparison = g.comparison;
   const bool recorded = record_run(store_for_run(a.store, g.run), g.run, comparison);
   emit(comparison, format, a.out, a.verbose);

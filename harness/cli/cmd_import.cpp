@@ -15,6 +15,7 @@
 
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
+#include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/fingerprint/platform_key.hpp"
@@ -38,6 +39,7 @@ struct ImportArgs {
   std::string platform;
   long long buffer_mib = 0;  // nvbandwidth -b; its JSON does not record it
   std::string store;
+  std::string fingerprint;   // --fingerprint FILE: what the hardware is (docs/ROOFLINE.md)
 };
 
 // The files name no fabricgate platform key, and this machine's fingerprint says nothing about
@@ -72,11 +74,24 @@ std::vector<import::SourceFile> read_all(const ImportArgs& a) {
   return files;
 }
 
+// The machine that ran the tool, as `fabricgate fingerprint` recorded it there: the roofline
+// judges the imported figures against its links. Read before anything is written.
+nlohmann::json fingerprint_of(const ImportArgs& a) {
+  if (a.fingerprint.empty()) return nullptr;
+  nlohmann::json fp = load_json_file(a.fingerprint, "fabricgate.fingerprint/1");
+  if (!fp.is_object() || !fp.contains("gpus"))
+    throw InputError(a.fingerprint, "/gpus",
+                     "a fingerprint with a GPU section (fabricgate fingerprint --out FILE on the "
+                     "machine that ran the tool)");
+  return fp;
+}
+
 // Recorded like `run` records (without verdicts: an import gates nothing; `compare` adds them),
 // so that history, change points, DRIFT and the dashboard see imported runs too. A store that
 // fails leaves the written run directory and exits 3.
 int finish(const ImportArgs& a, const store::StoreLocation& where,
-           const import::ImportResult& result) {
+           import::ImportResult result) {
+  if (const nlohmann::json fp = fingerprint_of(a); !fp.is_null()) result.run["fingerprint"] = fp;
   import::write_imported_run(a.out, result.run);
   for (const std::string& m : result.messages)
     std::cerr << report::console_text("fabricgate: import: " + m) << "\n";
@@ -142,6 +157,10 @@ void add_common_options(CLI::App* cmd, ImportArgs& args, const char* files_help)
                   "adds them): sqlite:PATH, postgresql://HOST/DB, a libpq conninfo or none "
                   "(default: $FABRICGATE_STORE, else sqlite:<results root of RUNDIR>/"
                   "fabricgate.sqlite)");
+  cmd->add_option("--fingerprint", args.fingerprint,
+                  "Fingerprint JSON of the machine that ran the tool (fabricgate fingerprint "
+                  "--out FILE there): the roofline then judges the figures against its links")
+      ->type_name("FILE");
 }
 
 }  // namespace

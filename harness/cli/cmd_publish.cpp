@@ -56,7 +56,7 @@ int run_publish(PublishArgs& a) {
   std::vector<publish::Upload> uploads;
   for (const std::string& run : a.runs) {
     const GatedRun g = judge_run_files({run}, a.baseline, a.baselines_dir,
-                                       gate::CompareOptions{a.force, a.force_platform}, "");
+                                       compare_options(a.force, a.force_platform), "");
     for (const publish::TargetSpec& t : targets) {
       for (publish::Upload& u : publish::uploads_for(t, g.run, g.comparison, settings)) {
         u.target = g.run.run_id + " → " + u.target;

@@ -44,7 +44,7 @@ int run_report(const ReportArgs& a) {
   const report::ReportFormat format = report::parse_report_format(a.format);
   if (!a.out.empty()) require_writable_file(a.out, "--out");
   const GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
-                                     gate::CompareOptions{a.force, a.force_platform}, a.store);
+                                     compare_options(a.force, a.force_platform), a.store);
   if (format == report::ReportFormat::html) {
     write_html_report(g.run, g.baseline ? &*g.baseline : nullptr, g.comparison,
                       HtmlHistoryOptions{!a.no_history, a.history, a.history_last}, a.out);

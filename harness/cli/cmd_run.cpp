@@ -125,7 +125,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   const std::optional<gate::RunHistory> history =
       load_history(a.store_location, run, gate::drift_policy_from(policy).window, store_failed);
   gate::JudgeOptions judge;
-  judge.compare = gate::CompareOptions{a.force, a.force_platform};
+  judge.compare = compare_options(a.force, a.force_platform);
   judge.confirm.max_keys = a.confirm_max_keys;
   judge.confirm.launches = a.no_confirm ? 0 : a.confirm_launches;
   const gate::Comparison comparison =

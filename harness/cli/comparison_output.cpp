@@ -13,6 +13,14 @@
 
 namespace fabricgate::cli {
 
+gate::CompareOptions compare_options(bool force, bool force_platform) {
+  gate::CompareOptions o;
+  o.force = force;
+  o.force_platform = force_platform;
+  o.roofline_dirs = {"policies", std::filesystem::path(FABRICGATE_SOURCE_DIR) / "policies"};
+  return o;
+}
+
 namespace fs = std::filesystem;
 
 std::vector<std::string> recorded_confirmations(const RunRecord& run) {

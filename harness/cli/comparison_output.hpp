@@ -35,6 +35,10 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
 // On stderr, when the baseline found is the older per-platform file: which file gates and why.
 void note_baseline_location(const BaselineLocation& where);
 
+// The gate's options with the roofline policy looked for in ./policies, then in the source tree's
+// policies/ (docs/ROOFLINE.md).
+gate::CompareOptions compare_options(bool force, bool force_platform);
+
 // `out` empty: stdout. Colours for the console format on a terminal unless NO_COLOR is set.
 // `verbose`: the console lists every key with its notes instead of summarising passes and skips.
 void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out,

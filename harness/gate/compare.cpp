@@ -15,6 +15,7 @@
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
 #include "harness/gate/platform_guard.hpp"
+#include "harness/gate/roofline_verdicts.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/wire_spec_notes.hpp"
 #include "harness/model/baseline_location.hpp"
@@ -359,6 +360,8 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline,
   if (baseline) add_missing_keys(run, *baseline, matcher, c);
   add_multinode_notes(run, c);
   add_wire_spec_notes(run, c);
+  if (const auto roof = roofline::find_roofline_policy(run.platform, options.roofline_dirs))
+    add_roofline_verdicts(run, *roof, c);
   c.node_layout = describe_node_layout(run);
   add_cluster_findings(run, c);
   sort_by_verdict(c.keys);

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
@@ -15,6 +16,9 @@ namespace fabricgate::gate {
 struct CompareOptions {
   bool force = false;           // compare despite a different fingerprint identity
   bool force_platform = false;  // compare despite a different platform key (platform_guard.hpp)
+  // Where policies/roofline.json is looked for (the first directory holding one wins, with
+  // roofline/<platform>.json over it); empty: no roofline judgement (docs/ROOFLINE.md).
+  std::vector<std::filesystem::path> roofline_dirs = {};
 };
 
 // `baseline` may be null: every key is NEW and the result says how to create a baseline.

@@ -50,6 +50,7 @@ FingerprintSummary parse_fingerprint(const RecordFields& f, const std::string& p
   fp.platform_key = f.optional_string(p + "/platform_key");
   fp.identity = r.object_at(p + "/identity");
   fp.detail = fingerprint_detail(r.at(p));
+  fp.document = r.at(p);
   if (r.find(p + "/versions")) {
     for (const auto& [k, v] : r.object_at(p + "/versions").items()) {
       // Versions are strings; tolerate null for "not installed" rather than failing the run.

@@ -67,6 +67,8 @@ struct FingerprintSummary {
   // 0 when there is no NVLink or no GPU section.
   double nvlink_GBps_per_direction = 0;
   FingerprintDetail detail;  // what a "what changed" report compares (fingerprint_detail.hpp)
+  // The fingerprint as recorded: the roofline reads its hardware facts (harness/roofline).
+  nlohmann::json document = nlohmann::json::object();
 };
 
 struct RunRecord {

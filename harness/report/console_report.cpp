@@ -9,6 +9,7 @@
 #include "harness/report/render.hpp"
 #include "harness/verdict/units_text.hpp"
 #include "harness/verdict/verdict_table.hpp"
+#include "harness/report/roofline_table.hpp"
 
 namespace fabricgate::report {
 
@@ -51,10 +52,13 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   out += (options.color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() +
          (options.color ? "\033[0m" : "") + "\n";
   if (!c.has_baseline) {
-    out += "No baseline for platform " + c.platform +
-           ". Create one from launches of at least three sessions (see `fabricgate baseline "
-           "status`):\n  " +
-           c.create_baseline_command + "\n";
+    const std::vector<std::string> first_run = first_run_lines(c);
+    if (first_run.empty()) {
+      out += "No baseline for platform " + c.platform + ". Create one from launches of at least three sessions (see `fabricgate baseline "
+             "status`):\n  " +
+             c.create_baseline_command + "\n";
+    }
+    for (const std::string& line : first_run) out += line + "\n";
   }
   if (!c.run_complete) out += "run incomplete: " + c.incomplete_reason + "\n";
   for (const gate::VersionChange& v : c.version_changes) {
@@ -86,13 +90,15 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
            " more lines: fabricgate nodes RUN)\n";
   }
   if (c.keys.empty()) return out;
+  const std::string roofline = roofline_console(c);
 
   const bool any_listed = options.verbose || std::any_of(c.keys.begin(), c.keys.end(),
                                                          [](const gate::KeyComparison& k) {
                                                            return !summarised_in_quiet_console(k);
                                                          });
   if (!any_listed)
-    return out + quiet_summary(c.keys, kSummaryLines, c.has_baseline) + pitfall_legend(c.keys);
+    return out + quiet_summary(c.keys, kSummaryLines, c.has_baseline) + roofline +
+           pitfall_legend(c.keys);
   std::size_t key_width = 20;
   for (const gate::KeyComparison& k : c.keys) key_width = std::max(key_width, k.key.size() + 2);
   key_width = std::min<std::size_t>(key_width, 72);
@@ -116,7 +122,7 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
     out += "(" + std::to_string(hidden) +
            " passing/skipped keys not listed; use --format json for all)\n";
   if (!options.verbose) out += "\n" + quiet_summary(c.keys, kSummaryLines, c.has_baseline);
-  return out + pitfall_legend(c.keys);
+  return out + roofline + pitfall_legend(c.keys);
 }
 
 }  // namespace fabricgate::report

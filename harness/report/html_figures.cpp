@@ -166,8 +166,17 @@ std::string size_plot_svg(const CurveGroup& g, bool rate) {
     svg::Series now{prefix + "this run", "series-current", colour, {}, i >= kPaletteSize, true};
     svg::Series base{prefix + "baseline median", "series-baseline", colour, {}, true, false};
     svg::Band band{prefix + "judged band", "baseline-band", colour, {}};
+    // The roofline that judged (harness/roofline), where it judged the plotted metric.
+    svg::Series ceiling{
+        prefix + "roofline ceiling", "roofline-ceiling", "#2ca02c", {}, true, false};
+    svg::Series floor{prefix + "roofline floor", "roofline-floor", "#d62728", {}, true, false};
     for (const gate::KeyComparison* k : keys) {
       const double x = static_cast<double>(k->bytes);
+      if (k->roofline && k->roofline->ceiling_GBps > 0 && k->roofline->metric == name) {
+        const roofline::RooflineFinding& r = *k->roofline;
+        ceiling.points.push_back({x, r.ceiling_GBps, r.spec});
+        if (r.floor) floor.points.push_back({x, *r.floor * r.ceiling_GBps, r.floor_source});
+      }
       const std::optional<double> v = now_of(*k, p);
       const std::optional<double> b = baseline_of(*k, p);
       const KeyFigures f = key_figures(*k);
@@ -196,6 +205,8 @@ std::string size_plot_svg(const CurveGroup& g, bool rate) {
     }
     if (!band.points.empty()) plot.bands.push_back(std::move(band));
     if (!base.points.empty()) plot.series.push_back(std::move(base));
+    if (!ceiling.points.empty()) plot.series.push_back(std::move(ceiling));
+    if (!floor.points.empty()) plot.series.push_back(std::move(floor));
     plot.series.push_back(std::move(now));
   }
   return svg::render_line_plot(plot);

@@ -13,6 +13,7 @@
 #include "harness/report/render.hpp"
 #include "harness/verdict/units_text.hpp"
 #include "harness/verdict/verdict_table.hpp"
+#include "harness/report/roofline_table.hpp"
 
 namespace fabricgate::report {
 
@@ -39,13 +40,19 @@ void headline(const gate::Comparison& c, std::string& out) {
   out += "Run " + code(c.run_id) + " on " + code(c.platform);
   out +=
       c.has_baseline ? " vs baseline " + code(c.baseline_source) + ".\n\n" : ", no baseline.\n\n";
-  if (!c.has_baseline) {
+  const std::vector<std::string> first_run = first_run_lines(c);
+  if (!c.has_baseline && first_run.empty()) {
     out +=
         "> [!WARNING]\n> No baseline for this platform; nothing was compared with a baseline. "
         "Create one from launches of at least three sessions (separate `fabricgate run` "
         "invocations, ideally on several machines; `fabricgate baseline status` says what is "
         "missing) and commit it through a pull request:\n>\n> ```\n> " +
         c.create_baseline_command + "\n> ```\n\n";
+  } else if (!c.has_baseline) {
+    out += "> [!NOTE]\n> " + markdown_cell(first_run[0]) + " " + markdown_cell(first_run[1]) +
+           "\n>\n> ```\n";
+    for (std::size_t i = 2; i < first_run.size(); ++i) out += "> " + first_run[i] + "\n";
+    out += "> ```\n\n";
   }
   if (!c.run_complete)
     out += "> [!CAUTION]\n> Incomplete run: " + markdown_cell(c.incomplete_reason) + "\n\n";
@@ -171,7 +178,8 @@ std::string render_markdown(const gate::Comparison& c, const RenderOptions& opti
   failing_keys(c, head);
   std::string tail;
   capture_summary(c, tail);
-  std::string tables = markdown_note_groups(c.keys);  // before the tables: those are cut first
+  // The roofline table and the notes come before the per-size tables: those are cut first.
+  std::string tables = roofline_markdown(c) + markdown_note_groups(c.keys);
   per_collective(c, tables);
   // The headline, failing keys and capture always fit; the per-size tables are cut if needed.
   const std::size_t budget = options.max_markdown_bytes > head.size() + tail.size() + 200

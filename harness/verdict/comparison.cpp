@@ -76,8 +76,14 @@ std::string Comparison::headline() const {
       break;
     case ExitCode::infra_failure: head = "INCOMPLETE RUN: " + incomplete_reason; break;
     default:
-      head = has_baseline ? "PASS: " + std::to_string(keys.size()) + " keys compared"
-                          : "NO BASELINE: " + std::to_string(keys.size()) + " keys not gated";
+      if (has_baseline) {
+        head = "PASS: " + std::to_string(keys.size()) + " keys compared";
+      } else if (!roofline_policy.empty()) {
+        head = "NO BASELINE: " + std::to_string(keys.size()) +
+               " keys judged on roofline floors, dips and correctness only";
+      } else {
+        head = "NO BASELINE: " + std::to_string(keys.size()) + " keys not gated";
+      }
   }
   std::string line = counts_text.empty() ? head : head + " (" + counts_text + ")";
   // Never let keys that were not judged read as passes: say how many were gated at all.

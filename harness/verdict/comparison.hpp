@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/roofline/finding.hpp"
 
 namespace fabricgate::gate {
 
@@ -19,8 +20,10 @@ enum class Verdict {
   transport_changed,  // P05/P06: network, transports, GDRDMA or libfabric provider differ
   algo_changed,       // P19: NCCL's algorithm/protocol set differs
   regression,
-  drift,      // passed this run, but the store's recent runs sit on a worse level (drift.hpp)
-  missing,    // in the baseline, not in the run
+  below_roofline,  // under the roofline policy's floor for its tier (harness/roofline); no baseline
+  dip,             // bandwidth falls as the size grows, in the bandwidth regime (dip_check.hpp)
+  drift,           // passed this run, but the store's recent runs sit on a worse level (drift.hpp)
+  missing,         // in the baseline, not in the run
   unstable,   // the launch's repetitions disagree (robust CV > policy unstable_cv): not judged, a
               // warning
   ambiguous,  // crossed the band once, the confirmation launch did not (or not judgeable)
@@ -125,6 +128,9 @@ struct KeyComparison : KeyIdentity {
   std::optional<double> busbw_baseline;
   double algbw_now = 0;
   double algbw_baseline = 0;
+  // What the hardware should do for this key, and how it was judged (harness/roofline); absent
+  // when no roofline policy was found or the roofline does not describe the key.
+  std::optional<roofline::RooflineFinding> roofline;
 };
 
 struct VersionChange {
@@ -156,6 +162,7 @@ struct Comparison {
   std::string baseline_source;  // "" when there is no baseline
   bool has_baseline = false;
   std::string create_baseline_command;  // shown when there is no baseline
+  std::string roofline_policy;          // "policies/roofline.json (2026-12-01)"; "" when none
   bool run_complete = true;
   std::string incomplete_reason;
   bool identity_forced = false;  // --force over a different identity

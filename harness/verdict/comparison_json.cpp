@@ -1,6 +1,7 @@
 #include "harness/verdict/comparison_json.hpp"
 #include "harness/verdict/fingerprint_changes.hpp"
 #include "harness/verdict/verdict_table.hpp"
+#include "harness/roofline/finding_json.hpp"
 
 namespace fabricgate::gate {
 
@@ -51,6 +52,7 @@ nlohmann::json key_to_json(const KeyComparison& k) {
                       {"upper_limit", m.upper_limit},
                       {"band_scope", m.band_scope}};
   }
+  if (k.roofline) j["roofline"] = roofline::to_json(*k.roofline);
   if (k.confirmation) {
     const Confirmation& f = *k.confirmation;
     nlohmann::json later = nlohmann::json::array();
@@ -95,6 +97,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"baseline_source", c.baseline_source},
           {"has_baseline", c.has_baseline},
           {"create_baseline_command", c.create_baseline_command},
+          {"roofline_policy", c.roofline_policy},
           {"run_complete", c.run_complete},
           {"incomplete_reason", c.incomplete_reason},
           {"identity_forced", c.identity_forced},

@@ -4,7 +4,8 @@
 #   bench/   includes no harness/ header except the node-facts probe the bench runs on every node;
 #   harness/ includes nothing from bench/;
 #   inside harness/, the judging layers only include downwards:
-#     stats/ (pure numbers) < verdict/ (result data) < cluster/ < gate/ (the per-key verdict)
+#     stats/ (pure numbers), roofline/ (what the hardware should do: model only)
+#     < verdict/ (result data) < cluster/ < gate/ (the per-key verdict)
 #     < baseline/, ab/ (built on the gate) — stats/ includes nothing of harness/ at all;
 #   no two files of core/ or the judging layers include each other.
 # Usage: include_boundaries.sh SOURCE_ROOT. Prints every offending line; exit 1 if there is one.
@@ -38,12 +39,13 @@ layer_rule() {  # $1: folder, $2: folders it may include (regex alternation), $3
     grep -vE "#[[:space:]]*include[[:space:]]+\"harness/($dir|$allowed)/")
 }
 layer_rule stats 'stats' "harness/stats/ is pure statistics: it includes nothing of harness/"
-layer_rule verdict 'model|stats' "harness/verdict/ (result data) sits below cluster/, gate/, baseline/, ab/"
-layer_rule cluster 'model|stats|verdict' "harness/cluster/ sits below gate/"
-layer_rule gate 'model|stats|verdict|cluster' "harness/gate/ never includes baseline/, ab/ or anything above it"
+layer_rule roofline 'model' "harness/roofline/ knows the hardware, not the gate: model only"
+layer_rule verdict 'model|stats|roofline' "harness/verdict/ (result data) sits below cluster/, gate/, baseline/, ab/"
+layer_rule cluster 'model|stats|roofline|verdict' "harness/cluster/ sits below gate/"
+layer_rule gate 'model|stats|roofline|verdict|cluster' "harness/gate/ never includes baseline/, ab/ or anything above it"
 # Mutual includes in core/ and the judging layers: a.x includes b.hpp while b.x includes a.hpp
 # (any extension: a .cpp that needs the other module while that one needs it back is a cycle).
-judging='harness/stats harness/verdict harness/cluster harness/gate harness/baseline harness/ab'
+judging='harness/stats harness/roofline harness/verdict harness/cluster harness/gate harness/baseline harness/ab'
 # shellcheck disable=SC2086
 mutual=$(grep -rnIoE '^[[:space:]]*#[[:space:]]*include[[:space:]]+"(core|bench|harness)/[^"]+\.hpp"' core $judging |
   sed -E 's#^([^:]+)\.[a-z]+:[0-9]+:.*"([^"]+)\.hpp"#\1 \2#' | sort -u | awk '$1 != $2' |

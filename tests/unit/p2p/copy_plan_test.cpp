@@ -69,7 +69,7 @@ TEST(P2pPlan, KeysAndTransfersOfOnePair) {
   EXPECT_EQ(w.params["dst"], 1);
   EXPECT_DOUBLE_EQ(w.bytes_for_rate, 1073741824.0);
   EXPECT_EQ(w.spec_scope, fb::SpecScope::pair);
-  EXPECT_EQ(w.spec_direction, fb::SpecDirection::unidirectional);
+  EXPECT_EQ(w.spec_direction, fabricgate::SpecDirection::unidirectional);
   EXPECT_EQ(w.gpus, 2);
 
   const auto& r = find(cases, "p2p/sm/read/uni/src:0/dst:1/bytes:1073741824");
@@ -81,7 +81,7 @@ TEST(P2pPlan, KeysAndTransfersOfOnePair) {
   EXPECT_TRUE(same(bi.transfers[0], {1, 0, 1}));
   EXPECT_TRUE(same(bi.transfers[1], {0, 1, 0}));
   EXPECT_DOUBLE_EQ(bi.bytes_for_rate, 2.0 * 1073741824);  // total bytes / time
-  EXPECT_EQ(bi.spec_direction, fb::SpecDirection::bidirectional);
+  EXPECT_EQ(bi.spec_direction, fabricgate::SpecDirection::bidirectional);
 
   const auto& bir = find(cases, "p2p/sm/read/bi/src:0/dst:1/bytes:1073741824");
   EXPECT_TRUE(same(bir.transfers[0], {0, 1, 1}));
@@ -161,7 +161,7 @@ TEST(P2pPlan, HostCopyKeysTransfersAndDirections) {
   const auto& bi = find(cases, "hostcopy/cuda/bi/pinned/gpu:1/bytes:1073741824");
   EXPECT_EQ(bi.transfers.size(), 2u);
   EXPECT_DOUBLE_EQ(bi.bytes_for_rate, 2.0 * 1073741824);
-  EXPECT_EQ(bi.spec_direction, fb::SpecDirection::bidirectional);
+  EXPECT_EQ(bi.spec_direction, fabricgate::SpecDirection::bidirectional);
 }
 
 TEST(P2pPlan, NamesAreValidated) {

@@ -122,7 +122,8 @@ TEST(P2pLinkSpecs, P16DowntrainWarning) {
 }
 
 TEST(P2pLinkSpecs, SpecNoteIsAP07Note) {
-  const auto n = fb::spec_note(55.4, *fb::pcie_spec(5, 16), fb::SpecDirection::unidirectional);
+  const auto n =
+      fb::spec_note(55.4, *fabricgate::pcie_spec(5, 16), fabricgate::SpecDirection::unidirectional);
   EXPECT_EQ(n.id, "P07");
   EXPECT_EQ(n.level, "note");
   EXPECT_EQ(n.text, "55.4 GB/s = 87.9 % of the 63.0 GB/s unidirectional PCIe Gen5 x16 spec (P07)");

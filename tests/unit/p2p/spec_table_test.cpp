@@ -1,9 +1,9 @@
 // The spec table and % of spec (P07 direction, P16 PCIe rates, P17 published aggregates).
 #include <gtest/gtest.h>
 
-#include "bench/engine/spec_table.hpp"
+#include "core/spec_table.hpp"
 
-namespace fb = fabricgate::bench;
+namespace fb = fabricgate;
 
 TEST(P2pSpecTable, NvLink4FullComplementIsThePublishedAggregate) {
   const auto s = fb::nvlink_spec(4, 18);

@@ -1,10 +1,10 @@
-#include "bench/engine/spec_table.hpp"
+#include "core/spec_table.hpp"
 
 #include <array>
 #include <cmath>
 #include <cstdio>
 
-namespace fabricgate::bench {
+namespace fabricgate {
 
 namespace {
 
@@ -62,6 +62,13 @@ std::optional<LinkSpec> nvlink_spec(int generation, int links) {
   return std::nullopt;
 }
 
+std::optional<int> nvlink_full_links(int generation) {
+  for (const auto& row : kNvLink) {
+    if (row.generation == generation) return row.full_links;
+  }
+  return std::nullopt;
+}
+
 std::optional<int> pcie_generation(double gt_per_s) {
   for (const auto& row : kPcie) {
     if (std::fabs(row.gt_per_s - gt_per_s) < 0.05) return row.generation;
@@ -97,4 +104,4 @@ std::string percent_of_spec_text(double measured_GBps, const LinkSpec& spec,
   return text;
 }
 
-}  // namespace fabricgate::bench
+}  // namespace fabricgate

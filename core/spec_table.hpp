@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-namespace fabricgate::bench {
+namespace fabricgate {
 
 enum class SpecDirection { unidirectional, bidirectional };
 
@@ -32,6 +32,10 @@ std::optional<int> nvlink_generation(int cc_major, int cc_minor);
 // 0.
 std::optional<LinkSpec> nvlink_spec(int generation, int links);
 
+// Links of a full complement for an NVLink generation (NVLink4: 18); nullopt when unknown. A GPU
+// with fewer active links than this has lost some, or is a part built with fewer.
+std::optional<int> nvlink_full_links(int generation);
+
 // PCIe generation from a sysfs link speed in GT/s (2.5 → 1, 5 → 2, 8 → 3, 16 → 4, 32 → 5, 64 → 6).
 std::optional<int> pcie_generation(double gt_per_s);
 std::optional<LinkSpec> pcie_spec(int generation, int width);
@@ -41,4 +45,4 @@ std::string percent_of_spec_text(double measured_GBps, const LinkSpec& spec,
                                  SpecDirection direction);
 double percent_of_spec(double measured_GBps, const LinkSpec& spec, SpecDirection direction);
 
-}  // namespace fabricgate::bench
+}  // namespace fabricgate

@@ -6,6 +6,7 @@ find_package(PkgConfig REQUIRED)
 find_package(nlohmann_json 3.9 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(benchmark REQUIRED)
+find_package(fmt REQUIRED)
 find_package(Threads REQUIRED)
 
 set(_fabricgate_features "")

@@ -1,9 +1,10 @@
 // fabricgate nodes RUN [--drain] [--format text|json|slurm|kubernetes]: what an admin does about
-// the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH): Slurm drain lines and Kubernetes
-// cordon/label/taint lines (harness/gate/node_actions.hpp). A dry run by default; --drain runs
-// each Slurm line's argument vector (scontrol, no shell) and reports what happened.
-// Exit: 0 no node blamed, 1 nodes blamed (printed, or drained with --drain), 2 bad input (a node
-// name no command may be built from refuses the whole run: nothing is drained), 3 scontrol failed.
+// the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH, STRAGGLER alone on its host): Slurm drain
+// lines and Kubernetes cordon/label/taint lines (harness/gate/node_actions.hpp). A dry run by
+// default; --drain runs each Slurm line's argument vector (scontrol, no shell) and reports what
+// happened. Exit: 0 no node blamed, 1 nodes blamed (printed, or drained with --drain), 2 bad input
+// (a node name no command may be built from refuses the whole run: nothing is drained), 3 scontrol
+// failed.
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -19,6 +20,7 @@
 #include "harness/gate/node_actions.hpp"
 #include "harness/gate/pair_outliers.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/ranks/straggler.hpp"
 
 namespace fabricgate::cli {
 
@@ -125,6 +127,8 @@ int run_nodes(const NodesArgs& a) {
   const RunRecord run = load_run(a.run);
   std::vector<gate::ClusterFinding> findings = gate::check_cluster_consistency(run.nodes);
   for (gate::ClusterFinding& f : gate::find_pair_outliers(run.benchmarks))
+    findings.push_back(std::move(f));
+  for (gate::ClusterFinding& f : ranks::find_stragglers(run.benchmarks))
     findings.push_back(std::move(f));
   const gate::NodeActionPlan plan = gate::plan_node_actions(findings, run.nodes, run.run_id);
   for (const gate::RefusedNode& r : plan.refused) {

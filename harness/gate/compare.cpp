@@ -18,6 +18,7 @@
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/units_text.hpp"
 #include "harness/gate/wire_spec_notes.hpp"
+#include "harness/ranks/straggler.hpp"
 
 namespace fabricgate::gate {
 
@@ -314,6 +315,8 @@ std::string describe_node_layout(const RunRecord& run) {
 void add_cluster_findings(const RunRecord& run, Comparison& c) {
   c.cluster_findings = check_cluster_consistency(run.nodes);
   for (ClusterFinding& f : find_pair_outliers(run.benchmarks))
+    c.cluster_findings.push_back(std::move(f));
+  for (ClusterFinding& f : ranks::find_stragglers(run.benchmarks))
     c.cluster_findings.push_back(std::move(f));
   std::stable_sort(c.cluster_findings.begin(), c.cluster_findings.end(),
                    [](const ClusterFinding& a, const ClusterFinding& b) {

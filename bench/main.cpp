@@ -227,6 +227,12 @@ int run(int argc, char** argv) {
   env.progress = opts.progress && comm.rank() == 0;
   env.nodes = &nodes;
   env.cuda_graph = opts.cuda_graph;
+  // Next to records.jsonl, on every rank: what the harness reads when the job hangs.
+  fb::ProgressBeacon beacon(opts.records.empty()
+                                ? std::filesystem::path()
+                                : std::filesystem::path(opts.records).parent_path() / "ranks",
+                            comm.rank(), 500);
+  env.beacon = &beacon;
   fb::HangWatchdog watchdog;  // the last resort when ranks cannot agree on a hang
   env.on_local_hang = [&watchdog](const std::string& key, double grace) {
     watchdog.arm(key, std::max(grace, 5.0));

@@ -84,6 +84,7 @@ nlohmann::json to_json(const BenchmarkResult& r) {
   if (r.transport) {
     j["transport"] = {{"network", r.transport->network}, {"transports", r.transport->transports}};
   }
+  if (r.status == ResultStatus::ok && !r.ranks.empty()) j["ranks"] = to_json(r.ranks);
   nlohmann::json notes = nlohmann::json::array();
   for (const auto& n : r.notes)
     notes.push_back({{"id", n.id}, {"level", n.level}, {"text", n.text}});

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/plausibility_limits.hpp"
+#include "core/rank_timing.hpp"
 
 namespace fabricgate {
 
@@ -72,6 +73,8 @@ struct BenchmarkResult {
   std::optional<Choice> choice;
   std::optional<TransportSeen> transport;
   std::vector<Note> notes;
+  // Per-rank timings (collective and pair benchmarks with nranks > 1; empty otherwise).
+  std::vector<RankTiming> ranks;
 
   // params.provider for libfabric results (P05), "" otherwise.
   std::string provider() const;

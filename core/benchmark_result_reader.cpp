@@ -136,6 +136,7 @@ BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origi
     if (b.wrong_elements < 0) r.fail(p + "/wrong_elements", "a count >= 0");
   }
   if (measured || has_numbers) parse_numbers(f, p, measured, b);
+  if (r.find(p + "/ranks")) b.ranks = parse_rank_timings(r, p + "/ranks", b.nranks);
   return b;
 }
 

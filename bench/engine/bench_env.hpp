@@ -9,6 +9,7 @@
 #include "bench/engine/collective_backend.hpp"
 #include "bench/engine/communicator.hpp"
 #include "bench/engine/node_layout.hpp"
+#include "bench/engine/rank_facts.hpp"
 #include "bench/engine/record.hpp"
 
 namespace fabricgate::bench {
@@ -39,6 +40,8 @@ struct BenchEnv {
   // it: the bench's last resort (MPI_Abort after `grace_seconds`) in case another rank is stuck
   // where it cannot take part in that agreement.
   std::function<void(const std::string& key, double grace_seconds)> on_local_hang{};
+  // Hang forensics' side channel: this rank's last completed benchmark and sample (null: none).
+  ProgressBeacon* beacon = nullptr;
 };
 
 // Google Benchmark 1.8 added SkipWithMessage; 1.7 only has SkipWithError. A skip is not a failure,

@@ -5,6 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/engine/rank_facts.hpp"
 
 namespace fabricgate::bench {
 
@@ -21,6 +26,10 @@ struct MeasurementState {
   int ops_per_sample = 0;
   BenchmarkResult rec;
   std::chrono::steady_clock::time_point started;
+  // This rank's own view of each sample, per operation (docs/STRAGGLERS.md): wall time + run
+  // delay, and the run delay alone. Gathered to rank 0 once, after the last sample.
+  std::vector<double> paces_us;
+  std::vector<double> waits_us;
 };
 
 // First non-empty message among the ranks, prefixed with the rank that said it.
@@ -163,6 +172,33 @@ void add_notes(MeasurementState& s) {
   }
 }
 
+// Rank 0 receives every rank's paces and summarises them into the record; one collective call after
+// the timed loop (never inside it). Single-rank jobs have nothing to compare.
+void gather_rank_timings(BenchEnv& env, MeasurementState& s) {
+  if (env.comm.size() < 2) return;
+  const nlohmann::json mine = {{"host", host_name()},
+                               {"cpu_set", cpu_set()},
+                               {"gpu", env.device},
+                               {"paces", s.paces_us},
+                               {"waits", s.waits_us}};
+  const std::vector<std::string> all = env.comm.gather(mine.dump(), 0);
+  if (env.comm.rank() != 0) return;
+  std::vector<std::vector<double>> paces;
+  std::vector<std::vector<double>> waits;
+  std::vector<nlohmann::json> facts;
+  for (const std::string& text : all) {
+    facts.push_back(nlohmann::json::parse(text));
+    paces.push_back(facts.back().at("paces").get<std::vector<double>>());
+    waits.push_back(facts.back().at("waits").get<std::vector<double>>());
+  }
+  s.rec.ranks = rank_timings(paces, waits);
+  for (std::size_t r = 0; r < facts.size(); ++r) {
+    s.rec.ranks[r].host = facts[r].at("host").get<std::string>();
+    s.rec.ranks[r].cpu_set = facts[r].at("cpu_set").get<std::string>();
+    s.rec.ranks[r].gpu = facts[r].at("gpu").get<int>();
+  }
+}
+
 void run_repetition(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   const int rep = s.calls++;
   if (s.finished) {  // an earlier repetition ended it; keep all ranks in step and say why again
@@ -172,11 +208,21 @@ void run_repetition(BenchEnv& env, MeasurementState& s, benchmark::State& state)
   if (rep == 0 && !set_up(env, s, state)) return;
 
   double seconds = 0;
+  double mine = 0;
+  std::optional<double> delay_before;
+  std::optional<double> delay_after;
   for (auto _ : state) {
-    seconds = env.comm.max(after_batch(env, s, s.op->run_batch(s.ops_per_sample)));
+    delay_before = run_delay_seconds();  // outside run_batch's timed region
+    mine = after_batch(env, s, s.op->run_batch(s.ops_per_sample));
+    delay_after = run_delay_seconds();
+    seconds = env.comm.max(mine);
     state.SetIterationTime(seconds / s.ops_per_sample);
   }
   if (batch_failed(env, s, state)) return;
+  const double waited = delay_before && delay_after ? *delay_after - *delay_before : 0.0;
+  s.waits_us.push_back(waited / s.ops_per_sample * 1e6);
+  s.paces_us.push_back((mine + waited) / s.ops_per_sample * 1e6);
+  if (env.beacon) env.beacon->completed(s.rec.key, rep);
   const double per_op = seconds / s.ops_per_sample;
   s.rec.samples.time_us.push_back(per_op * 1e6);
   state.counters["time_us"] = per_op * 1e6;
@@ -195,6 +241,7 @@ void run_repetition(BenchEnv& env, MeasurementState& s, benchmark::State& state)
   }
   if (rep + 1 == s.plan.repetitions) {
     s.op.reset();  // release buffers before the next benchmark allocates its own
+    gather_rank_timings(env, s);
     if (s.tmpl.finish) s.tmpl.finish(s.rec);
     add_notes(s);
     s.finished = true;

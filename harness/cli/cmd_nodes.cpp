@@ -1,5 +1,5 @@
 // fabricgate nodes RUN [--drain] [--format text|json|slurm|kubernetes]: what an admin does about
-// the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH): Slurm drain lines and Kubernetes
+// the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH, STRAGGLER alone on its host): Slurm drain lines and Kubernetes
 // cordon/label/taint lines (harness/cluster/node_actions.hpp). A dry run by default; --drain runs
 // each Slurm line's argument vector (scontrol, no shell) and reports what happened.
 // Before the first drain every blamed node must be one `scontrol show node` knows by that name.
@@ -23,6 +23,7 @@
 #include "harness/cluster/pair_outliers.hpp"
 #include "harness/fingerprint/subprocess.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/cluster/straggler.hpp"
 
 namespace fabricgate::cli {
 
@@ -173,6 +174,8 @@ int run_nodes(const NodesArgs& a) {
   const RunRecord run = load_run(a.run);
   std::vector<gate::ClusterFinding> findings = gate::check_cluster_consistency(run.nodes);
   for (gate::ClusterFinding& f : gate::find_pair_outliers(run.benchmarks))
+    findings.push_back(std::move(f));
+  for (gate::ClusterFinding& f : ranks::find_stragglers(run.benchmarks))
     findings.push_back(std::move(f));
   const gate::NodeActionPlan plan = gate::plan_node_actions(findings, run.nodes, run.run_id);
   for (const gate::RefusedNode& r : plan.refused) {

@@ -33,7 +33,9 @@ std::string printable(std::string_view s) {
 }
 
 bool is_blaming(const ClusterFinding& f) {
-  return f.fails_gate && (f.id == "SUSPECT-NODE" || f.id == "NODE-MISMATCH");
+  // A STRAGGLER names a node only when the rank was alone on its host (ranks/straggler.hpp).
+  return f.fails_gate && (f.id == "SUSPECT-NODE" || f.id == "NODE-MISMATCH" ||
+                          (f.id == "STRAGGLER" && !f.node.empty()));
 }
 
 std::string finding_label(const ClusterFinding& f) {

@@ -60,9 +60,9 @@ bool is_kubernetes_node_name(std::string_view name);
 // Keeps [A-Za-z0-9 ._,:+=/()-], replaces anything else by '_', cuts at `max` characters.
 std::string shell_quiet_text(std::string_view text, std::size_t max = 200);
 
-// One action per blamed node (its findings merged), from the failing SUSPECT-NODE and
-// NODE-MISMATCH findings; `nodes` maps a finding's node name to its host name and tells emulated
-// nodes apart (an empty list: names are taken as host names).
+// One action per blamed node (its findings merged), from the failing SUSPECT-NODE, STRAGGLER (alone
+// on its host) and NODE-MISMATCH findings; `nodes` maps a finding's node name to its host name and
+// tells emulated nodes apart (an empty list: names are taken as host names).
 NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings,
                                  const std::vector<NodeRecord>& nodes, const std::string& run_id);
 

@@ -21,6 +21,7 @@
 #include "harness/model/baseline_location.hpp"
 #include "harness/verdict/fingerprint_changes.hpp"
 #include "harness/verdict/units_text.hpp"
+#include "harness/cluster/straggler.hpp"
 
 namespace fabricgate::gate {
 
@@ -317,6 +318,8 @@ std::string describe_node_layout(const RunRecord& run) {
 void add_cluster_findings(const RunRecord& run, Comparison& c) {
   c.cluster_findings = check_cluster_consistency(run.nodes);
   for (ClusterFinding& f : find_pair_outliers(run.benchmarks))
+    c.cluster_findings.push_back(std::move(f));
+  for (ClusterFinding& f : ranks::find_stragglers(run.benchmarks))
     c.cluster_findings.push_back(std::move(f));
   std::stable_sort(c.cluster_findings.begin(), c.cluster_findings.end(),
                    [](const ClusterFinding& a, const ClusterFinding& b) {

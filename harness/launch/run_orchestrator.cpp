@@ -17,6 +17,7 @@ extern char** environ;
 #include "harness/analysis/controls.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
 #include "harness/launch/gpu_capacity.hpp"
+#include "harness/launch/hang_forensics.hpp"
 #include "harness/launch/launch_plan.hpp"
 #include "harness/launch/process.hpp"
 #include "harness/launch/run_assembly.hpp"
@@ -363,6 +364,13 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
     facts.incomplete_reason = "fabricgate-bench " + result.describe();
     if (result.timed_out)
       facts.incomplete_reason += " after " + std::to_string(o.timeout.count()) + " s (hang?)";
+    // A hang (ours or the bench's own, exit 3): which ranks did not reach the collective.
+    if (result.timed_out || result.exit_code == 3) {
+      const HangReport hang = write_hang_report(sr.dir, shared.ranks, facts.incomplete_reason);
+      for (const std::string& line : hang.console)
+        std::fprintf(stderr, "fabricgate: %s\n", line.c_str());
+      std::fprintf(stderr, "fabricgate: hang forensics in %s\n", (sr.dir / "hang.json").c_str());
+    }
   }
   sr.bench_refused = !result.timed_out && result.signal == 0 && result.exit_code == 2;
 

@@ -1,0 +1,52 @@
+#pragma once
+// Facts about this rank that name it in per-rank tables (host, CPU set) and the one clock the
+// engine reads besides the steady clock: Linux's run delay of the calling thread
+// (/proc/thread-self/schedstat, second field: nanoseconds it was runnable but not running).
+// Read outside the timed region, around a batch.
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace fabricgate::bench {
+
+// Seconds the calling thread has waited for a CPU since it started; nullopt where the kernel does
+// not provide schedstat (then per-rank paces are wall time alone).
+std::optional<double> run_delay_seconds();
+
+std::string host_name();
+// The Cpus_allowed_list of this process ("0-3,8"), "" when unreadable.
+std::string cpu_set();
+
+// Hang forensics' side channel (docs/STRAGGLERS.md): `dir`/<rank>.progress.json, overwritten
+// atomically every `interval_ms` by a thread of its own, so that a rank blocked in a hung
+// collective keeps saying where it is (its heartbeat stays fresh) while a stopped or dead process
+// goes stale. The measurement loop only stores its position (outside the timed region); it never
+// touches the file. An empty `dir` starts nothing.
+class ProgressBeacon {
+ public:
+  ProgressBeacon(std::filesystem::path dir, int rank, int interval_ms);
+  ~ProgressBeacon();
+  ProgressBeacon(const ProgressBeacon&) = delete;
+  ProgressBeacon& operator=(const ProgressBeacon&) = delete;
+  // The last completed step: `key` and its sample (iteration) index; steps count every sample.
+  void completed(const std::string& key, int sample);
+
+ private:
+  void write_now();
+  std::filesystem::path path_;
+  int rank_ = 0;
+  int interval_ms_ = 0;
+  std::string host_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::string key_;
+  int sample_ = -1;
+  long long steps_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace fabricgate::bench

@@ -167,8 +167,8 @@ class BaselineParser {
       }
       b.entries.emplace(key, entry(key));
     }
+    require_gateable(b);  // first: too few launches is the finding, not a short run_sessions
     require_known_sessions(b);
-    require_gateable(b);
     set_family_size(b.policy, b.entries.size());
     return b;
   }

@@ -46,7 +46,7 @@ std::vector<double> values_of(const std::vector<double>& samples, double reporte
 
 // Appends one launch of `session` and keeps at most `window` launches, dropping WHOLE sessions
 // from the oldest: a session cut in half would leave a between-session estimate from one or two
-// of its launches. The newest session is always kept whole, even when it alone exceeds the window.
+// of its launches. A single session larger than the window loses its oldest launches.
 // Samples keep about as many launches' worth, trimmed from the oldest (the file does not say where
 // one launch's samples end).
 void add_launch(MetricBaseline& m, const std::vector<double>& values, const std::string& session,
@@ -63,6 +63,12 @@ void add_launch(MetricBaseline& m, const std::vector<double>& values, const std:
     while (n < m.run_sessions.size() && m.run_sessions[n] == oldest) ++n;
     m.run_medians.erase(m.run_medians.begin(), m.run_medians.begin() + static_cast<long>(n));
     m.run_sessions.erase(m.run_sessions.begin(), m.run_sessions.begin() + static_cast<long>(n));
+  }
+  // One session larger than the window: its oldest launches go (the window is a hard bound).
+  if (m.run_medians.size() > window) {
+    const auto extra = static_cast<long>(m.run_medians.size() - window);
+    m.run_medians.erase(m.run_medians.begin(), m.run_medians.begin() + extra);
+    m.run_sessions.erase(m.run_sessions.begin(), m.run_sessions.begin() + extra);
   }
   const auto keep =
       static_cast<std::size_t>(std::max(1.0, per_launch * static_cast<double>(window) + 0.5));

@@ -167,8 +167,8 @@ class BaselineParser {
       }
       b.entries.emplace(key, entry(key));
     }
+    require_gateable(b);  // first: too few launches is the finding, not a short run_sessions
     require_known_sessions(b);
-    require_gateable(b);
     set_family_size(b.policy, b.entries.size());
     return b;
   }
@@ -270,6 +270,11 @@ class BaselineParser {
     for (const BaselineSession& s : b.sessions) ids.insert(s.id);
     for (const auto& [key, e] : b.entries) {
       const auto check = [&](const MetricBaseline& m, const char* name) {
+        if (!m.run_sessions.empty() && m.run_sessions.size() != m.run_medians.size()) {
+          r_.fail("/entries" + escape(key) + "/" + name + "/run_sessions",
+                  "one session id per run_medians value (" + std::to_string(m.run_medians.size()) +
+                      "), found " + std::to_string(m.run_sessions.size()));
+        }
         for (std::size_t i = 0; i < m.run_sessions.size(); ++i) {
           if (!ids.count(m.run_sessions[i])) {
             r_.fail("/entries" + escape(key) + "/" + name + "/run_sessions/" + std::to_string(i),
@@ -367,12 +372,7 @@ class BaselineParser {
       }
     }
     if (v3_ && r_.find(p + "/run_sessions")) {
-      m.run_sessions = strings(p + "/run_sessions");
-      if (m.run_sessions.size() != m.run_medians.size()) {
-        r_.fail(p + "/run_sessions", "one session id per run_medians value (" +
-                                         std::to_string(m.run_medians.size()) + "), found " +
-                                         std::to_string(m.run_sessions.size()));
-      }
+      m.run_sessions = strings(p + "/run_sessions");  // length: require_known_sessions
     }
     return m;
   }

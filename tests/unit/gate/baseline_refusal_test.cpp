@@ -105,9 +105,9 @@ TEST(gate_BaselineSchema, VersionOneLoadsWithBandDefaultsVersionTwoIsWritten) {
   const Baseline kept = load_baseline(dir / "old2.json");
   EXPECT_EQ(kept.policy.band_alpha, 0.01);
   EXPECT_FALSE(kept.policy.launch_alpha);
-  json v3 = doc;
-  v3["schema"] = "fabricgate.baseline/3";
-  write_json_atomically(dir / "v3.json", v3);
+  json v4 = doc;
+  v4["schema"] = "fabricgate.baseline/4";
+  write_json_atomically(dir / "v3.json", v4);
   try {
     load_baseline(dir / "v3.json");
     FAIL();

@@ -40,6 +40,9 @@ std::vector<RunRecord> three_runs() {
 BaselineBuildOptions options() {
   BaselineBuildOptions o;
   o.now = "2026-11-29T12:00:00Z";
+  // One session of synthetic launches: the one-level band these tests are about, without the
+  // between-session allowance (sessions and hosts: variance_components_test.cpp).
+  o.policy.session_allowance = 0;
   return o;
 }
 

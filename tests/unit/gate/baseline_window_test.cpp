@@ -25,6 +25,9 @@ RunRecord run_at(const std::string& id, double time_us) {
 Baseline three_launch_baseline() {
   BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
+  // One session of synthetic launches: the one-level band these tests are about, without the
+  // between-session allowance (sessions and hosts: variance_components_test.cpp).
+  o.policy.session_allowance = 0;
   return create_baseline({run_at("b1", 1000), run_at("b2", 1010), run_at("b3", 990)}, o).baseline;
 }
 

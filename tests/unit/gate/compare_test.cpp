@@ -43,6 +43,9 @@ Baseline baseline_of(const std::vector<std::vector<ResultSpec>>& runs, RunSpec r
     records.push_back(run_of("base-" + std::to_string(i), runs[i], rs));
   BaselineBuildOptions o;
   o.now = "2026-11-29T00:00:00Z";
+  // One session of synthetic launches: the one-level band these tests are about, without the
+  // between-session allowance (sessions and hosts: variance_components_test.cpp).
+  o.policy.session_allowance = 0;
   Baseline b = create_baseline(records, o).baseline;
   b.source = "baselines/cpu-test-2c.json";
   return b;

@@ -46,6 +46,9 @@ Baseline baseline() {
     runs.push_back(run_of("base-" + std::to_string(i), three_sizes(i + 1)));
   BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
+  // One session of synthetic launches: the one-level band these tests are about, without the
+  // between-session allowance (sessions and hosts: variance_components_test.cpp).
+  o.policy.session_allowance = 0;
   return create_baseline(runs, o).baseline;
 }
 

@@ -30,14 +30,16 @@ BaselineEntry entry_of(std::uint64_t bytes, std::vector<double> samples,
 }
 
 TEST(gate_Tolerance, StaticWhenSamplesAreTight) {
-  const TolerancePolicy p = TolerancePolicy::defaults();
+  TolerancePolicy p = TolerancePolicy::defaults();
+  p.session_allowance = 0;  // one session: the one-level band (sessions: variance_components_test)
   const BaselineEntry e = entry_of(1u << 30, {100, 100.1, 99.9, 100}, {100, 100, 100});
   const auto d = tolerance_for(p, e, e.time_us);
   EXPECT_DOUBLE_EQ(d.tolerance, 0.03);
 }
 
 TEST(gate_Tolerance, WidensWithLaunchToLaunchSpread) {
-  const TolerancePolicy p = TolerancePolicy::defaults();
+  TolerancePolicy p = TolerancePolicy::defaults();
+  p.session_allowance = 0;  // one session: the one-level band (sessions: variance_components_test)
   // Launch medians 96, 100, 104 (SciPy: sd of logs 0.040024, t_{2,0.99} = 6.9646,
   // 1 - exp(-t s sqrt(1 + 1/3)) = 0.27521): tight repetitions do not narrow it.
   const BaselineEntry e = entry_of(1u << 30, {99.9, 100, 100.1, 100}, {96, 100, 104});

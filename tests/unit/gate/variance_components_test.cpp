@@ -186,7 +186,9 @@ TEST(gate_SessionBand, UntaggedLaunchesAreOneSessionWithTheAllowance) {
   EXPECT_EQ(b.sessions, 1u);
   EXPECT_FALSE(b.between_estimated);
   EXPECT_DOUBLE_EQ(b.between_sd, 0.02);
-  EXPECT_NEAR(b.half_width, 0.045497845688057925, 1e-7);
+  // dof here is ~1e7 (the allowance dominates); the band caps it at 1e5, where t differs from
+  // SciPy's exact quantile by < 1e-4 relative.
+  EXPECT_NEAR(b.half_width, 0.045497845688057925, 5e-6);
   p.session_allowance = 0;
   b = launch_band(p, e, e.time_us);
   EXPECT_NEAR(b.half_width, 0.0030394761679083393, 1e-7);

@@ -13,6 +13,9 @@ endif()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/ DESTINATION ${CMAKE_INSTALL_DATADIR}/fabricgate/suites
         FILES_MATCHING PATTERN "*.json")
+# The roofline floors (docs/ROOFLINE.md), found beside the suites by an installed fabricgate.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/policies/ DESTINATION ${CMAKE_INSTALL_DATADIR}/fabricgate/policies
+        FILES_MATCHING PATTERN "*.json")
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/AB-GATE.md
               ${PROJECT_SOURCE_DIR}/docs/CI.md ${PROJECT_SOURCE_DIR}/docs/DESIGN.md
               ${PROJECT_SOURCE_DIR}/docs/IMPORT.md ${PROJECT_SOURCE_DIR}/docs/MULTINODE.md

@@ -9,9 +9,11 @@ when compare exits 1. Prints one row per launch and a table: launches, failures,
 one-sided 95 % Clopper-Pearson upper bound.
 
   tools/session_replay.py FABRICGATE BASELINE OUT.tsv SESSION_DIR [SESSION_DIR...] [--gap 3]
+                         [--exclude REGEX]   (run ids left out, e.g. injected-load launches)
 SESSION_DIR holds the session's run directories (results/<platform>/<run_id>/); launches are
 ordered by run id (UTC start time)."""
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -37,7 +39,11 @@ def upper_95(failures, n):
 
 
 def main(argv):
-    gap = 3
+    gap, exclude = 3, None
+    if "--exclude" in argv:
+        i = argv.index("--exclude")
+        exclude = re.compile(argv[i + 1])
+        del argv[i:i + 2]
     if "--gap" in argv:
         i = argv.index("--gap")
         gap = int(argv[i + 1])
@@ -45,7 +51,8 @@ def main(argv):
     fg, baseline, out, sessions = argv[1], argv[2], argv[3], argv[4:]
     rows, failures, total = [], 0, 0
     for session in sessions:
-        runs = sorted(p.parent for p in Path(session).glob("*/run.json") if "/confirm" not in str(p))
+        runs = sorted(p.parent for p in Path(session).glob("*/run.json")
+                      if "/confirm" not in str(p) and not (exclude and exclude.search(p.parent.name)))
         for i, first in enumerate(runs):
             later = [r for r in (runs[i + 1] if i + 1 < len(runs) else None,
                                  runs[i + gap] if i + gap < len(runs) else None) if r]

@@ -108,12 +108,27 @@ SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
     for (const RunRecord* r : mine) judged.push_back(compare_run(*r, &base->baseline, {}));
     for (std::size_t i = 0; i < judged.size(); ++i) {
       const std::set<std::string> first = failing_keys(judged[i]);
-      const std::size_t partner = i + 1 < judged.size() ? i + 1 : (i > 0 ? i - 1 : i);
-      const Comparison* second = partner != i ? &judged[partner] : nullptr;
+      // The confirmations `run` would take: the next launch, and a later one not back-to-back
+      // (three launches on, ~45 s in the device sessions; `--confirm-gap` is 30 s).
       const std::size_t max_keys = ConfirmOptions{}.max_keys;
-      const Comparison confirmed = apply_confirmation(
-          judged[i], second, keys_to_confirm(judged[i], max_keys),
-          second ? mine[partner]->source : "no other launch in the session", max_keys);
+      const std::vector<std::string> asked = keys_to_confirm(judged[i], max_keys);
+      std::vector<JudgedLaunch> later;
+      for (const std::size_t j : {i + 1, i + 3}) {
+        if (j < judged.size()) later.push_back({judged[j], mine[j]->source});
+      }
+      const Comparison confirmed = apply_confirmations(judged[i], later, asked, max_keys);
+      // Launches spent: the first; one confirmation when a key failed; a second when a key
+      // failed (or could not be judged) in the first confirmation too.
+      out.launches_spent += 1;
+      if (!asked.empty() && !later.empty()) {
+        out.launches_spent += 1;
+        bool open = false;
+        for (const KeyComparison& k : later.front().comparison->keys) {
+          const bool was_asked = std::find(asked.begin(), asked.end(), k.key) != asked.end();
+          open = open || (was_asked && verdict_needs_confirmation(k.verdict));
+        }
+        if (open && later.size() > 1) out.launches_spent += 1;
+      }
       const std::set<std::string> after = failing_keys(confirmed);
       ++out.judged;
       if (!first.empty()) {
@@ -194,6 +209,9 @@ std::string render_session_calibration(const SessionCalibration& c) {
       "({}, 95 % upper bound {}) after confirmation\n",
       c.failed, c.judged, pct(rate(c.failed, c.judged)), pct(c.upper95), c.failed_confirmed,
       c.judged, pct(rate(c.failed_confirmed, c.judged)), pct(c.upper95_confirmed));
+  if (c.judged > 0)
+    s += fmt::format("launches per gate (the first and the confirmations it needed): {:.2f}\n",
+                     static_cast<double>(c.launches_spent) / static_cast<double>(c.judged));
   s += "\nMDE per size class (median / max over gateable keys):\n";
   for (const ClassMde& m : c.classes) {
     if (m.keys == 0) continue;

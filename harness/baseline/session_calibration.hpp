@@ -65,8 +65,9 @@ struct SessionCalibration {
   std::size_t judged = 0;  // launches judged in leave-one-session-out
   std::size_t failed = 0;
   std::size_t failed_confirmed = 0;
-  double upper95 = 1;            // Clopper-Pearson upper bound of failed / judged
-  double upper95_confirmed = 1;  // ... of failed_confirmed / judged
+  double upper95 = 1;              // Clopper-Pearson upper bound of failed / judged
+  double upper95_confirmed = 1;    // ... of failed_confirmed / judged
+  std::size_t launches_spent = 0;  // launches the gate would run: first + confirmations needed
   std::vector<ClassMde> classes;
 };
 

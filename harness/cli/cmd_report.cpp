@@ -46,7 +46,7 @@ int run_report(const ReportArgs& a) {
   const GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
                                      compare_options(a.force, a.force_platform), a.store);
   if (format == report::ReportFormat::html) {
-    write_html_report(g.run, g.baseline ? &*g.baseline : nullptr, g.comparison,
+    write_html_report(g.run, g.comparison,
                       HtmlHistoryOptions{!a.no_history, a.history, a.history_last}, a.out);
   } else {
     emit(g.comparison, format, a.out);

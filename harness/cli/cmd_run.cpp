@@ -136,8 +136,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
     if (format == report::ReportFormat::html) {  // with bands and the trend of results/<platform>/
-      write_html_report(run, baseline ? &*baseline : nullptr, comparison, HtmlHistoryOptions{},
-                        (sr.dir / "report.html").string());
+      write_html_report(run, comparison, HtmlHistoryOptions{}, (sr.dir / "report.html").string());
       continue;
     }
     const char* file = format == report::ReportFormat::markdown ? "report.md"

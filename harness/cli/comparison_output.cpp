@@ -8,6 +8,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "harness/cli/shipped_suites.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/model/baseline_location.hpp"
 
@@ -17,7 +18,7 @@ gate::CompareOptions compare_options(bool force, bool force_platform) {
   gate::CompareOptions o;
   o.force = force;
   o.force_platform = force_platform;
-  o.roofline_dirs = {"policies", std::filesystem::path(FABRICGATE_SOURCE_DIR) / "policies"};
+  o.roofline_dirs = {"policies", shipped_policies_dir()};
   return o;
 }
 

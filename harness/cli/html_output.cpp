@@ -52,9 +52,8 @@ void add_history(const RunRecord& run, const HtmlHistoryOptions& h, report::Html
 
 }  // namespace
 
-void write_html_report(const RunRecord& run, const Baseline* baseline,
-                       const gate::Comparison& comparison, const HtmlHistoryOptions& history,
-                       const std::string& out) {
+void write_html_report(const RunRecord& run, const gate::Comparison& comparison,
+                       const HtmlHistoryOptions& history, const std::string& out) {
   report::HtmlInputs in;
   in.history_last = history.last;
   if (history.enabled) add_history(run, history, in);

@@ -13,6 +13,25 @@ namespace fabricgate::cli {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// <exe dir>/<relative> when that directory exists (an installed binary), else "".
+fs::path installed_dir(const fs::path& relative) {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  const fs::path installed = (self.parent_path() / relative).lexically_normal();
+  return fs::is_directory(installed, ec) ? installed : fs::path();
+}
+
+}  // namespace
+
+fs::path shipped_policies_dir() {
+  const fs::path installed =
+      installed_dir(fs::path(FABRICGATE_SUITES_FROM_BINDIR).parent_path() / "policies");
+  return installed.empty() ? fs::path(FABRICGATE_SOURCE_DIR) / "policies" : installed;
+}
+
 fs::path shipped_suites_dir() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);

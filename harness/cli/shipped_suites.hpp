@@ -10,4 +10,8 @@ namespace fabricgate::cli {
 // source tree's suites/.
 std::filesystem::path shipped_suites_dir();
 
+// The roofline policies shipped the same way: <prefix>/share/fabricgate/policies when installed,
+// the source tree's policies/ otherwise (docs/ROOFLINE.md).
+std::filesystem::path shipped_policies_dir();
+
 }  // namespace fabricgate::cli

@@ -4,7 +4,8 @@
 # Injected-load launches are left out by run id (they are the last launches of each call).
 #   results/h200-x1/sessions-s7/make-baseline.sh FABRICGATE OUT.json [SESSION...]
 # SESSION names which machines to use (A B C D E, default all): leave-one-session-out baselines
-# are made by naming the other four.
+# are made by naming the other four. With MODE=calibrate the same launches go to
+# `fabricgate calibrate --by-session` instead and OUT is its table.
 set -euo pipefail
 fg=${1:?fabricgate binary} out=${2:?output baseline}
 shift 2
@@ -33,4 +34,8 @@ for s in "${sessions[@]}"; do
   echo "machine $s: ${#r[@]} A/A launches" >&2
   for d in "${r[@]}"; do args+=(--from "$d"); done
 done
-"$fg" baseline create "${args[@]}" --out "$out"
+if [[ ${MODE:-baseline} == calibrate ]]; then
+  "$fg" calibrate "${args[@]}" --by-session --out "$out"
+else
+  "$fg" baseline create "${args[@]}" --out "$out"
+fi

@@ -6,9 +6,9 @@
 #include <fmt/format.h>
 
 #include "harness/gate/launch_band.hpp"
+#include "harness/gate/tolerance.hpp"
 #include "harness/stats/statistics.hpp"
 #include "harness/stats/student_t.hpp"
-#include "harness/gate/tolerance.hpp"
 
 namespace fabricgate::gate {
 

@@ -69,7 +69,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   cmd->footer(
       "Examples:\n"
       "  fabricgate compare results/h200-x2/RUN_ID --format markdown\n"
-      "  fabricgate compare RUN RUN_CONFIRM RUN_LATER   (later launches of one session confirm it)");
+      "  fabricgate compare RUN RUN_CONFIRM RUN_LATER   (later launches of one session confirm "
+      "it)");
   cmd->add_option("runs", args->runs,
                   "Run directory (run.json or records.jsonl) or run.json file; further RUNs are "
                   "later launches of the same session that confirm it, oldest first (default: the "

@@ -14,8 +14,8 @@
 #include <CLI/CLI.hpp>
 
 #include "core/errors.hpp"
-#include "core/text_escape.hpp"
 #include "core/json_file.hpp"
+#include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/fingerprint/platform_key.hpp"
@@ -39,7 +39,7 @@ struct ImportArgs {
   std::string platform;
   long long buffer_mib = 0;  // nvbandwidth -b; its JSON does not record it
   std::string store;
-  std::string fingerprint;   // --fingerprint FILE: what the hardware is (docs/ROOFLINE.md)
+  std::string fingerprint;  // --fingerprint FILE: what the hardware is (docs/ROOFLINE.md)
 };
 
 // The files name no fabricgate platform key, and this machine's fingerprint says nothing about
@@ -89,8 +89,7 @@ nlohmann::json fingerprint_of(const ImportArgs& a) {
 // Recorded like `run` records (without verdicts: an import gates nothing; `compare` adds them),
 // so that history, change points, DRIFT and the dashboard see imported runs too. A store that
 // fails leaves the written run directory and exits 3.
-int finish(const ImportArgs& a, const store::StoreLocation& where,
-           import::ImportResult result) {
+int finish(const ImportArgs& a, const store::StoreLocation& where, import::ImportResult result) {
   if (const nlohmann::json fp = fingerprint_of(a); !fp.is_null()) result.run["fingerprint"] = fp;
   import::write_imported_run(a.out, result.run);
   for (const std::string& m : result.messages)

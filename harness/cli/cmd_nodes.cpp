@@ -1,10 +1,10 @@
 // fabricgate nodes RUN [--drain] [--format text|json|slurm|kubernetes]: what an admin does about
-// the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH, STRAGGLER alone on its host): Slurm drain lines and Kubernetes
-// cordon/label/taint lines (harness/cluster/node_actions.hpp). A dry run by default; --drain runs
-// each Slurm line's argument vector (scontrol, no shell) and reports what happened.
-// Before the first drain every blamed node must be one `scontrol show node` knows by that name.
-// Exit: 0 no node blamed, 1 nodes blamed (printed, or drained with --drain), 2 bad input (a node
-// name no command may be built from, or a node Slurm does not know, refuses the whole run:
+// the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH, STRAGGLER alone on its host): Slurm drain
+// lines and Kubernetes cordon/label/taint lines (harness/cluster/node_actions.hpp). A dry run by
+// default; --drain runs each Slurm line's argument vector (scontrol, no shell) and reports what
+// happened. Before the first drain every blamed node must be one `scontrol show node` knows by that
+// name. Exit: 0 no node blamed, 1 nodes blamed (printed, or drained with --drain), 2 bad input (a
+// node name no command may be built from, or a node Slurm does not know, refuses the whole run:
 // nothing is drained), 3 scontrol failed.
 #include <algorithm>
 #include <chrono>
@@ -21,9 +21,9 @@
 #include "harness/cluster/cluster_consistency.hpp"
 #include "harness/cluster/node_actions.hpp"
 #include "harness/cluster/pair_outliers.hpp"
+#include "harness/cluster/straggler.hpp"
 #include "harness/fingerprint/subprocess.hpp"
 #include "harness/model/run_record.hpp"
-#include "harness/cluster/straggler.hpp"
 
 namespace fabricgate::cli {
 

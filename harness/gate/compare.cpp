@@ -1,8 +1,8 @@
 #include "harness/gate/compare.hpp"
 
 #include <algorithm>
-#include <map>
 #include <cstdio>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -11,6 +11,7 @@
 #include "harness/cluster/cluster_consistency.hpp"
 #include "harness/cluster/node_actions.hpp"
 #include "harness/cluster/pair_outliers.hpp"
+#include "harness/cluster/straggler.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
@@ -21,7 +22,6 @@
 #include "harness/model/baseline_location.hpp"
 #include "harness/verdict/fingerprint_changes.hpp"
 #include "harness/verdict/units_text.hpp"
-#include "harness/cluster/straggler.hpp"
 
 namespace fabricgate::gate {
 

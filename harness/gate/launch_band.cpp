@@ -126,7 +126,8 @@ LaunchBand session_band(const TolerancePolicy& policy, const BaselineEntry& entr
     b.centre = std::exp(vc.centre);
     b.log_sd = std::sqrt(vc.within_var + vc.between_var);
     // dof 0: nothing measured but the allowance, a known constant: the normal quantile.
-    b.t_quantile = student_t_quantile(1 - policy.band_alpha, vc.dof > 0 ? std::min(vc.dof, 1e5) : 1e5);
+    b.t_quantile =
+        student_t_quantile(1 - policy.band_alpha, vc.dof > 0 ? std::min(vc.dof, 1e5) : 1e5);
     if (vc.values >= 2 || vc.predictive_var > 0)
       b.half_width = 1 - std::exp(-b.t_quantile * std::sqrt(vc.predictive_var));
   }

@@ -52,8 +52,8 @@ std::string band_scope_text(const LaunchBand& b) {
   if (b.calibrated) return text + ", calibrated band";
   char sd[160];
   if (b.between_estimated) {
-    std::snprintf(sd, sizeof sd, "; between-session SD %.2f %%, within %.2f %%",
-                  b.between_sd * 100, b.within_sd * 100);
+    std::snprintf(sd, sizeof sd, "; between-session SD %.2f %%, within %.2f %%", b.between_sd * 100,
+                  b.within_sd * 100);
   } else {
     std::snprintf(sd, sizeof sd,
                   "; between-session term not estimated (fewer sessions than min_sessions): "

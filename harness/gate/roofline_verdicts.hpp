@@ -2,9 +2,9 @@
 // The roofline's findings (harness/roofline) as verdicts: BELOW-ROOFLINE and DIP fail the gate
 // with or without a baseline. A key already failing for another reason keeps that verdict and
 // carries the finding as a note; NOT-PHYSICAL is a note (P10), never a failure.
-#include "harness/verdict/comparison.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/roofline/policy.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 

@@ -7,9 +7,9 @@
 #include "harness/report/key_figures.hpp"
 #include "harness/report/note_groups.hpp"
 #include "harness/report/render.hpp"
+#include "harness/report/roofline_table.hpp"
 #include "harness/verdict/units_text.hpp"
 #include "harness/verdict/verdict_table.hpp"
-#include "harness/report/roofline_table.hpp"
 
 namespace fabricgate::report {
 
@@ -54,7 +54,8 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   if (!c.has_baseline) {
     const std::vector<std::string> first_run = first_run_lines(c);
     if (first_run.empty()) {
-      out += "No baseline for platform " + c.platform + ". Create one from launches of at least three sessions (see `fabricgate baseline "
+      out += "No baseline for platform " + c.platform +
+             ". Create one from launches of at least three sessions (see `fabricgate baseline "
              "status`):\n  " +
              c.create_baseline_command + "\n";
     }

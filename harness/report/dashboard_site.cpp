@@ -7,11 +7,11 @@
 #include <fmt/format.h>
 
 #include "core/text_escape.hpp"
-#include "harness/verdict/comparison.hpp"
-#include "harness/verdict/units_text.hpp"
 #include "harness/report/history_change_points.hpp"
 #include "harness/report/svg_plot.hpp"
 #include "harness/report/trend_change_points.hpp"
+#include "harness/verdict/comparison.hpp"
+#include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
 

@@ -11,9 +11,9 @@
 #include "harness/report/mermaid_chart.hpp"
 #include "harness/report/note_groups.hpp"
 #include "harness/report/render.hpp"
+#include "harness/report/roofline_table.hpp"
 #include "harness/verdict/units_text.hpp"
 #include "harness/verdict/verdict_table.hpp"
-#include "harness/report/roofline_table.hpp"
 
 namespace fabricgate::report {
 

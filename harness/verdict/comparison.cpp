@@ -6,10 +6,6 @@
 
 namespace fabricgate::gate {
 
-const char* verdict_name(Verdict v) { return facts_of(v).name; }
-
-bool verdict_fails_gate(Verdict v) { return facts_of(v).fails; }
-
 const char* metric_name(Metric m) {
   switch (m) {
     case Metric::time_us: return "time_us";

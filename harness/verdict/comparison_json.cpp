@@ -1,7 +1,7 @@
 #include "harness/verdict/comparison_json.hpp"
+#include "harness/roofline/finding_json.hpp"
 #include "harness/verdict/fingerprint_changes.hpp"
 #include "harness/verdict/verdict_table.hpp"
-#include "harness/roofline/finding_json.hpp"
 
 namespace fabricgate::gate {
 

@@ -63,6 +63,10 @@ std::span<const VerdictFacts> verdict_table() { return kTable; }
 
 const VerdictFacts& facts_of(Verdict v) { return kTable[static_cast<std::size_t>(v)]; }
 
+const char* verdict_name(Verdict v) { return facts_of(v).name; }
+
+bool verdict_fails_gate(Verdict v) { return facts_of(v).fails; }
+
 const char* style_name(VerdictStyle s) {
   switch (s) {
     case VerdictStyle::fail: return "fail";

@@ -6,7 +6,7 @@
 // and nothing else: a new verdict is one row here plus the rule that decides it.
 #include <span>
 
-#include "harness/verdict/comparison.hpp"
+#include "harness/verdict/verdict.hpp"
 
 namespace fabricgate::gate {
 

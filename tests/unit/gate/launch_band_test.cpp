@@ -131,14 +131,23 @@ TEST(gate_LaunchInstability, RobustCvOfRepetitionsMatchesNumpy) {
 TEST(gate_LaunchVerdict, NoisyThenUnstableThenBand) {
   const TolerancePolicy p = TolerancePolicy::defaults();
   MetricJudgement j;
+  j.metric = Metric::algbw_GBps;
+  j.baseline_median = 100;
   j.tolerance = 0.05;
-  j.performance_ratio = 0.94;
+  j.lower_limit = 95;          // centre * (1 - tolerance): the drawn fail line
+  j.upper_limit = 100 / 0.95;  // centre / (1 - tolerance) = 105.26
+  j.current_median = 94;
   EXPECT_EQ(verdict_from_judgement(j, p), Verdict::regression);
-  j.performance_ratio = 0.96;
+  j.current_median = 96;
   EXPECT_EQ(verdict_from_judgement(j, p), Verdict::pass);
-  j.performance_ratio = 1.06;  // upper edge 1 / 0.95 = 1.0526
+  j.current_median = 106;
   EXPECT_EQ(verdict_from_judgement(j, p), Verdict::improvement);
-  j.performance_ratio = 0.5;
+  j.metric = Metric::time_us;  // time: the upper limit is the fail line
+  j.current_median = 106;
+  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::regression);
+  j.current_median = 94;
+  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::improvement);
+  j.current_median = 50;
   j.launch_cv = 0.3;  // above unstable_cv 0.25: this launch is not judged
   EXPECT_EQ(verdict_from_judgement(j, p), Verdict::unstable);
   j.noisy = true;  // a key the baseline cannot gate never fails

@@ -40,7 +40,9 @@ TEST(gate_VerdictTable, OnlyJudgedPerformanceVerdictsAreReMeasuredAndOnlyPassesD
   for (const VerdictFacts& f : verdict_table()) {
     EXPECT_EQ(f.remeasured, f.verdict == Verdict::regression || f.verdict == Verdict::unstable)
         << f.name;
-    if (f.may_drift) EXPECT_FALSE(f.fails) << f.name;
+    if (f.may_drift) {
+      EXPECT_FALSE(f.fails) << f.name;
+    }
   }
 }
 

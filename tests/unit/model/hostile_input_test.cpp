@@ -83,7 +83,8 @@ TEST(model_Hostile, NoLineStartsAWorkflowCommand) {
 TEST(model_Hostile, ConsoleTextKeepsLinesAndDisarmsTheRest) {
   EXPECT_EQ(report::console_text("a: \x1b]0;t\x07 b\n::error::x\r\n\t::add-mask::y\n"),
             "a: \\x1b]0;t\\x07 b\n\\x3a:error::x\\r\n\\t::add-mask::y\n");
-  EXPECT_EQ(report::console_text("csi \x1b[2J c1 \xc2\x9b" "2J del \x7f bad \xff"),
+  EXPECT_EQ(report::console_text("csi \x1b[2J c1 \xc2\x9b"
+                                 "2J del \x7f bad \xff"),
             "csi \\x1b[2J c1 \\u009b2J del \\x7f bad \\xff");
   EXPECT_EQ(report::console_text("plain\nlines\n"), "plain\nlines\n");
   EXPECT_EQ(report::console_text(""), "");

@@ -14,22 +14,21 @@ namespace {
 using gate::Verdict;
 
 RunRecord run_at(const std::string& id, std::uint64_t bytes, std::vector<double> times) {
-  gate::testing::ResultSpec s;
+  testing::ResultSpec s;
   s.bytes = bytes;
   s.time_us = std::move(times);
-  gate::testing::RunSpec rs;
+  testing::RunSpec rs;
   rs.run_id = id;
-  return gate::testing::to_run(gate::testing::make_run(rs, {gate::testing::make_result(s)}));
+  return testing::to_run(testing::make_run(rs, {testing::make_result(s)}));
 }
 
 Baseline baseline_of(std::uint64_t bytes) {
   std::vector<RunRecord> runs;
   for (unsigned i = 0; i < 5; ++i)
-    runs.push_back(
-        run_at("b" + std::to_string(i), bytes, gate::testing::noisy(40, 0.01, 5, i + 1)));
-  BaselineBuildOptions o;
+    runs.push_back(run_at("b" + std::to_string(i), bytes, testing::noisy(40, 0.01, 5, i + 1)));
+  gate::BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
-  return create_baseline(runs, o).baseline;
+  return gate::create_baseline(runs, o).baseline;
 }
 
 const gate::KeyComparison& only_key(const gate::Comparison& c) { return c.keys.at(0); }

@@ -1,0 +1,30 @@
+#pragma once
+// The verdict of one key: the enum every rule and renderer shares. Its properties (fails, warns,
+// style, ...) are rows of verdict_table.hpp.
+namespace fabricgate::gate {
+
+// Ordered by how urgently a reader must look at it (renderers sort by this).
+enum class Verdict {
+  invalid,            // a PITFALLS error (e.g. P01) or a benchmark that errored
+  wrong_results,      // status "wrong"
+  transport_changed,  // P05/P06: network, transports, GDRDMA or libfabric provider differ
+  algo_changed,       // P19: NCCL's algorithm/protocol set differs
+  regression,
+  below_roofline,  // under the roofline policy's floor for its tier (harness/roofline); no baseline
+  dip,             // bandwidth falls as the size grows, in the bandwidth regime (dip_check.hpp)
+  drift,           // passed this run, but the store's recent runs sit on a worse level (drift.hpp)
+  missing,         // in the baseline, not in the run
+  unstable,   // the launch's repetitions disagree (robust CV > policy unstable_cv): not judged, a
+              // warning
+  ambiguous,  // crossed the band once, the confirmation launch did not (or not judgeable)
+  noisy,      // the baseline's launch-to-launch band is wider than policy max_band: informational
+  improvement,
+  new_key,  // in the run, not in the baseline
+  pass,
+  skipped,
+};
+
+const char* verdict_name(Verdict v);  // "PASS", "REGRESSION", "ALGO-CHANGED", ...
+bool verdict_fails_gate(Verdict v);
+
+}  // namespace fabricgate::gate

@@ -193,8 +193,10 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
       "status",
       "What a baseline can gate now: per key the launches behind its band vs min_runs, NOISY keys "
       "(band wider than max_band) with the launches that would make them gateable, and the "
-      "minimum detectable effect per size class. Example: fabricgate baseline status --platform "
-      "cpu-intel-xeon-c2 --suite cpu");
+      "minimum detectable effect per size class");
+  status->footer(
+      "Example:\n"
+      "  fabricgate baseline status --platform cpu-intel-xeon-c2 --suite cpu");
   status->add_option("--baseline", status_args->baseline, "Baseline file");
   status->add_option("--platform", status_args->platform,
                      "Platform key: reads <baselines-dir>/<platform>/<suite>.json (else the older "

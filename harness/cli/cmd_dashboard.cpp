@@ -64,7 +64,10 @@ void add_dashboard_command(CLI::App& app, int& exit_code) {
       "dashboard",
       "Write a static site of the store's runs: verdicts per run and per host, each key's trend "
       "with change points marked (no server, no script, nothing fetched; publish DIR on GitHub "
-      "Pages). Example: fabricgate dashboard --store sqlite:results/fabricgate.sqlite --out site");
+      "Pages)");
+  cmd->footer(
+      "Example:\n"
+      "  fabricgate dashboard --store sqlite:results/fabricgate.sqlite --out site");
   cmd->add_option("--store", a->store,
                   "sqlite:PATH, postgresql://HOST/DB or a libpq conninfo (default: "
                   "$FABRICGATE_STORE, else sqlite:results/fabricgate.sqlite)");

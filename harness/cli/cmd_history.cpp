@@ -149,7 +149,8 @@ int print_key(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
     nlohmann::json j = report::history_json(history, points);
     j["platform"] = src.platform;
     j["source"] = src.where;
-    std::cout << j.dump(2) << "\n";
+    // ASCII only: a store row may hold C1 controls (U+009B is a CSI to some terminals).
+    std::cout << j.dump(2, ' ', true) << "\n";
   } else {
     std::cout << report::console_text(report::render_history_text(history) +
                                       report::render_change_points_text(history, points));
@@ -196,7 +197,8 @@ int print_all(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
                      {"keys_examined", keys.size()},
                      {"keys_with_change_points", with_change},
                      {"keys", std::move(out_keys)}};
-    std::cout << j.dump(2) << "\n";
+    // ASCII only: a store row may hold C1 controls (U+009B is a CSI to some terminals).
+    std::cout << j.dump(2, ' ', true) << "\n";
   } else {
     std::cout << report::console_text(
         report::printable("history of platform " + src.platform + " from " + src.where) + ": " +

@@ -138,7 +138,10 @@ double between_sd_of(const Baseline* baseline, const KeyComparison& k) {
                                 ? *e.busbw_GBps
                             : k.judgement->metric == Metric::algbw_GBps ? e.algbw_GBps
                                                                         : e.time_us;
-  return launch_band(baseline->policy, e, m).between_sd;
+  // Only a measured between-session term widens DRIFT's threshold: the allowance that stands in
+  // for it below min_sessions is a guess about other machines, not this host's sessions.
+  const LaunchBand b = launch_band(baseline->policy, e, m);
+  return b.between_estimated ? b.between_sd : 0;
 }
 
 }  // namespace

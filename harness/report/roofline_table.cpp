@@ -71,6 +71,9 @@ std::string roofline_console(const gate::Comparison& c) {
   }
   const std::string unknown = unknown_summary(c);
   if (rows.empty() && unknown.empty()) return "";
+  // Nothing had a known tier (a CPU-only run): one line says so instead of a table.
+  if (rows.empty())
+    return "roofline: no key judged; " + unknown.substr(unknown.find_first_not_of(' '));
   std::string out = "\nroofline (" + c.roofline_policy + "):\n";
   if (!rows.empty()) {
     out += pad("KEY", key_width) + pad("TIER", 19) + pad("SPEC", 28) + pad("MEASURED", 26) +

@@ -328,9 +328,9 @@ for fmt in ["console", "markdown", "junit"]:
         note="run message with newline + ::error, ESC, BEL, CR (gate fails: errored benchmark)")
 row("report-annotations-injection", ["report", "{data}/runs/message_injection", "--baseline",
                                      "{data}/good/baseline.json", "--format", "annotations"],
-    ["::error title=", "boom%0A::error file=x,line=1::injected\\x1b[2J"], 0, note="annotations escape data per GitHub (%0A)", workflow_commands=True)
+    ["::error title=", "boom%0A::error file=x,line=1::injected\\x1b[2J"], 1, note="annotations escape data per GitHub (%0A); exit is the gate's", workflow_commands=True)
 row("report-html-injection", ["report", "{data}/runs/message_injection", "--baseline", "{data}/good/baseline.json",
-                              "--format", "html", "--no-history"], ["injected"], 0, note="HTML to stdout")
+                              "--format", "html", "--no-history"], ["injected"], 1, note="HTML to stdout; exit is the gate's")
 bad_baseline("key_injection", mutate(GOOD_BASELINE, lambda d: d["entries"].__setitem__(
     "coll/x\n::error file=a::owned", copy.deepcopy(d["entries"][ENTRY]))), ["/entries/", "a key of letters"],
     "baseline key with newline + workflow command (keys checked on every load path)")

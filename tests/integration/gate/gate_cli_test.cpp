@@ -71,7 +71,7 @@ class gate_GateCli : public ::testing::Test {
     return s;
   }
 
-  fs::path baseline_file() const { return root_ / "baselines" / "cpu-test-2c.json"; }
+  fs::path baseline_file() const { return root_ / "baselines" / "cpu-test-2c" / "cpu.json"; }
 
   Result create() {
     return cli("baseline create" + from_base() + " --baselines-dir " +

@@ -116,10 +116,12 @@ TEST_F(gate_VerdictAgreement, CompareAndEveryReportFormatGiveTheSameVerdicts) {
   const Result compared =
       cli({"compare", now.string(), "--baseline", baseline, "--store", store, "--format", "json"});
   ASSERT_EQ(compared.code, 1) << compared.out << compared.err;
+  ASSERT_FALSE(compared.out.empty()) << compared.err;
   std::map<std::string, std::string> verdicts;
-  for (const json& k : json::parse(compared.out).at("keys"))
+  const json compared_doc = json::parse(compared.out);  // kept: the loop reads into it
+  for (const json& k : compared_doc.at("keys"))
     verdicts[k.at("key").get<std::string>()] = k.at("verdict").get<std::string>();
-  ASSERT_EQ(verdicts.size(), 3u);
+  ASSERT_EQ(verdicts.size(), 3u) << compared.out << compared.err;
   EXPECT_EQ(verdicts[key_of(kSmall)], "DRIFT");
   EXPECT_EQ(verdicts[key_of(kMedium)], "AMBIGUOUS");
   EXPECT_EQ(verdicts[key_of(kLarge)], "REGRESSION");
@@ -133,7 +135,8 @@ TEST_F(gate_VerdictAgreement, CompareAndEveryReportFormatGiveTheSameVerdicts) {
     for (const auto& [key, verdict] : verdicts) {
       if (format == "json") {
         bool found = false;
-        for (const json& k : json::parse(text).at("keys")) {
+        const json doc = json::parse(text);
+        for (const json& k : doc.at("keys")) {
           if (k.at("key") == key) {
             EXPECT_EQ(k.at("verdict"), verdict) << key;
             found = true;

@@ -47,7 +47,12 @@ fs::path write(const fs::path& results, const std::string& id, double slowdown, 
   testing::RunSpec rs;
   rs.run_id = id;
   rs.versions["nccl"] = nccl;
-  return testing::write_run_dir(results, testing::make_run(rs, out));
+  json doc = testing::make_run(rs, out);
+  // Runs of a history start one after another: DRIFT reads the runs that started before.
+  char started[32];
+  std::snprintf(started, sizeof started, "2026-11-30T%02u:%02u:00Z", seed / 60 % 24, seed % 60);
+  doc["started_at"] = started;
+  return testing::write_run_dir(results, doc);
 }
 
 std::string run_id(int i) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Roofline acceptance on a one-GPU H200 (issue #29), after ci/device/build.sh:
+# Roofline check on a one-GPU H200, after ci/device/build.sh:
 #   ci/device/roofline.sh
 # 1. `fabricgate run --suite p2p` with no baseline: the first run on a platform is judged against
 #    the roofline (policies/roofline.json) and must pass (exit 0) with "% of roofline" shown;

@@ -1,11 +1,12 @@
 #pragma once
-// Which session each run of a `baseline create` / `update` belongs to (issue #27). Runs written
-// by `fabricgate run` carry their session id; runs written before that (legacy run.json) do not,
-// so they are grouped per host in time: a run that starts more than `legacy_gap_minutes` after
-// the previous run of the same host opens a new session. 30 minutes: one `run` invocation starts
-// its launches seconds apart (a suite of scenarios, confirmations), while two sittings of a CI
-// job on one runner are hours apart; a user repeating `run` by hand within half an hour is, for
-// the noise that matters (clocks, placement, the machine's state), the same sitting.
+// Which session each run of a `baseline create` / `update` belongs to: noise enters between
+// sittings and machines. Runs written by `fabricgate run` carry their session id; runs written
+// before that (legacy run.json) do not, so they are grouped per host in time: a run that starts
+// more than `legacy_gap_minutes` after the previous run of the same host opens a new session. 30
+// minutes: one `run` invocation starts its launches seconds apart (a suite of scenarios,
+// confirmations), while two sittings of a CI job on one runner are hours apart; a user repeating
+// `run` by hand within half an hour is, for the noise that matters (clocks, placement, the
+// machine's state), the same sitting.
 #include <string>
 #include <vector>
 

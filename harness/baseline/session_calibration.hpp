@@ -1,6 +1,7 @@
 #pragma once
 // `fabricgate calibrate --by-session`: the two noise levels of every key and what they cost, from
-// runs of several sessions and hosts (issue #27).
+// runs of several sessions and hosts (a launch is judged on machines and sittings the baseline
+// never saw, so that is how its false-alarm rate is measured).
 //  - Components: a baseline from ALL the runs (baseline create's rules, sessions as in
 //    baseline_sessions.hpp) and each key's session band (launch_band.hpp): within- and
 //    between-session SD, sessions, hosts, the band and the MDE (max(floor, band): the loss that

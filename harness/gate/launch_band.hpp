@@ -52,17 +52,17 @@ LaunchBand prediction_band(std::span<const double> launch_medians, double band_a
 LaunchBand band_around_centre(std::span<const double> launch_medians, double centre,
                               bool higher_is_better, double band_alpha);
 
-// The band for ONE launch of a NEW session (issue #27): log launch medians grouped by session
-// (metric.run_sessions; all one session when the file has none), variance components V as in
-// variance_components.hpp, centre = exp(mean of session means), h = t_{dof, 1-band_alpha} sqrt(V),
-// relative band 1 - exp(-h), floored by the size class (or key) tolerance, NOISY above
-// policy.max_band. With fewer than policy.min_sessions sessions the between term is
-// policy.session_allowance (between_estimated = false).
-// Host-aware centre: when `judged_host` has >= policy.host_min_sessions sessions among this
-// metric's (host of a session from `session_hosts`, Baseline::sessions), the centre and band come
-// from those sessions only (centre_scope "host"): GPUs of one SKU differ by several percent, and a
-// host's own history judges it more sharply than the platform's.
-// A calibrated band (entry.band, `fabricgate calibrate --write`) still replaces the half-width.
+// The band for ONE launch of a NEW session (CI judges a launch on another runner, another day): log
+// launch medians grouped by session (metric.run_sessions; all one session when the file has none),
+// variance components V as in variance_components.hpp, centre = exp(mean of session means), h =
+// t_{dof, 1-band_alpha} sqrt(V), relative band 1 - exp(-h), floored by the size class (or key)
+// tolerance, NOISY above policy.max_band. With fewer than policy.min_sessions sessions the between
+// term is policy.session_allowance (between_estimated = false). Host-aware centre: when
+// `judged_host` has >= policy.host_min_sessions sessions among this metric's (host of a session
+// from `session_hosts`, Baseline::sessions), the centre and band come from those sessions only
+// (centre_scope "host"): GPUs of one SKU differ by several percent, and a host's own history judges
+// it more sharply than the platform's. A calibrated band (entry.band, `fabricgate calibrate
+// --write`) still replaces the half-width.
 LaunchBand session_band(const TolerancePolicy& policy, const BaselineEntry& entry,
                         const MetricBaseline& metric, const std::string& judged_host,
                         const std::map<std::string, std::string>& session_hosts = {});

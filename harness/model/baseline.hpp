@@ -19,7 +19,8 @@
 namespace fabricgate {
 
 inline constexpr const char* kBaselineSchema = "fabricgate.baseline/3";
-// Written before sessions and hosts (issue #27): every launch median counts as one unknown session.
+// Written before sessions and hosts were recorded: every launch median counts as one unknown
+// session.
 inline constexpr const char* kBaselineSchemaV2 = "fabricgate.baseline/2";
 // Written before the launch-based band (launch_band.hpp): read with the band settings' defaults.
 inline constexpr const char* kBaselineSchemaV1 = "fabricgate.baseline/1";

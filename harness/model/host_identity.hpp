@@ -1,5 +1,5 @@
 #pragma once
-// Which machine and which sitting a launch came from (issue #27): noise enters between sessions
+// Which machine and which sitting a launch came from: noise enters between sessions
 // and between hosts, so every launch carries both.
 //
 // Host id: 12 hex digits of FNV-1a 64 over the sorted GPU UUIDs and the host name (the CPU model

@@ -4,7 +4,7 @@
 //       text in every row (the first shape: simple, but the key text was most of the file).
 //   v2  keys interned in a table of their own; runs gain the fingerprint digest, the compact
 //       facts (JSON) and the environment; medians gain the gate's verdict.
-//   v3  runs gain host_id and session_id (issue #27: DRIFT must tell a change of host from a
+//   v3  runs gain host_id and session_id (DRIFT must tell a change of host from a
 //       drift); rows written before are '' (unknown).
 // A store is migrated inside one transaction when opened, so a crash mid-migration leaves the
 // old version intact.

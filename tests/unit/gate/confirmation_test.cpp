@@ -119,7 +119,7 @@ TEST(gate_Confirmation, OneBadLaunchIsNotAFailure) {
 }
 
 // A dip that lasts the first launch and its back-to-back confirmation, over by the launch after
-// the gap: the machines of issue 27 showed exactly this (-3.4 %, confirmed -3.7 % seconds later).
+// the gap: fresh one-H200 machines showed exactly this (-3.4 %, confirmed -3.7 % seconds later).
 TEST(gate_Confirmation, ADipThatOutlastsOneConfirmationButNotTheGapIsNotAFailure) {
   const Baseline b = baseline();
   RecordingLauncher l;

@@ -1,9 +1,14 @@
-// fabricgate baseline create|update|status: baselines change through pull requests, so create and
-// update print a reviewable diff and write atomically; on any error nothing is overwritten. Both
-// warn when most keys would gate nothing; status says per key what is missing.
+// fabricgate baseline create|update|status|grow: baselines change through pull requests, so create
+// and update print a reviewable diff and write atomically; on any error nothing is overwritten.
+// Both warn when most keys would gate nothing; status says per key what is missing; grow proposes
+// a first baseline once the recorded sessions can gate.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <set>
+
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
@@ -37,7 +42,18 @@ struct BaselineArgs {
   bool force_platform = false;
   bool reset_policy = false;  // create: the defaults instead of the replaced baseline's policy
   bool all_keys = false;      // status: every key, not only those that gate nothing
+  std::string policy_from;    // create/grow: take the tolerance policy of this baseline file
+  std::string results_dir;    // grow: where `run` recorded the launches
+  double min_gateable = 0.5;  // grow: propose once this share of keys is gateable
 };
+
+// The tolerance policy for a new baseline: another baseline's (`--policy-from`, e.g. the same CPU
+// class's file), else the replaced file's unless --reset-policy, else the defaults.
+TolerancePolicy policy_for_new(const BaselineArgs& a, const std::optional<Baseline>& previous) {
+  if (!a.policy_from.empty()) return load_baseline(a.policy_from).policy;
+  if (previous && !a.reset_policy) return previous->policy;
+  return TolerancePolicy::defaults();
+}
 
 std::vector<RunRecord> load_runs(const std::vector<std::string>& paths) {
   std::vector<RunRecord> runs;
@@ -83,7 +99,7 @@ int run_create(const BaselineArgs& a) {
   options.platform = a.platform;
   options.now = gate::utc_now_iso8601();
   // A re-created baseline keeps the thresholds someone tuned in review unless told otherwise.
-  if (previous && !a.reset_policy) options.policy = previous->policy;
+  options.policy = policy_for_new(a, previous);
   const gate::BuiltBaseline built = gate::create_baseline(runs, options);
   save_baseline(target, built.baseline);
   std::cout << "wrote " << target.string() << "\n"
@@ -139,6 +155,113 @@ int run_status(const BaselineArgs& a) {
   return 0;
 }
 
+// The suite's default-scenario launches `run` recorded for one platform under the results
+// directory (<dir>/<platform>/<run id>-<suite>-default/run.json), oldest first. Confirmation
+// launches live below their run and are not launches of their own.
+std::vector<std::filesystem::path> recorded_launches(const std::filesystem::path& platform_dir,
+                                                     const std::string& suite) {
+  std::vector<std::filesystem::path> found;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(platform_dir, ec)) {
+    const std::string name = e.path().filename().string();
+    const std::string tail = "-" + suite + "-default";
+    if (name.size() > tail.size() && name.ends_with(tail) &&
+        std::filesystem::is_regular_file(e.path() / "run.json", ec))
+      found.push_back(e.path());
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// The one platform under the results directory that holds launches of the suite, when --platform
+// is not given.
+std::string only_platform_with(const std::filesystem::path& dir, const std::string& suite) {
+  std::vector<std::string> platforms;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.is_directory(ec) && !recorded_launches(e.path(), suite).empty())
+      platforms.push_back(e.path().filename().string());
+  std::sort(platforms.begin(), platforms.end());
+  if (platforms.size() == 1) return platforms.front();
+  if (platforms.empty())
+    throw InputError(dir.string(), "--results-dir",
+                     fmt::format("no launches of suite '{}' recorded here yet "
+                                 "(<dir>/<platform>/<run id>-{}-default/run.json)",
+                                 suite, suite));
+  std::string list;
+  for (const std::string& p : platforms) list += (list.empty() ? "" : ", ") + p;
+  throw InputError(dir.string(), "--platform",
+                   "launches of several platforms are recorded here (" + list + "): name one");
+}
+
+// baseline grow: record-until-gateable. Nothing is written until the recorded launches span
+// policy.min_sessions sessions (the between-session term needs them) and at least
+// --min-gateable of the keys would gate; each call says where the growing stands.
+int run_grow(const BaselineArgs& a) {
+  if (!a.out.empty() && !a.baselines_dir.empty())
+    throw InputError("baseline grow: give --out FILE or --baselines-dir DIR, not both");
+  if (!(a.min_gateable > 0 && a.min_gateable <= 1))
+    throw InputError("--min-gateable: expected a share of keys in (0, 1]");
+  require_safe_name(a.suite, "--suite", "");
+  const std::filesystem::path results = a.results_dir;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(results, ec))
+    throw InputError(results.string(), "--results-dir", "a directory of recorded runs");
+  const std::string platform =
+      a.platform.empty() ? only_platform_with(results, a.suite) : a.platform;
+  require_safe_name(platform, "--platform", "");
+  const std::vector<std::filesystem::path> dirs = recorded_launches(results / platform, a.suite);
+  std::vector<RunRecord> runs;
+  for (const auto& d : dirs) runs.push_back(load_run(d.string()));
+  const std::filesystem::path dir = a.baselines_dir.empty() ? "baselines" : a.baselines_dir;
+  const std::filesystem::path target =
+      a.out.empty() ? suite_baseline_path(dir, platform, a.suite) : std::filesystem::path(a.out);
+  const TolerancePolicy policy = policy_for_new(a, std::nullopt);
+
+  std::set<std::string> sessions;
+  for (const gate::RunSession& s : gate::sessions_of_runs(runs)) sessions.insert(s.id);
+  const auto need_sessions = static_cast<std::size_t>(std::max(policy.min_sessions, 1));
+  std::cout << fmt::format(
+      "growing the {} baseline of suite {}: {} launch(es) in {} session(s) "
+      "recorded in {}\n",
+      platform, a.suite, runs.size(), sessions.size(),
+      report::console_text((results / platform).string()));
+  if (sessions.size() < need_sessions || runs.size() < static_cast<std::size_t>(policy.min_runs)) {
+    std::cout << fmt::format(
+        "not proposed yet: {} more session(s) needed (min_sessions {}; a session is one "
+        "`fabricgate "
+        "run` invocation, or one FABRICGATE_SESSION; sittings hours apart teach the "
+        "between-session noise)\n",
+        need_sessions > sessions.size() ? need_sessions - sessions.size() : 0, policy.min_sessions);
+    return 0;
+  }
+  gate::BaselineBuildOptions options;
+  options.platform = platform;
+  options.now = gate::utc_now_iso8601();
+  options.policy = policy;
+  gate::BuiltBaseline built = gate::create_baseline(runs, options);
+  built.baseline.source = target.string();
+  const gate::BaselineStatus status = gate::baseline_status(built.baseline);
+  const std::size_t keys = status.keys.size();
+  const double share = keys ? static_cast<double>(status.gateable) / static_cast<double>(keys) : 0;
+  if (share < a.min_gateable) {
+    std::cout << fmt::format(
+                     "not proposed yet: {} of {} keys would gate ({:.0f} %, --min-gateable "
+                     "{:.0f} %); keep recording sessions\n",
+                     status.gateable, keys, 100 * share, 100 * a.min_gateable)
+              << gate::render_baseline_status(status, false);
+    return 0;
+  }
+  require_writable_file(target, a.out.empty() ? "--baselines-dir" : "--out");
+  save_baseline(target, built.baseline);
+  std::cout << "proposed " << report::console_text(target.string()) << ": " << status.gateable
+            << " of " << keys << " keys gate; commit it through a pull request\n"
+            << gate::describe_sessions(built.baseline)
+            << gate::render_baseline_status(status, false);
+  print_left_out(built.left_out);
+  return 0;
+}
+
 }  // namespace
 
 void add_baseline_command(CLI::App& app, int& exit_code) {
@@ -148,7 +271,8 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
   cmd->footer(
       "Examples:\n"
       "  fabricgate baseline create --from RUN1 --from RUN2 --from RUN3 --suite p2p\n"
-      "  fabricgate baseline status --platform h200-x1 --suite p2p");
+      "  fabricgate baseline status --platform h200-x1 --suite p2p\n"
+      "  fabricgate baseline grow --results-dir results --suite cpu");
   cmd->require_subcommand(1);
 
   auto create_args = std::make_shared<BaselineArgs>();
@@ -172,6 +296,9 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
                    "Write even when the target file is another platform's baseline");
   create->add_flag("--reset-policy", create_args->reset_policy,
                    "Use the default tolerance policy instead of the replaced baseline's");
+  create->add_option("--policy-from", create_args->policy_from,
+                     "Take the tolerance policy of this baseline file (e.g. another machine kind "
+                     "of the same class)");
   create->callback([create_args, &exit_code] { exit_code = run_create(*create_args); });
 
   auto update_args = std::make_shared<BaselineArgs>();
@@ -207,6 +334,31 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
   status->add_flag("--all-keys", status_args->all_keys,
                    "List every key (default: only keys that gate nothing now)");
   status->callback([status_args, &exit_code] { exit_code = run_status(*status_args); });
+
+  auto grow_args = std::make_shared<BaselineArgs>();
+  auto* grow = cmd->add_subcommand(
+      "grow",
+      "Propose a first baseline from the launches `run` recorded: nothing is written until they "
+      "span min_sessions sessions and --min-gateable of the keys would gate; says where it stands");
+  grow->footer(
+      "Examples:\n"
+      "  fabricgate baseline grow --results-dir /var/lib/fabricgate/results --suite cpu\n"
+      "  fabricgate baseline grow --results-dir results --suite p2p --out proposal/p2p.json");
+  grow->add_option("--results-dir", grow_args->results_dir,
+                   "Results directory the runs were recorded in (<dir>/<platform>/<run id>/)")
+      ->required();
+  grow->add_option("--suite", grow_args->suite, "Suite whose default-scenario launches count")
+      ->required();
+  grow->add_option("--platform", grow_args->platform,
+                   "Platform key (default: the only platform with launches of the suite)");
+  grow->add_option("--out", grow_args->out, "Write the proposal to this file");
+  grow->add_option("--baselines-dir", grow_args->baselines_dir,
+                   "Write the proposal as <DIR>/<platform>/<suite>.json (default: baselines/)");
+  grow->add_option("--policy-from", grow_args->policy_from,
+                   "Take the tolerance policy of this baseline file");
+  grow->add_option("--min-gateable", grow_args->min_gateable,
+                   "Share of keys that must gate before a proposal is written (default 0.5)");
+  grow->callback([grow_args, &exit_code] { exit_code = run_grow(*grow_args); });
 }
 
 }  // namespace fabricgate::cli

@@ -20,15 +20,39 @@ std::string launches_text(std::size_t n) {
                   : "all " + std::to_string(n) + " launches";
 }
 
+// A DIP (a curve that falls as the size grows, roofline/dip_check.hpp) stands only when every
+// launch shows it: the bidirectional copies of one H200 move 3-4 % from launch to launch, so one
+// launch's 1 GiB point can sit 12 % under its 256 MiB point with nothing changed (1 of 193
+// replayed A/A launches did). A dip that a later launch does not repeat is AMBIGUOUS.
+std::pair<Verdict, std::string> decide_dip(const std::string& sequence,
+                                           const std::vector<ConfirmationResult>& later) {
+  std::size_t repeated = 0, judged_later = 0;
+  for (const ConfirmationResult& r : later) {
+    if (r.verdict == Verdict::unstable) continue;
+    ++judged_later;
+    repeated += r.verdict == Verdict::dip ? 1 : 0;
+  }
+  if (judged_later > 0 && repeated == judged_later && later.back().verdict == Verdict::dip)
+    return {Verdict::dip,
+            "confirmed: the dip in " + launches_text(judged_later + 1) + " (" + sequence + ")"};
+  if (judged_later == 0)
+    return {Verdict::dip,
+            "no later launch could judge it (" + sequence + "): first verdict stands"};
+  return {Verdict::ambiguous, "not confirmed (" + sequence +
+                                  "): the dip is not in every launch; "
+                                  "not failed"};
+}
+
 // The final verdict of a key from its first launch and its later launches, with the line that
 // says why. REGRESSION needs at least two judged launches, every judged one beyond the band and
 // the last launch judged (it is the one taken after the gap); an UNSTABLE launch was not judged,
-// so it neither fails a key nor confirms a failure.
+// so it neither fails a key nor confirms a failure. A DIP is decided by decide_dip.
 std::pair<Verdict, std::string> decide(Verdict first,
                                        const std::vector<ConfirmationResult>& later) {
   std::string sequence = verdict_name(first);
   for (const ConfirmationResult& r : later)
     sequence += std::string(" then ") + verdict_name(r.verdict);
+  if (first == Verdict::dip) return decide_dip(sequence, later);
   for (const ConfirmationResult& r : later) {
     if (facts_of(r.verdict).fails && r.verdict != Verdict::regression)
       return {r.verdict, "a confirmation launch failed otherwise (" + sequence + ")"};
@@ -63,8 +87,9 @@ std::pair<Verdict, std::string> decide(Verdict first,
 // Still undecided after `later`: no launch passed yet and no other failure decided it.
 bool still_open(Verdict first, const std::vector<ConfirmationResult>& later) {
   if (!verdict_needs_confirmation(first)) return false;
+  const Verdict failing = first == Verdict::dip ? Verdict::dip : Verdict::regression;
   for (const ConfirmationResult& r : later) {
-    if (r.verdict != Verdict::regression && r.verdict != Verdict::unstable) return false;
+    if (r.verdict != failing && r.verdict != Verdict::unstable) return false;
   }
   return true;
 }
@@ -100,6 +125,19 @@ std::vector<std::string> keys_to_confirm(const Comparison& first, std::size_t ma
     if (verdict_needs_confirmation(k.verdict)) keys.push_back(k.key);
   }
   return keys;
+}
+
+std::vector<std::string> keys_to_measure(const Comparison& first,
+                                         const std::vector<std::string>& keys) {
+  std::vector<std::string> measure = keys;
+  const std::set<std::string> wanted(keys.begin(), keys.end());
+  for (const KeyComparison& k : first.keys) {
+    if (k.verdict == Verdict::dip && wanted.count(k.key) && k.roofline &&
+        !k.roofline->dip_from_key.empty() &&
+        std::find(measure.begin(), measure.end(), k.roofline->dip_from_key) == measure.end())
+      measure.push_back(k.roofline->dip_from_key);
+  }
+  return measure;
 }
 
 Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>& later,
@@ -173,11 +211,11 @@ Comparison compare_with_confirmation(const RunRecord& run, const Baseline* basel
                                      const ConfirmationLauncher& launch) {
   Comparison first = compare_run(run, baseline, options);
   const std::vector<std::string> asked = keys_to_confirm(first, confirm.max_keys);
-  if (asked.empty() || !baseline || confirm.launches == 0 || !launch) return first;
+  if (asked.empty() || confirm.launches == 0 || !launch) return first;
   std::vector<JudgedLaunch> later;
   std::vector<std::string> keys = asked;
   for (std::size_t attempt = 1; attempt <= confirm.launches && !keys.empty(); ++attempt) {
-    const ConfirmationLaunch again = launch(keys, attempt);
+    const ConfirmationLaunch again = launch(keys_to_measure(first, keys), attempt);
     if (!again.run && again.source.empty()) break;  // no further launch exists (a replay)
     JudgedLaunch judged_launch{std::nullopt, again.source};
     if (again.run) judged_launch.comparison = compare_run(*again.run, baseline, options);

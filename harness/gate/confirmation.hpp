@@ -6,6 +6,7 @@
 // of 3-6 % last one to three launches (~12 s each) and a launch and its immediate confirmation
 // often share one, while a real change moves every launch; a later confirmation outside the
 // episode overturns the dip. The median of the three would fail a dip that caught two launches.
+// A DIP is re-measured too and stands only when every launch repeats it (decide_dip).
 // Correctness failures (WRONG-RESULTS, INVALID, TRANSPORT-/ALGO-CHANGED, MISSING) are never re-run:
 // one wrong answer or one fallback is already a finding. Which verdicts are re-measured is the
 // verdict table's `remeasured` column.
@@ -34,6 +35,11 @@ bool verdict_needs_confirmation(Verdict v);
 
 // Keys of `first` to re-measure, most urgent first, at most max_keys (the rest keep their verdict).
 std::vector<std::string> keys_to_confirm(const Comparison& first, std::size_t max_keys);
+
+// What a confirmation launch must measure to re-judge `keys`: the keys, plus for a DIP the
+// smaller size it fell from (a dip is a relation between two sizes of one launch).
+std::vector<std::string> keys_to_measure(const Comparison& first,
+                                         const std::vector<std::string>& keys);
 
 // One confirmation launch as judged against the same baseline: nullopt `comparison` when the
 // launch produced no run (`source` says why).

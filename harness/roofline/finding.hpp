@@ -38,6 +38,7 @@ struct RooflineFinding {
   // DIP (dip_check.hpp): bandwidth fell by more than the policy allows from the previous size.
   bool dip = false;
   std::uint64_t dip_from_bytes = 0;
+  std::string dip_from_key;  // the smaller size's key: a confirmation launch re-measures both
   std::string dip_text;
 
   bool fails() const { return status == Status::below_floor || dip; }

@@ -102,6 +102,7 @@ std::vector<RooflineFinding> judge_keys(const RunRecord& run, const HardwareFact
     RooflineFinding& f = out[it->second];
     f.dip = true;
     f.dip_from_bytes = d.smaller->bytes;
+    f.dip_from_key = d.smaller->key;
     f.dip_text = d.text;
   }
   return out;

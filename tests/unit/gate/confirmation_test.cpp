@@ -217,6 +217,7 @@ TEST(gate_Confirmation, CorrectnessFailuresAreNotReRun) {
   EXPECT_FALSE(verdict_needs_confirmation(Verdict::missing));
   EXPECT_TRUE(verdict_needs_confirmation(Verdict::regression));
   EXPECT_TRUE(verdict_needs_confirmation(Verdict::unstable));
+  EXPECT_TRUE(verdict_needs_confirmation(Verdict::dip));  // a curve's shape is measured too
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 
 #include "core/json_file.hpp"
 #include "harness/gate/compare.hpp"
+#include "harness/gate/confirmation.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fs = std::filesystem;
@@ -241,4 +242,55 @@ TEST(RooflineCommittedRuns, ControlScenariosAreNotJudgedAgainstTheHardware) {
       kSource / "results/h200-sxm-x2-nv18/controls/20261129T210301Z-controls-nvlink-off");
   const fg::Comparison c = fg::compare_run(run, nullptr, with_roofline());
   EXPECT_EQ(count(c, fg::Verdict::below_roofline), 0u);
+}
+
+// A DIP is re-measured like a REGRESSION: on one H200 the bidirectional 1 GiB copy moves 3-4 %
+// from launch to launch, and a replay of 193 committed A/A launches had one whose 1 GiB point sat
+// 12 % under its 256 MiB point. The committed A/A launch with its bi 1 GiB rate cut by 15 % dips;
+// a confirmation without the dip makes it AMBIGUOUS (not failing), two that repeat it keep DIP,
+// and the confirmation launch is asked for the smaller size too (a dip relates two sizes).
+TEST(RooflineCommittedRuns, ADipIsConfirmedByLaterLaunchesLikeARegression) {
+  const fs::path dir = run_dirs(kSource / "results/h200-x1", false).front();
+  const std::string bi1g = "hostcopy/cuda/bi/pinned/gpu:0/bytes:1073741824";
+  const std::string bi256m = "hostcopy/cuda/bi/pinned/gpu:0/bytes:268435456";
+  const auto dipped = [&](json& run) {
+    for (json& b : run["benchmarks"]) {
+      if (b["key"] != bi1g) continue;
+      for (const char* rate : {"algbw_GBps", "busbw_GBps"}) {
+        if (b.contains(rate)) b[rate] = b[rate].get<double>() * 0.85;
+        if (b["samples"].contains(rate))
+          for (json& v : b["samples"][rate]) v = v.get<double>() * 0.85;
+      }
+      b["time_us"] = b["time_us"].get<double>() / 0.85;
+      for (json& v : b["samples"]["time_us"]) v = v.get<double>() / 0.85;
+    }
+  };
+  const fabricgate::RunRecord first = variant(dir, dipped);
+  ASSERT_EQ(key(fg::compare_run(first, nullptr, with_roofline()), bi1g)->verdict, fg::Verdict::dip);
+
+  std::vector<std::vector<std::string>> asked;
+  const auto launcher = [&](const fabricgate::RunRecord& answer) {
+    return [&asked, answer](const std::vector<std::string>& keys, std::size_t attempt) {
+      asked.push_back(keys);
+      return fg::ConfirmationLaunch{answer, attempt == 1 ? "confirm" : "confirm-2"};
+    };
+  };
+  const fg::Comparison overturned = fg::compare_with_confirmation(
+      first, nullptr, with_roofline(), {}, launcher(fabricgate::load_run(dir)));
+  ASSERT_EQ(asked.size(), 1u);  // the clean launch settles it
+  EXPECT_NE(std::find(asked[0].begin(), asked[0].end(), bi1g), asked[0].end());
+  EXPECT_NE(std::find(asked[0].begin(), asked[0].end(), bi256m), asked[0].end());
+  const fg::KeyComparison* k = key(overturned, bi1g);
+  EXPECT_EQ(k->verdict, fg::Verdict::ambiguous) << k->reason;
+  EXPECT_NE(k->reason.find("the dip is not in every launch"), std::string::npos) << k->reason;
+  EXPECT_EQ(overturned.exit_code, fabricgate::ExitCode::pass);
+
+  asked.clear();
+  const fg::Comparison upheld =
+      fg::compare_with_confirmation(first, nullptr, with_roofline(), {}, launcher(first));
+  EXPECT_EQ(asked.size(), 2u);  // the confirmation and the one after the gap
+  k = key(upheld, bi1g);
+  EXPECT_EQ(k->verdict, fg::Verdict::dip) << k->reason;
+  EXPECT_NE(k->reason.find("confirmed: the dip in all 3 launches"), std::string::npos) << k->reason;
+  EXPECT_EQ(upheld.exit_code, fabricgate::ExitCode::gate_failure);
 }

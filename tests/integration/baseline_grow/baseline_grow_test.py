@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""`fabricgate baseline grow` on real launches: the 24 committed A/A launches of one H200 machine
+(results/h200-x1/20261201T08*-p2p-default) copied into a fresh results directory as three
+sittings of eight launches (their run.json's session id set per sitting, as `run` or
+FABRICGATE_SESSION would have tagged them).
+
+Usage: baseline_grow_test.py FABRICGATE REPO_ROOT      Exit 0 passed, 1 failed (each listed)."""
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+problems = []
+
+
+def check(ok, what):
+    if not ok:
+        problems.append(what)
+    return ok
+
+
+def main():
+    fg, root = sys.argv[1], sys.argv[2]
+    launches = sorted(glob.glob(os.path.join(root, "results/h200-x1/20261201T08*-p2p-default")))
+    if not check(len(launches) >= 24, "expected 24 committed launches, found %d" % len(launches)):
+        return finish()
+    work = tempfile.mkdtemp(prefix="fabricgate-grow-")
+    try:
+        results = os.path.join(work, "results")
+        platform_dir = os.path.join(results, "h200-x1")
+        os.makedirs(platform_dir)
+        proposal = os.path.join(work, "proposal", "p2p.json")
+
+        def grow(*extra):
+            return subprocess.run([fg, "baseline", "grow", "--results-dir", results, "--suite", "p2p",
+                                   "--out", proposal, *extra], capture_output=True, text=True, timeout=120)
+
+        def add_sitting(n):
+            for src in launches[8 * (n - 1):8 * n]:
+                dst = os.path.join(platform_dir, os.path.basename(src))
+                shutil.copytree(src, dst)
+                path = os.path.join(dst, "run.json")
+                doc = json.load(open(path))
+                doc["session_id"] = "sitting-%d" % n
+                json.dump(doc, open(path, "w"))
+
+        for n in (1, 2):
+            add_sitting(n)
+            r = grow()
+            check(r.returncode == 0, "%d sittings: exit %d: %s" % (n, r.returncode, r.stderr))
+            check("%d launch(es) in %d session(s)" % (8 * n, n) in r.stdout,
+                  "%d sittings: does not count launches and sessions:\n%s" % (n, r.stdout))
+            check("%d more session(s) needed" % (3 - n) in r.stdout,
+                  "%d sittings: does not say how many sessions are missing:\n%s" % (n, r.stdout))
+            check(not os.path.exists(proposal), "%d sittings: a proposal was written" % n)
+        add_sitting(3)
+        # A share no baseline can reach is never proposed, and says what would gate.
+        r = grow("--min-gateable", "1")
+        check(r.returncode == 0 and not os.path.exists(proposal) and "not proposed yet" in r.stdout
+              and "keys would gate" in r.stdout,
+              "--min-gateable 1 with NOISY pageable keys: exit %d, proposal %s:\n%s%s"
+              % (r.returncode, os.path.exists(proposal), r.stdout, r.stderr))
+        r = grow("--min-gateable", "0.05")
+        check(r.returncode == 0 and os.path.isfile(proposal),
+              "three sittings: exit %d, no proposal:\n%s%s" % (r.returncode, r.stdout, r.stderr))
+        check("proposed " + proposal in r.stdout and "commit it through a pull request" in r.stdout,
+              "the proposal is not announced:\n" + r.stdout)
+        if os.path.isfile(proposal):
+            doc = json.load(open(proposal))
+            check(doc.get("platform") == "h200-x1" and len(doc.get("sessions", [])) == 3,
+                  "the proposal is not a baseline of 3 sessions: platform %r, sessions %r"
+                  % (doc.get("platform"), doc.get("sessions")))
+            s = subprocess.run([fg, "baseline", "status", "--baseline", proposal], capture_output=True,
+                               text=True, timeout=60)
+            check(s.returncode == 0 and "gateable" in s.stdout, "status of the proposal: %s" % s.stdout)
+        # Bad input: exit 2, nothing written.
+        for args, why in ((["--results-dir", os.path.join(work, "nope"), "--suite", "p2p"], "a directory"),
+                          (["--results-dir", results, "--suite", "p2p", "--min-gateable", "0"], "(0, 1]"),
+                          (["--results-dir", results, "--suite", "../p2p"], "--suite"),
+                          (["--results-dir", results, "--suite", "quick"], "no launches of suite")):
+            out = os.path.join(work, "bad.json")
+            r = subprocess.run([fg, "baseline", "grow", *args, "--out", out], capture_output=True, text=True,
+                               timeout=60)
+            check(r.returncode == 2 and why in r.stderr and not os.path.exists(out),
+                  "%r: exit %d, stderr %r" % (args, r.returncode, r.stderr))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return finish()
+
+
+def finish():
+    for p in problems:
+        print("FAIL:", p)
+    print("%d problems" % len(problems))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,14 +2,13 @@
 // verdict, failing keys, versions, then per collective the curves and the numbers.
 #include "harness/report/html_report.hpp"
 
-#include "harness/verdict/verdict_table.hpp"
-
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "core/text_escape.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/verdict/units_text.hpp"
+#include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::report {
 
@@ -226,13 +225,11 @@ void capture_and_footer(const gate::Comparison& c, const HtmlInputs& in, std::st
       (c.capture.gdrdma ? "yes" : "no") + "</td><td>" +
       esc(c.capture.nccl_version.empty() ? "-" : c.capture.nccl_version) +
       "</td></tr></table></section>\n";
-  char alpha[16];
-  std::snprintf(alpha, sizeof alpha, "%.3g", c.alpha);
   out +=
       "<footer><p>Statistics: the launch is the unit; a key regresses when this launch's median "
       "leaves the "
       "prediction band of the baseline's launch medians (one-sided, alpha " +
-      std::string(alpha) +
+      fmt::format("{:.3g}", c.alpha) +
       " per key, floored by the size class's tolerance) and a confirmation launch agrees.</p>";
   if (!c.confirmation_note.empty()) out += "<p>Confirmation: " + esc(c.confirmation_note) + "</p>";
   if (!in.history.empty()) {

@@ -7,7 +7,7 @@ find_package(nlohmann_json 3.9 REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(benchmark REQUIRED)
 find_package(Threads REQUIRED)
-find_package(fmt REQUIRED)  # numbers in new text output ({fmt}, not snprintf)
+find_package(fmt REQUIRED)  # numbers in text output ({fmt}, not snprintf)
 
 set(_fabricgate_features "")
 macro(fabricgate_feature name found why_not)

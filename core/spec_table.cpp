@@ -2,7 +2,8 @@
 
 #include <array>
 #include <cmath>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace fabricgate {
 
@@ -95,13 +96,10 @@ double percent_of_spec(double measured_GBps, const LinkSpec& spec, SpecDirection
 
 std::string percent_of_spec_text(double measured_GBps, const LinkSpec& spec,
                                  SpecDirection direction) {
-  char text[200];
-  std::snprintf(text, sizeof text, "%.1f GB/s = %.1f %% of the %.1f GB/s %s %s spec (P07)",
-                measured_GBps, percent_of_spec(measured_GBps, spec, direction),
-                spec.GBps(direction),
-                direction == SpecDirection::bidirectional ? "bidirectional" : "unidirectional",
-                spec.name.c_str());
-  return text;
+  return fmt::format("{:.1f} GB/s = {:.1f} % of the {:.1f} GB/s {} {} spec (P07)", measured_GBps,
+                     percent_of_spec(measured_GBps, spec, direction), spec.GBps(direction),
+                     direction == SpecDirection::bidirectional ? "bidirectional" : "unidirectional",
+                     spec.name);
 }
 
 }  // namespace fabricgate

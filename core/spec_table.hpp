@@ -4,9 +4,8 @@
 //   P07: every spec states its direction; % of spec is taken against the matching one
 //        (a bidirectional measurement against the bidirectional figure, never mixed);
 //   P17: NVLink figures are the published aggregate (NVLink4: 450 GB/s per direction over 18
-//   links),
-//        never nvidia-smi's per-link rate summed (26.56 GB/s x 18 overshoots by the 0.9412
-//        encoding).
+//        links), never nvidia-smi's per-link rate summed (26.56 GB/s x 18 overshoots by the
+//        0.9412 encoding).
 // PCIe figures are the published usable per-lane rate per direction (after line encoding) times the
 // width: Gen5 x16 = 3.938 x 16 = 63.0 GB/s (P16). Adding a generation is one row in spec_table.cpp.
 #include <optional>

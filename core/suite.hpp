@@ -5,13 +5,13 @@
 //
 // {
 //   "schema": "fabricgate.suite/1", "name": "quick", "description": "...",
-//   "ranks": "per-gpu" | 2,                    // processes to launch (per-gpu: one per visible
-//   GPU) "min_ranks": 2,                            // refuse to launch with fewer (default 1)
+//   "ranks": "per-gpu" | 2,                    // processes to launch (per-gpu: one per GPU)
+//   "min_ranks": 2,                            // refuse to launch with fewer (default 1)
 //   "scenarios": ["default", "nvlink-off"],    // each runs in a fresh launch (NCCL caches its env)
 //   "env": {"NCCL_NVLS_ENABLE": "0"},          // set for every rank of every scenario
 //   "defaults": {"repetitions": 5, "warmup": 5, "target_sample_ms": 20},
-//   "benchmarks": [ {"family": "coll", "backend": "mpi", "sizes": {"min": 8, "max": "1M", "factor":
-//   4}}, ... ]
+//   "benchmarks": [
+//     {"family": "coll", "backend": "mpi", "sizes": {"min": 8, "max": "1M", "factor": 4}}, ...]
 // }
 #include <filesystem>
 #include <map>

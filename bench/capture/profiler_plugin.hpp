@@ -9,9 +9,9 @@
 // Use from the bench (rank-local; each process collects its own communicators' events):
 //   bool ours = capture::enable_static_profiler_if_unset();   // before the first NCCL call
 //   ... ncclCommInitRank ...
-//   capture::profiler().set_label(key);  run benchmark;  auto choice =
-//   capture::profiler().take(key); capture::profiler().active()  -> whether NCCL initialised the
-//   plugin ("profiler" path)
+//   capture::profiler().set_label(key);  run benchmark;
+//   auto choice = capture::profiler().take(key);
+//   capture::profiler().active()  -> whether NCCL initialised the plugin ("profiler" path)
 #include "bench/capture/choice_collector.hpp"
 #include "bench/capture/profiler_abi.hpp"
 

@@ -7,6 +7,7 @@
 #include <exception>
 #include <optional>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "bench/engine/rank_facts.hpp"
@@ -86,11 +87,10 @@ bool batch_failed(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
   }
   s.op->abort();
   env.hung_benchmark = s.rec.key;
-  char limit[32];
-  std::snprintf(limit, sizeof limit, "%g", s.plan.timeout_seconds);
   finish_without_samples(env, s, state, ResultStatus::error,
-                         "hung: " + s.rec.key + " did not complete within its " + limit +
-                             " s timeout (" + failure + "); " + s.rec.backend +
+                         "hung: " + s.rec.key + " did not complete within its " +
+                             fmt::format("{:g}", s.plan.timeout_seconds) + " s timeout (" +
+                             failure + "); " + s.rec.backend +
                              " aborted, later benchmarks not run");
   return true;
 }
@@ -164,11 +164,11 @@ bool set_up(BenchEnv& env, MeasurementState& s, benchmark::State& state) {
 void add_notes(MeasurementState& s) {
   const double med = median(s.rec.samples.time_us);
   if (med > 0 && s.rec.warmup_us > s.plan.warmup_slow_factor * med) {
-    char text[160];
-    std::snprintf(text, sizeof text,
-                  "warm-up %.1f us/op is %.1fx the timed median %.2f us (first-use setup, P09)",
-                  s.rec.warmup_us, s.rec.warmup_us / med, med);
-    s.rec.notes.push_back({"P09", "note", text});
+    s.rec.notes.push_back(
+        {"P09", "note",
+         fmt::format("warm-up {:.1f} us/op is {:.1f}x the timed median {:.2f} us (first-use "
+                     "setup, P09)",
+                     s.rec.warmup_us, s.rec.warmup_us / med, med)});
   }
 }
 

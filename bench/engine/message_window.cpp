@@ -1,8 +1,9 @@
 #include "bench/engine/message_window.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <thread>
+
+#include <fmt/format.h>
 
 namespace fabricgate::bench {
 
@@ -141,10 +142,7 @@ std::int64_t count_wrong_payload(const unsigned char* data, std::uint64_t bytes,
 }
 
 std::string timeout_message(std::chrono::nanoseconds timeout) {
-  char text[64];
-  std::snprintf(text, sizeof text, "no completion within %g s",
-                std::chrono::duration<double>(timeout).count());
-  return text;
+  return fmt::format("no completion within {:g} s", std::chrono::duration<double>(timeout).count());
 }
 
 WindowResult run_window(WindowChannel& channel, const WindowPlan& plan) {

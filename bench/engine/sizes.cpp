@@ -4,7 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 namespace fabricgate::bench {
 
@@ -36,13 +37,10 @@ std::string format_size(std::uint64_t bytes) {
     v /= 1024.0;
     ++unit;
   }
-  char buf[32];
   if (unit == 0 || v == static_cast<double>(static_cast<std::uint64_t>(v))) {
-    std::snprintf(buf, sizeof buf, "%.0f %s", v, kUnits[unit]);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.1f %s", v, kUnits[unit]);
+    return fmt::format("{:.0f} {}", v, kUnits[unit]);
   }
-  return buf;
+  return fmt::format("{:.1f} {}", v, kUnits[unit]);
 }
 
 }  // namespace fabricgate::bench

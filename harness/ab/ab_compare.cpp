@@ -1,9 +1,10 @@
 #include "harness/ab/ab_compare.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <span>
+
+#include <fmt/format.h>
 
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/tolerance.hpp"
@@ -245,29 +246,23 @@ AbInterval performance_of(const AbInterval& ratio, bool higher_better) {
 }
 
 std::string ratio_text(const AbKey& k, const AbOptions& o) {
-  char text[400];
   const bool is_time = k.metric == Metric::time_us;
   const double change = k.performance.estimate - 1;
   if (k.ratio.bounded) {
-    std::snprintf(
-        text, sizeof text,
-        "%s: %s %s -> %s, B/A %.3f [%.3f, %.3f] at %.0f%%: %+.1f%% (%s), tolerance %.1f%%",
-        format_bytes(k.bytes).c_str(), metric_name(k.metric),
-        format_metric(k.median_a, is_time).c_str(), format_metric(k.median_b, is_time).c_str(),
-        k.ratio.estimate, k.ratio.low, k.ratio.high, k.ratio.confidence * 100, change * 100,
-        change < 0 ? "B worse" : "B better", k.tolerance * 100);
-  } else {
-    std::snprintf(text, sizeof text,
-                  "%s: %s %s -> %s, B/A %.3f: %+.1f%% (%s), tolerance %.1f%%; %zu + %zu samples "
-                  "are too few for a "
-                  "%.0f%% interval",
-                  format_bytes(k.bytes).c_str(), metric_name(k.metric),
-                  format_metric(k.median_a, is_time).c_str(),
-                  format_metric(k.median_b, is_time).c_str(), k.ratio.estimate, change * 100,
-                  change < 0 ? "B worse" : "B better", k.tolerance * 100, k.samples_a, k.samples_b,
-                  o.confidence * 100);
+    return fmt::format(
+        "{}: {} {} -> {}, B/A {:.3f} [{:.3f}, {:.3f}] at {:.0f}%: {:+.1f}% ({}), tolerance {:.1f}%",
+        format_bytes(k.bytes), metric_name(k.metric), format_metric(k.median_a, is_time),
+        format_metric(k.median_b, is_time), k.ratio.estimate, k.ratio.low, k.ratio.high,
+        k.ratio.confidence * 100, change * 100, change < 0 ? "B worse" : "B better",
+        k.tolerance * 100);
   }
-  return text;
+  return fmt::format(
+      "{}: {} {} -> {}, B/A {:.3f}: {:+.1f}% ({}), tolerance {:.1f}%; {} + {} samples are too few "
+      "for a {:.0f}% interval",
+      format_bytes(k.bytes), metric_name(k.metric), format_metric(k.median_a, is_time),
+      format_metric(k.median_b, is_time), k.ratio.estimate, change * 100,
+      change < 0 ? "B worse" : "B better", k.tolerance * 100, k.samples_a, k.samples_b,
+      o.confidence * 100);
 }
 
 void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "harness/analysis/text_scan.hpp"
 
@@ -27,13 +28,8 @@ bool CaptureSummary::has_transport_prefix(std::string_view prefix) const {
 
 std::string format_bus_id(std::uint64_t bus_id) {
   // Same split as NCCL's int64ToBusId: domain, bus, device, function.
-  char text[40];
-  std::snprintf(text, sizeof text, "%04llx:%02llx:%02llx.%01llx",
-                static_cast<unsigned long long>(bus_id >> 20),
-                static_cast<unsigned long long>((bus_id & 0xff000) >> 12),
-                static_cast<unsigned long long>((bus_id & 0xff0) >> 4),
-                static_cast<unsigned long long>(bus_id & 0xf));
-  return text;
+  return fmt::format("{:04x}:{:02x}:{:02x}.{:01x}", bus_id >> 20, (bus_id & 0xff000) >> 12,
+                     (bus_id & 0xff0) >> 4, bus_id & 0xf);
 }
 
 std::string_view nccl_func_name(std::string_view op) {

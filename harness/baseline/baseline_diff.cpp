@@ -1,6 +1,6 @@
 #include "harness/baseline/baseline_diff.hpp"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "harness/gate/launch_band.hpp"
 #include "harness/gate/route_checks.hpp"
@@ -98,13 +98,12 @@ std::string render_baseline_diff(const BaselineDiff& d, std::size_t max_lines) {
   });
   section("moved bands", d.bands.size(), [&](std::size_t i) {
     const BandChange& m = d.bands[i];
-    char text[200];
-    std::snprintf(text, sizeof text,
-                  "  band %.1f%% (%zu launches) -> %.1f%% (%zu launches%s), floor %.1f%%%s",
-                  m.before * 100, m.launches_before, m.after * 100, m.launches_after,
-                  m.calibrated ? ", calibrated A/A" : "", m.floor * 100,
-                  m.noisy_after ? ": NOISY (wider than max_band, informational)" : "");
-    return m.key + text;
+    return m.key + fmt::format(
+                       "  band {:.1f}% ({} launches) -> {:.1f}% ({} launches{}), floor "
+                       "{:.1f}%{}",
+                       m.before * 100, m.launches_before, m.after * 100, m.launches_after,
+                       m.calibrated ? ", calibrated A/A" : "", m.floor * 100,
+                       m.noisy_after ? ": NOISY (wider than max_band, informational)" : "");
   });
   section("changed expectations", d.route_changes.size(),
           [&](std::size_t i) { return d.route_changes[i]; });

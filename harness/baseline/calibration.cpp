@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "core/errors.hpp"
 #include "harness/gate/compare.hpp"
@@ -72,11 +74,7 @@ void require_launches(const std::vector<RunRecord>& launches) {
   }
 }
 
-std::string pct(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", fraction * 100);
-  return text;
-}
+std::string pct(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
 
 // One key over the A/A launches: the metric's median per launch and the repetitions' CV.
 struct SeenKey {
@@ -231,11 +229,10 @@ std::string render_calibration(const CalibrationTable& t) {
            " with a confirmation launch";
   }
   out += "\n\n";
-  char line[512];
-  std::snprintf(line, sizeof line, "%-*s  %-6s  %-10s  %7s  %7s  %7s  %7s  %s\n",
-                static_cast<int>(width), "key", "class", "metric", "launchCV", "repCV", "MDE",
-                "MDE80", t.has_baseline ? "fails (confirmed)  baseline band" : "");
-  out += line;
+  // {fmt} pads to display width: columns stay aligned for a key that is not ASCII.
+  constexpr std::string_view kRow = "{:<{}}  {:<6}  {:<10}  {:>7}  {:>7}  {:>7}  {:>7}  {}\n";
+  out += fmt::format(kRow, "key", width, "class", "metric", "launchCV", "repCV", "MDE", "MDE80",
+                     t.has_baseline ? "fails (confirmed)  baseline band" : "");
   for (const CalibrationRow& r : t.rows) {
     std::string tail;
     if (t.has_baseline) {
@@ -244,18 +241,13 @@ std::string render_calibration(const CalibrationTable& t) {
              (r.baseline_band > 0 ? pct(r.baseline_band) : "not in baseline");
     }
     if (r.noisy) tail += "  NOISY: launch-to-launch noise too large to gate (informational)";
-    std::snprintf(line, sizeof line, "%-*s  %-6s  %-10s  %7s  %7s  %7s  %7s  %s\n",
-                  static_cast<int>(width), r.key.c_str(), r.size_class.c_str(),
-                  metric_name(r.metric), pct(r.launch_cv).c_str(), pct(r.repetition_cv).c_str(),
-                  pct(r.mde).c_str(), pct(r.mde80).c_str(), tail.c_str());
-    out += line;
+    out += fmt::format(kRow, r.key, width, r.size_class, metric_name(r.metric), pct(r.launch_cv),
+                       pct(r.repetition_cv), pct(r.mde), pct(r.mde80), tail);
   }
   out += "\nper size class (MDE: smallest loss that fails one launch; over gateable keys):\n";
   for (const SizeClassSummary& c : t.classes) {
-    std::snprintf(line, sizeof line, "  %-8s %3zu keys, %3zu NOISY, median MDE %s, worst %s\n",
-                  c.name.c_str(), c.keys, c.noisy, pct(c.median_mde).c_str(),
-                  pct(c.max_mde).c_str());
-    out += line;
+    out += fmt::format("  {:<8} {:3} keys, {:3} NOISY, median MDE {}, worst {}\n", c.name, c.keys,
+                       c.noisy, pct(c.median_mde), pct(c.max_mde));
   }
   return out;
 }

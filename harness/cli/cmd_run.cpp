@@ -115,22 +115,15 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   const RunRecord run = load_run(sr.dir);
   const std::string explicit_baseline = scenario_baseline(a, run, sr.scenario);
   std::optional<Baseline> baseline;
-  if (sr.scenario == "default" || !explicit_baseline.empty()) {
-    if (explicit_baseline.empty())
-      note_baseline_location(locate_baseline(a.baselines_dir, run.platform, run.suite));
-    baseline = gate::find_baseline(run, explicit_baseline, a.baselines_dir);
-  }
-  const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
-  bool store_failed = false;
-  const std::optional<gate::RunHistory> history =
-      load_history(a.store_location, run, gate::drift_policy_from(policy).window, store_failed);
+  if (sr.scenario == "default" || !explicit_baseline.empty())
+    baseline = baseline_for(run, explicit_baseline, a.baselines_dir);
   gate::JudgeOptions judge;
   judge.compare = compare_options(a.force, a.force_platform);
   judge.confirm.max_keys = a.confirm_max_keys;
   judge.confirm.launches = a.no_confirm ? 0 : a.confirm_launches;
-  const gate::Comparison comparison =
-      gate::judge_run(run, baseline ? &*baseline : nullptr, confirmation_launcher(a, sr, run),
-                      history ? &*history : nullptr, judge);
+  bool store_failed = false;
+  const gate::Comparison comparison = judge_with_history(
+      run, baseline, confirmation_launcher(a, sr, run), a.store_location, judge, store_failed);
   const bool recorded = record_run(a.store_location, run, comparison) && !store_failed;
   emit(comparison, report::ReportFormat::console, "", a.verbose);
   for (const auto& name : a.reports) {

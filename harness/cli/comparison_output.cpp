@@ -71,22 +71,34 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
     check_later_launch(g.run, later.back(), p);
   }
   const store::StoreLocation store_at = store_for_run(store_flag, g.run);  // InputError first
-  if (baseline_file.empty())
-    note_baseline_location(locate_baseline(baselines_dir, g.run.platform, g.run.suite));
-  g.baseline = gate::find_baseline(g.run, baseline_file, baselines_dir);
+  g.baseline = baseline_for(g.run, baseline_file, baselines_dir);
   const auto replay = [&](const std::vector<std::string>&, std::size_t attempt) {
     if (attempt > later.size()) return gate::ConfirmationLaunch{};  // no more launches
     return gate::ConfirmationLaunch{later[attempt - 1], later_paths[attempt - 1]};
   };
-  const TolerancePolicy policy = g.baseline ? g.baseline->policy : TolerancePolicy::defaults();
-  const std::optional<gate::RunHistory> history =
-      load_history(store_at, g.run, gate::drift_policy_from(policy).window, g.store_failed);
   gate::JudgeOptions judge;
   judge.compare = options;
   judge.confirm.launches = later.size();
-  g.comparison = gate::judge_run(g.run, g.baseline ? &*g.baseline : nullptr, replay,
-                                 history ? &*history : nullptr, judge);
+  g.comparison = judge_with_history(g.run, g.baseline, replay, store_at, judge, g.store_failed);
   return g;
+}
+
+std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& baseline_file,
+                                     const std::string& baselines_dir) {
+  if (baseline_file.empty())
+    note_baseline_location(locate_baseline(baselines_dir, run.platform, run.suite));
+  return gate::find_baseline(run, baseline_file, baselines_dir);
+}
+
+gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Baseline>& baseline,
+                                    const gate::ConfirmationLauncher& confirmations,
+                                    const store::StoreLocation& store,
+                                    const gate::JudgeOptions& options, bool& store_failed) {
+  const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
+  const std::optional<gate::RunHistory> history =
+      load_history(store, run, gate::drift_policy_from(policy).window, store_failed);
+  return gate::judge_run(run, baseline ? &*baseline : nullptr, confirmations,
+                         history ? &*history : nullptr, options);
 }
 
 void note_baseline_location(const BaselineLocation& where) {

@@ -25,6 +25,20 @@ struct GatedRun {
 // The launches a run directory kept as its confirmations: <run>/confirm, <run>/confirm-2.
 std::vector<std::string> recorded_confirmations(const RunRecord& run);
 
+// The baseline `run` is judged against: `baseline_file` when given, else the one under
+// `baselines_dir` for its platform and suite (with a note on stderr when that is the older
+// per-platform file); nullopt when there is none.
+std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& baseline_file,
+                                     const std::string& baselines_dir);
+
+// The one judge as every command calls it: the baseline's tolerance policy (the defaults without
+// a baseline) sets the DRIFT window of the history read from `store`. `store_failed` is set when
+// the store cannot be read: the run is then judged without DRIFT and the caller exits 3.
+gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Baseline>& baseline,
+                                    const gate::ConfirmationLauncher& confirmations,
+                                    const store::StoreLocation& store,
+                                    const gate::JudgeOptions& options, bool& store_failed);
+
 // Judges `runs[0]` with `runs[1..]` as its later launches of the same session (or, with one run,
 // the confirmations it kept), against its baseline, with DRIFT from `store` (none: no DRIFT).
 // A later launch of another platform or session, or one that started earlier, is refused (exit 2).

@@ -1,8 +1,9 @@
 #include "harness/cluster/node_actions.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
+
+#include <fmt/format.h>
 
 namespace fabricgate::gate {
 
@@ -21,9 +22,7 @@ std::string printable(std::string_view s) {
   for (const char c : s.substr(0, kMaxHostName + 1)) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u >= 0x7f || c == '\\') {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", u);
-      out += buf;
+      out += fmt::format("\\x{:02x}", u);
     } else {
       out += c;
     }

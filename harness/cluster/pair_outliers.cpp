@@ -1,9 +1,10 @@
 #include "harness/cluster/pair_outliers.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "harness/stats/statistics.hpp"
 #include "harness/verdict/units_text.hpp"
@@ -18,17 +19,9 @@ struct PairResult {
   std::string b;
 };
 
-std::string ratio_text(double r) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2fx", r);
-  return buf;
-}
+std::string ratio_text(double r) { return fmt::format("{:.2f}x", r); }
 
-std::string rate_text(double GBps) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g GB/s", GBps);
-  return buf;
-}
+std::string rate_text(double GBps) { return fmt::format("{:.3g} GB/s", GBps); }
 
 struct NodeScore {
   int judged = 0;  // sizes at which the node was judged

@@ -1,8 +1,9 @@
 #include "harness/fingerprint/node_facts.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "core/errors.hpp"
 #include "harness/fingerprint/gpu_topology.hpp"
@@ -31,10 +32,8 @@ std::string nic_links(const RdmaInventory& rdma) {
   std::string out;
   for (const auto& d : rdma.devices) {
     for (const auto& p : d.ports) {
-      char rate[32];
-      std::snprintf(rate, sizeof rate, "%gGb/s", p.rate_Gbps);
       out += (out.empty() ? "" : "; ") + d.name + "/" + std::to_string(p.number) + " " + p.state +
-             " " + rate + " " + p.link_layer;
+             " " + fmt::format("{:g}Gb/s", p.rate_Gbps) + " " + p.link_layer;
     }
   }
   return out;

@@ -1,10 +1,11 @@
 #include "harness/gate/compare.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
+
+#include <fmt/format.h>
 
 #include "core/errors.hpp"
 #include "core/key_parts.hpp"
@@ -29,11 +30,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string plain_percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f%%", fraction * 100);
-  return text;
-}
+std::string plain_percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
 
 std::string describe_changes(const std::string& prefix, const std::vector<Change>& changes) {
   std::string out = prefix;

@@ -1,8 +1,9 @@
 #include "harness/gate/metric_judge.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <span>
+
+#include <fmt/format.h>
 
 #include "harness/gate/launch_band.hpp"
 #include "harness/gate/tolerance.hpp"
@@ -50,17 +51,14 @@ std::string band_scope_text(const LaunchBand& b) {
   text += "centre from " + std::to_string(b.sessions) + " session(s)";
   if (b.hosts > 0) text += " on " + std::to_string(b.hosts) + " host(s)";
   if (b.calibrated) return text + ", calibrated band";
-  char sd[160];
   if (b.between_estimated) {
-    std::snprintf(sd, sizeof sd, "; between-session SD %.2f %%, within %.2f %%", b.between_sd * 100,
-                  b.within_sd * 100);
-  } else {
-    std::snprintf(sd, sizeof sd,
-                  "; between-session term not estimated (fewer sessions than min_sessions): "
-                  "allowance %.2f %%, within %.2f %%",
-                  b.between_sd * 100, b.within_sd * 100);
+    return text + fmt::format("; between-session SD {:.2f} %, within {:.2f} %", b.between_sd * 100,
+                              b.within_sd * 100);
   }
-  return text + sd;
+  return text + fmt::format(
+                    "; between-session term not estimated (fewer sessions than min_sessions): "
+                    "allowance {:.2f} %, within {:.2f} %",
+                    b.between_sd * 100, b.within_sd * 100);
 }
 
 }  // namespace
@@ -131,17 +129,14 @@ Verdict verdict_against_limits(const MetricJudgement& j, double value) {
 
 std::string describe_judgement(const MetricJudgement& j, std::uint64_t bytes) {
   const double change = (j.performance_ratio - 1) * 100;
-  char text[400];
-  std::snprintf(text, sizeof text,
-                "%s: %s %s -> %s (%+.1f%% %s, band %.1f%% from %zu launches%s, floor %.1f%%, "
-                "repetitions CV %.1f%%)",
-                format_bytes(bytes).c_str(), metric_name(j.metric),
-                format_metric(j.baseline_median, j.metric == Metric::time_us).c_str(),
-                format_metric(j.current_median, j.metric == Metric::time_us).c_str(), change,
-                change < 0 ? "worse" : "better", j.tolerance * 100, j.launches,
-                j.band_calibrated ? ", calibrated" : "", j.static_tolerance * 100,
-                j.launch_cv * 100);
-  return text;
+  return fmt::format(
+      "{}: {} {} -> {} ({:+.1f}% {}, band {:.1f}% from {} launches{}, floor {:.1f}%, "
+      "repetitions CV {:.1f}%)",
+      format_bytes(bytes), metric_name(j.metric),
+      format_metric(j.baseline_median, j.metric == Metric::time_us),
+      format_metric(j.current_median, j.metric == Metric::time_us), change,
+      change < 0 ? "worse" : "better", j.tolerance * 100, j.launches,
+      j.band_calibrated ? ", calibrated" : "", j.static_tolerance * 100, j.launch_cv * 100);
 }
 
 }  // namespace fabricgate::gate

@@ -1,6 +1,6 @@
 #include "harness/gate/multinode_notes.hpp"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace fabricgate::gate {
 
@@ -21,15 +21,13 @@ void add_multinode_notes(const RunRecord& run, Comparison& c) {
   for (KeyComparison& key : c.keys) {
     if (key.family != "coll" || !key.busbw_now || key.nranks < 2) continue;
     const double rate = inter_node_rate_GBps(*key.busbw_now, k, key.nranks);
-    char text[256];
-    std::snprintf(
-        text, sizeof text,
-        "busbw %.1f GB/s over %d nodes, %d ranks in all, implies >= %.1f GB/s per accelerator "
-        "between "
-        "nodes (busbw x (k-1)/(n-1); a floor, valid for hierarchical algorithms; compare with "
-        "the per-accelerator NIC spec, not with busbw)",
-        *key.busbw_now, k, key.nranks, rate);
-    key.notes.push_back({"P12", "note", text});
+    key.notes.push_back(
+        {"P12", "note",
+         fmt::format("busbw {:.1f} GB/s over {} nodes, {} ranks in all, implies >= {:.1f} GB/s per "
+                     "accelerator between nodes (busbw x (k-1)/(n-1); a floor, valid for "
+                     "hierarchical algorithms; compare with the per-accelerator NIC spec, not with "
+                     "busbw)",
+                     *key.busbw_now, k, key.nranks, rate)});
   }
 }
 

@@ -1,7 +1,8 @@
 #include "harness/gate/wire_spec_notes.hpp"
 
-#include <cstdio>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 namespace fabricgate::gate {
 
@@ -27,19 +28,17 @@ void add_wire_spec_notes(const RunRecord& run, Comparison& c) {
     if (it == results.end() || !it->second->choice || it->second->choice->algo.empty()) continue;
     const Choice& choice = *it->second->choice;
     const bool ring_only = choice.algo.size() == 1 && choice.algo.begin()->first == "Ring";
-    char text[256];
     if (*k.busbw_now > spec) {
-      std::snprintf(
-          text, sizeof text,
-          "busbw %.1f GB/s is above the %.0f GB/s per-direction NVLink spec: with %s the ring "
-          "formula behind busbw no longer describes the wire (P10)",
-          *k.busbw_now, spec, algorithms(choice).c_str());
-      k.notes.push_back({"P10", "note", text});
+      k.notes.push_back({"P10", "note",
+                         fmt::format("busbw {:.1f} GB/s is above the {:.0f} GB/s per-direction "
+                                     "NVLink spec: with {} the ring formula behind busbw no longer "
+                                     "describes the wire (P10)",
+                                     *k.busbw_now, spec, algorithms(choice))});
     } else if (ring_only && k.bytes >= (std::uint64_t{1} << 26)) {
-      std::snprintf(text, sizeof text,
-                    "ring wire efficiency %.1f %% of the %.0f GB/s per-direction NVLink spec",
-                    100.0 * *k.busbw_now / spec, spec);
-      k.notes.push_back({"P10", "note", text});
+      k.notes.push_back(
+          {"P10", "note",
+           fmt::format("ring wire efficiency {:.1f} % of the {:.0f} GB/s per-direction NVLink spec",
+                       100.0 * *k.busbw_now / spec, spec)});
     }
   }
 }

@@ -1,7 +1,8 @@
 #include "harness/import/imported_run.hpp"
 
 #include <unistd.h>
-#include <cstdio>
+
+#include <fmt/format.h>
 
 #include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
@@ -38,9 +39,7 @@ std::string base_name(const std::string& path) {
 
 json imported_run_skeleton(const ImportContext& ctx, const std::string& tool,
                            const std::string& tool_version, const std::vector<SourceFile>& files) {
-  char hash[17];
-  std::snprintf(hash, sizeof hash, "%08llx",
-                static_cast<unsigned long long>(content_hash(files) >> 32));
+  const std::string hash = fmt::format("{:08x}", content_hash(files) >> 32);
   std::string names;
   for (const SourceFile& f : files) names += (names.empty() ? "" : ",") + base_name(f.path);
   return json{

@@ -65,9 +65,7 @@ gate::LoadedLibraries loaded_libraries(const json& run) {
 // The baseline gate's tolerance policy for this platform, so an A/B is as strict as the gate.
 void choose_policy(const AbRunOptions& o, const std::string& platform, gate::AbOptions& compare) {
   if (compare.tolerance) {
-    char text[64];
-    std::snprintf(text, sizeof text, "--tolerance %.4g (every key)", *compare.tolerance);
-    compare.tolerance_source = text;
+    compare.tolerance_source = fmt::format("--tolerance {:.4g} (every key)", *compare.tolerance);
     return;
   }
   const fs::path file = o.policy_baseline.empty()

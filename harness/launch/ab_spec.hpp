@@ -1,8 +1,7 @@
 #pragma once
 // One side of `fabricgate ab` from its --a / --b items:
-//   NAME=VALUE   an environment variable for every rank (NAME: [A-Z_][A-Za-z0-9_]*, so OMPI_MCA_btl
-//   too;
-//                VALUE without shell syntax)
+//   NAME=VALUE   an environment variable for every rank (NAME: [A-Z_][A-Za-z0-9_]*, so
+//                OMPI_MCA_btl too; VALUE without shell syntax)
 //   nccl=PATH    the NCCL library: a libnccl.so.2 file or a directory holding one (or lib/, lib64/
 //                below it, as in the nvidia-nccl pip package); its directory goes first in
 //                LD_LIBRARY_PATH so the bench, linked against the soname libnccl.so.2, loads it

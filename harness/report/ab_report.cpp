@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+
+#include <fmt/format.h>
 
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
@@ -38,13 +39,8 @@ std::string figure(double v, gate::Metric m) {
 }
 
 std::string interval_text(const gate::AbInterval& i) {
-  char text[96];
-  if (i.bounded) {
-    std::snprintf(text, sizeof text, "%.3f [%.3f, %.3f]", i.estimate, i.low, i.high);
-  } else {
-    std::snprintf(text, sizeof text, "%.3f [unbounded]", i.estimate);
-  }
-  return text;
+  if (i.bounded) return fmt::format("{:.3f} [{:.3f}, {:.3f}]", i.estimate, i.low, i.high);
+  return fmt::format("{:.3f} [unbounded]", i.estimate);
 }
 
 std::string changes_text(const std::vector<gate::Change>& changes) {
@@ -84,10 +80,9 @@ std::string render_ab_console(const gate::AbComparison& c, bool color) {
   for (const gate::Change& ch : c.side_changes)
     out += "changed A -> B: " + ch.what + " " + ch.before + " -> " + ch.after + "\n";
   out += fingerprint_changes_console({c.fingerprint_changes, c.fingerprint_note, "A", "B"});
-  char stats[200];
-  std::snprintf(stats, sizeof stats, "%.0f%% intervals (Hodges-Lehmann, distribution-free); ",
-                c.confidence * 100);
-  out += stats + c.tolerance_source + "\n";
+  out +=
+      fmt::format("{:.0f}% intervals (Hodges-Lehmann, distribution-free); ", c.confidence * 100) +
+      c.tolerance_source + "\n";
   for (const std::string& w : c.warnings) out += "warning: " + w + "\n";
   if (!c.directory.empty()) out += "results: " + c.directory + "\n";
   if (c.keys.empty()) return out;
@@ -171,14 +166,12 @@ std::string render_ab_markdown(const gate::AbComparison& c) {
     for (const std::string& n : k.notes) route += (route.empty() ? "" : "; ") + n;
     out += markdown_cell(route) + " |\n";
   }
-  char stats[400];
-  std::snprintf(
-      stats, sizeof stats,
-      "\n<sub>Per key, every repetition of every compared pair is pooled per side; B/A is the "
-      "Hodges-Lehmann ratio with its %.0f%% distribution-free interval. A key fails when the whole "
-      "interval is worse than 1 − tolerance. ",
-      c.confidence * 100);
-  out += stats + markdown_cell(c.tolerance_source) + ".</sub>\n";
+  out += fmt::format(
+             "\n<sub>Per key, every repetition of every compared pair is pooled per side; B/A is "
+             "the Hodges-Lehmann ratio with its {:.0f}% distribution-free interval. A key fails "
+             "when the whole interval is worse than 1 − tolerance. ",
+             c.confidence * 100) +
+         markdown_cell(c.tolerance_source) + ".</sub>\n";
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/text_escape.hpp"
 #include "harness/report/history_change_points.hpp"
+#include "harness/report/html_page_head.hpp"
 #include "harness/report/svg_plot.hpp"
 #include "harness/report/trend_change_points.hpp"
 #include "harness/verdict/comparison.hpp"
@@ -19,20 +20,12 @@ namespace {
 
 std::string esc(const std::string& s) { return xml_escape(s); }
 
-// The HTML report's policy: nothing is fetched, nothing runs; links go only to the site's pages.
-constexpr const char* kHead = R"(<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}
-h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd}h3{font-size:14px;font-family:monospace}
-table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top}
-th{background:#f4f4f4;text-align:left}td.num{text-align:right;white-space:nowrap}
+// The dashboard's own rules, after the shared ones (html_page_head.cpp: the HTML report's policy,
+// nothing is fetched, nothing runs); links go only to the site's pages.
+constexpr const char* kStyles = R"(h3{font-size:14px;font-family:monospace}th{text-align:left}
 .v-fail{color:#b00;font-weight:bold}.v-pass{color:#080}.v-none{color:#777}
 .worse{color:#b00}.better{color:#080}
 section.key{display:inline-block;vertical-align:top;margin:0 12px 12px 0}section.key svg{border:1px solid #eee}
-code{background:#f4f4f4;padding:0 3px}footer{margin-top:32px;font-size:11px;color:#666}
-</style>
 )";
 
 constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd",
@@ -193,8 +186,7 @@ std::string trend_svg(const PlatformView& v, const KeyTrend& t, std::size_t inde
 }
 
 std::string page(const std::string& title, const std::string& body, const DashboardOptions& o) {
-  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n" + std::string(kHead) + "<title>" +
-         esc(title) + "</title>\n</head>\n<body>\n" + body + "<footer>fabricgate dashboard from " +
+  return html_page_start(title, kStyles) + body + "<footer>fabricgate dashboard from " +
          esc(o.source) + ", generated " + esc(o.generated_at) +
          ". Static: no script, nothing fetched.</footer>\n</body>\n</html>\n";
 }

@@ -1,9 +1,10 @@
 #include "harness/report/html_figures.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <set>
 #include <tuple>
+
+#include <fmt/format.h>
 
 #include "core/key_parts.hpp"
 #include "harness/report/key_figures.hpp"
@@ -31,14 +32,9 @@ std::string slug(const std::string& text) {
 }
 
 std::string time_tick(double us) {
-  char buf[32];
-  if (us < 1000)
-    std::snprintf(buf, sizeof buf, "%g us", us);
-  else if (us < 1e6)
-    std::snprintf(buf, sizeof buf, "%g ms", us / 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%g s", us / 1e6);
-  return buf;
+  if (us < 1000) return fmt::format("{:g} us", us);
+  if (us < 1e6) return fmt::format("{:g} ms", us / 1e3);
+  return fmt::format("{:g} s", us / 1e6);
 }
 
 std::string size_tick(double bytes) {
@@ -247,11 +243,7 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
                ? dates[static_cast<std::size_t>(i)]
                : std::string();
   };
-  plot.y_ticks = [](double y) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%.2f", y);
-    return std::string(buf);
-  };
+  plot.y_ticks = [](double y) { return fmt::format("{:.2f}", y); };
   bool any = false;
   std::size_t colour = 0;
   std::vector<TrendSeries> stepped;  // every plotted key's history, for the change-point markers
@@ -286,12 +278,10 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
                        [&](const IndexedRun& r) { return r.run_id == pt.run_id; }) -
           window.begin());
       const double ratio = higher_better ? pt.value / *base : *base / pt.value;
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.3f", ratio);
       s.points.push_back({static_cast<double>(i), ratio,
                           k->key + "\n" + pt.run_id + " (" + pt.suite + "/" + pt.scenario +
                               "): " + gate::format_metric(pt.value, p == Plotted::time) + " = " +
-                              buf + " x baseline"});
+                              fmt::format("{:.3f}", ratio) + " x baseline"});
     }
     plot.series.push_back(std::move(s));
     stepped.push_back({k->key, h});
@@ -354,9 +344,7 @@ std::vector<PairMatrix> pair_matrices(const gate::Comparison& c) {
           const double v = k.busbw_now ? *k.busbw_now : rate ? k.algbw_now : k.time_us_now;
           unit = rate ? (k.busbw_now ? "busbw GB/s" : "GB/s") : "us";
           if (v > 0) cell.value = v;
-          char buf[32];
-          std::snprintf(buf, sizeof buf, v >= 100 ? "%.1f" : "%.3g", v);
-          cell.text = buf;
+          cell.text = v >= 100 ? fmt::format("{:.1f}", v) : fmt::format("{:.3g}", v);
           const KeyFigures f = key_figures(k);
           cell.tooltip = k.key + "\n" + gate::verdict_name(k.verdict) + ": " + k.reason +
                          (f.baseline.empty() ? "" : "\nbaseline " + f.baseline + ", now " + f.now);

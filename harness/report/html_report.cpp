@@ -2,14 +2,14 @@
 // verdict, failing keys, versions, then per collective the curves and the numbers.
 #include "harness/report/html_report.hpp"
 
-#include "harness/verdict/verdict_table.hpp"
-
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "core/text_escape.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
+#include "harness/report/html_page_head.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/verdict/units_text.hpp"
+#include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::report {
 
@@ -17,25 +17,16 @@ namespace {
 
 std::string esc(const std::string& s) { return xml_escape(s); }
 
-// No network, ever: the policy makes the browser refuse any fetch the page might still contain.
-constexpr const char* kHead = R"(<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-body{font-family:sans-serif;margin:24px;color:#222;max-width:1400px}
-h1{font-size:22px;margin:0 0 6px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ddd}h3{font-size:15px}
+// The report's own rules, after the shared ones (html_page_head.cpp).
+constexpr const char* kStyles = R"(h3{font-size:15px}
 .verdict{padding:12px 16px;border-radius:6px;border-left:8px solid}
 .verdict-pass{background:#e9f7ec;border-color:#2ca02c}.verdict-fail{background:#fdecea;border-color:#d62728}
 .verdict-incomplete{background:#fff4e5;border-color:#ff7f0e}.verdict-no-baseline{background:#eef3fb;border-color:#1f77b4}
-table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top}
-th{background:#f4f4f4}td.num{text-align:right;white-space:nowrap}
 .v-fail{color:#b00;font-weight:bold}.v-warn{color:#a60;font-weight:bold}.v-pass{color:#080}.v-info{color:#077;font-style:italic}.v-skip{color:#777}
 .notes{margin:0;padding-left:16px}.note-error{color:#b00}.note-warn{color:#a60}.note-note{color:#555}
 .change{font-family:monospace;color:#a40}.warning{background:#fff4e5;padding:6px 10px;border-radius:4px}
 .figures{display:flex;flex-wrap:wrap;gap:12px}.figures svg{border:1px solid #eee}
 .pair-block{max-width:560px;font-size:12px}
-code{background:#f4f4f4;padding:0 3px}footer{margin-top:32px;font-size:11px;color:#666}
-</style>
 )";
 
 // One class per style of the verdict table: UNSTABLE and AMBIGUOUS look like the warnings they
@@ -226,13 +217,11 @@ void capture_and_footer(const gate::Comparison& c, const HtmlInputs& in, std::st
       (c.capture.gdrdma ? "yes" : "no") + "</td><td>" +
       esc(c.capture.nccl_version.empty() ? "-" : c.capture.nccl_version) +
       "</td></tr></table></section>\n";
-  char alpha[16];
-  std::snprintf(alpha, sizeof alpha, "%.3g", c.alpha);
   out +=
       "<footer><p>Statistics: the launch is the unit; a key regresses when this launch's median "
       "leaves the "
       "prediction band of the baseline's launch medians (one-sided, alpha " +
-      std::string(alpha) +
+      fmt::format("{:.3g}", c.alpha) +
       " per key, floored by the size class's tolerance) and a confirmation launch agrees.</p>";
   if (!c.confirmation_note.empty()) out += "<p>Confirmation: " + esc(c.confirmation_note) + "</p>";
   if (!in.history.empty()) {
@@ -247,9 +236,7 @@ void capture_and_footer(const gate::Comparison& c, const HtmlInputs& in, std::st
 }  // namespace
 
 std::string render_html(const gate::Comparison& c, const HtmlInputs& inputs) {
-  std::string out = "<!DOCTYPE html>\n<html lang=\"en\"><head>" + std::string(kHead) +
-                    "<title>fabricgate " + esc(c.run_id) + ": " + esc(c.headline()) +
-                    "</title></head>\n<body>\n";
+  std::string out = html_page_start("fabricgate " + c.run_id + ": " + c.headline(), kStyles);
   headline(c, out);
   failing_keys(c, out);
   versions_and_warnings(c, out);

@@ -1,6 +1,6 @@
 #include "harness/report/mermaid_chart.hpp"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "harness/verdict/units_text.hpp"
 
@@ -8,11 +8,7 @@ namespace fabricgate::report {
 
 namespace {
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
+std::string number(double v) { return fmt::format("{:.4g}", v); }
 
 // Mermaid strings are double-quoted and cannot escape a quote: drop quotes and line breaks.
 std::string quoted(const std::string& text) {

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
+
+#include <fmt/format.h>
 
 #include "core/text_escape.hpp"
 
@@ -13,17 +14,9 @@ namespace {
 
 constexpr double kPad = 0.04;  // share of the axis left empty at each end, so edge points show
 
-std::string num(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
-}
+std::string num(double v) { return fmt::format("{:.1f}", v); }
 
-std::string plain_tick(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
+std::string plain_tick(double v) { return fmt::format("{:g}", v); }
 
 std::string attr(const std::string& name, const std::string& value) {
   return " " + name + "=\"" + xml_escape(value) + "\"";
@@ -369,10 +362,7 @@ std::string heat_colour(double t) {
   t = std::isfinite(t) ? std::clamp(t, 0.0, 1.0) : 0.0;
   // From #deebf7 (light) to #08519c (dark): a blue ramp that stays readable for colour-blind eyes.
   const auto mix = [t](int a, int b) { return static_cast<int>(std::lround(a + (b - a) * t)); };
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", mix(0xde, 0x08), mix(0xeb, 0x51),
-                mix(0xf7, 0x9c));
-  return buf;
+  return fmt::format("#{:02x}{:02x}{:02x}", mix(0xde, 0x08), mix(0xeb, 0x51), mix(0xf7, 0x9c));
 }
 
 std::string render_heat_map(const HeatMap& m) {

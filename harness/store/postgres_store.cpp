@@ -3,9 +3,10 @@
 #include <libpq-fe.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 namespace fabricgate::store {
 
@@ -65,11 +66,7 @@ void copy_field(std::string& line, const std::string& value) {
   }
 }
 
-std::string number(double v) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "%.17g", v);
-  return buffer;
-}
+std::string number(double v) { return fmt::format("{:.17g}", v); }
 
 void ignore_notice(void*, const char*) {}
 

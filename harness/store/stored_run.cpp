@@ -1,8 +1,9 @@
 #include "harness/store/stored_run.hpp"
 
-#include <cstdio>
 #include <set>
 #include <unordered_map>
+
+#include <fmt/format.h>
 
 namespace fabricgate::store {
 
@@ -46,9 +47,7 @@ std::string fingerprint_digest(const json& facts) {
     h ^= static_cast<unsigned char>(c);
     h *= 0x100000001b3ULL;
   }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return hex;
+  return fmt::format("{:016x}", h);
 }
 
 StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparison) {

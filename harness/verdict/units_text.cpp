@@ -1,6 +1,6 @@
 #include "harness/verdict/units_text.hpp"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 namespace fabricgate::gate {
 
@@ -17,25 +17,13 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 std::string format_metric(double value, bool is_time) {
-  char text[64];
-  if (is_time) {
-    std::snprintf(text, sizeof text, value < 100 ? "%.2f us" : "%.1f us", value);
-  } else {
-    std::snprintf(text, sizeof text, value < 10 ? "%.3f GB/s" : "%.2f GB/s", value);
-  }
-  return text;
+  if (is_time)
+    return value < 100 ? fmt::format("{:.2f} us", value) : fmt::format("{:.1f} us", value);
+  return value < 10 ? fmt::format("{:.3f} GB/s", value) : fmt::format("{:.2f} GB/s", value);
 }
 
-std::string format_percent(double fraction) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%+.1f%%", fraction * 100);
-  return text;
-}
+std::string format_percent(double fraction) { return fmt::format("{:+.1f}%", fraction * 100); }
 
-std::string format_p_value(double p) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", p);
-  return buffer;
-}
+std::string format_p_value(double p) { return fmt::format("{:.3g}", p); }
 
 }  // namespace fabricgate::gate

@@ -1,6 +1,6 @@
 #include <cuda_runtime.h>
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "bench/backends/cuda/gpu_placement.hpp"
 
@@ -25,13 +25,11 @@ GpuPlacement place_on_gpu(int local_rank) {
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, p.device) == cudaSuccess) {
     p.name = prop.name;
-    char uuid[64];
     const auto* b = reinterpret_cast<const unsigned char*>(prop.uuid.bytes);
-    std::snprintf(uuid, sizeof uuid,
-                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0],
-                  b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13],
-                  b[14], b[15]);
-    p.uuid = uuid;
+    // The 16 bytes as nvidia-smi prints them: groups of 4, 2, 2, 2 and 6 bytes.
+    p.uuid = fmt::format("GPU-{:02x}-{:02x}-{:02x}-{:02x}-{:02x}", fmt::join(b, b + 4, ""),
+                         fmt::join(b + 4, b + 6, ""), fmt::join(b + 6, b + 8, ""),
+                         fmt::join(b + 8, b + 10, ""), fmt::join(b + 10, b + 16, ""));
   }
   char bus[32] = {0};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, p.device) == cudaSuccess) p.pci_bus_id = bus;

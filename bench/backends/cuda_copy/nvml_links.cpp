@@ -3,8 +3,9 @@
 #include <dlfcn.h>
 
 #include <cctype>
-#include <cstdio>
 #include <cstdlib>
+
+#include <fmt/format.h>
 
 namespace fabricgate::bench {
 
@@ -55,9 +56,7 @@ std::string normalise_bus_id(const std::string& id) {
   const auto colon = id.find(':');
   if (colon == std::string::npos) return {};
   const unsigned long domain = std::strtoul(id.substr(0, colon).c_str(), nullptr, 16);
-  char text[16];
-  std::snprintf(text, sizeof text, "%04lx", domain & 0xffffUL);
-  std::string out = std::string(text) + id.substr(colon);
+  std::string out = fmt::format("{:04x}", domain & 0xffffUL) + id.substr(colon);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }

@@ -1,7 +1,8 @@
 #include "bench/backends/nccl/nccl_comms.hpp"
 
-#include <cstdio>
 #include <cstring>
+
+#include <fmt/format.h>
 
 namespace fabricgate::bench {
 
@@ -122,11 +123,9 @@ NcclCommsResult NcclComms::create(Communicator& comm, const std::vector<int>& de
       const WaitResult w = self->wait_ready(deadline);
       if (w.outcome == WaitOutcome::timed_out) {
         hung_here = true;
-        char text[160];
-        std::snprintf(text, sizeof text,
-                      "NCCL initialisation did not complete within %g s (communicator aborted)",
-                      timeout_seconds);
-        error = text;
+        error =
+            fmt::format("NCCL initialisation did not complete within {:g} s (communicator aborted)",
+                        timeout_seconds);
       } else if (w.outcome == WaitOutcome::failed) {
         error = w.error;
       }

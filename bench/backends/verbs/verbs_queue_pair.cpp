@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
+#include <iterator>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace fabricgate::bench::verbs {
 
@@ -14,9 +16,9 @@ void check(const char* call, int rc) {
 }
 
 std::string gid_hex(const ibv_gid& gid) {
-  char out[33];
-  for (int i = 0; i < 16; ++i) std::snprintf(out + 2 * i, 3, "%02x", gid.raw[i]);
-  return std::string(out, 32);
+  std::string out;
+  for (const std::uint8_t byte : gid.raw) fmt::format_to(std::back_inserter(out), "{:02x}", byte);
+  return out;
 }
 
 ibv_gid gid_from_hex(const std::string& hex) {

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "harness/launch/process.hpp"
+#include "tests/integration/cli_runner.hpp"
 
 #if FABRICGATE_TEST_POSTGRES
 #include <libpq-fe.h>
@@ -37,12 +38,7 @@ const std::string kSteppedKey = "coll/mpi/all_reduce/float32/sum/bytes:1048576/r
 constexpr int kRuns = 30;
 constexpr int kStepAt = 20;  // 0-based: the 21st run, host-a's 11th and host-b's 11th
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::slurp;
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;

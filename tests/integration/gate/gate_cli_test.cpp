@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "harness/fingerprint/subprocess.hpp"
+#include "tests/integration/cli_runner.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate {
@@ -15,18 +15,8 @@ namespace {
 using testing::json;
 namespace fs = std::filesystem;
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Result = testing::CliResult;
+using testing::slurp;
 
 class gate_GateCli : public ::testing::Test {
  protected:
@@ -58,11 +48,10 @@ class gate_GateCli : public ::testing::Test {
   // `args` are split at spaces into an argument vector (no shell: the paths are made here and have
   // no spaces); stdout and stderr are kept apart.
   Result cli(const std::string& args) {
-    std::vector<std::string> argv{FABRICGATE_CLI};
+    std::vector<std::string> argv;
     std::istringstream words(args);
     for (std::string w; words >> w;) argv.push_back(w);
-    const auto r = fingerprint::run_program(argv, 16 << 20, std::chrono::seconds(120));
-    return {r.started && !r.timed_out && r.signal == 0 ? r.exit_code : -1, r.out, r.err};
+    return testing::run_fabricgate(argv);
   }
 
   std::string from_base() const {

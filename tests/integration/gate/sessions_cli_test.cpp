@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "harness/fingerprint/subprocess.hpp"
+#include "tests/integration/cli_runner.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate {
@@ -29,15 +29,10 @@ const std::set<std::string> kInjected{
     "20261201T084949Z-p2p-default", "20261201T085007Z-p2p-default", "20261201T085025Z-p2p-default",
     "20261201T101041Z-p2p-default", "20261201T122623Z-p2p-default", "20261201T123322Z-p2p-default"};
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
+using Result = testing::CliResult;
 
 Result run(const std::vector<std::string>& argv, int seconds = 300) {
-  const auto r = fingerprint::run_program(argv, 32 << 20, std::chrono::seconds(seconds));
-  return {r.started && !r.timed_out && r.signal == 0 ? r.exit_code : -1, r.out, r.err};
+  return testing::run_command(argv, std::chrono::seconds(seconds), 32 << 20);
 }
 
 class gate_SessionsCli : public ::testing::Test {

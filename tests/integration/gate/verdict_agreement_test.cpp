@@ -10,7 +10,7 @@
 #include <map>
 #include <sstream>
 
-#include "harness/fingerprint/subprocess.hpp"
+#include "tests/integration/cli_runner.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate {
@@ -23,18 +23,8 @@ constexpr std::uint64_t kSmall = 8192;       // judged on latency: 35 % floor, D
 constexpr std::uint64_t kMedium = 1u << 20;  // one bad launch, then passes: AMBIGUOUS
 constexpr std::uint64_t kLarge = 64u << 20;  // slow in all three launches: REGRESSION
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Result = testing::CliResult;
+using testing::slurp;
 
 class gate_VerdictAgreement : public ::testing::Test {
  protected:
@@ -61,12 +51,7 @@ class gate_VerdictAgreement : public ::testing::Test {
     return doc;
   }
 
-  Result cli(const std::vector<std::string>& args) {
-    std::vector<std::string> argv{FABRICGATE_CLI};
-    argv.insert(argv.end(), args.begin(), args.end());
-    const auto r = fingerprint::run_program(argv, 16 << 20, std::chrono::seconds(120));
-    return {r.started && !r.timed_out && r.signal == 0 ? r.exit_code : -1, r.out, r.err};
-  }
+  Result cli(const std::vector<std::string>& args) { return testing::run_fabricgate(args); }
 
   fs::path root_;
 };

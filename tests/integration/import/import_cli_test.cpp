@@ -14,6 +14,7 @@
 #include "background_process.hpp"
 #include "core/json_file.hpp"
 #include "harness/fingerprint/subprocess.hpp"
+#include "tests/integration/cli_runner.hpp"
 
 namespace fabricgate {
 namespace {
@@ -27,18 +28,8 @@ const std::string kPlatform = "h200-sxm-x2-nv18";
 const std::string kCall16 =
     kSource + "/results/h200-sxm-x2-nv18/session4/call16-twelve-processes/logs/";
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using Result = testing::CliResult;
+using testing::slurp;
 
 class import_ImportCli : public ::testing::Test {
  protected:
@@ -51,11 +42,7 @@ class import_ImportCli : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(root_); }
 
-  Result cli(std::vector<std::string> args) {
-    args.insert(args.begin(), FABRICGATE_CLI);
-    const auto r = fingerprint::run_program(args, 16 << 20, std::chrono::seconds(120));
-    return {r.started && !r.timed_out && r.signal == 0 ? r.exit_code : -1, r.out, r.err};
-  }
+  Result cli(std::vector<std::string> args) { return testing::run_fabricgate(std::move(args)); }
 
   fs::path run_dir(const std::string& name) const { return root_ / "results" / kPlatform / name; }
 
@@ -375,8 +362,7 @@ TEST_F(import_ImportCli, AnOversizedInputIsRefusedBeforeTheRunIsBuilt) {
                       tool + " '" + file.string() + "' --out '" + run_dir("big").string() +
                       "' --platform " + kPlatform;
     for (const std::string& e : extra) cmd += " " + e;
-    const auto r = fingerprint::run_program({"sh", "-c", cmd}, 16 << 20, std::chrono::seconds(240));
-    return Result{r.started && !r.timed_out && r.signal == 0 ? r.exit_code : -1, r.out, r.err};
+    return testing::run_command({"sh", "-c", cmd}, std::chrono::seconds(240));
   };
   // nvbandwidth: one device-to-device testcase on N GPUs is N x (N - 1) keys.
   for (const int gpus : {150, 1000}) {

@@ -12,6 +12,7 @@
 
 #include "core/json_file.hpp"
 #include "harness/launch/process.hpp"
+#include "tests/integration/cli_runner.hpp"
 
 namespace fabricgate {
 namespace {
@@ -23,12 +24,7 @@ const fs::path kH200 = kSource / "results" / "h200-sxm-x2-nv18";
 const fs::path kProtoLL128Run =
     kH200 / "20261129T191514Z-quick-default";  // NCCL_PROTO=LL128 injected
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing::slurp;
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;

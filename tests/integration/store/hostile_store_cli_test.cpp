@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/fingerprint/subprocess.hpp"
+#include "tests/integration/cli_runner.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate {
@@ -20,18 +20,9 @@ namespace {
 namespace fs = std::filesystem;
 using testing::json;
 
-struct Result {
-  int code;
-  std::string out;
-  std::string err;
-};
+using Result = testing::CliResult;
 
-Result cli(const std::vector<std::string>& args) {
-  std::vector<std::string> argv{FABRICGATE_CLI};
-  argv.insert(argv.end(), args.begin(), args.end());
-  const auto r = fingerprint::run_program(argv, 16 << 20, std::chrono::seconds(120));
-  return {r.started && !r.timed_out && r.signal == 0 ? r.exit_code : -1, r.out, r.err};
-}
+Result cli(const std::vector<std::string>& args) { return testing::run_fabricgate(args); }
 
 void exec(sqlite3* db, const std::string& sql, const std::vector<std::string>& binds) {
   sqlite3_stmt* st = nullptr;

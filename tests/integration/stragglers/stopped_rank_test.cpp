@@ -11,10 +11,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <thread>
 
 #include "core/json_file.hpp"
+#include "tests/integration/cli_runner.hpp"
 
 namespace fabricgate {
 namespace {
@@ -84,9 +84,7 @@ TEST(StoppedRank, HangJsonNamesTheStoppedRankAndKeepsFinishedResults) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   const auto took = std::chrono::steady_clock::now() - stopped_at;
   ::kill(victim, SIGCONT);  // in case the job survived; it was SIGKILLed with its group
-  std::ifstream out_file(log);
-  const std::string out((std::istreambuf_iterator<char>(out_file)),
-                        std::istreambuf_iterator<char>());
+  const std::string out = testing::slurp(log);
   ASSERT_TRUE(WIFEXITED(status)) << out;
   EXPECT_EQ(WEXITSTATUS(status), 3) << out;
   EXPECT_LE(took, std::chrono::seconds(kTimeoutSeconds + 15));

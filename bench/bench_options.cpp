@@ -8,6 +8,18 @@
 #include "core/errors.hpp"
 
 namespace fabricgate::bench {
+namespace {
+
+// The plan at `pointer` ("/defaults" or an entry) over `base`, with --hang-timeout (when given)
+// overriding its "timeout_s": the one place the hang timeout is read and overridden.
+MeasurePlan plan_with_flags(const JsonReader& reader, const std::string& pointer,
+                            const MeasurePlan& base, double hang_timeout_s) {
+  MeasurePlan plan = read_plan(reader, pointer, base);
+  if (hang_timeout_s > 0) plan.timeout_seconds = hang_timeout_s;
+  return plan;
+}
+
+}  // namespace
 
 BenchOptions parse_bench_options(int argc, char** argv) {
   BenchOptions o;
@@ -76,9 +88,7 @@ BenchOptions parse_bench_options(int argc, char** argv) {
   if (gpp_flag > 0) o.gpus_per_process = gpp_flag;
   if (!o.nccl_nonblocking && reader.find("/nccl_nonblocking"))
     o.nccl_nonblocking = reader.bool_at("/nccl_nonblocking");
-  o.init_timeout_s = o.hang_timeout_s > 0
-                         ? o.hang_timeout_s
-                         : read_plan(reader, "/defaults", MeasurePlan{}).timeout_seconds;
+  o.defaults = plan_with_flags(reader, "/defaults", MeasurePlan{}, o.hang_timeout_s);
   if (reader.find("/emulate_nodes")) {
     const long long k = reader.integer_at("/emulate_nodes");
     if (k < 1 || k > 65536) reader.fail("/emulate_nodes", "a node count in [1, 65536]");
@@ -102,7 +112,6 @@ BenchOptions parse_bench_options(int argc, char** argv) {
 
 void register_suite(const BenchOptions& opts, BenchEnv& env) {
   const JsonReader reader(opts.suite.doc, opts.suite_file);
-  const MeasurePlan defaults = read_plan(reader, "/defaults", MeasurePlan{});
   const auto& entries = opts.suite.doc["benchmarks"];
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const std::string pointer = "/benchmarks/" + std::to_string(i);
@@ -114,9 +123,8 @@ void register_suite(const BenchOptions& opts, BenchEnv& env) {
         known += (known.empty() ? "" : ", ") + n;
       reader.fail(pointer + "/family", "one of " + known + ", found \"" + family + "\"");
     }
-    MeasurePlan plan = read_plan(reader, pointer, defaults);
-    if (opts.hang_timeout_s > 0) plan.timeout_seconds = opts.hang_timeout_s;
-    const SuiteEntry entry{reader, pointer, plan};
+    const SuiteEntry entry{reader, pointer,
+                           plan_with_flags(reader, pointer, opts.defaults, opts.hang_timeout_s)};
     (*registrar)(entry, env);
   }
 }

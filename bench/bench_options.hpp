@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "bench/engine/bench_env.hpp"
+#include "bench/engine/measurement.hpp"
 #include "core/suite.hpp"
 
 namespace fabricgate::bench {
@@ -29,7 +30,9 @@ struct BenchOptions {
       false;  // --nccl-nonblocking / suite "nccl_nonblocking": ncclConfig_t.blocking = 0
   double hang_timeout_s =
       0;  // --hang-timeout: overrides every "timeout_s" of the suite (0: not given)
-  double init_timeout_s = 600;  // NCCL initialisation deadline: the flag, else defaults/timeout_s
+  // The suite's "defaults" plan, read once with --hang-timeout applied: every entry's plan starts
+  // from it, and its timeout_seconds is also the NCCL initialisation deadline.
+  MeasurePlan defaults;
   Suite suite;
   bool has_collectives = false;
   bool has_gpu_collectives = false;

@@ -121,9 +121,9 @@ NcclSetup set_up_nccl(const fb::BenchOptions& opts, fb::Communicator& comm,
     out.why_not = "no GPU: " + gpu.reason;
     return out;
   }
-  fb::NcclBackendResult made = fb::make_nccl_backend(
-      comm,
-      {process_devices(gpu, comm, gpus_per_process), opts.init_timeout_s, opts.nccl_nonblocking});
+  fb::NcclBackendResult made =
+      fb::make_nccl_backend(comm, {process_devices(gpu, comm, gpus_per_process),
+                                   opts.defaults.timeout_seconds, opts.nccl_nonblocking});
   if (made.hung) throw fabricgate::InfraError("hung: " + made.why_not);  // a hang: exit 3
   out.backend = std::move(made.backend);
   out.why_not = made.why_not;

@@ -1,6 +1,7 @@
 #include "bench/engine/collective.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace fabricgate::bench {
 
@@ -9,7 +10,19 @@ CollectiveRegistry& CollectiveRegistry::instance() {
   return registry;
 }
 
-void CollectiveRegistry::add(CollectiveDef def) { defs_.push_back(std::move(def)); }
+void CollectiveRegistry::add(CollectiveDef def) {
+  const CollectiveFacts* facts = find_collective(def.name);
+  // Runs during static initialisation: a fixture without a core row is a build mistake that no
+  // run may start with.
+  if (!facts)
+    throw std::logic_error("collective \"" + def.name +
+                           "\" has no row in core/collective_facts.hpp (kCollectives)");
+  def.kind = facts->kind;
+  def.reduces = facts->reduces;
+  def.rooted = facts->rooted;
+  def.busbw_factor = facts->busbw_factor;
+  defs_.push_back(std::move(def));
+}
 
 const CollectiveDef* CollectiveRegistry::find(std::string_view name) const {
   auto it = std::find_if(defs_.begin(), defs_.end(),

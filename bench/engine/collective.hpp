@@ -1,9 +1,10 @@
 #pragma once
 // What a collective is, independent of who runs it (nccl-tests' per-collective table, as data):
-// buffer sizing, the bus-bandwidth factor, and the expected result for the data pattern.
-// Each collective lives in one small file under bench/fixtures/coll/ and registers itself here,
-// with every fact a backend or the family needs (in-place form, root, count rounding, per-peer
-// blocks), so adding one means its file, one case per backend and a test.
+// buffer sizing and the expected result for the data pattern. Its name, kind, root, reduction and
+// bus-bandwidth factor are its row in core/collective_facts.hpp, copied in at registration. Each
+// collective lives in one small file under bench/fixtures/coll/ and registers itself here, with
+// every fact a backend or the family needs (in-place form, count rounding, per-peer blocks), so
+// adding one means its core row, its file and one case per backend (docs/DESIGN.md).
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -12,22 +13,9 @@
 #include <vector>
 
 #include "bench/engine/dtype.hpp"
+#include "core/collective_facts.hpp"
 
 namespace fabricgate::bench {
-
-// Which library call a backend makes; everything else about a collective is on its CollectiveDef.
-enum class CollectiveKind {
-  all_reduce,
-  all_gather,
-  reduce_scatter,
-  broadcast,
-  reduce,
-  alltoall,
-  alltoallv,
-  sendrecv,
-  gather,
-  scatter
-};
 
 // Element counts of one call, from the nominal size in bytes (nccl-tests' "size" column).
 struct CollectiveCounts {
@@ -38,7 +26,8 @@ struct CollectiveCounts {
 };
 
 struct CollectiveDef {
-  std::string name;  // "all_reduce"
+  std::string name;  // "all_reduce": its row in core/collective_facts.hpp
+  // Copied from that row at registration; a fixture file sets only the name and what follows.
   CollectiveKind kind{};
   bool reduces = false;  // takes a reduction operator
   bool rooted = false;   // takes a root
@@ -46,7 +35,7 @@ struct CollectiveDef {
   // zero when no element fits.
   std::function<CollectiveCounts(std::size_t bytes, std::size_t elem_size, int nranks)> counts;
   // busbw = algbw × factor (nccl-tests' convention, so figures compare with it).
-  std::function<double(int nranks)> busbw_factor;
+  double (*busbw_factor)(int nranks) = nullptr;
   // Expected value of receive-buffer element `index` on `rank`, or nullopt when undefined
   // (e.g. reduce's non-root ranks). `input(r, i)` gives rank r's send element i.
   std::function<std::optional<double>(
@@ -82,7 +71,8 @@ PeerBlocks peer_blocks(const CollectiveDef& def, const CollectiveCounts& counts,
 // Empty when the family may measure `def` in this placement; otherwise the skip reason.
 std::string placement_unsupported_reason(const CollectiveDef& def, bool in_place);
 
-// Registry filled by the fixture files (static registration, one line each).
+// Registry filled by the fixture files (static registration, one line each). add() completes a
+// definition from its core row and refuses a name that has none.
 class CollectiveRegistry {
  public:
   static CollectiveRegistry& instance();

@@ -123,7 +123,7 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
 PY
       ;;
     gatecheck)
-      # The quick suite against the committed baseline after this session's changes (gate on).
+      # The quick suite against the committed baseline with the code under test (gate on).
       run gatecheck --suite quick ;;
     *) say "unknown stage $stage" ;;
   esac

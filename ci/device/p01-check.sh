@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# P01 on a node with fewer GPUs than ranks (issue: two ranks on one GPU sat > 75 s silent in NCCL
+# P01 on a node with fewer GPUs than ranks (two ranks on one GPU once sat > 75 s silent in NCCL
 # initialisation). On the ONE-GPU machine (nvidia-h200), after ci/device/build.sh built build/device:
 #   1. fabricgate run --suite quick            ("per-gpu" with min_ranks 2 -> 2 ranks on 1 GPU)
 #   2. fabricgate run --suite quick --ranks 2

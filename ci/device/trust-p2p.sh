@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Does the gate cry wolf on a one-GPU H200 (nvidia-h200)? The lead runs it after ci/device/build.sh:
+# Does the gate cry wolf on a one-GPU H200 (nvidia-h200)? Run it after ci/device/build.sh:
 #   ci/device/trust-p2p.sh            (binary: build/device/harness/cli/fabricgate)
 # 5 launches of --suite p2p -> baseline; 20 A/A launches with the live gate (confirmation on);
 # one launch with a real host-copy regression: a second process (python3 + torch) copying pinned

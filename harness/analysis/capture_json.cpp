@@ -77,18 +77,4 @@ json capture_to_json(const CaptureSummary& s, std::string_view path) {
   return out;
 }
 
-ChoiceSummary choice_from_tuning(const CaptureSummary& s, std::string_view func,
-                                 std::uint64_t bytes) {
-  ChoiceSummary out;
-  for (const auto& t : s.tuning) {
-    if (t.bytes != bytes || (!t.func.empty() && t.func != func)) continue;
-    out.events += t.count;
-    out.algo[t.kernel.empty() ? t.algo : t.algo + "/" + t.kernel] += t.count;
-    if (!t.proto.empty()) out.proto[t.proto] += t.count;
-    if (t.channels >= 0) out.channels[std::to_string(t.channels)] += t.count;
-    out.funcs[t.func.empty() ? std::string(func) : t.func] += t.count;
-  }
-  return out;
-}
-
 }  // namespace fabricgate::capture

@@ -16,10 +16,4 @@ namespace fabricgate::capture {
 // rings/trees connected, ranks, tuning, profiler_plugin).
 json capture_to_json(const CaptureSummary& summary, std::string_view path = {});
 
-// Folds the TUNING lines of one collective and size into a ChoiceSummary (the log fallback for
-// NCCL versions without a usable profiler, 2.20-2.26). `func` is NCCL's name ("AllReduce"); an
-// empty func in the log (2.20-2.22) matches any func.
-ChoiceSummary choice_from_tuning(const CaptureSummary& summary, std::string_view func,
-                                 std::uint64_t bytes);
-
 }  // namespace fabricgate::capture

@@ -32,22 +32,6 @@ std::string format_bus_id(std::uint64_t bus_id) {
                      (bus_id & 0xff0) >> 4, bus_id & 0xf);
 }
 
-std::string_view nccl_func_name(std::string_view op) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kNames = {{
-      {"all_reduce", "AllReduce"},
-      {"all_gather", "AllGather"},
-      {"reduce_scatter", "ReduceScatter"},
-      {"broadcast", "Broadcast"},
-      {"reduce", "Reduce"},
-      {"send", "Send"},
-      {"recv", "Recv"},
-  }};
-  for (const auto& [ours, theirs] : kNames) {
-    if (ours == op) return theirs;
-  }
-  return {};
-}
-
 void CaptureAccumulator::add_text(std::string_view text) {
   while (!text.empty()) {
     const std::size_t end = text.find('\n');

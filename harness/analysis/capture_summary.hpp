@@ -92,8 +92,4 @@ class CaptureAccumulator {
 // NCCL's busId integer ("%lx" in the logs) as NCCL prints PCI ids: "0000:1b:00.0".
 std::string format_bus_id(std::uint64_t bus_id);
 
-// fabricgate op name ("all_reduce") -> NCCL's function name in logs/profiler ("AllReduce");
-// "" when there is no NCCL collective of that name.
-std::string_view nccl_func_name(std::string_view op);
-
 }  // namespace fabricgate::capture

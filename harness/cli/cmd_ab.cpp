@@ -34,9 +34,9 @@ struct AbArgs {
   std::string suites_dir;
   std::string platform;
   double tolerance = -1;
-  int timeout_s = 3600;
-  int lock_timeout_s = 600;
-  std::string lock_file = "/tmp/fabricgate-runner.lock";
+  int timeout_s = launch::kDefaultRunTimeoutSeconds;
+  int lock_timeout_s = launch::kDefaultLockTimeoutSeconds;
+  std::string lock_file = launch::kDefaultLockFile;
   std::string baselines_dir = "baselines";
 };
 

@@ -34,9 +34,9 @@ struct CalibrateArgs {
   bool by_session = false;
   std::string bench;
   std::string platform;
-  std::string lock_file = "/tmp/fabricgate-runner.lock";
-  int timeout_s = 3600;
-  int lock_timeout_s = 600;
+  std::string lock_file = launch::kDefaultLockFile;
+  int timeout_s = launch::kDefaultRunTimeoutSeconds;
+  int lock_timeout_s = launch::kDefaultLockTimeoutSeconds;
   std::string out;
 };
 

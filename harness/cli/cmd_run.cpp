@@ -53,9 +53,9 @@ struct RunArgs {
   std::size_t confirm_max_keys = 16;
   std::size_t confirm_launches = 2;
   int confirm_gap_s = 30;
-  int timeout_s = 3600;
-  int lock_timeout_s = 600;
-  std::string lock_file = "/tmp/fabricgate-runner.lock";
+  int timeout_s = launch::kDefaultRunTimeoutSeconds;
+  int lock_timeout_s = launch::kDefaultLockTimeoutSeconds;
+  std::string lock_file = launch::kDefaultLockFile;
   std::string platform;
   std::vector<std::string> reports{"markdown", "junit"};
   bool verbose = false;  // the bench's table and every key on the console

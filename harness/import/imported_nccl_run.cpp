@@ -138,8 +138,7 @@ void add_launch(const NcclTestsOutput& o, const LaunchShape& s, json& benchmarks
   const auto shape = collective_for_program(o.program, s.nranks);
   if (!shape) {
     refuse(o, "no fabricgate collective for nccl-tests program \"" + o.program +
-                  "\" (known: all_reduce all_gather reduce_scatter alltoall broadcast reduce "
-                  "sendrecv gather scatter)");
+                  "\" (known: " + known_collective_programs() + ")");
   }
   const std::string source_name = base_name(o.file);
   for (std::size_t i = 0; i < o.rows.size(); ++i) {

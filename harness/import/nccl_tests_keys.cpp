@@ -5,27 +5,25 @@
 #include <string_view>
 #include <utility>
 
+#include "core/collective_facts.hpp"
+
 namespace fabricgate::import {
 
 std::optional<CollectiveShape> collective_for_program(const std::string& program, int nranks) {
-  const std::string_view suffix = "_perf";
-  if (program.size() <= suffix.size() ||
-      program.compare(program.size() - suffix.size(), suffix.size(), suffix) != 0) {
-    return std::nullopt;
+  const CollectiveFacts* facts = collective_for_nccl_tests_program(program);
+  if (!facts) return std::nullopt;
+  return CollectiveShape{std::string(facts->name), facts->reduces, facts->rooted,
+                         facts->busbw_factor(nranks)};
+}
+
+std::string known_collective_programs() {
+  std::string known;
+  for (const CollectiveFacts& c : kCollectives) {
+    if (c.nccl_tests_program.empty()) continue;
+    if (!known.empty()) known += ' ';
+    known += c.nccl_tests_program;
   }
-  const std::string op = program.substr(0, program.size() - suffix.size());
-  const double n = nranks;
-  const double ring = (n - 1) / n;  // each rank sends/receives (n-1)/n of the data
-  if (op == "all_reduce") return CollectiveShape{op, true, false, 2 * ring};
-  if (op == "all_gather") return CollectiveShape{op, false, false, ring};
-  if (op == "reduce_scatter") return CollectiveShape{op, true, false, ring};
-  if (op == "alltoall") return CollectiveShape{op, false, false, ring};
-  if (op == "broadcast") return CollectiveShape{op, false, true, 1};
-  if (op == "reduce") return CollectiveShape{op, true, true, 1};
-  if (op == "sendrecv") return CollectiveShape{op, false, false, 1};
-  if (op == "gather") return CollectiveShape{op, false, true, ring};
-  if (op == "scatter") return CollectiveShape{op, false, true, ring};
-  return std::nullopt;
+  return known;
 }
 
 std::optional<std::string> fabricgate_dtype(const std::string& t) {

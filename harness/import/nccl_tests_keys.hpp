@@ -15,9 +15,11 @@ struct CollectiveShape {
   double busbw_factor = 1;  // nccl-tests' convention (and the bench's), for n ranks
 };
 
-// "all_reduce_perf" with n ranks; nullopt for programs fabricgate has no collective for
-// (alltoallv, hypercube).
+// "all_reduce_perf" with n ranks, from the collective's row in core/collective_facts.hpp (the
+// bench's factors); nullopt for programs fabricgate has no collective for (alltoallv, hypercube).
 std::optional<CollectiveShape> collective_for_program(const std::string& program, int nranks);
+// The programs collective_for_program knows, space-separated, for error messages.
+std::string known_collective_programs();
 
 // nccl-tests' type names ("float", "half", "f8e4m3", ...) -> fabricgate's ("float32", ...).
 std::optional<std::string> fabricgate_dtype(const std::string& nccl_tests_type);

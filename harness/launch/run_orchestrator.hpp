@@ -14,6 +14,12 @@
 
 namespace fabricgate::launch {
 
+// Defaults of the options `run`, `ab` and `calibrate` share, stated once: RunOptions and each
+// command's flags start from these.
+inline constexpr int kDefaultRunTimeoutSeconds = 3600;  // whole launch of one scenario
+inline constexpr int kDefaultLockTimeoutSeconds = 600;
+inline constexpr const char* kDefaultLockFile = "/tmp/fabricgate-runner.lock";
+
 struct RunOptions {
   std::string suite;  // name (suites/<name>.json) or path
   std::vector<std::filesystem::path> suite_dirs;
@@ -23,10 +29,10 @@ struct RunOptions {
   int ranks = 0;                        // 0: the suite's choice
   std::string launcher = "auto";
   std::string hostfile;
-  std::filesystem::path bench;         // fabricgate-bench
-  std::chrono::seconds timeout{3600};  // whole launch of one scenario
+  std::filesystem::path bench;  // fabricgate-bench
+  std::chrono::seconds timeout{kDefaultRunTimeoutSeconds};
   std::filesystem::path lock_file;
-  std::chrono::seconds lock_timeout{600};
+  std::chrono::seconds lock_timeout{kDefaultLockTimeoutSeconds};
   bool progress = false;
   // For callers that make many launches one measurement (`fabricgate ab`,
   // harness/launch/ab_runner):

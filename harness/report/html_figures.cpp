@@ -360,11 +360,14 @@ std::vector<PairMatrix> pair_matrices(const gate::Comparison& c) {
       m.cells.push_back(std::move(row));
     }
     for (const std::string& d : dsts) m.col_labels.push_back("GPU " + d);
-    std::string readable;  // "p2p/ce/write/uni/1 GiB": the size as people say it
+    // "p2p/ce/write/uni/1 GiB": the size as people say it, from the records' bytes (every cell
+    // of one shape has the same size: the shape is the key without src and dst).
+    const std::uint64_t shape_bytes = cells.at.begin()->second->bytes;
+    std::string readable;
     for (const KeyPart& part : BenchmarkKey::parse(shape).parts()) {
-      const std::optional<std::uint64_t> size =
-          part.tagged && part.name == "bytes" ? part.number() : std::nullopt;
-      readable += (readable.empty() ? "" : "/") + (size ? gate::format_bytes(*size) : part.text());
+      const bool size = part.tagged && part.name == "bytes";
+      readable +=
+          (readable.empty() ? "" : "/") + (size ? gate::format_bytes(shape_bytes) : part.text());
     }
     pm.title = readable + (unit.empty() ? "" : " (" + unit + ")");
     m.title = pm.title;

@@ -7,6 +7,7 @@
 
 #include "bench/engine/collective_backend.hpp"
 #include "bench/engine/communicator.hpp"
+#include "bench/engine/measurement.hpp"
 
 namespace fabricgate::bench {
 
@@ -14,7 +15,8 @@ struct NcclBackendOptions {
   // The GPUs this process drives: one normally; several in the in-process multi-GPU mode (P02),
   // where NCCL rank = process rank × GPUs per process + index.
   std::vector<int> devices;
-  double init_timeout_seconds = 600;  // initialisation that takes longer is aborted
+  // Initialisation that takes longer is aborted: the suite plan's hang timeout.
+  double init_timeout_seconds = MeasurePlan{}.timeout_seconds;
   bool nonblocking =
       false;  // ncclConfig_t.blocking = 0 (labelled /nonblocking; see nccl_comms.hpp)
 };

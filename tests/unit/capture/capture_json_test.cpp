@@ -36,25 +36,5 @@ TEST(captureJson, EnvOverridesAreRecordedWithoutSecrets) {
   EXPECT_EQ(doc.dump().find("s3cret"), std::string::npos);
 }
 
-TEST(captureJson, ChoiceFromTuningSelectsFuncAndSize) {
-  testing::LogWriter w("h", 1, 0);
-  for (int i = 0; i < 5; ++i)
-    w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllReduce", 1024L, "Ring",
-           "LL", 0, 1);
-  w.info("%s: %ld Bytes -> Algo %s proto %s channel{Lo..Hi}={%d..%d}", "AllGather", 1024L, "Ring",
-         "Simple", 0, 3);
-  const CaptureSummary s = parse_nccl_logs({w.text()});
-  const ChoiceSummary c = choice_from_tuning(s, "AllReduce", 1024);
-  EXPECT_EQ(c.events, 5u);
-  EXPECT_EQ(c.algo.at("Ring"), 5u);
-  EXPECT_EQ(c.proto.at("LL"), 5u);
-  EXPECT_EQ(c.channels.at("2"), 5u);
-  EXPECT_TRUE(choice_from_tuning(s, "AllReduce", 2048).empty());
-  const json doc = choice_to_json(c);
-  EXPECT_EQ(doc.at("algo").at("Ring"), 5);
-  EXPECT_EQ(nccl_func_name("reduce_scatter"), "ReduceScatter");
-  EXPECT_EQ(nccl_func_name("hostcopy"), "");
-}
-
 }  // namespace
 }  // namespace fabricgate::capture

@@ -35,7 +35,15 @@ TEST(BusBw, AlltoallvCountsTheLocalBlockOutOfItsUnevenShare) {
 
 TEST(BusBw, EveryCollectiveIsRegisteredOnce) {
   const auto& all = CollectiveRegistry::instance().all();
-  EXPECT_EQ(all.size(), 10u);  // one per CollectiveKind
+  EXPECT_EQ(all.size(), kCollectives.size());  // one fixture file per core row
+  for (const CollectiveFacts& facts : kCollectives) {
+    const CollectiveDef* d = CollectiveRegistry::instance().find(facts.name);
+    ASSERT_NE(d, nullptr) << facts.name << " has a core row but no fixture file";
+    EXPECT_EQ(d->kind, facts.kind) << facts.name;
+    EXPECT_EQ(d->reduces, facts.reduces) << facts.name;
+    EXPECT_EQ(d->rooted, facts.rooted) << facts.name;
+    EXPECT_EQ(d->busbw_factor, facts.busbw_factor) << facts.name;
+  }
   for (std::size_t i = 0; i < all.size(); ++i) {
     for (std::size_t j = i + 1; j < all.size(); ++j) {
       EXPECT_NE(all[i].kind, all[j].kind) << all[i].name << " and " << all[j].name;

@@ -2,9 +2,11 @@
 // edge cases in tests/data/import/ (tests/data/import/README.md says how each was made).
 #include <gtest/gtest.h>
 
+#include "core/collective_facts.hpp"
 #include "core/errors.hpp"
 #include "harness/import/imported_nccl_run.hpp"
 #include "harness/import/nccl_tests_json.hpp"
+#include "harness/import/nccl_tests_keys.hpp"
 #include "harness/import/nccl_tests_text.hpp"
 #include "harness/import/source_text.hpp"
 #include "harness/model/run_record.hpp"
@@ -89,6 +91,30 @@ TEST(import_NcclTestsText, KeysFiguresAndParamsFollowTheBenchGrammar) {
   EXPECT_EQ(run.launch.nranks, 2);
   EXPECT_EQ(run.capture.nccl_version, "2.28.3");
   EXPECT_FALSE(run.fingerprint.present);  // the importing machine is not the measuring one
+}
+
+// The importer scales by the collectives' one list (core/collective_facts.hpp), which the bench
+// measures with too: hand-computed factors for 8 ranks, and every row with a program is imported.
+TEST(import_NcclTestsKeys, CollectivesComeFromTheCoreList) {
+  EXPECT_DOUBLE_EQ(collective_for_program("all_reduce_perf", 8)->busbw_factor, 1.75);
+  EXPECT_DOUBLE_EQ(collective_for_program("all_gather_perf", 8)->busbw_factor, 0.875);
+  EXPECT_DOUBLE_EQ(collective_for_program("broadcast_perf", 8)->busbw_factor, 1.0);
+  EXPECT_TRUE(collective_for_program("reduce_perf", 2)->rooted);
+  EXPECT_TRUE(collective_for_program("reduce_perf", 2)->reduces);
+  EXPECT_FALSE(collective_for_program("alltoallv_perf", 2));  // other per-peer counts than ours
+  EXPECT_FALSE(collective_for_program("hypercube_perf", 2));
+  EXPECT_FALSE(collective_for_program("all_reduce", 2));
+  std::size_t imported = 0;
+  for (const CollectiveFacts& c : kCollectives) {
+    if (c.nccl_tests_program.empty()) continue;
+    const auto shape = collective_for_program(std::string(c.nccl_tests_program), 4);
+    ASSERT_TRUE(shape) << c.nccl_tests_program;
+    EXPECT_EQ(shape->op, c.name);
+    EXPECT_EQ(shape->busbw_factor, c.busbw_factor(4)) << c.name;
+    EXPECT_NE(known_collective_programs().find(c.nccl_tests_program), std::string::npos);
+    ++imported;
+  }
+  EXPECT_GT(imported, 0u);
 }
 
 // fabricgate computes algbw and busbw from bytes and time with its own factors; on every committed

@@ -61,8 +61,8 @@ void check_later_launch(const RunRecord& first, const RunRecord& later, const st
 
 GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string& baseline_file,
                          const std::string& baselines_dir, const gate::CompareOptions& options,
-                         const std::string& store_flag) {
-  GatedRun g{load_run(runs.at(0)), std::nullopt, {}, false};
+                         const std::string& store_flag, store::Access store_access) {
+  GatedRun g{load_run(runs.at(0)), std::nullopt, {}, false, {}};
   std::vector<std::string> later_paths(runs.begin() + 1, runs.end());
   if (later_paths.empty()) later_paths = recorded_confirmations(g.run);
   std::vector<RunRecord> later;
@@ -79,8 +79,9 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
     return gate::ConfirmationLaunch{later[attempt - 1], later_paths[attempt - 1]};
   };
   const TolerancePolicy policy = g.baseline ? g.baseline->policy : TolerancePolicy::defaults();
-  const std::optional<gate::RunHistory> history =
-      load_history(store_at, g.run, gate::drift_policy_from(policy).window, g.store_failed);
+  const std::optional<gate::RunHistory> history = load_history(
+      store_at, g.run, gate::drift_policy_from(policy).window, store_access, g.store_failure);
+  g.store_failed = !g.store_failure.empty();
   gate::JudgeOptions judge;
   judge.compare = options;
   judge.confirm.launches = later.size();

@@ -20,6 +20,7 @@ struct GatedRun {
   std::optional<Baseline> baseline;
   gate::Comparison comparison;
   bool store_failed = false;  // the store could not be read: judged without DRIFT (exit 3)
+  std::string store_failure;  // why, printed after the verdict (report_history_failure)
 };
 
 // The launches a run directory kept as its confirmations: <run>/confirm, <run>/confirm-2.
@@ -30,7 +31,7 @@ std::vector<std::string> recorded_confirmations(const RunRecord& run);
 // A later launch of another platform or session, or one that started earlier, is refused (exit 2).
 GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string& baseline_file,
                          const std::string& baselines_dir, const gate::CompareOptions& options,
-                         const std::string& store_flag);
+                         const std::string& store_flag, store::Access store_access);
 
 // On stderr, when the baseline found is the older per-platform file: which file gates and why.
 void note_baseline_location(const BaselineLocation& where);

@@ -134,7 +134,7 @@ TEST(report_Markdown, HeadlineFailingKeysVersionsTablesCapture) {
       md,
       R"(\| \*\*REGRESSION\*\* \| `coll/nccl/all_reduce/float32/sum/bytes:268435456/ranks:8/oop` \| 256 MiB: busbw_GBps)");
   expect_match(md, R"(\| AMBIGUOUS \| `[^`]+bytes:65536[^`]+` \|)");
-  expect_match(md, R"(#### all_reduce \(coll/nccl, 8 ranks\))");
+  expect_match(md, R"(#### all\\_reduce \(coll/nccl, 8 ranks\))");
   expect_match(
       md,
       R"(\| 256 MiB \| 85\.00 GB/s \| 80\.00 GB/s \| 95\.00 us \| 100\.0 us \| busbw \| -5\.9% \| REGRESSION \|)");
@@ -224,6 +224,8 @@ TEST(report_Escape, Rules) {
   EXPECT_EQ(annotation_data("50%\r\n"), "50%25%0D%0A");
   EXPECT_EQ(annotation_property("a:b,c"), "a%3Ab%2Cc");
   EXPECT_EQ(markdown_cell("a|b\nc"), "a\\|b c");
+  EXPECT_EQ(markdown_code("a`b|c"), "``a`b\\|c``");
+  EXPECT_EQ(slack_text("<!channel> @here *b*"), "&lt;!channel&gt; @\u200bhere \u200b*b\u200b*");
 }
 
 }  // namespace

@@ -242,6 +242,8 @@ std::string slack_text(std::string_view text) {
 }
 
 std::string slack_code(std::string_view text) {
+  // Slack formats nothing inside a code span, but a client may still notify on "@channel":
+  // '@' gets the zero-width space, backticks become U+02CB so the span cannot be closed early.
   std::string out;
   for (const char c : one_printable_line(text)) {
     switch (c) {
@@ -249,6 +251,10 @@ std::string slack_code(std::string_view text) {
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '`': out += "\u02cb"; break;
+      case '@':
+        out += c;
+        out += kZeroWidthSpace;
+        break;
       default: out += c;
     }
   }

@@ -58,7 +58,8 @@ std::string markdown_code(std::string_view text);
 // written by data), a zero-width space after '@' (no @channel/@here) and before the formatting
 // characters * _ ~ ` (no bold, italics, strike or code made by data); one line.
 std::string slack_text(std::string_view text);
-// A Slack code span: backticks in the text become U+02CB (Slack has no escape for them).
+// A Slack code span: & < > as entities, '@' followed by U+200B, backticks as U+02CB (Slack has
+// no escape for them); Slack formats nothing else inside a span.
 std::string slack_code(std::string_view text);
 
 }  // namespace fabricgate::report

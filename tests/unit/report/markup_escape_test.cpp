@@ -165,8 +165,10 @@ TEST(report_MarkupEscape, TheMarkdownReportMakesNoMarkupFromRunData) {
     const std::string html = render_gfm(md);
     for (const char* tag : {"<a ", "<img", "<script", "<em>", "<del>", "<ol>", "<h1"})
       EXPECT_EQ(html.find(tag), std::string::npos) << bad << " made " << tag << ":\n" << md;
+    // GitHub links no mention inside code; everywhere else '@' carries the zero-width space.
+    const std::string prose = std::regex_replace(html, std::regex("<code>[^<]*</code>"), "");
     static const std::regex mention("@[A-Za-z0-9]");
-    EXPECT_FALSE(std::regex_search(html, mention)) << bad << ":\n" << md;
+    EXPECT_FALSE(std::regex_search(prose, mention)) << bad << ":\n" << md;
     const std::string clean = render(
         [&] {
           gate::Comparison d = c;

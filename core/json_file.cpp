@@ -1,6 +1,8 @@
 #include "core/json_file.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,11 +11,13 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/in_flight_paths.hpp"
 
 namespace fabricgate {
 
@@ -204,7 +208,16 @@ void write_file_atomically(const fs::path& requested, std::string_view text) {
   std::string tmpl = (dir / (prefix + "XXXXXX")).string();
   std::vector<char> name(tmpl.begin(), tmpl.end());
   name.push_back('\0');
+  // Blocked while the name is created and registered: a SIGTERM in between would leave it.
+  sigset_t stop_signals;
+  sigset_t previous;
+  sigemptyset(&stop_signals);
+  for (const int sig : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&stop_signals, sig);
+  ::pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
   const int fd = ::mkstemp(name.data());
+  std::optional<InFlightPath> in_flight;
+  if (fd >= 0) in_flight.emplace(fs::path(name.data()), false);
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (fd < 0)
     throw InfraError("cannot create temporary file next to " + path.string() + ": " + errno_text());
   const bool ok = ::fchmod(fd, mode_for(path)) == 0 && write_all(fd, text) && ::fsync(fd) == 0;

@@ -1,6 +1,7 @@
 #include "core/text_escape.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 
 namespace fabricgate::report {
@@ -149,18 +150,115 @@ std::string annotation_property(std::string_view text) {
   return out;
 }
 
-std::string markdown_cell(std::string_view text) {
+namespace {
+
+constexpr std::string_view kZeroWidthSpace = "\u200b";
+
+// One line, controls shown as escapes (cut where the data entered the report, not here).
+std::string one_printable_line(std::string_view text) {
   std::string spaced(text);
   std::replace(spaced.begin(), spaced.end(), '\n', ' ');
   std::replace(spaced.begin(), spaced.end(), '\r', ' ');
+  return printable(spaced, SIZE_MAX);
+}
+
+}  // namespace
+
+std::string markdown_text(std::string_view text) {
+  // Markup anywhere in a line; the rest (list markers, setext underlines, autolinks) only where
+  // it would start one, so that ordinary text such as versions stays readable in the source.
+  static constexpr std::string_view kMarkup = "\\`*_[]<>#|!~&";
+  const std::string line = one_printable_line(text);
+  const auto lower_at = [&](std::size_t i) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(line[i])));
+  };
+  std::size_t leading_digits = 0;
+  while (leading_digits < line.size() &&
+         std::isdigit(static_cast<unsigned char>(line[leading_digits])))
+    ++leading_digits;
   std::string out;
-  for (const char c : printable(spaced, SIZE_MAX)) {  // cut where the data entered the report
-    if (c == '|')
-      out += "\\|";
-    else
-      out += c;
+  out.reserve(line.size() + 8);
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    const bool starts_block = (i == 0 && (c == '-' || c == '+' || c == '=')) ||
+                              (i == leading_digits && i > 0 && (c == '.' || c == ')'));
+    const bool autolink = (c == ':' && line.compare(i + 1, 2, "//") == 0) ||
+                          (c == '.' && i >= 3 && lower_at(i - 3) == 'w' && lower_at(i - 2) == 'w' &&
+                           lower_at(i - 1) == 'w');
+    if (c == '#' && i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1]))) {
+      out += "\\#";
+      out += kZeroWidthSpace;  // no issue reference (#123)
+      continue;
+    }
+    if (kMarkup.find(c) != std::string_view::npos || starts_block || autolink) out += '\\';
+    out += c;
+    if (c == '@') out += kZeroWidthSpace;  // no @mention, no e-mail autolink
   }
   return out;
+}
+
+std::string markdown_code(std::string_view text) {
+  std::string body;
+  for (const char c : one_printable_line(text)) {
+    if (c == '|')
+      body += "\\|";
+    else
+      body += c;
+  }
+  std::size_t longest = 0;
+  for (std::size_t i = 0; i < body.size();) {
+    std::size_t run = 0;
+    while (i + run < body.size() && body[i + run] == '`') ++run;
+    longest = std::max(longest, run);
+    i += run == 0 ? 1 : run;
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
+
+std::string slack_text(std::string_view text) {
+  std::string out;
+  for (const char c : one_printable_line(text)) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '*':
+      case '_':
+      case '~':
+      case '`':
+        out += kZeroWidthSpace;
+        out += c;
+        break;
+      case '@':
+        out += c;
+        out += kZeroWidthSpace;
+        break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string slack_code(std::string_view text) {
+  // Slack formats nothing inside a code span, but a client may still notify on "@channel":
+  // '@' gets the zero-width space, backticks become U+02CB so the span cannot be closed early.
+  std::string out;
+  for (const char c : one_printable_line(text)) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '`': out += "\u02cb"; break;
+      case '@':
+        out += c;
+        out += kZeroWidthSpace;
+        break;
+      default: out += c;
+    }
+  }
+  return "`" + out + "`";
 }
 
 }  // namespace fabricgate::report

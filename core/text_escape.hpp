@@ -36,7 +36,30 @@ std::string xml_escape(std::string_view text);
 std::string annotation_data(std::string_view text);
 std::string annotation_property(std::string_view text);
 
-// A Markdown table cell: pipes escaped, newlines turned into spaces, other controls escaped.
-std::string markdown_cell(std::string_view text);
+// GitHub-flavoured Markdown (PR comments, the job summary, report.md): text from a run, a store
+// or an import shown as literal text, never as markup. One line (newlines become spaces, other
+// controls escaped as in printable()); the characters Markdown or HTML give a meaning anywhere
+// (\ ` * _ [ ] < > # | ! ~ &) backslash-escaped, and those that matter only where they start
+// something (- + = or "1." at the start: a list or heading; ':' before "//" and '.' after "www":
+// an autolink), so no heading, emphasis, link, image, table column, HTML tag (<img>, <details>)
+// or entity can start; and a zero-width space (U+200B) after every '@' and after a '#' that
+// precedes a digit, so that no @mention, e-mail autolink or issue reference is made (backslashes
+// do not stop GitHub's mention filter, nor cmark-gfm's e-mail autolinks).
+std::string markdown_text(std::string_view text);
+// The same rule; the name the table writers use.
+inline std::string markdown_cell(std::string_view text) { return markdown_text(text); }
+
+// A Markdown code span holding `text` literally (keys, versions): fenced by a backtick run longer
+// than any inside, padded when the text starts or ends with a backtick, one line, pipes escaped
+// (GitHub tables honour "\|" inside code spans). Mentions and HTML are inert inside code.
+std::string markdown_code(std::string_view text);
+
+// Slack mrkdwn (webhook text): & < > as entities (so no <!channel>, <@U…>, <url|label> can be
+// written by data), a zero-width space after '@' (no @channel/@here) and before the formatting
+// characters * _ ~ ` (no bold, italics, strike or code made by data); one line.
+std::string slack_text(std::string_view text);
+// A Slack code span: & < > as entities, '@' followed by U+200B, backticks as U+02CB (Slack has
+// no escape for them); Slack formats nothing else inside a span.
+std::string slack_code(std::string_view text);
 
 }  // namespace fabricgate::report

@@ -43,12 +43,15 @@ int run_compare(const CompareArgs& a) {
     throw InputError("compare --format annotations is not offered; use `fabricgate report`");
   }
   if (!a.out.empty()) require_writable_file(a.out, "--out");
-  GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
-                               compare_options(a.force, a.force_platform), a.store);
+  GatedRun g =
+      judge_run_files(a.runs, a.baseline, a.baselines_dir,
+                      compare_options(a.force, a.force_platform), a.store, store::Access::write);
   const gate::Comparison& comparison = g.comparison;
-  const bool recorded = record_run(store_for_run(a.store, g.run), g.run, comparison);
   emit(comparison, format, a.out, a.verbose);
   report::append_github_step_summary(comparison);
+  // The store comes after the verdict: its failure is reported below the gate's answer.
+  const bool recorded =
+      record_run(store_for_run(a.store, g.run), g.run, comparison, g.store_failure);
   if (!g.baseline && a.require_baseline) {
     std::cerr << "fabricgate: error: no baseline for platform " << g.run.platform
               << " and --require-baseline was given; create one with:\n  "

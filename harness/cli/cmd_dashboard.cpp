@@ -37,7 +37,7 @@ int run_dashboard(const DashboardArgs& a) {
         "dashboard: --store none has no runs to show; give sqlite:PATH or a "
         "PostgreSQL URL");
   require_writable_directory(a.out, "--out");
-  auto s = store::open_store(where);
+  auto s = store::open_store(where, store::Access::read);
   const std::vector<report::DashboardPlatform> platforms =
       store::dashboard_platforms(*s, a.platform, a.last);
   if (platforms.empty())

@@ -96,7 +96,7 @@ bool use_store(const store::StoreLocation& l) {
 }
 
 HistorySource from_store(const HistoryArgs& a, const store::StoreLocation& l) {
-  auto s = store::open_store(l);
+  auto s = store::open_store(l, store::Access::read);
   HistorySource src;
   src.platform = store::choose_platform(*s, a.platform);
   src.where = s->display();

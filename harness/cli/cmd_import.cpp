@@ -104,8 +104,12 @@ int finish(const ImportArgs& a, const store::StoreLocation& where, import::Impor
     std::cout << "recorded in " << s->display() << "\n";
     return 0;
   } catch (const store::StoreError& e) {
-    std::cerr << "fabricgate: infrastructure failure: " << e.what()
-              << " (the run directory was written, the store does not hold it)\n";
+    std::cerr << report::console_text(
+                     "fabricgate: infrastructure failure: " + std::string(e.what()) +
+                     "\nfabricgate: the run was NOT recorded in the store; it is kept in " + a.out +
+                     " (record it later: fabricgate store import " + a.out + " --store " +
+                     where.display + ")")
+              << "\n";
     return static_cast<int>(ExitCode::infra_failure);
   }
 }

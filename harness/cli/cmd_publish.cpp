@@ -2,12 +2,17 @@
 // Prometheus Pushgateway, a webhook (Slack-compatible JSON) and/or GitHub (commit status, PR
 // comment). Publishing reports the gate; it never changes it: the exit code says whether the
 // uploads worked, not whether the run passed.
-// Exit: 0 every upload succeeded, 2 bad input (run, target, missing token/repository/commit),
-// 3 an upload failed after its retries (every target is still tried).
+// Exit: 0 every upload succeeded, 2 bad input (run, target, missing token/repository/commit,
+// a --ca-bundle that holds no PEM certificate), 3 an upload failed after its retries or did not
+// finish by the publish deadline. The uploads run side by side under one deadline
+// (--publish-timeout): a dead server costs the step at most that long, whatever the targets.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <fstream>
+#include <future>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +20,7 @@
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
+#include "harness/cli/store_hook.hpp"
 #include "harness/publish/publish_targets.hpp"
 
 #ifndef FABRICGATE_VERSION
@@ -37,6 +43,7 @@ struct PublishArgs {
   std::string ca_bundle;
   double connect_timeout_s = 10;
   double timeout_s = 30;
+  double publish_timeout_s = 30;
   int attempts = 3;
   double retry_delay_s = 1;
   bool verbose = false;
@@ -46,7 +53,23 @@ std::chrono::milliseconds ms(double seconds) {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000.0));
 }
 
+// A CA bundle is checked before anything is judged or sent: a missing, unreadable or non-PEM
+// file is bad input (exit 2), not a TLS failure found after the first attempt.
+void check_ca_bundle(const std::string& path) {
+  if (path.empty()) return;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", "a readable CA bundle (--ca-bundle)");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto begin = text.find("-----BEGIN CERTIFICATE-----");
+  if (begin == std::string::npos ||
+      text.find("-----END CERTIFICATE-----", begin) == std::string::npos)
+    throw InputError(path, "",
+                     "PEM certificates (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----) "
+                     "for --ca-bundle");
+}
+
 int run_publish(PublishArgs& a) {
+  check_ca_bundle(a.ca_bundle);
   std::vector<publish::TargetSpec> targets;
   for (const std::string& spec : a.to) targets.push_back(publish::parse_target(spec));
   if (a.pr > 0) a.options.pr = a.pr;
@@ -55,8 +78,10 @@ int run_publish(PublishArgs& a) {
       publish::resolve_settings(a.options, targets, publish::process_environment());
   std::vector<publish::Upload> uploads;
   for (const std::string& run : a.runs) {
-    const GatedRun g = judge_run_files({run}, a.baseline, a.baselines_dir,
-                                       compare_options(a.force, a.force_platform), "");
+    const GatedRun g =
+        judge_run_files({run}, a.baseline, a.baselines_dir,
+                        compare_options(a.force, a.force_platform), "", store::Access::read);
+    report_history_failure(g.store_failure);
     for (const publish::TargetSpec& t : targets) {
       for (publish::Upload& u : publish::uploads_for(t, g.run, g.comparison, settings)) {
         u.target = g.run.run_id + " → " + u.target;
@@ -71,12 +96,24 @@ int run_publish(PublishArgs& a) {
   client_options.ca_bundle = a.ca_bundle;
   client_options.user_agent = std::string("fabricgate/") + FABRICGATE_VERSION;
   const publish::HttpClient client(client_options);
-  const publish::RetryPolicy policy{a.attempts, ms(a.retry_delay_s)};
+  publish::RetryPolicy policy{a.attempts, ms(a.retry_delay_s), {}};
+  policy.deadline = std::chrono::steady_clock::now() + ms(a.publish_timeout_s);
 
+  // Side by side, each with its own verbose log, printed in order once all are done.
+  std::vector<std::ostringstream> logs(uploads.size());
+  std::vector<std::future<publish::UploadOutcome>> running;
+  for (std::size_t i = 0; i < uploads.size(); ++i) {
+    running.push_back(std::async(std::launch::async, [&, i] {
+      return publish::deliver(client, uploads[i], policy, a.verbose ? &logs[i] : nullptr);
+    }));
+  }
   std::size_t failed = 0;
-  for (const publish::Upload& u : uploads) {
-    const publish::UploadOutcome outcome =
-        publish::deliver(client, u, policy, a.verbose ? &std::cerr : nullptr);
+  bool deadline_reached = false;
+  for (std::size_t i = 0; i < uploads.size(); ++i) {
+    const publish::Upload& u = uploads[i];
+    const publish::UploadOutcome outcome = running[i].get();
+    std::cerr << logs[i].str();
+    deadline_reached = deadline_reached || outcome.deadline_reached;
     if (outcome.ok) {
       std::cerr << "fabricgate: published " << u.target << " ("
                 << report::printable(outcome.message) << ")\n";
@@ -84,6 +121,10 @@ int run_publish(PublishArgs& a) {
       ++failed;
       std::cerr << "fabricgate: publish failed: " << report::printable(outcome.message) << "\n";
     }
+  }
+  if (deadline_reached) {
+    std::cerr << "fabricgate: the publish step stopped at its deadline (--publish-timeout "
+              << a.publish_timeout_s << " s, for all uploads together)\n";
   }
   if (failed > 0) {
     std::cerr << "fabricgate: " << failed << " of " << uploads.size()
@@ -143,6 +184,11 @@ void add_publish_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--timeout", a->timeout_s, "Seconds one request may take in all")
       ->check(CLI::Range(0.1, 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--publish-timeout", a->publish_timeout_s,
+                  "Seconds the whole publish step may take: every upload, retry and wait of "
+                  "every target together (they run side by side); unfinished uploads fail (exit 3)")
+      ->check(CLI::Range(1.0, 3600.0))
       ->capture_default_str();
   cmd->add_option("--attempts", a->attempts,
                   "Tries per upload on 5xx or connection errors (never on 4xx)")

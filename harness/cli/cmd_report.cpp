@@ -16,6 +16,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/html_output.hpp"
+#include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
@@ -43,8 +44,9 @@ struct ReportArgs {
 int run_report(const ReportArgs& a) {
   const report::ReportFormat format = report::parse_report_format(a.format);
   if (!a.out.empty()) require_writable_file(a.out, "--out");
-  const GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
-                                     compare_options(a.force, a.force_platform), a.store);
+  const GatedRun g =
+      judge_run_files(a.runs, a.baseline, a.baselines_dir,
+                      compare_options(a.force, a.force_platform), a.store, store::Access::read);
   if (format == report::ReportFormat::html) {
     write_html_report(g.run, g.comparison,
                       HtmlHistoryOptions{!a.no_history, a.history, a.history_last}, a.out);
@@ -52,6 +54,7 @@ int run_report(const ReportArgs& a) {
     emit(g.comparison, format, a.out);
   }
   if (format == report::ReportFormat::markdown) report::append_github_step_summary(g.comparison);
+  report_history_failure(g.store_failure);  // after the verdict
   if (g.store_failed && g.comparison.exit_code == ExitCode::pass)
     return static_cast<int>(ExitCode::infra_failure);
   return static_cast<int>(g.comparison.exit_code);

@@ -18,6 +18,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/html_output.hpp"
@@ -111,6 +112,17 @@ gate::ConfirmationLauncher confirmation_launcher(const RunArgs& a, const launch:
   };
 }
 
+// Why a run did not finish (a hang: which ranks, the timeout), as its run.json says: the console
+// names the reason instead of a bare "(incomplete)".
+std::string incomplete_reason_of(const launch::ScenarioRun& sr) {
+  try {
+    const std::string reason = load_run(sr.dir).incomplete_reason;
+    return reason.empty() ? std::string("no reason recorded") : reason;
+  } catch (const std::exception& e) {
+    return std::string("run.json unreadable: ") + e.what();
+  }
+}
+
 int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   const RunRecord run = load_run(sr.dir);
   const std::string explicit_baseline = scenario_baseline(a, run, sr.scenario);
@@ -121,10 +133,10 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   judge.compare = compare_options(a.force, a.force_platform);
   judge.confirm.max_keys = a.confirm_max_keys;
   judge.confirm.launches = a.no_confirm ? 0 : a.confirm_launches;
-  bool store_failed = false;
-  const gate::Comparison comparison = judge_with_history(
-      run, baseline, confirmation_launcher(a, sr, run), a.store_location, judge, store_failed);
-  const bool recorded = record_run(a.store_location, run, comparison) && !store_failed;
+  std::string store_failure;
+  const gate::Comparison comparison =
+      judge_with_history(run, baseline, confirmation_launcher(a, sr, run), a.store_location,
+                         store::Access::write, judge, store_failure);
   emit(comparison, report::ReportFormat::console, "", a.verbose);
   for (const auto& name : a.reports) {
     const auto format = report::parse_report_format(name);
@@ -140,6 +152,8 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   }
   report::append_github_step_summary(comparison);
   std::cerr << "fabricgate: results in " << sr.dir.string() << "\n";
+  // The store comes after the verdict: its failure is reported below the gate's answer.
+  const bool recorded = record_run(a.store_location, run, comparison, store_failure);
   if (!baseline && a.require_baseline) {
     std::cerr << "fabricgate: error: no baseline for platform " << run.platform
               << " and --require-baseline was given; create one with:\n  "
@@ -189,7 +203,9 @@ int run_command(RunArgs& a) {
     if (a.no_compare) {
       infra_failed = infra_failed || !sr.complete;
       std::cerr << "fabricgate: results in " << sr.dir.string()
-                << (sr.complete ? "" : " (incomplete)") << "\n";
+                << report::console_text(
+                       sr.complete ? "" : " (incomplete: " + incomplete_reason_of(sr) + ")")
+                << "\n";
       continue;
     }
     const int code = gate_run(a, sr);

@@ -44,7 +44,7 @@ int run_import(const StoreArgs& a) {
 
 int run_info(const StoreArgs& a) {
   const store::StoreLocation where = store::resolve_store_location(a.store, "results");
-  auto s = store::open_store(where);
+  auto s = store::open_store(where, store::Access::read);
   // Platform names are whatever the store's rows hold (a shared store is written by others):
   // each one made printable on its own line, then the whole text made safe for a CI log.
   std::string text =

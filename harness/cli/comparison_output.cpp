@@ -61,8 +61,8 @@ void check_later_launch(const RunRecord& first, const RunRecord& later, const st
 
 GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string& baseline_file,
                          const std::string& baselines_dir, const gate::CompareOptions& options,
-                         const std::string& store_flag) {
-  GatedRun g{load_run(runs.at(0)), std::nullopt, {}, false};
+                         const std::string& store_flag, store::Access store_access) {
+  GatedRun g{load_run(runs.at(0)), std::nullopt, {}, false, {}};
   std::vector<std::string> later_paths(runs.begin() + 1, runs.end());
   if (later_paths.empty()) later_paths = recorded_confirmations(g.run);
   std::vector<RunRecord> later;
@@ -79,7 +79,9 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
   gate::JudgeOptions judge;
   judge.compare = options;
   judge.confirm.launches = later.size();
-  g.comparison = judge_with_history(g.run, g.baseline, replay, store_at, judge, g.store_failed);
+  g.comparison =
+      judge_with_history(g.run, g.baseline, replay, store_at, store_access, judge, g.store_failure);
+  g.store_failed = !g.store_failure.empty();
   return g;
 }
 
@@ -92,11 +94,12 @@ std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& ba
 
 gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Baseline>& baseline,
                                     const gate::ConfirmationLauncher& confirmations,
-                                    const store::StoreLocation& store,
-                                    const gate::JudgeOptions& options, bool& store_failed) {
+                                    const store::StoreLocation& store, store::Access access,
+                                    const gate::JudgeOptions& options,
+                                    std::string& store_failure) {
   const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
   const std::optional<gate::RunHistory> history =
-      load_history(store, run, gate::drift_policy_from(policy).window, store_failed);
+      load_history(store, run, gate::drift_policy_from(policy).window, access, store_failure);
   return gate::judge_run(run, baseline ? &*baseline : nullptr, confirmations,
                          history ? &*history : nullptr, options);
 }

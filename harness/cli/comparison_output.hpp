@@ -20,6 +20,7 @@ struct GatedRun {
   std::optional<Baseline> baseline;
   gate::Comparison comparison;
   bool store_failed = false;  // the store could not be read: judged without DRIFT (exit 3)
+  std::string store_failure;  // why, printed after the verdict (report_history_failure)
 };
 
 // The launches a run directory kept as its confirmations: <run>/confirm, <run>/confirm-2.
@@ -32,19 +33,21 @@ std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& ba
                                      const std::string& baselines_dir);
 
 // The one judge as every command calls it: the baseline's tolerance policy (the defaults without
-// a baseline) sets the DRIFT window of the history read from `store`. `store_failed` is set when
-// the store cannot be read: the run is then judged without DRIFT and the caller exits 3.
+// a baseline) sets the DRIFT window of the history read from `store` (`access`: read commands
+// never create or migrate it). `store_failure` says why when the store cannot be read: the run is
+// then judged without DRIFT, the caller prints it after the verdict and a pass becomes exit 3.
 gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Baseline>& baseline,
                                     const gate::ConfirmationLauncher& confirmations,
-                                    const store::StoreLocation& store,
-                                    const gate::JudgeOptions& options, bool& store_failed);
+                                    const store::StoreLocation& store, store::Access access,
+                                    const gate::JudgeOptions& options,
+                                    std::string& store_failure);
 
 // Judges `runs[0]` with `runs[1..]` as its later launches of the same session (or, with one run,
 // the confirmations it kept), against its baseline, with DRIFT from `store` (none: no DRIFT).
 // A later launch of another platform or session, or one that started earlier, is refused (exit 2).
 GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string& baseline_file,
                          const std::string& baselines_dir, const gate::CompareOptions& options,
-                         const std::string& store_flag);
+                         const std::string& store_flag, store::Access store_access);
 
 // On stderr, when the baseline found is the older per-platform file: which file gates and why.
 void note_baseline_location(const BaselineLocation& where);

@@ -26,10 +26,14 @@ store::StoreLocation store_for_run(const std::string& flag, const RunRecord& run
 
 std::optional<gate::RunHistory> load_history(const store::StoreLocation& location,
                                              const RunRecord& run, std::size_t window,
-                                             bool& failed) {
+                                             store::Access access, std::string& failure) {
   if (location.kind == store::StoreKind::none) return std::nullopt;
+  std::error_code ec;
+  if (access == store::Access::read && location.kind == store::StoreKind::sqlite &&
+      !fs::exists(location.target, ec))
+    return std::nullopt;  // no store yet: no history, nothing to report
   try {
-    auto s = store::open_store(location);
+    auto s = store::open_store(location, access);
     store::RunQuery q;
     q.platform = run.platform;
     q.last = window > 0 ? window - 1 : 0;
@@ -45,22 +49,46 @@ std::optional<gate::RunHistory> load_history(const store::StoreLocation& locatio
     }
     return h;
   } catch (const store::StoreError& e) {
-    std::cerr << "fabricgate: infrastructure failure: " << report::console_text(e.what())
-              << " (the run is judged without DRIFT)\n";
-    failed = true;
+    failure = std::string(e.what()) + " (the run was judged without DRIFT)";
     return std::nullopt;
   }
 }
 
+void report_history_failure(const std::string& failure) {
+  if (failure.empty()) return;
+  std::cout.flush();  // the verdict (stdout) comes first in a log that holds both streams
+  std::cerr << "fabricgate: infrastructure failure: " << report::console_text(failure) << "\n";
+}
+
+namespace {
+
+void report_not_recorded(const store::StoreLocation& location, const RunRecord& run,
+                         const std::string& why) {
+  const std::string dir = run.directory.empty() ? std::string("its run directory") : run.directory;
+  std::cout.flush();
+  std::cerr
+      << report::console_text(
+             "fabricgate: infrastructure failure: " + why +
+             "\nfabricgate: the run was judged but NOT recorded in the store; it is kept in " +
+             dir + " (record it later: fabricgate store import " + dir + " --store " +
+             location.display + ")")
+      << "\n";
+}
+
+}  // namespace
+
 bool record_run(const store::StoreLocation& location, const RunRecord& run,
-                const gate::Comparison& comparison) {
+                const gate::Comparison& comparison, const std::string& history_failure) {
   if (location.kind == store::StoreKind::none) return true;
+  if (!history_failure.empty()) {  // the same store just failed: not waited for a second time
+    report_not_recorded(location, run, history_failure);
+    return false;
+  }
   try {
     store::open_store(location)->record(store::stored_run_from(run, &comparison));
     return true;
   } catch (const store::StoreError& e) {
-    std::cerr << "fabricgate: infrastructure failure: " << report::console_text(e.what())
-              << " (the run was judged but not recorded)\n";
+    report_not_recorded(location, run, e.what());
     return false;
   }
 }

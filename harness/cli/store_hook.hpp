@@ -20,15 +20,24 @@ std::filesystem::path results_root_of(const RunRecord& run);
 store::StoreLocation store_for_run(const std::string& flag, const RunRecord& run);
 
 // The platform's runs that started before `run` (newest `window`), oldest first, for DRIFT.
-// nullopt for StoreKind::none and when the store cannot be read (said on stderr: the run is then
-// judged without DRIFT, and `failed` is set so the caller can exit 3).
+// nullopt for StoreKind::none, for an SQLite store not created yet, and when the store cannot be
+// read: then `failure` holds the message (the run is judged without DRIFT; the caller prints it
+// after the verdict and exits 3 unless the gate failed). `access` is read for commands that must
+// never change a store (report, publish); run and compare may create and migrate it.
 std::optional<gate::RunHistory> load_history(const store::StoreLocation& location,
                                              const RunRecord& run, std::size_t window,
-                                             bool& failed);
+                                             store::Access access, std::string& failure);
 
-// Records the run with its final verdicts. A store that cannot be opened or written is reported
-// on stderr and returns false (the caller exits 3 unless the gate already failed).
+// Records the run with its final verdicts. Called after the verdict is printed: a store that
+// cannot be opened or written is reported on stderr, with where the run directory is and how to
+// record it later, and returns false. `history_failure` (load_history's) is that report's reason
+// when the same store already failed: a silent server is not waited for twice. Exit-code rule
+// (run, compare, report): a gate failure (1) wins over a store failure; a store failure turns a
+// pass into 3.
 bool record_run(const store::StoreLocation& location, const RunRecord& run,
-                const gate::Comparison& comparison);
+                const gate::Comparison& comparison, const std::string& history_failure);
+
+// Prints the failure load_history returned, if any (after the verdict).
+void report_history_failure(const std::string& failure);
 
 }  // namespace fabricgate::cli

@@ -1,10 +1,11 @@
 #include "harness/import/imported_run.hpp"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
 
+#include <cstdio>
+
 #include "core/errors.hpp"
+#include "core/in_flight_paths.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::import {
@@ -80,10 +81,13 @@ void write_imported_run(const fs::path& out_arg, const json& run) {
   const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
   fs::create_directories(parent, ec);
   if (ec) throw InputError(parent.string(), "", "cannot create the directory: " + ec.message());
-  const fs::path temp =
-      parent / ("." + out.filename().string() + ".import-" + std::to_string(::getpid()));
+  // The temporary directory is named after the run directory only (no pid): one that a killed
+  // import left is removed by the next import of the same name, and SIGTERM removes its own.
+  const fs::path temp = parent / ("." + out.filename().string() + ".importing");
   fs::remove_all(temp, ec);
   try {
+    const InFlightPath dir_in_flight(temp, true);
+    const InFlightPath file_in_flight(temp / "run.json", false);
     fs::create_directory(temp);
     write_json_atomically(temp / "run.json", run);
     fs::rename(temp, out);

@@ -70,7 +70,21 @@ void set(CURL* h, CURLoption option, auto value) {
 
 HttpClient::HttpClient(HttpClientOptions options) : options_(std::move(options)) {}
 
-HttpResponse HttpClient::send(const HttpRequest& request) const {
+HttpResponse HttpClient::send(const HttpRequest& request,
+                              std::optional<std::chrono::steady_clock::time_point> deadline) const {
+  std::chrono::milliseconds connect_timeout = options_.connect_timeout;
+  std::chrono::milliseconds total_timeout = options_.total_timeout;
+  if (deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        *deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      HttpResponse none;
+      none.error = "not sent: the publish deadline had passed";
+      return none;
+    }
+    connect_timeout = std::min(connect_timeout, left);
+    total_timeout = std::min(total_timeout, left);
+  }
   global_init_once();
   std::unique_ptr<CURL, EasyDeleter> handle(curl_easy_init());
   if (!handle) throw InfraError("libcurl could not create a handle");
@@ -87,8 +101,8 @@ HttpResponse HttpClient::send(const HttpRequest& request) const {
 #endif
   set(h, CURLOPT_FOLLOWLOCATION, 0L);
   set(h, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM
-  set(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout.count()));
-  set(h, CURLOPT_TIMEOUT_MS, static_cast<long>(options_.total_timeout.count()));
+  set(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(connect_timeout.count()));
+  set(h, CURLOPT_TIMEOUT_MS, static_cast<long>(total_timeout.count()));
   set(h, CURLOPT_USERAGENT, options_.user_agent.c_str());
   set(h, CURLOPT_ERRORBUFFER, error_buffer);
   set(h, CURLOPT_WRITEFUNCTION, &collect_body);

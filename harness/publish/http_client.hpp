@@ -7,6 +7,7 @@
 // Built without libcurl (FABRICGATE_WITH_CURL=OFF), every function here throws InfraError.
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -41,8 +42,10 @@ class HttpClient {
  public:
   explicit HttpClient(HttpClientOptions options);
   // Sends one request. Transport problems come back in the response, never as exceptions;
-  // throws InfraError only when libcurl itself cannot be set up.
-  HttpResponse send(const HttpRequest& request) const;
+  // throws InfraError only when libcurl itself cannot be set up. With a `deadline`, the request's
+  // timeouts are cut to what is left of it (none left: not sent, a non-transient failure).
+  HttpResponse send(const HttpRequest& request,
+                    std::optional<std::chrono::steady_clock::time_point> deadline = {}) const;
 
  private:
   HttpClientOptions options_;

@@ -16,7 +16,10 @@ namespace {
 }  // namespace
 
 HttpClient::HttpClient(HttpClientOptions options) : options_(std::move(options)) {}
-HttpResponse HttpClient::send(const HttpRequest&) const { no_curl(); }
+HttpResponse HttpClient::send(const HttpRequest&,
+                              std::optional<std::chrono::steady_clock::time_point>) const {
+  no_curl();
+}
 std::string url_escape(std::string_view) { no_curl(); }
 std::string url_origin(std::string_view, const std::string&) { no_curl(); }
 

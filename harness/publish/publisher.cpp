@@ -75,7 +75,7 @@ UploadOutcome deliver(const HttpClient& client, const Upload& upload, const Retr
   HttpResponse last;
   for (int attempt = 1; attempt <= attempts; ++attempt) {
     outcome.attempts = attempt;
-    last = client.send(upload.request);
+    last = client.send(upload.request, policy.deadline);
     outcome.status = last.transport_ok ? last.status : 0;
     say("fabricgate: " + upload.target + ": attempt " + std::to_string(attempt) + "/" +
         std::to_string(attempts) + ": " + status_text(last) + body_text(last, upload.secrets));
@@ -85,11 +85,20 @@ UploadOutcome deliver(const HttpClient& client, const Upload& upload, const Retr
       return outcome;
     }
     if (!should_retry(last) || attempt == attempts) break;
+    if (policy.deadline &&
+        std::chrono::steady_clock::now() + backoff_delay(policy, attempt) >= *policy.deadline) {
+      outcome.deadline_reached = true;
+      break;
+    }
     std::this_thread::sleep_for(backoff_delay(policy, attempt));
   }
   const std::string tries =
       outcome.attempts == 1 ? "1 attempt" : std::to_string(outcome.attempts) + " attempts";
-  const std::string why = should_retry(last) ? "" : " (not retried)";
+  if (policy.deadline && std::chrono::steady_clock::now() >= *policy.deadline)
+    outcome.deadline_reached = true;
+  const std::string why = outcome.deadline_reached ? " (the publish deadline was reached)"
+                          : should_retry(last)     ? ""
+                                                   : " (not retried)";
   outcome.message = redact(upload.target + ": " + status_text(last) + " after " + tries + why +
                                body_text(last, upload.secrets),
                            upload.secrets);

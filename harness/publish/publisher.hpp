@@ -3,6 +3,7 @@
 // transport failures, none on 4xx (the request itself is wrong; repeating it cannot help). Every
 // text that leaves here (errors, verbose lines) has the upload's secrets replaced by "***".
 #include <chrono>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -14,6 +15,9 @@ namespace fabricgate::publish {
 struct RetryPolicy {
   int attempts = 3;                             // total, first one included
   std::chrono::milliseconds first_delay{1000};  // before the 2nd attempt; doubles after each
+  // The publish step's one deadline (--publish-timeout): no attempt starts or waits past it, and
+  // each request's timeouts are cut to what is left. Unset: attempts and timeouts alone bound it.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 // The pause after `failed_attempts` failures (1 → first_delay, 2 → 2 × first_delay, ...).
@@ -31,7 +35,8 @@ struct Upload {
 struct UploadOutcome {
   bool ok = false;
   int attempts = 0;
-  long status = 0;      // last HTTP status, 0 when none came back
+  long status = 0;                // last HTTP status, 0 when none came back
+  bool deadline_reached = false;  // stopped by RetryPolicy::deadline
   std::string message;  // redacted: "HTTP 201", or "<target>: HTTP 500 after 3 attempts; response:
                         // <excerpt>"
 };

@@ -1,5 +1,7 @@
 #include "harness/publish/webhook_payload.hpp"
 
+#include "core/text_escape.hpp"
+
 namespace fabricgate::publish {
 
 namespace {
@@ -9,7 +11,14 @@ std::string metadata(const RunRecord& run, const char* name) {
   return it == run.metadata.end() ? "" : it->second;
 }
 
-std::string code(std::string_view s) { return "`" + slack_escape(s) + "`"; }
+std::string code(std::string_view s) { return report::slack_code(s); }
+
+// A URL inside <...|label>: & is the only character Slack wants escaped there (< > | refused).
+std::string slack_link_target(const std::string& url) {
+  std::string out;
+  for (const char c : url) out += c == '&' ? std::string("&amp;") : std::string(1, c);
+  return out;
+}
 
 }  // namespace
 
@@ -23,22 +32,7 @@ const char* verdict_word(ExitCode code) {
   return "?";
 }
 
-std::string slack_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    if (c == '&') {
-      out += "&amp;";
-    } else if (c == '<') {
-      out += "&lt;";
-    } else if (c == '>') {
-      out += "&gt;";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
+std::string slack_escape(std::string_view text) { return report::slack_text(text); }
 
 nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& comparison,
                             std::size_t max_keys) {
@@ -69,7 +63,14 @@ nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& compar
     text += "… and " + std::to_string(failing_count - listed) + " more failing keys\n";
   if (!comparison.run_complete)
     text += "Incomplete run: " + slack_escape(comparison.incomplete_reason) + "\n";
-  if (!run_url.empty()) text += "<" + run_url + "|CI run>\n";
+  // The CI link is run data too: only an http(s) URL without the characters that end or split a
+  // Slack link (<, >, |) or start a line becomes a link; anything else is shown as text.
+  if (!run_url.empty()) {
+    const bool linkable = (run_url.rfind("https://", 0) == 0 || run_url.rfind("http://", 0) == 0) &&
+                          run_url.find_first_of("<>| \t\r\n") == std::string::npos;
+    text += linkable ? "<" + slack_link_target(run_url) + "|CI run>\n"
+                     : "CI run: " + slack_escape(run_url) + "\n";
+  }
 
   nlohmann::json counts = nlohmann::json::object();
   for (const gate::VerdictCount& c : comparison.counts())

@@ -21,7 +21,7 @@ const char* verdict_word(ExitCode code);
 nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& comparison,
                             std::size_t max_keys = 5);
 
-// Slack requires &, < and > escaped in message text (as &amp; &lt; &gt;).
+// Slack mrkdwn text from run data: report::slack_text (core/text_escape.hpp), the one rule.
 std::string slack_escape(std::string_view text);
 
 }  // namespace fabricgate::publish

@@ -122,7 +122,7 @@ std::string render_ab_console(const gate::AbComparison& c, bool color) {
 }
 
 std::string render_ab_markdown(const gate::AbComparison& c) {
-  const auto code = [](const std::string& s) { return "`" + markdown_cell(s) + "`"; };
+  const auto code = [](const std::string& s) { return markdown_code(s); };
   std::string out = "## fabricgate A/B " +
                     std::string(c.exit_code == ExitCode::pass ? ":white_check_mark:" : ":x:") +
                     " " + markdown_cell(c.headline()) + "\n\n";

@@ -19,7 +19,7 @@ namespace fabricgate::report {
 
 namespace {
 
-std::string code(const std::string& s) { return "`" + markdown_cell(s) + "`"; }
+std::string code(const std::string& s) { return markdown_code(s); }
 
 // A bandwidth cell: busbw when the key has one, else algbw, else empty. Taking plain values (not
 // std::optional) also keeps GCC 12's -Wmaybe-uninitialized quiet at -O2.
@@ -130,8 +130,9 @@ void per_collective(const gate::Comparison& c, std::string& out) {
     std::sort(keys.begin(), keys.end(), [](const auto* a, const auto* b) {
       return a->bytes != b->bytes ? a->bytes < b->bytes : a->key < b->key;
     });
-    out += "#### " + std::get<2>(g) + " (" + std::get<0>(g) + "/" + std::get<1>(g) + ", " +
-           std::to_string(std::get<3>(g)) + " ranks)\n\n";
+    // op, family and backend come from the run file: data, like the key.
+    out += "#### " + markdown_cell(std::get<2>(g)) + " (" + markdown_cell(std::get<0>(g)) + "/" +
+           markdown_cell(std::get<1>(g)) + ", " + std::to_string(std::get<3>(g)) + " ranks)\n\n";
     out += mermaid_rate_chart(std::get<2>(g), keys);
     out +=
         "| size | busbw baseline | busbw now | time baseline | time now | judged | change (+ = "

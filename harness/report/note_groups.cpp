@@ -167,8 +167,8 @@ std::string markdown_note_groups(const std::vector<gate::KeyComparison>& keys) {
       if (!summarised_in_quiet_console(k)) continue;
       for (const Note& n : k.notes) {
         if (n.id != g.id || n.level != g.level) continue;
-        out += "  - `" + markdown_cell(one_line(k.key, 200)) +
-               "`: " + markdown_cell(one_line(n.text, 300)) + "\n";
+        out += "  - " + markdown_code(one_line(k.key, 200)) + ": " +
+               markdown_cell(one_line(n.text, 300)) + "\n";
       }
     }
     out += "\n  </details>\n";

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/text_escape.hpp"
 #include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::report {
@@ -92,12 +93,15 @@ std::string roofline_markdown(const gate::Comparison& c) {
   for (const gate::KeyComparison& k : c.keys) {
     if (!has_ceiling(k)) continue;
     const Row r = row_of(k);
-    out += "| `" + r.key + "` | " + r.tier + " | " + r.spec + " | " + r.measured + " | " +
-           r.ceiling + " | " + r.percent + " | " + r.floor + " | " + r.status + " |\n";
+    // Tier, spec and policy names come from a policy file: data like the key.
+    out += "| " + markdown_code(r.key) + " | " + markdown_cell(r.tier) + " | " +
+           markdown_cell(r.spec) + " | " + markdown_cell(r.measured) + " | " +
+           markdown_cell(r.ceiling) + " | " + markdown_cell(r.percent) + " | " +
+           markdown_cell(r.floor) + " | " + markdown_cell(r.status) + " |\n";
   }
   if (out.empty()) return "";
-  return "### % of roofline\n\nPolicy: `" + c.roofline_policy +
-         "` (docs/ROOFLINE.md)\n\n| key | tier | spec | measured | ceiling | % of roofline | "
+  return "### % of roofline\n\nPolicy: " + markdown_code(c.roofline_policy) +
+         " (docs/ROOFLINE.md)\n\n| key | tier | spec | measured | ceiling | % of roofline | "
          "floor | status |\n|---|---|---|---:|---:|---:|---:|---|\n" +
          out + "\n";
 }

@@ -15,15 +15,15 @@ bool postgresql_available() {
 #endif
 }
 
-std::unique_ptr<ResultsStore> open_store(const StoreLocation& location) {
+std::unique_ptr<ResultsStore> open_store(const StoreLocation& location, Access access) {
   switch (location.kind) {
     case StoreKind::none:
       throw InputError(location.origin, "",
                        "a results store (this command needs one; found \"none\")");
-    case StoreKind::sqlite: return open_sqlite_store(location.target, location.display);
+    case StoreKind::sqlite: return open_sqlite_store(location.target, location.display, access);
     case StoreKind::postgresql:
 #ifdef FABRICGATE_HAVE_LIBPQ
-      return open_postgres_store(location.target, location.display);
+      return open_postgres_store(location.target, location.display, access, location.timeout);
 #else
       throw InputError(
           location.origin, "",

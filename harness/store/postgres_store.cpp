@@ -1,12 +1,16 @@
 #include "harness/store/postgres_store.hpp"
 
 #include <libpq-fe.h>
-
-#include <algorithm>
-#include <cstdlib>
-#include <unordered_map>
+#include <poll.h>
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <unordered_map>
 
 namespace fabricgate::store {
 
@@ -72,22 +76,34 @@ void ignore_notice(void*, const char*) {}
 
 class PostgresStore final : public ResultsStore {
  public:
-  PostgresStore(const std::string& conninfo, const std::string& display) : ResultsStore(display) {
-    conn_ = PQconnectdb(conninfo.c_str());
-    if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
-      const std::string why = conn_ ? trimmed(PQerrorMessage(conn_)) : "out of memory";
-      PQfinish(conn_);
+  PostgresStore(const std::string& conninfo, const std::string& display, Access access,
+                std::chrono::seconds timeout)
+      : ResultsStore(display), access_(access), timeout_(timeout) {
+    connect(conninfo);
+    try {
+      PQsetNoticeProcessor(conn_, ignore_notice, nullptr);
+      // The server's own bound on each statement (and on a lock wait inside one).
+      exec(fmt::format("SET statement_timeout = {}", timeout_ms()), {});
+      if (access_ == Access::write) {
+        migrate();
+      } else {
+        check_readable();
+      }
+    } catch (...) {
+      PQfinish(conn_);  // the destructor does not run for a constructor that throws
       conn_ = nullptr;
-      throw StoreError("results store " + display + ": cannot connect (" + why + ")");
+      throw;
     }
-    PQsetNoticeProcessor(conn_, ignore_notice, nullptr);
-    migrate();
   }
-  ~PostgresStore() override { PQfinish(conn_); }
+  ~PostgresStore() override {
+    if (conn_ != nullptr) PQfinish(conn_);
+  }
   PostgresStore(const PostgresStore&) = delete;
   PostgresStore& operator=(const PostgresStore&) = delete;
 
   void record_all(const std::vector<StoredRun>& runs) override {
+    if (access_ == Access::read)
+      throw std::logic_error("results store opened for reading was asked to record");
     Transaction t(*this);
     for (const StoredRun& r : runs) record_one(r);
     t.commit();
@@ -188,7 +204,10 @@ class PostgresStore final : public ResultsStore {
       store_.exec(begin, {});
     }
     ~Transaction() {
-      if (!done_) PQclear(PQexec(store_.conn_, "ROLLBACK"));
+      // A connection dropped after a timeout has nothing to roll back (the server does it).
+      if (!done_ && store_.conn_ != nullptr && PQstatus(store_.conn_) == CONNECTION_OK &&
+          !store_.dropped_)
+        PQclear(PQexec(store_.conn_, "ROLLBACK"));
     }
     Transaction(const Transaction&) = delete;
     Transaction& operator=(const Transaction&) = delete;
@@ -215,16 +234,107 @@ class PostgresStore final : public ResultsStore {
                      trimmed(PQerrorMessage(conn_)));
   }
 
+  long long timeout_ms() const {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(timeout_).count();
+  }
+
+  std::string bound_text() const {
+    return fmt::format(
+        "no answer within {} s (the store timeout; FABRICGATE_STORE_TIMEOUT sets it)",
+        timeout_.count());
+  }
+
+  // Waits until the socket is ready for `events` or the deadline passes (false).
+  bool wait_socket(short events, std::chrono::steady_clock::time_point deadline) const {
+    for (;;) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;
+      pollfd p{PQsocket(conn_), events, 0};
+      const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
+      if (n > 0) return true;
+      if (n < 0 && errno != EINTR) return true;  // let libpq report the socket's error
+    }
+  }
+
+  // libpq's nonblocking connection, polled against one deadline: connect_timeout alone does
+  // not bound a server that accepts the TCP connection and never answers the startup packet.
+  void connect(const std::string& conninfo) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout_;
+    conn_ = PQconnectStart(conninfo.c_str());
+    if (conn_ == nullptr)
+      throw StoreError("results store " + display() + ": cannot connect (out of memory)");
+    PostgresPollingStatusType state = PGRES_POLLING_WRITING;
+    while (PQstatus(conn_) != CONNECTION_BAD && state != PGRES_POLLING_OK &&
+           state != PGRES_POLLING_FAILED) {
+      if (!wait_socket(state == PGRES_POLLING_READING ? POLLIN : POLLOUT, deadline)) {
+        PQfinish(conn_);
+        conn_ = nullptr;
+        throw StoreError("results store " + display() + ": cannot connect (" + bound_text() + ")");
+      }
+      state = PQconnectPoll(conn_);
+    }
+    if (PQstatus(conn_) != CONNECTION_OK) {
+      const std::string why = trimmed(PQerrorMessage(conn_));
+      PQfinish(conn_);
+      conn_ = nullptr;
+      throw StoreError("results store " + display() + ": cannot connect (" + why + ")");
+    }
+  }
+
+  // One statement, its result awaited against the client-side deadline (the server's
+  // statement_timeout plus a margin for the answer to travel). On expiry the statement is
+  // cancelled and the connection dropped: what it would answer later can no longer be trusted.
   Result exec(const std::string& sql, const std::vector<std::string>& params) {
+    if (dropped_) throw StoreError("results store " + display() + ": connection dropped");
     std::vector<const char*> values;
     for (const std::string& p : params) values.push_back(p.c_str());
-    Result r(PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
-                          values.data(), nullptr, nullptr, 0));
+    const std::string what = sql.substr(0, sql.find(' ', 12));
+    if (PQsendQueryParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr,
+                          values.data(), nullptr, nullptr, 0) != 1)
+      fail(what);
+    const auto deadline = std::chrono::steady_clock::now() + timeout_ + std::chrono::seconds(5);
+    while (PQflush(conn_) == 1) {
+      if (!wait_socket(POLLOUT, deadline)) give_up(what);
+    }
+    PGresult* first = nullptr;
+    for (;;) {
+      while (PQisBusy(conn_)) {
+        if (!wait_socket(POLLIN, deadline)) {
+          PQclear(first);
+          give_up(what);
+        }
+        if (PQconsumeInput(conn_) != 1) {
+          PQclear(first);
+          fail(what);
+        }
+      }
+      PGresult* next = PQgetResult(conn_);
+      if (next == nullptr) break;
+      const ExecStatusType st = PQresultStatus(next);
+      if (first == nullptr) {
+        first = next;
+      } else {
+        PQclear(next);
+      }
+      if (st == PGRES_COPY_IN) break;  // the caller sends the data; no more results until then
+    }
+    Result r(first);
     const ExecStatusType status = PQresultStatus(r.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && status != PGRES_COPY_IN) {
-      fail(sql.substr(0, sql.find(' ', 12)));
+      fail(what);
     }
     return r;
+  }
+
+  [[noreturn]] void give_up(const std::string& what) {
+    if (PGcancel* cancel = PQgetCancel(conn_)) {
+      char ignored[256];
+      PQcancel(cancel, ignored, sizeof ignored);
+      PQfreeCancel(cancel);
+    }
+    dropped_ = true;
+    throw StoreError("results store " + display() + ": " + what + ": " + bound_text());
   }
 
   void record_one(const StoredRun& r) {
@@ -267,6 +377,14 @@ class PostgresStore final : public ResultsStore {
     }
     flush(true);
     if (PQputCopyEnd(conn_, nullptr) != 1) fail("COPY medians");
+    const auto deadline = std::chrono::steady_clock::now() + timeout_ + std::chrono::seconds(5);
+    while (PQflush(conn_) == 1) {
+      if (!wait_socket(POLLOUT, deadline)) give_up("COPY medians");
+    }
+    while (PQisBusy(conn_)) {
+      if (!wait_socket(POLLIN, deadline)) give_up("COPY medians");
+      if (PQconsumeInput(conn_) != 1) fail("COPY medians");
+    }
     const Result done(PQgetResult(conn_));
     if (PQresultStatus(done.get()) != PGRES_COMMAND_OK) fail("COPY medians");
     while (PGresult* more = PQgetResult(conn_)) PQclear(more);
@@ -286,14 +404,36 @@ class PostgresStore final : public ResultsStore {
     t.commit();
   }
 
+  // Read access: no lock taken, no table created or altered.
+  void check_readable() {
+    const Result has = exec("SELECT to_regclass('schema_version') IS NOT NULL", {});
+    if (has.text(0, 0) != "t")
+      throw StoreError("results store " + display() +
+                       ": no fabricgate store in this database yet (a write command, `fabricgate "
+                       "store import`, `run` or `compare`, creates it; read commands never do)");
+    const int found = schema_version();
+    if (found != kSchemaVersion) {
+      if (found > kSchemaVersion || found < 1)
+        migrate_to_current(found, Dialect::postgresql, display());  // throws its message
+      throw StoreError("results store " + display() + ": schema v" + std::to_string(found) +
+                       " is older than this fabricgate's (v" + std::to_string(kSchemaVersion) +
+                       "); a write command (`fabricgate store import DIR --store ...`, `run` or "
+                       "`compare`) migrates it, read commands never do");
+    }
+  }
+
   PGconn* conn_ = nullptr;
+  Access access_;
+  std::chrono::seconds timeout_;
+  bool dropped_ = false;
 };
 
 }  // namespace
 
 std::unique_ptr<ResultsStore> open_postgres_store(const std::string& conninfo,
-                                                  const std::string& display) {
-  return std::make_unique<PostgresStore>(conninfo, display);
+                                                  const std::string& display, Access access,
+                                                  std::chrono::seconds timeout) {
+  return std::make_unique<PostgresStore>(conninfo, display, access, timeout);
 }
 
 }  // namespace fabricgate::store

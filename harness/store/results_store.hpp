@@ -51,9 +51,12 @@ class ResultsStore {
   std::string display_;
 };
 
-// Opens (creating and migrating as needed) the store at `location`. Throws InputError for
-// StoreKind::none, StoreError when the store cannot be opened.
-std::unique_ptr<ResultsStore> open_store(const StoreLocation& location);
+// Opens the store at `location`. Either access refuses, untouched, a database that is not a
+// fabricgate store (other tables, or a schema_version table of another shape). Throws InputError
+// for StoreKind::none, StoreError (exit 3) when the store cannot be opened or is not a
+// fabricgate store, or (read access) does not exist yet or is too old to read unmigrated.
+std::unique_ptr<ResultsStore> open_store(const StoreLocation& location,
+                                         Access access = Access::write);
 
 // True when this build has the PostgreSQL backend (libpq found at configure time).
 bool postgresql_available();

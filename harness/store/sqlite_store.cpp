@@ -2,6 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <thread>
 #include <unordered_map>
 
 namespace fabricgate::store {
@@ -69,32 +73,85 @@ class Statement {
   const std::string& display_;
 };
 
+// A path as an SQLite URI filename (RFC 3986 percent-encoding of everything but unreserved
+// characters and '/'), for the immutable=1 fallback of a read-only directory.
+std::string uri_path(const std::filesystem::path& file) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char ch : std::filesystem::absolute(file).string()) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += ch;
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 0xf];
+    }
+  }
+  return out;
+}
+
+constexpr int kBusyTimeoutMs = 120000;
+
+// What a database file holds, judged before anything is written to it.
+struct Shape {
+  bool empty = false;   // no table at all: a new store (write access creates the schema)
+  std::string foreign;  // why it is not a fabricgate store ("" when it is one)
+  int version = 0;
+};
+
 class SqliteStore final : public ResultsStore {
  public:
-  SqliteStore(const std::filesystem::path& file, const std::string& display)
-      : ResultsStore(display) {
-    std::error_code ec;
-    if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
-    if (sqlite3_open_v2(file.c_str(), &db_,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                        nullptr) != SQLITE_OK) {
-      const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
-      sqlite3_close(db_);
-      db_ = nullptr;
-      throw StoreError("results store " + display + ": cannot open (" + why + ")");
+  SqliteStore(const std::filesystem::path& file, const std::string& display, Access access)
+      : ResultsStore(display), access_(access) {
+    try {
+      open_as(file, access);
+    } catch (...) {
+      sqlite3_close(db_);  // the destructor does not run for a constructor that throws
+      throw;
     }
-    sqlite3_busy_timeout(db_, 120000);
-    exec("PRAGMA journal_mode = WAL");
-    exec("PRAGMA synchronous = NORMAL");  // with WAL: a crash loses at most the last commit, never
-                                          // half of one
-    exec("PRAGMA foreign_keys = ON");
-    migrate();
   }
   ~SqliteStore() override { sqlite3_close(db_); }
   SqliteStore(const SqliteStore&) = delete;
   SqliteStore& operator=(const SqliteStore&) = delete;
 
+ private:
+  void open_as(const std::filesystem::path& file, Access access) {
+    std::error_code ec;
+    if (access == Access::read) {
+      if (!std::filesystem::exists(file, ec))
+        throw StoreError("results store " + display() +
+                         ": no store there yet (a write command, `fabricgate store import`, "
+                         "`run` or `compare`, creates it; read commands never do)");
+      open(file.string(), SQLITE_OPEN_READONLY);
+      try {
+        check_readable(inspect());
+      } catch (const StoreError&) {
+        // A store in WAL mode whose directory is read-only cannot get its shared-memory file:
+        // read it as immutable (nobody can write there either), else report the first error.
+        const int code = sqlite3_extended_errcode(db_);
+        if ((code & 0xff) != SQLITE_CANTOPEN && (code & 0xff) != SQLITE_READONLY) throw;
+        sqlite3_close(db_);
+        db_ = nullptr;
+        open("file:" + uri_path(file) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+        check_readable(inspect());
+      }
+      exec("PRAGMA foreign_keys = ON");
+      return;
+    }
+    if (file.has_parent_path()) std::filesystem::create_directories(file.parent_path(), ec);
+    open(file.string(), SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+    migrate();
+    use_wal();
+    exec("PRAGMA synchronous = NORMAL");  // with WAL: a crash loses at most the last commit, never
+                                          // half of one
+    exec("PRAGMA foreign_keys = ON");
+  }
+
+ public:
   void record_all(const std::vector<StoredRun>& runs) override {
+    if (access_ == Access::read)
+      throw std::logic_error("results store opened for reading was asked to record");
     Transaction t(*this, true);
     Statement drop(db_, "DELETE FROM runs WHERE platform = ?1 AND run_id = ?2", display());
     Statement add_run(db_,
@@ -164,11 +221,12 @@ class SqliteStore final : public ResultsStore {
     }
     std::string sql =
         "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, "
-        "r.fingerprint_digest, r.facts, r.env, r.host_id, r.session_id "
-        "FROM runs r WHERE r.platform = ?1 AND r.run_id != ?2";
+        "r.fingerprint_digest, r.facts, r.env, " +
+        std::string(version_ >= 3 ? "r.host_id, r.session_id" : "'', ''") +  // v2: read as is
+        " FROM runs r WHERE r.platform = ?1 AND r.run_id != ?2";
     if (key_id >= 0)
       sql += " AND EXISTS (SELECT 1 FROM medians m WHERE m.run = r.id AND m.key = ?3)";
-    if (!q.host.empty()) sql += " AND r.host_id = ?5";
+    if (!q.host.empty()) sql += version_ >= 3 ? " AND r.host_id = ?5" : " AND ?5 = ''";
     if (!q.started_before.empty()) sql += " AND r.started_at < ?6";
     sql += " ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?4";
     Statement s(db_, sql, display());
@@ -282,26 +340,148 @@ class SqliteStore final : public ResultsStore {
     }
   }
 
-  void migrate() {
-    Transaction t(*this, true);
-    bool fresh = false;
-    {  // finished before any DDL: an open SELECT on sqlite_master would lock the schema
-      Statement has(
-          db_,
-          "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'",
-          display());
-      has.step();
-      fresh = has.column_integer(0) == 0;
+  void open(const std::string& name, int flags) {
+    // SQLITE_OPEN_URI only where this code built the URI: a store path is always a plain file
+    // name (store_location refuses "file:" names), never parameters for SQLite.
+    if (sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr) != SQLITE_OK) {
+      const std::string why = db_ ? sqlite3_errmsg(db_) : "out of memory";
+      sqlite3_close(db_);
+      db_ = nullptr;
+      throw StoreError("results store " + display() + ": cannot open (" + why + ")");
     }
-    if (fresh) {
+    // Before anything else: every statement below, the first included, waits for a concurrent
+    // writer instead of failing with "database is locked".
+    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  }
+
+  Shape inspect() {
+    Shape shape;
+    std::vector<std::string> tables;
+    {
+      Statement t(db_,
+                  "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                  "'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+                  display());
+      while (t.step()) tables.push_back(t.column_text(0));
+    }
+    if (tables.empty()) {
+      shape.empty = true;
+      return shape;
+    }
+    static const std::vector<std::string> ours = {"keys", "medians", "runs", "schema_version"};
+    for (const std::string& name : tables) {
+      if (std::find(ours.begin(), ours.end(), name) == ours.end())
+        shape.foreign += (shape.foreign.empty() ? "it holds table " : ", ") + name;
+    }
+    if (!shape.foreign.empty()) return shape;
+    for (const char* needed : {"schema_version", "runs", "medians"}) {
+      if (std::find(tables.begin(), tables.end(), needed) == tables.end()) {
+        shape.foreign = std::string("it has no ") + needed + " table";
+        return shape;
+      }
+    }
+    if (columns("schema_version") != std::vector<std::string>{"version"}) {
+      shape.foreign = "its schema_version table is not fabricgate's (columns: " +
+                      join(columns("schema_version")) + ")";
+      return shape;
+    }
+    for (const char* column : {"platform", "run_id", "started_at", "suite", "complete"}) {
+      const auto have = columns("runs");
+      if (std::find(have.begin(), have.end(), column) == have.end()) {
+        shape.foreign = std::string("its runs table has no ") + column + " column";
+        return shape;
+      }
+    }
+    Statement v(
+        db_,
+        "SELECT count(*), min(version), max(version), min(typeof(version)) FROM schema_version",
+        display());
+    v.step();
+    if (v.column_integer(0) != 1 || v.column_text(3) != "integer") {
+      shape.foreign = "its schema_version table holds " + std::to_string(v.column_integer(0)) +
+                      " rows, not one integer version";
+      return shape;
+    }
+    shape.version = static_cast<int>(v.column_integer(1));
+    return shape;
+  }
+
+  std::vector<std::string> columns(const std::string& table) {
+    Statement c(db_, "SELECT name FROM pragma_table_info(?1) ORDER BY cid", display());
+    c.text(1, table);
+    std::vector<std::string> out;
+    while (c.step()) out.push_back(c.column_text(0));
+    return out;
+  }
+
+  static std::string join(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+  }
+
+  [[noreturn]] void refuse_foreign(const Shape& shape) const {
+    throw StoreError("results store " + display() + ": not a fabricgate results store (" +
+                     shape.foreign + "); left untouched, give another --store");
+  }
+
+  // Read access: the store as it is, or a clear refusal; nothing is ever written.
+  void check_readable(const Shape& shape) {
+    if (shape.empty)
+      throw StoreError("results store " + display() +
+                       ": an empty database, no store yet (a write command creates it)");
+    if (!shape.foreign.empty()) refuse_foreign(shape);
+    if (shape.version > kSchemaVersion || shape.version < 1) {
+      migrate_to_current(shape.version, Dialect::sqlite, display());  // throws the usual message
+    }
+    if (shape.version < 2) {
+      throw StoreError("results store " + display() + ": schema v" + std::to_string(shape.version) +
+                       " is too old to read as it is; a write command (`fabricgate store import "
+                       "DIR --store ...`, `run` or `compare`) migrates it, read commands never do");
+    }
+    version_ = shape.version;
+  }
+
+  void migrate() {
+    Transaction t(*this, true);  // BEGIN IMMEDIATE: one writer judges and creates at a time
+    const Shape shape = inspect();
+    if (!shape.foreign.empty()) refuse_foreign(shape);
+    if (shape.empty) {
       for (const std::string& s : create_current_schema(Dialect::sqlite)) exec(s);
     } else {
-      for (const std::string& s : migrate_to_current(schema_version(), Dialect::sqlite, display()))
+      for (const std::string& s : migrate_to_current(shape.version, Dialect::sqlite, display()))
         exec(s);
     }
     t.commit();
+    version_ = kSchemaVersion;
   }
 
+  // WAL is a property of the file, set once by whichever writer comes first. Changing the
+  // journal mode can answer SQLITE_BUSY without calling the busy handler while another
+  // connection reads, so it is retried here within the same bound.
+  void use_wal() {
+    const auto give_up =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+    for (;;) {
+      {
+        Statement mode(db_, "PRAGMA journal_mode", display());
+        if (mode.step() && mode.column_text(0) == "wal") return;
+      }
+      char* error = nullptr;
+      const int rc = sqlite3_exec(db_, "PRAGMA journal_mode = WAL", nullptr, nullptr, &error);
+      const std::string why = error ? error : sqlite3_errmsg(db_);
+      sqlite3_free(error);
+      // OK: WAL, or the mode this file system allows (the store works either way).
+      if (rc == SQLITE_OK) return;
+      const bool busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+      if (!busy || std::chrono::steady_clock::now() > give_up)
+        throw StoreError("results store " + display() + ": " + why);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+
+  Access access_;
+  int version_ = kSchemaVersion;
   sqlite3* db_ = nullptr;
   std::unordered_map<std::string, long long> key_ids_;
 };
@@ -309,8 +489,8 @@ class SqliteStore final : public ResultsStore {
 }  // namespace
 
 std::unique_ptr<ResultsStore> open_sqlite_store(const std::filesystem::path& file,
-                                                const std::string& display) {
-  return std::make_unique<SqliteStore>(file, display);
+                                                const std::string& display, Access access) {
+  return std::make_unique<SqliteStore>(file, display, access);
 }
 
 }  // namespace fabricgate::store

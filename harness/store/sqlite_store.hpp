@@ -10,6 +10,7 @@
 namespace fabricgate::store {
 
 std::unique_ptr<ResultsStore> open_sqlite_store(const std::filesystem::path& file,
-                                                const std::string& display);
+                                                const std::string& display,
+                                                Access access = Access::write);
 
 }  // namespace fabricgate::store

@@ -34,6 +34,23 @@ bool carries_password(const std::string& text) {
   return false;
 }
 
+std::chrono::seconds store_timeout() {
+  const char* env = std::getenv("FABRICGATE_STORE_TIMEOUT");
+  if (env == nullptr || *env == 0) return std::chrono::seconds(30);
+  char* end = nullptr;
+  const long seconds = std::strtol(env, &end, 10);
+  if (*end != 0 || seconds < 1 || seconds > 3600)
+    throw InputError("FABRICGATE_STORE_TIMEOUT", "",
+                     "whole seconds from 1 to 3600, found \"" + std::string(env) + "\"");
+  return std::chrono::seconds(seconds);
+}
+
+bool names_sqlite_uri(const std::string& target) {
+  std::string lower = target.substr(0, 5);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "file:" || target == ":memory:" || target.rfind(":memory:", 0) == 0;
+}
+
 }  // namespace
 
 const char* store_kind_name(StoreKind kind) {
@@ -48,6 +65,7 @@ const char* store_kind_name(StoreKind kind) {
 StoreLocation parse_store_location(const std::string& text, const std::string& origin) {
   StoreLocation l;
   l.origin = origin;
+  l.timeout = store_timeout();
   for (const char c : text) {
     if (static_cast<unsigned char>(c) < 0x20) {
       throw InputError(origin, "", "a store location without control characters");
@@ -63,6 +81,11 @@ StoreLocation parse_store_location(const std::string& text, const std::string& o
     if (starts_with(l.target, "//")) l.target = l.target.substr(2);  // sqlite:///abs/path
     if (l.target.empty())
       throw InputError(origin, "", "sqlite:PATH with a file path, found \"sqlite:\"");
+    if (names_sqlite_uri(l.target))
+      throw InputError(origin, "",
+                       "sqlite:PATH with a plain file path; SQLite URI names and their parameters "
+                       "(file:...?mode=ro|memory, vfs=, :memory:) are not accepted, found \"" +
+                           l.target + "\" (a file literally named so: sqlite:./" + l.target + ")");
     l.display = "sqlite:" + l.target;
     return l;
   }

@@ -3,7 +3,11 @@
 // timeouts on a hanging server, TLS verification with --ca-bundle, and that tokens reach the
 // server but never stdout/stderr. The Pushgateway test reads the metrics back from a real one.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -283,6 +287,102 @@ TEST_F(publish_Cli, HangingServerTimesOutWithinTheBound) {
   EXPECT_LT(elapsed, 15.0) << "two 1 s attempts must not wait for the 20 s hang";
   EXPECT_NE(r.output.find("timed out"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("after 2 attempts"), std::string::npos) << r.output;
+}
+
+// A TCP listener on loopback that accepts and never answers (a wedged server, a tarpit).
+class SilentListener {
+ public:
+  SilentListener() {
+    fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len);
+    port_ = ntohs(a.sin_port);
+    listen(fd_, 64);
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        const int c = accept(fd_, nullptr, nullptr);
+        if (c < 0) continue;
+        held_.push_back(c);
+        ++accepted_;
+      }
+    });
+  }
+  ~SilentListener() {
+    stop_ = true;
+    shutdown(fd_, SHUT_RDWR);
+    thread_.join();
+    close(fd_);
+    for (const int c : held_) close(c);
+  }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  int accepted() const { return accepted_; }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> accepted_{0};
+  std::vector<int> held_;
+  std::thread thread_;
+};
+
+// One deadline bounds the whole step: four uploads to servers that never answer or refuse, each
+// allowed 30 s per request and 3 attempts with long waits, end together by --publish-timeout.
+TEST_F(publish_Cli, DeadServersCostAtMostThePublishTimeoutForAllUploads) {
+  SilentListener silent;
+  const int closed = testing::free_loopback_port();
+  struct Case {
+    std::vector<std::string> args;
+    double bound;
+  };
+  const std::vector<Case> cases = {
+      {{"--to", "webhook=" + silent.url() + "/a", "--to", "webhook=" + silent.url() + "/b", "--to",
+        "pushgateway=" + silent.url(), "--to",
+        "pushgateway=http://127.0.0.1:" + std::to_string(closed), "--publish-timeout", "3"},
+       3},
+      {{"--to", "webhook=" + silent.url() + "/many", "--to",
+        "pushgateway=http://127.0.0.1:" + std::to_string(closed), "--attempts", "10",
+        "--publish-timeout", "2"},
+       2},
+      {{"--to", "webhook=" + silent.url() + "/c", "--publish-timeout", "2", "--connect-timeout",
+        "60", "--timeout", "600"},
+       2},
+  };
+  for (const Case& c : cases) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = publish(c.args, {}, std::chrono::seconds(90));
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_FALSE(r.timed_out);
+    EXPECT_EQ(r.exit_code, 3) << r.output;
+    EXPECT_LT(elapsed, c.bound + 4.0) << "the publish step outlived its deadline\n" << r.output;
+    EXPECT_NE(r.output.find("--publish-timeout"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("the gate's verdict is unchanged"), std::string::npos) << r.output;
+  }
+  EXPECT_GE(silent.accepted(), 3) << "the uploads to the silent server ran side by side";
+}
+
+TEST_F(publish_Cli, ACaBundleThatIsNoPemIsExitTwoBeforeAnyAttempt) {
+  RecordingServer server(root_ / "srv", "200");
+  const fs::path empty = root_ / "empty.pem";
+  std::ofstream(empty).flush();
+  const fs::path text = root_ / "text.pem";
+  std::ofstream(text) << "not a certificate\n";
+  const fs::path key_only = root_ / "key.pem";
+  std::ofstream(key_only) << "-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n";
+  const fs::path cut = root_ / "cut.pem";
+  std::ofstream(cut) << "-----BEGIN CERTIFICATE-----\nMIIB\n";
+  for (const fs::path& bad : {empty, text, key_only, cut, root_ / "missing.pem", root_}) {
+    const auto r =
+        publish({"--to", "webhook=" + server.url() + "/h", "--ca-bundle", bad.string()}, {});
+    EXPECT_EQ(r.exit_code, 2) << bad << "\n" << r.output;
+    EXPECT_NE(r.output.find("ca-bundle"), std::string::npos) << r.output;
+  }
+  EXPECT_EQ(server.requests().size(), 0u) << "nothing is sent before the bundle is checked";
 }
 
 TEST_F(publish_Cli, RefusedConnectionsAreRetriedThenExitThree) {

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 
 #include "../../unit/store/store_fixtures.hpp"
@@ -59,6 +60,63 @@ class PostgresStoreTest : public ::testing::Test {
   std::string schema_;
   std::string url_;
 };
+
+// Read access never creates or migrates: an empty database is refused and stays empty; a store
+// made by a write command is read.
+TEST_F(PostgresStoreTest, ReadAccessNeverCreatesAStore) {
+  const StoreLocation where = parse_store_location(url_, "--store");
+  try {
+    open_store(where, Access::read);
+    FAIL() << "read access opened an empty database";
+  } catch (const StoreError& e) {
+    EXPECT_NE(std::string(e.what()).find("a write command"), std::string::npos) << e.what();
+  }
+  PGconn* c = PQconnectdb(std::getenv("FABRICGATE_TEST_POSTGRES_URL"));
+  PGresult* r =
+      PQexec(c, ("SELECT count(*) FROM pg_tables WHERE schemaname = '" + schema_ + "'").c_str());
+  EXPECT_STREQ(PQgetvalue(r, 0, 0), "0") << "read access created tables";
+  PQclear(r);
+  PQfinish(c);
+  open()->record(synthetic_run("plat", 0, 3));
+  EXPECT_EQ(open_store(where, Access::read)->run_count("plat"), 1u);
+}
+
+// A statement that cannot finish (a table locked by another session) ends at the store timeout
+// with the bound named, on the real server (statement_timeout and the client's deadline).
+TEST_F(PostgresStoreTest, AStatementThatCannotFinishEndsAtTheStoreTimeout) {
+  open()->record(synthetic_run("plat", 0, 3));
+  PGconn* locker = PQconnectdb((std::string(std::getenv("FABRICGATE_TEST_POSTGRES_URL"))).c_str());
+  ASSERT_EQ(PQstatus(locker), CONNECTION_OK);
+  PQclear(PQexec(locker, "BEGIN"));
+  PGresult* locked =
+      PQexec(locker, ("LOCK TABLE " + schema_ + ".runs IN ACCESS EXCLUSIVE MODE").c_str());
+  ASSERT_EQ(PQresultStatus(locked), PGRES_COMMAND_OK) << PQerrorMessage(locker);
+  PQclear(locked);
+  for (const Access access : {Access::read, Access::write}) {
+    StoreLocation where = parse_store_location(url_, "--store");
+    where.timeout = std::chrono::seconds(1);
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      auto s = open_store(where, access);
+      if (access == Access::write) {
+        s->record(synthetic_run("plat", 1, 3));
+      } else {
+        RunQuery q;
+        q.platform = "plat";
+        s->runs(q);
+      }
+      ADD_FAILURE() << "a statement on a locked table finished";
+    } catch (const StoreError& e) {
+      EXPECT_NE(std::string(e.what()).find("statement timeout"), std::string::npos) << e.what();
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 8.0);
+  }
+  PQclear(PQexec(locker, "ROLLBACK"));
+  PQfinish(locker);
+  EXPECT_EQ(open()->run_count("plat"), 1u);  // the store works again once the lock is gone
+}
 
 TEST_F(PostgresStoreTest, RecordsReplacesAndReadsBack) {
   auto s = open();

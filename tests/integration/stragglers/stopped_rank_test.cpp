@@ -106,6 +106,10 @@ TEST(StoppedRank, HangJsonNamesTheStoppedRankAndKeepsFinishedResults) {
   const json record = load_json_file(run / "run.json", "fabricgate.run/1");
   EXPECT_FALSE(record["complete"].get<bool>());
   EXPECT_GE(record["benchmarks"].size(), 1u);  // finished before the stop: kept
+  // The console names why the run is incomplete (run.json's reason), not only "(incomplete)".
+  const std::string reason = record["incomplete_reason"].get<std::string>();
+  ASSERT_FALSE(reason.empty());
+  EXPECT_NE(out.find("(incomplete: " + reason.substr(0, 60)), std::string::npos) << out;
   fs::remove_all(dir);
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -168,6 +169,43 @@ TEST(publish_Webhook, TextHasHeadlineAndTopFailingKeysSlackEscaped) {
   EXPECT_EQ(f.at("failing")[0].at("verdict"), "REGRESSION");
   EXPECT_EQ(f.at("failing")[0].at("reason"), "busbw -10 % < -3 % tolerance");  // data unescaped
   EXPECT_EQ(f.at("counts").at("PASS"), 1);
+}
+
+// Run data (the CI link, host, suite, scenario, keys, reasons) makes no Slack mention, link or
+// formatting: the only links and bold text in the message are the ones the payload writes.
+TEST(publish_Webhook, RunDataMakesNoMentionLinkOrFormattingInSlackText) {
+  const std::vector<std::string> hostile = {
+      "<!channel>",          "x> <!here|here",
+      "<@U024BE7LH>",        "<https://evil.example|click here>",
+      "@channel wake up",    "*bold* _it_ ~s~",
+      "`code` ```block```",  "a\n*INJECTED* line",
+      "<!subteam^SAZ94GDB8>"};
+  for (const std::string& bad : hostile) {
+    RunRecord run = testing::publish_run();
+    run.suite = bad;
+    run.scenario = bad;
+    run.ranks.front().host = bad;
+    run.metadata["ci_run_url"] = "https://ci.example/run/1" + bad;
+    gate::Comparison c = testing::publish_comparison(run);
+    for (auto& k : c.keys) k.reason = bad;
+    c.keys.front().key = bad;
+    const std::string text = webhook_body(run, c).at("text").get<std::string>();
+    // Exactly the payload's own angle brackets: none (the CI link is refused as a link).
+    EXPECT_EQ(text.find('<'), std::string::npos) << bad << ":\n" << text;
+    EXPECT_EQ(text.find('>'), std::string::npos) << bad << ":\n" << text;
+    EXPECT_FALSE(std::regex_search(text, std::regex("@(channel|here|everyone)"))) << text;
+    EXPECT_EQ(text.find("\n*INJECTED*"), std::string::npos) << text;
+    // Outside code spans (where Slack formats nothing) no formatting comes from data.
+    const std::string prose = std::regex_replace(text, std::regex("`[^`]*`"), "");
+    EXPECT_EQ(prose.find("*bold*"), std::string::npos) << text;
+    EXPECT_EQ(prose.find("_it_"), std::string::npos) << text;
+  }
+  // A plain CI URL is still a link; one with & keeps it escaped inside the link.
+  RunRecord run = testing::publish_run();
+  run.metadata["ci_run_url"] = "https://ci.example/run?a=1&b=2";
+  const std::string text =
+      webhook_body(run, testing::publish_comparison(run)).at("text").get<std::string>();
+  EXPECT_NE(text.find("<https://ci.example/run?a=1&amp;b=2|CI run>"), std::string::npos) << text;
 }
 
 TEST(publish_Webhook, OnlyTheTopKeysAreListedAndTheRestCounted) {

@@ -36,7 +36,7 @@ TEST(publish_Retry, FiveHundredsAndTransientFailuresAreRetriedFourHundredsNot) {
 }
 
 TEST(publish_Retry, BackoffDoublesFromTheFirstDelay) {
-  const RetryPolicy p{4, std::chrono::milliseconds(250)};
+  const RetryPolicy p{4, std::chrono::milliseconds(250), {}};
   EXPECT_EQ(backoff_delay(p, 1).count(), 250);
   EXPECT_EQ(backoff_delay(p, 2).count(), 500);
   EXPECT_EQ(backoff_delay(p, 3).count(), 1000);

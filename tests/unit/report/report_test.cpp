@@ -132,13 +132,14 @@ TEST(report_Markdown, HeadlineFailingKeysVersionsTablesCapture) {
   expect_match(md, R"(Versions changed since the baseline:\*\* nccl `2\.27\.7` → `2\.28\.3`)");
   expect_match(
       md,
-      R"(\| \*\*REGRESSION\*\* \| `coll/nccl/all_reduce/float32/sum/bytes:268435456/ranks:8/oop` \| 256 MiB: busbw_GBps)");
+      R"(\| \*\*REGRESSION\*\* \| `coll/nccl/all_reduce/float32/sum/bytes:268435456/ranks:8/oop` \| 256 MiB: busbw\\_GBps)");
   expect_match(md, R"(\| AMBIGUOUS \| `[^`]+bytes:65536[^`]+` \|)");
-  expect_match(md, R"(#### all_reduce \(coll/nccl, 8 ranks\))");
+  expect_match(md, R"(#### all\\_reduce \(coll/nccl, 8 ranks\))");
   expect_match(
       md,
       R"(\| 256 MiB \| 85\.00 GB/s \| 80\.00 GB/s \| 95\.00 us \| 100\.0 us \| busbw \| -5\.9% \| REGRESSION \|)");
-  expect_match(md, R"(\| log \| Socket \| P2P/CUMEM \| no \| 2\.28\.3 \|)");
+  // A cell that starts like an ordered list ("2.") has its dot escaped (markdown_text).
+  expect_match(md, R"(\| log \| Socket \| P2P/CUMEM \| no \| 2\\\.28\.3 \|)");
   EXPECT_EQ(md.find("Avg"), std::string::npos);  // P03: never an average over sizes
   // Sizes ascend within a collective's table.
   EXPECT_LT(md.find("| 8 B |"), md.find("| 64 KiB |"));
@@ -224,6 +225,8 @@ TEST(report_Escape, Rules) {
   EXPECT_EQ(annotation_data("50%\r\n"), "50%25%0D%0A");
   EXPECT_EQ(annotation_property("a:b,c"), "a%3Ab%2Cc");
   EXPECT_EQ(markdown_cell("a|b\nc"), "a\\|b c");
+  EXPECT_EQ(markdown_code("a`b|c"), "``a`b\\|c``");
+  EXPECT_EQ(slack_text("<!channel> @here *b*"), "&lt;!channel&gt; @\u200bhere \u200b*b\u200b*");
 }
 
 }  // namespace

@@ -192,6 +192,32 @@ TEST(StoreImport, BackFillsRunDirectoriesAndSkipsBadOnes) {
   EXPECT_THROW(import_run_directories(*s, root / "nowhere"), InputError);
 }
 
+TEST(StoreLocation, SqliteUriNamesAndBadTimeoutsAreRefused) {
+  for (const char* uri :
+       {"sqlite:file:x.db?mode=memory", "sqlite:file:/tmp/x.db?mode=ro", "sqlite:FILE:x.db",
+        "sqlite:file:x.db?vfs=unix-none", "sqlite::memory:", "sqlite://file:x.db?cache=shared"})
+    EXPECT_THROW(parse_store_location(uri, "--store"), InputError) << uri;
+  EXPECT_EQ(parse_store_location("sqlite:./file:x.db", "--store").target, "./file:x.db");
+  for (const char* bad : {"0", "-1", "3601", "ten", "5s"}) {
+    setenv("FABRICGATE_STORE_TIMEOUT", bad, 1);
+    EXPECT_THROW(parse_store_location("sqlite:/tmp/x.db", "--store"), InputError) << bad;
+  }
+  setenv("FABRICGATE_STORE_TIMEOUT", "7", 1);
+  EXPECT_EQ(parse_store_location("postgresql://h/db", "--store").timeout, std::chrono::seconds(7));
+  unsetenv("FABRICGATE_STORE_TIMEOUT");
+  EXPECT_EQ(parse_store_location("postgresql://h/db", "--store").timeout, std::chrono::seconds(30));
+}
+
+TEST(SqliteStore, ReadAccessNeverCreatesAFileAndRefusesToRecord) {
+  const fs::path file = fresh_temp_dir("store-read") / "fg.sqlite";
+  EXPECT_THROW(open_store(sqlite_at(file), Access::read), StoreError);
+  EXPECT_FALSE(fs::exists(file));
+  open_store(sqlite_at(file))->record(synthetic_run("p", 0, 2));
+  auto reader = open_store(sqlite_at(file), Access::read);
+  EXPECT_EQ(reader->run_count("p"), 1u);
+  EXPECT_THROW(reader->record(synthetic_run("p", 1, 2)), std::logic_error);
+}
+
 TEST(StoreLocation, KindsDefaultsAndRefusedPasswords) {
   EXPECT_EQ(parse_store_location("sqlite:/tmp/x.sqlite", "--store").target, "/tmp/x.sqlite");
   EXPECT_EQ(parse_store_location("postgresql://ci@db.example:5432/fg", "--store").kind,

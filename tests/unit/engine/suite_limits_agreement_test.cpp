@@ -11,7 +11,10 @@ namespace fabricgate::bench {
 namespace {
 
 bool harness_accepts_dtype(std::string_view name) {
-  const json doc = {{"benchmarks", json::array({{{"dtypes", json::array({std::string(name)})}}})}};
+  const json doc = {{"benchmarks", json::array({{{"family", "coll"},
+                                                 {"backend", "mpi"},
+                                                 {"sizes", {{"list", {8u}}}},
+                                                 {"dtypes", json::array({std::string(name)})}}})}};
   try {
     validate_suite_document(JsonReader(doc, "s.json"));
   } catch (const InputError&) {

@@ -146,6 +146,27 @@ TEST_F(SuitePreflight, TooManyBenchmarksAreRefusedWithTheTotal) {
                                {"field /benchmarks", "at most 50000 benchmarks", "found"});
 }
 
+// Names typed on the command line get the same nearest-name rule as names in a suite.
+TEST_F(SuitePreflight, MistypedCommandsAndFormatsGetTheNearestName) {
+  for (const auto& [typed, nearest] :
+       std::vector<std::pair<std::string, std::string>>{{"rnu", "run"},
+                                                        {"compaer", "compare"},
+                                                        {"baselin", "baseline"},
+                                                        {"hsitory", "history"}}) {
+    const testing::JobResult r = testing::run_job({FABRICGATE_CLI, typed}, 30);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("did you mean \"" + nearest + "\"?"), std::string::npos) << r.output;
+  }
+  const testing::JobResult far = testing::run_job({FABRICGATE_CLI, "xyzzy"}, 30);
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_EQ(far.output.find("did you mean"), std::string::npos) << far.output;
+  const json entry = {{"family", "coll"}, {"backend", "mpi"}, {"sizes", kSizes}};
+  const testing::JobResult r = run(suite(entry), {"--report", "markdwon"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("did you mean \"markdown\"?"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "results"));
+}
+
 // 16,000 benchmarks: registration took 280 s with Google Benchmark's default filter (quadratic);
 // listing them now takes a few seconds. 60 s leaves room for a loaded CI machine.
 TEST_F(SuitePreflight, SixteenThousandBenchmarksRegisterInSeconds) {

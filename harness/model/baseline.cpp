@@ -268,7 +268,10 @@ class BaselineParser {
   void require_known_sessions(const Baseline& b) const {
     std::set<std::string> ids;
     for (const BaselineSession& s : b.sessions) ids.insert(s.id);
-    for (const auto& [key, e] : b.entries) {
+    for (const auto& entry : b.entries) {
+      // Named copies, not structured bindings: clang (the fuzz build) cannot capture those.
+      const std::string& key = entry.first;
+      const BaselineEntry& e = entry.second;
       const auto check = [&](const MetricBaseline& m, const char* name) {
         if (!m.run_sessions.empty() && m.run_sessions.size() != m.run_medians.size()) {
           r_.fail("/entries" + escape(key) + "/" + name + "/run_sessions",

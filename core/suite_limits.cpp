@@ -81,6 +81,13 @@ std::size_t check_sizes(const JsonReader& r, const std::string& p) {
   return count;
 }
 
+// Multiplies without wrapping: a count past 2^63 is as refusable as 2^63.
+std::uint64_t times(std::uint64_t a, std::uint64_t b) {
+  constexpr std::uint64_t cap = std::uint64_t{1} << 63;
+  if (a != 0 && b > cap / a) return cap;
+  return a * b;
+}
+
 }  // namespace
 
 std::optional<std::uint64_t> parse_size_text(std::string_view text) {
@@ -150,6 +157,21 @@ void require_rank_count(long long ranks, const std::string& origin, const std::s
 
 std::size_t suite_size_count(const JsonReader& reader, const std::string& pointer) {
   return check_sizes(reader, pointer);
+}
+
+std::uint64_t entry_benchmark_count(const JsonReader& r, const std::string& pointer) {
+  std::uint64_t count = suite_size_count(r, pointer + "/sizes");
+  const std::string family = r.string_at(pointer + "/family");
+  for (const NameField& f : family_name_fields(family)) {
+    if (!f.is_list) continue;
+    const json* list = r.find(pointer + "/" + std::string(f.field));
+    count = times(count, list ? list->size() : f.default_count);
+  }
+  for (const char* free_list : {"providers", "devices", "gpus"}) {
+    const json* list = r.find(pointer + "/" + free_list);
+    if (list && list->is_array() && !list->empty()) count = times(count, list->size());
+  }
+  return count;
 }
 
 void validate_suite_document(const JsonReader& r) {

@@ -18,8 +18,8 @@ inline constexpr int kMaxRanks = 4096;
 // One message: 1 TiB, above any GPU's memory; sizes are > 0 (a 0-byte sweep measures nothing).
 inline constexpr std::uint64_t kMaxSuiteBytes = 1ULL << 40;
 inline constexpr std::size_t kMaxSizesPerEntry = 4096;
-// Benchmarks one launch registers, counted before the machine is known (entry_benchmark_count in
-// core/suite_names.hpp): the largest shipped suite asks for a few thousand; 5x10^4 keeps a run
+// Benchmarks one launch registers, counted before the machine is known (entry_benchmark_count
+// below): the largest shipped suite asks for a few thousand; 5x10^4 keeps a run
 // file, a baseline and a report of one launch readable; the bench registers 50k in about 5 s (2
 // cores).
 inline constexpr std::uint64_t kMaxSuiteBenchmarks = 50000;
@@ -52,6 +52,11 @@ int suite_integer_in(const JsonReader& reader, const std::string& pointer, Integ
 
 // A process count from --ranks or a suite: in [1, kMaxRanks]. `origin`/`field` name it.
 void require_rank_count(long long ranks, const std::string& origin, const std::string& field);
+
+// The benchmarks one entry asks for, before the machine is known: sizes × the length of every
+// list field (or its default) × the providers/devices/gpus it names. An upper bound of what the
+// bench registers per launch (it skips what a machine cannot run, and splits p2p per GPU pair).
+std::uint64_t entry_benchmark_count(const JsonReader& reader, const std::string& pointer);
 
 // Everything of one suite that does not need the bench's fixtures: ranks, defaults and each
 // entry's repetitions, warmup, iterations, target_sample_ms, timeout_s, sizes (list or sweep:

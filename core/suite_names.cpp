@@ -1,9 +1,6 @@
 #include "core/suite_names.hpp"
 
-#include <limits>
-
 #include "core/nearest_name.hpp"
-#include "core/suite_limits.hpp"
 
 namespace fabricgate {
 
@@ -52,13 +49,6 @@ void check_name(const JsonReader& r, const std::string& p, std::string_view what
     r.fail(p, std::string(what) + " (" + names_text(names) + ")" + found_text(name, names));
 }
 
-// Multiplies without wrapping: a count past 2^63 is as refusable as 2^63.
-std::uint64_t times(std::uint64_t a, std::uint64_t b) {
-  constexpr std::uint64_t cap = std::uint64_t{1} << 63;
-  if (a != 0 && b > cap / a) return cap;
-  return a * b;
-}
-
 }  // namespace
 
 bool is_one_of(std::string_view name, std::span<const std::string_view> names) {
@@ -98,21 +88,6 @@ void check_entry_names(const JsonReader& r, const std::string& pointer) {
     for (std::size_t i = 0; i < list.size(); ++i)
       check_name(r, p + "/" + std::to_string(i), f.what, f.names);
   }
-}
-
-std::uint64_t entry_benchmark_count(const JsonReader& r, const std::string& pointer) {
-  std::uint64_t count = suite_size_count(r, pointer + "/sizes");
-  const std::string family = r.string_at(pointer + "/family");
-  for (const NameField& f : family_name_fields(family)) {
-    if (!f.is_list) continue;
-    const json* list = r.find(pointer + "/" + std::string(f.field));
-    count = times(count, list ? list->size() : f.default_count);
-  }
-  for (const char* free_list : {"providers", "devices", "gpus"}) {
-    const json* list = r.find(pointer + "/" + free_list);
-    if (list && list->is_array() && !list->empty()) count = times(count, list->size());
-  }
-  return count;
 }
 
 }  // namespace fabricgate

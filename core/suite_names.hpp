@@ -7,7 +7,6 @@
 // Adding a collective, data type or family: its bench file and one row here;
 // tests/unit/engine/suite_names_agreement_test.cpp fails until both agree.
 #include <array>
-#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -59,10 +58,5 @@ std::span<const NameField> family_name_fields(std::string_view family);
 // Checks "family" and every name field of the entry at `pointer` ("/benchmarks/3"). Throws
 // InputError (file, pointer, expectation with the valid names and the nearest one).
 void check_entry_names(const JsonReader& reader, const std::string& pointer);
-
-// The benchmarks one entry asks for, before the machine is known: sizes × the length of every
-// list field (or its default) × the providers/devices/gpus it names. An upper bound of what the
-// bench registers per launch (it skips what a machine cannot run, and splits p2p per GPU pair).
-std::uint64_t entry_benchmark_count(const JsonReader& reader, const std::string& pointer);
 
 }  // namespace fabricgate

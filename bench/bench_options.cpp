@@ -6,6 +6,7 @@
 
 #include "bench/engine/family.hpp"
 #include "core/errors.hpp"
+#include "core/nearest_name.hpp"
 
 namespace fabricgate::bench {
 namespace {
@@ -118,10 +119,11 @@ void register_suite(const BenchOptions& opts, BenchEnv& env) {
     const std::string family = reader.string_at(pointer + "/family");
     const FamilyRegistrar* registrar = FamilyRegistry::instance().find(family);
     if (!registrar) {
-      std::string known;
-      for (const auto& n : FamilyRegistry::instance().names())
-        known += (known.empty() ? "" : ", ") + n;
-      reader.fail(pointer + "/family", "one of " + known + ", found \"" + family + "\"");
+      const std::vector<std::string> known = FamilyRegistry::instance().names();
+      std::string listed;
+      for (const auto& n : known) listed += (listed.empty() ? "" : ", ") + n;
+      reader.fail(pointer + "/family",
+                  "one of " + listed + ", found \"" + family + "\"" + did_you_mean(family, known));
     }
     const SuiteEntry entry{reader, pointer,
                            plan_with_flags(reader, pointer, opts.defaults, opts.hang_timeout_s)};

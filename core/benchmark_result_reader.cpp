@@ -113,6 +113,11 @@ BenchmarkResult parse_benchmark_result(const json& doc, const std::string& origi
   b.nranks = f.int_in(p + "/nranks", 1, limits.max_ranks);
   b.gpus_per_process =
       r.find(p + "/gpus_per_process") ? f.int_in(p + "/gpus_per_process", 0, 64) : 1;
+  // A key that says 16 bytes on an 8-byte record would be gated as another benchmark.
+  if (const std::string mismatch =
+          key_record_mismatch(b.key, {b.family, b.bytes, b.nranks, b.gpus_per_process});
+      !mismatch.empty())
+    r.fail(p + "/key", mismatch);
   b.status = parse_status(r, p + "/status");
   b.message = f.optional_string(p + "/message");
   b.notes = parse_notes(f, p + "/notes");

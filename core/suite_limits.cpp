@@ -5,16 +5,12 @@
 #include <cmath>
 
 #include "core/errors.hpp"
+#include "core/nearest_name.hpp"
+#include "core/suite_names.hpp"
 
 namespace fabricgate {
 
 namespace {
-
-// The element types the bench knows (bench/engine/dtype.cpp; tests/unit/engine checks that the
-// two lists agree).
-constexpr std::array<std::string_view, 12> kDataTypeNames{
-    "int8",    "uint8",    "int32",   "uint32",  "int64",    "uint64",
-    "float16", "bfloat16", "float32", "float64", "fp8_e4m3", "fp8_e5m2"};
 
 void non_empty_names(const JsonReader& r, const std::string& p) {
   const json& list = r.array_at(p);
@@ -22,16 +18,16 @@ void non_empty_names(const JsonReader& r, const std::string& p) {
   for (std::size_t i = 0; i < list.size(); ++i) r.string_at(p + "/" + std::to_string(i));
 }
 
+// Data types are checked for every family (a hostcopy entry may list them; it copies bytes).
 void check_dtypes(const JsonReader& r, const std::string& p) {
   non_empty_names(r, p);
   const json& list = r.at(p);
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string name = list[i].get<std::string>();
-    bool known = false;
-    for (const std::string_view n : kDataTypeNames) known = known || n == name;
-    if (!known)
-      r.fail(p + "/" + std::to_string(i),
-             "a data type (int8 … float64, fp8_e4m3, fp8_e5m2), found \"" + name + "\"");
+    if (!is_one_of(name, kDataTypeNames))
+      r.fail(p + "/" + std::to_string(i), "a data type (" + names_text(kDataTypeNames) +
+                                              "), found \"" + name + "\"" +
+                                              did_you_mean(name, kDataTypeNames));
   }
 }
 
@@ -54,7 +50,9 @@ void check_plan(const JsonReader& r, const std::string& p) {
   if (r.find(p + "/timeout_s")) number_in(r, p + "/timeout_s", kMaxTimeoutSeconds, "seconds");
 }
 
-void check_sizes(const JsonReader& r, const std::string& p) {
+std::size_t check_sizes(const JsonReader& r, const std::string& p) {
+  if (!r.find(p))
+    r.fail(p, "a size list {\"list\": [...]} or sweep {\"min\", \"max\", \"factor\"}");
   r.object_at(p);
   if (r.find(p + "/list")) {
     const json& list = r.array_at(p + "/list");
@@ -62,7 +60,7 @@ void check_sizes(const JsonReader& r, const std::string& p) {
       r.fail(p + "/list", "between 1 and 4096 sizes");
     for (std::size_t i = 0; i < list.size(); ++i)
       suite_size_at(r, p + "/list/" + std::to_string(i));
-    return;
+    return list.size();
   }
   const std::uint64_t lo = suite_size_at(r, p + "/min");
   const std::uint64_t hi = suite_size_at(r, p + "/max");
@@ -80,6 +78,14 @@ void check_sizes(const JsonReader& r, const std::string& p) {
       ++count;
   }
   if (count >= kMaxSizesPerEntry) r.fail(p, "fewer than 4096 sizes");
+  return count;
+}
+
+// Multiplies without wrapping: a count past 2^63 is as refusable as 2^63.
+std::uint64_t times(std::uint64_t a, std::uint64_t b) {
+  constexpr std::uint64_t cap = std::uint64_t{1} << 63;
+  if (a != 0 && b > cap / a) return cap;
+  return a * b;
 }
 
 }  // namespace
@@ -149,9 +155,31 @@ void require_rank_count(long long ranks, const std::string& origin, const std::s
   }
 }
 
+std::size_t suite_size_count(const JsonReader& reader, const std::string& pointer) {
+  return check_sizes(reader, pointer);
+}
+
+std::uint64_t entry_benchmark_count(const JsonReader& r, const std::string& pointer) {
+  std::uint64_t count = suite_size_count(r, pointer + "/sizes");
+  const std::string family = r.string_at(pointer + "/family");
+  for (const NameField& f : family_name_fields(family)) {
+    if (!f.is_list) continue;
+    const json* list = r.find(pointer + "/" + std::string(f.field));
+    count = times(count, list ? list->size() : f.default_count);
+  }
+  for (const char* free_list : {"providers", "devices", "gpus"}) {
+    const json* list = r.find(pointer + "/" + free_list);
+    if (list && list->is_array() && !list->empty()) count = times(count, list->size());
+  }
+  return count;
+}
+
 void validate_suite_document(const JsonReader& r) {
   if (r.find("/defaults")) check_plan(r, "/defaults");
   const json& benchmarks = r.array_at("/benchmarks");
+  std::uint64_t total = 0;
+  std::uint64_t largest = 0;
+  std::string largest_at;
   for (std::size_t i = 0; i < benchmarks.size(); ++i) {
     const std::string p = "/benchmarks/" + std::to_string(i);
     r.object_at(p);
@@ -159,6 +187,21 @@ void validate_suite_document(const JsonReader& r) {
     if (r.find(p + "/sizes")) check_sizes(r, p + "/sizes");
     if (r.find(p + "/dtypes")) check_dtypes(r, p + "/dtypes");
     if (r.find(p + "/ops")) non_empty_names(r, p + "/ops");
+    check_entry_names(r, p);
+    const std::uint64_t count = entry_benchmark_count(r, p);  // checks the sizes
+    total = std::min(total + count, kMaxCountShown);
+    if (count > largest) {
+      largest = count;
+      largest_at = p;
+    }
+  }
+  if (total > kMaxSuiteBenchmarks) {
+    r.fail("/benchmarks",
+           "at most " + std::to_string(kMaxSuiteBenchmarks) +
+               " benchmarks per launch (entries x sizes x ops x dtypes x ...), found " +
+               std::to_string(total) + (total == kMaxCountShown ? " or more" : "") +
+               " (the largest entry, " + largest_at + ", asks for " + std::to_string(largest) +
+               "); split the suite or narrow its lists");
   }
 }
 

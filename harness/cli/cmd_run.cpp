@@ -297,6 +297,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--lock", a->lock_file, "Runner lock file: runs on one runner never overlap")
       ->capture_default_str();
+  cmd->add_flag("--allow-suite-launcher-env", a->run.allow_suite_launcher_env,
+                "Let the suite's env set variables that change what the launcher and ranks load "
+                "(LD_*, PATH, PYTHONPATH, *_PLUGIN, OMPI_MCA_*, ...); refused otherwise");
   cmd->add_option("--lock-timeout", a->lock_timeout_s, "Seconds to wait for another run to finish")
       ->check(CLI::Range(0, 7 * 24 * 3600))
       ->capture_default_str();

@@ -1,10 +1,12 @@
 // fabricgate: the harness CLI. Exit codes: 0 pass, 1 gate failure, 2 usage/input error,
 // 3 infrastructure failure (docs/DESIGN.md).
+#include <algorithm>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
 #include "core/errors.hpp"
+#include "core/nearest_name.hpp"
 #include "core/text_escape.hpp"
 #include "fabricgate_version.hpp"
 #include "harness/cli/commands.hpp"
@@ -36,6 +38,17 @@ int main(int argc, char** argv) {
     return app.exit(e);  // --help / --version
   } catch (const CLI::ParseError& e) {
     app.exit(e);
+    // A mistyped command ("fabricgate rnu") gets the nearest one, as suite names do.
+    if (argc > 1 && argv[1][0] != '-') {
+      std::vector<std::string> commands;
+      for (const CLI::App* sub : app.get_subcommands({})) commands.push_back(sub->get_name());
+      const std::string typed = argv[1];
+      if (std::find(commands.begin(), commands.end(), typed) == commands.end()) {
+        if (const auto nearest = fabricgate::nearest_name(typed, commands))
+          std::cerr << "fabricgate: no command \"" << fabricgate::report::printable(typed, 64)
+                    << "\"; did you mean \"" << *nearest << "\"?\n";
+      }
+    }
     return static_cast<int>(ExitCode::input_error);
   } catch (const fabricgate::InputError& e) {
     std::cerr << "fabricgate: error: " << fabricgate::report::console_text(e.what()) << "\n";

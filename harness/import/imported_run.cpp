@@ -62,6 +62,42 @@ json imported_run_skeleton(const ImportContext& ctx, const std::string& tool,
   };
 }
 
+namespace {
+
+// parse_run on the document about to be written. Its errors name the run.json that does not exist
+// yet; the person can only fix the input, so a record's error is told at the input file and line
+// the record came from (params.source_file / source_line, set by every importer).
+void refuse_unloadable(const json& run, const std::string& shown) {
+  try {
+    parse_run(run, shown);
+  } catch (const InputError& e) {
+    const std::string& field = e.field();
+    const std::string prefix = "/benchmarks/";
+    if (field.rfind(prefix, 0) != 0) throw;
+    const std::size_t end = field.find('/', prefix.size());
+    const std::string index = field.substr(prefix.size(), end - prefix.size());
+    if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos) throw;
+    const std::size_t i = std::stoul(index);
+    const json& benchmarks = run.at("benchmarks");
+    if (i >= benchmarks.size()) throw;
+    const json params = benchmarks[i].value("params", json::object());
+    const std::string file = params.value("source_file", std::string());
+    if (file.empty()) throw;
+    const std::string where =
+        file + (params.contains("source_line") && params["source_line"].is_number_integer()
+                    ? " line " + std::to_string(params["source_line"].get<long long>())
+                    : std::string());
+    std::string why = e.what();
+    if (const std::size_t at = why.find(": field "); at != std::string::npos)
+      why = why.substr(at + 2);
+    throw InputError(where, "",
+                     "this row becomes benchmark " + benchmarks[i].value("key", std::string()) +
+                         ", which fabricgate cannot load (" + why + "); nothing was written");
+  }
+}
+
+}  // namespace
+
 void write_imported_run(const fs::path& out_arg, const json& run) {
   // "results/p/run/" names the same directory as "results/p/run": its parent is results/p.
   fs::path out = out_arg.lexically_normal();
@@ -71,7 +107,7 @@ void write_imported_run(const fs::path& out_arg, const json& run) {
   }
   const std::string shown = (out / "run.json").string();
   // The loader is what every consumer uses; a document it refuses must never be written.
-  parse_run(run, shown);
+  refuse_unloadable(run, shown);
   std::error_code ec;
   if (fs::exists(out, ec) || fs::is_symlink(out, ec)) {
     throw InputError(

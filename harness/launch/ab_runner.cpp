@@ -16,6 +16,7 @@
 #include "harness/launch/ab_spec.hpp"
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
+#include "harness/launch/suite_env_policy.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/baseline_location.hpp"
 #include "harness/model/run_record.hpp"
@@ -155,6 +156,10 @@ Suite checked_ab_suite(const AbRunOptions& o) {
   if (o.run.scenarios.size() > 1)
     throw InputError("--scenario", "", "one scenario for both sides of an A/B");
   Suite suite = load_suite(resolve_suite(o.run.suite, o.run.suite_dirs));
+  refuse_launcher_env(suite, o.run.allow_suite_launcher_env);
+  if (const std::string env = suite_env_summary(suite); !env.empty())
+    std::fprintf(stderr, "fabricgate: suite %s sets for the launcher and every rank: %s\n",
+                 suite.name.c_str(), env.c_str());
   if (o.run.bench.empty() || !fs::exists(o.run.bench)) {
     throw InfraError("fabricgate-bench not found" +
                      (o.run.bench.empty() ? std::string() : " at " + o.run.bench.string()) +

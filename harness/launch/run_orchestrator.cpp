@@ -22,6 +22,7 @@ extern char** environ;
 #include "harness/launch/process.hpp"
 #include "harness/launch/run_assembly.hpp"
 #include "harness/launch/run_lock.hpp"
+#include "harness/launch/suite_env_policy.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/secret_redaction.hpp"
 #include "harness/model/suite_advice.hpp"
@@ -186,6 +187,7 @@ fs::path default_bench_path() {
 
 Suite validate_run_options(const RunOptions& o) {
   Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));  // the whole suite, validated
+  refuse_launcher_env(suite, o.allow_suite_launcher_env);
   if (o.ranks != 0) require_rank_count(o.ranks, "--ranks", "");
   if (o.run_dir.empty()) require_writable_directory(o.results_dir, "--results-dir");
   for (const auto& s : o.scenarios.empty() ? suite.scenarios : o.scenarios)
@@ -392,6 +394,9 @@ std::vector<ScenarioRun> run_suite(const RunOptions& o) {
   if (o.announce) {
     for (const std::string& advice : suite_advice(suite))
       std::fprintf(stderr, "fabricgate: warning: %s\n", advice.c_str());
+    if (const std::string env = suite_env_summary(suite); !env.empty())
+      std::fprintf(stderr, "fabricgate: suite %s sets for the launcher and every rank: %s\n",
+                   suite.name.c_str(), env.c_str());
   }
   const std::vector<std::string> scenarios = o.scenarios.empty() ? suite.scenarios : o.scenarios;
   std::vector<capture::ControlScenario> controls;

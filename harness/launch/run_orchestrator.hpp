@@ -46,6 +46,9 @@ struct RunOptions {
                          // prints one line per launch of its own)
   std::vector<std::string>
       extra_bench_args;  // appended to the bench's arguments (a confirmation's filter)
+  // --allow-suite-launcher-env: the suite may set loader, PATH, plugin and launcher-agent
+  // variables (harness/launch/suite_env_policy.hpp); refused otherwise.
+  bool allow_suite_launcher_env = false;
 };
 
 struct ScenarioRun {

@@ -268,7 +268,10 @@ class BaselineParser {
   void require_known_sessions(const Baseline& b) const {
     std::set<std::string> ids;
     for (const BaselineSession& s : b.sessions) ids.insert(s.id);
-    for (const auto& [key, e] : b.entries) {
+    for (const auto& entry : b.entries) {
+      // Named copies, not structured bindings: clang (the fuzz build) cannot capture those.
+      const std::string& key = entry.first;
+      const BaselineEntry& e = entry.second;
       const auto check = [&](const MetricBaseline& m, const char* name) {
         if (!m.run_sessions.empty() && m.run_sessions.size() != m.run_medians.size()) {
           r_.fail("/entries" + escape(key) + "/" + name + "/run_sessions",
@@ -389,6 +392,10 @@ class BaselineParser {
     e.bytes = static_cast<std::uint64_t>(bytes);
     e.nranks = int_in(p + "/nranks", 1, 1 << 20);
     e.gpus_per_process = int_in(p + "/gpus_per_process", 0, 64);
+    if (const std::string mismatch =
+            key_record_mismatch(key, {e.family, e.bytes, e.nranks, e.gpus_per_process});
+        !mismatch.empty())
+      r_.fail(p, mismatch);
     e.metric = r_.string_at(p + "/metric");
     if (e.metric != "busbw_GBps" && e.metric != "algbw_GBps" && e.metric != "time_us") {
       r_.fail(p + "/metric", "one of busbw_GBps|algbw_GBps|time_us, found \"" + e.metric + "\"");

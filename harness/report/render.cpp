@@ -1,6 +1,9 @@
 #include "harness/report/render.hpp"
 
+#include <array>
+
 #include "core/errors.hpp"
+#include "core/nearest_name.hpp"
 #include "core/text_escape.hpp"
 #include "harness/report/html_report.hpp"
 #include "harness/report/printable_comparison.hpp"
@@ -15,8 +18,10 @@ ReportFormat parse_report_format(std::string_view name) {
   if (name == "annotations") return ReportFormat::annotations;
   if (name == "json") return ReportFormat::json;
   if (name == "html") return ReportFormat::html;
-  throw InputError("unknown report format \"" + std::string(name) +
-                   "\" (expected console, markdown, junit, annotations, json or html)");
+  static constexpr std::array<std::string_view, 6> kFormats{"console",     "markdown", "junit",
+                                                            "annotations", "json",     "html"};
+  throw InputError("unknown report format \"" + std::string(name) + "\" (expected " +
+                   names_text(kFormats) + ")" + did_you_mean(name, kFormats));
 }
 
 std::string render_json(const gate::Comparison& c) {

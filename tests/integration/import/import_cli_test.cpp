@@ -332,6 +332,43 @@ TEST_F(import_ImportCli, MalformedFilesExitTwoNamingTheLineAndWriteNothing) {
       << "no temporary directory is left behind";
 }
 
+// A row that parses but becomes a record the run loader refuses (an implausible time, in either
+// placement, at any row) is blamed on the input file and its line, never on the run.json that
+// the import would have written.
+TEST_F(import_ImportCli, RowsTheLoaderRefusesBlameTheInputLine) {
+  const std::string source = kSource + "/results/h200-sxm-x2-nv18/reference/ref-all_reduce.txt";
+  for (const int column : {5, 9}) {
+    std::ifstream in(source);
+    std::ostringstream out;
+    int line_no = 0;
+    int changed_line = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++line_no;
+      std::istringstream words(line);
+      std::vector<std::string> w;
+      for (std::string x; words >> x;) w.push_back(x);
+      if (changed_line == 0 && !line.empty() && line[0] != '#' && w.size() == 13 && line_no > 11) {
+        w[static_cast<std::size_t>(column)] = "99999999999999";
+        line.clear();
+        for (const auto& x : w) line += "  " + x;
+        changed_line = line_no;
+      }
+      out << line << "\n";
+    }
+    ASSERT_GT(changed_line, 0);
+    const fs::path copy = root_ / ("implausible-" + std::to_string(column) + ".txt");
+    std::ofstream(copy) << out.str();
+    const Result r = import_nccl(copy.string(), "implausible");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find(copy.filename().string() + " line " + std::to_string(changed_line) + ":"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("plausible time"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("run.json"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(run_dir("implausible")));
+  }
+}
+
 TEST_F(import_ImportCli, NeverReplacesARunAndAsksForThePlatform) {
   const std::string table = kCall16 + "r1-nccl-tests-c0-all_gather.txt";
   ASSERT_EQ(import_nccl(table, "once").code, 0);

@@ -18,7 +18,10 @@ namespace {
 namespace fs = std::filesystem;
 
 // Loads the suite through the real loader, so the advice sees what a launch sees.
-std::vector<std::string> advice_for(const json& benchmarks) {
+std::vector<std::string> advice_for(json benchmarks) {
+  for (json& b : benchmarks) {
+    if (!b.contains("sizes")) b["sizes"] = {{"list", {8u}}};  // required; not what advice reads
+  }
   const json doc = {{"schema", "fabricgate.suite/1"}, {"name", "s"}, {"benchmarks", benchmarks}};
   const fs::path p =
       fs::temp_directory_path() / ("fg-advice-" + std::to_string(::getpid()) + ".json");

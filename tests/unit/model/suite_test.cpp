@@ -31,7 +31,9 @@ std::string load_error(const json& doc) {
 }
 
 json minimal() {
-  return {{"schema", "fabricgate.suite/1"}, {"name", "s"}, {"benchmarks", {{{"family", "coll"}}}}};
+  return {{"schema", "fabricgate.suite/1"},
+          {"name", "s"},
+          {"benchmarks", {{{"family", "coll"}, {"backend", "mpi"}, {"sizes", {{"list", {8u}}}}}}}};
 }
 
 TEST(model_Suite, EveryBuiltInSuiteLoads) {

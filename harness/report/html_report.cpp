@@ -1,6 +1,7 @@
 // The HTML page around the figures (html_figures.cpp). Reading order follows the Markdown report:
 // verdict, failing keys, versions, then per collective the curves and the numbers.
 #include "harness/report/html_report.hpp"
+#include "harness/report/rank_table.hpp"
 
 #include "harness/verdict/verdict_table.hpp"
 
@@ -33,7 +34,7 @@ th{background:#f4f4f4}td.num{text-align:right;white-space:nowrap}
 .notes{margin:0;padding-left:16px}.note-error{color:#b00}.note-warn{color:#a60}.note-note{color:#555}
 .change{font-family:monospace;color:#a40}.warning{background:#fff4e5;padding:6px 10px;border-radius:4px}
 .figures{display:flex;flex-wrap:wrap;gap:12px}.figures svg{border:1px solid #eee}
-.pair-block{max-width:560px;font-size:12px}
+.pair-block{max-width:560px;font-size:12px}.slowest-rank{font-weight:bold;background:#fff4e5}
 code{background:#f4f4f4;padding:0 3px}footer{margin-top:32px;font-size:11px;color:#666}
 </style>
 )";
@@ -252,6 +253,8 @@ std::string render_html(const gate::Comparison& c, const HtmlInputs& inputs) {
                     "</title></head>\n<body>\n";
   headline(c, out);
   failing_keys(c, out);
+  out += cluster_findings_html(c);
+  out += rank_tables_html(c);
   versions_and_warnings(c, out);
   collectives(c, inputs, out);
   pairs(c, out);

@@ -28,6 +28,27 @@ void summarise_paces(RankTiming& t, const std::vector<double>& paces_us) {
   t.sample.assign(paces_us.begin(), paces_us.begin() + static_cast<std::ptrdiff_t>(kept));
 }
 
+std::vector<std::vector<double>> rank_paces(const std::vector<std::vector<double>>& wall,
+                                            const std::vector<std::vector<double>>& off_cpu,
+                                            const std::vector<std::vector<double>>& cpu) {
+  std::vector<std::vector<double>> paces(wall.size());
+  for (std::size_t r = 0; r < wall.size(); ++r) {
+    paces[r].resize(wall[r].size());
+    for (std::size_t i = 0; i < wall[r].size(); ++i) {
+      // The least CPU time any rank got in this sample; every rank must have a positive one.
+      bool timed = true;
+      double least = 0;
+      for (std::size_t o = 0; o < wall.size() && timed; ++o) {
+        timed = o < cpu.size() && i < cpu[o].size() && cpu[o][i] > 0;
+        if (timed) least = o == 0 ? cpu[o][i] : std::min(least, cpu[o][i]);
+      }
+      const double off = r < off_cpu.size() && i < off_cpu[r].size() ? off_cpu[r][i] : 0.0;
+      paces[r][i] = timed ? wall[r][i] * least / cpu[r][i] : wall[r][i] + off;
+    }
+  }
+  return paces;
+}
+
 std::vector<RankTiming> rank_timings(const std::vector<std::vector<double>>& paces,
                                      const std::vector<std::vector<double>>& waits) {
   std::vector<RankTiming> out(paces.size());

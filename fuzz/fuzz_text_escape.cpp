@@ -58,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   k.verdict = fabricgate::gate::Verdict::invalid;
   k.notes.push_back({"P01", "error", text});
   c.keys.push_back(k);
-  c.cluster_findings.push_back({"SLOW-PAIR", true, text, text, text});
+  c.cluster_findings.push_back({"SLOW-PAIR", true, text, text, text, ""});
   for (const auto format :
        {fr::ReportFormat::console, fr::ReportFormat::markdown, fr::ReportFormat::junit}) {
     require_printable_lines(fr::render(c, format, fr::RenderOptions{}), false);

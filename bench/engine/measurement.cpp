@@ -27,10 +27,12 @@ struct MeasurementState {
   int ops_per_sample = 0;
   BenchmarkResult rec;
   std::chrono::steady_clock::time_point started;
-  // This rank's own view of each sample, per operation (docs/STRAGGLERS.md): wall time + run
-  // delay, and the run delay alone. Gathered to rank 0 once, after the last sample.
-  std::vector<double> paces_us;
-  std::vector<double> waits_us;
+  // This rank's own view of each sample, per operation (docs/STRAGGLERS.md): its wall time, the
+  // time it was off the CPU and the CPU time it got (-1: no CPU clock). Rank 0 turns them into
+  // paces (rank_paces) once, after the last sample.
+  std::vector<double> walls_us;
+  std::vector<double> off_cpu_us;
+  std::vector<double> cpu_us;
 };
 
 // First non-empty message among the ranks, prefixed with the rank that said it.
@@ -176,22 +178,22 @@ void add_notes(MeasurementState& s) {
 // the timed loop (never inside it). Single-rank jobs have nothing to compare.
 void gather_rank_timings(BenchEnv& env, MeasurementState& s) {
   if (env.comm.size() < 2) return;
-  const nlohmann::json mine = {{"host", host_name()},
-                               {"cpu_set", cpu_set()},
-                               {"gpu", env.device},
-                               {"paces", s.paces_us},
-                               {"waits", s.waits_us}};
+  const nlohmann::json mine = {{"host", host_name()},     {"cpu_set", cpu_set()},
+                               {"gpu", env.device},       {"walls", s.walls_us},
+                               {"off_cpu", s.off_cpu_us}, {"cpu", s.cpu_us}};
   const std::vector<std::string> all = env.comm.gather(mine.dump(), 0);
   if (env.comm.rank() != 0) return;
-  std::vector<std::vector<double>> paces;
-  std::vector<std::vector<double>> waits;
+  std::vector<std::vector<double>> walls;
+  std::vector<std::vector<double>> off_cpu;
+  std::vector<std::vector<double>> cpu;
   std::vector<nlohmann::json> facts;
   for (const std::string& text : all) {
     facts.push_back(nlohmann::json::parse(text));
-    paces.push_back(facts.back().at("paces").get<std::vector<double>>());
-    waits.push_back(facts.back().at("waits").get<std::vector<double>>());
+    walls.push_back(facts.back().at("walls").get<std::vector<double>>());
+    off_cpu.push_back(facts.back().at("off_cpu").get<std::vector<double>>());
+    cpu.push_back(facts.back().at("cpu").get<std::vector<double>>());
   }
-  s.rec.ranks = rank_timings(paces, waits);
+  s.rec.ranks = rank_timings(rank_paces(walls, off_cpu, cpu), off_cpu);
   for (std::size_t r = 0; r < facts.size(); ++r) {
     s.rec.ranks[r].host = facts[r].at("host").get<std::string>();
     s.rec.ranks[r].cpu_set = facts[r].at("cpu_set").get<std::string>();
@@ -209,19 +211,28 @@ void run_repetition(BenchEnv& env, MeasurementState& s, benchmark::State& state)
 
   double seconds = 0;
   double mine = 0;
-  std::optional<double> delay_before;
-  std::optional<double> delay_after;
+  double off_cpu = 0;
+  double on_cpu = -1;  // no CPU clock
   for (auto _ : state) {
-    delay_before = run_delay_seconds();  // outside run_batch's timed region
+    // Outside run_batch's timed region: wall time minus this thread's CPU time around the batch is
+    // the time the rank was off the CPU (waiting for a core, throttled by a quota, asleep).
+    const auto wall_before = std::chrono::steady_clock::now();
+    const std::optional<double> cpu_before = thread_cpu_seconds();
     mine = after_batch(env, s, s.op->run_batch(s.ops_per_sample));
-    delay_after = run_delay_seconds();
+    const std::optional<double> cpu_after = thread_cpu_seconds();
+    const auto wall_after = std::chrono::steady_clock::now();
+    if (cpu_before && cpu_after) {
+      const double wall = std::chrono::duration<double>(wall_after - wall_before).count();
+      on_cpu = std::max(0.0, *cpu_after - *cpu_before);
+      off_cpu = std::max(0.0, wall - on_cpu);
+    }
     seconds = env.comm.max(mine);
     state.SetIterationTime(seconds / s.ops_per_sample);
   }
   if (batch_failed(env, s, state)) return;
-  const double waited = delay_before && delay_after ? *delay_after - *delay_before : 0.0;
-  s.waits_us.push_back(waited / s.ops_per_sample * 1e6);
-  s.paces_us.push_back((mine + waited) / s.ops_per_sample * 1e6);
+  s.walls_us.push_back(mine / s.ops_per_sample * 1e6);
+  s.off_cpu_us.push_back(off_cpu / s.ops_per_sample * 1e6);
+  s.cpu_us.push_back(on_cpu >= 0 ? on_cpu / s.ops_per_sample * 1e6 : -1.0);
   if (env.beacon) env.beacon->completed(s.rec.key, rep);
   const double per_op = seconds / s.ops_per_sample;
   s.rec.samples.time_us.push_back(per_op * 1e6);

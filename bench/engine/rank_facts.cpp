@@ -1,5 +1,6 @@
 #include "bench/engine/rank_facts.hpp"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -12,12 +13,10 @@
 
 namespace fabricgate::bench {
 
-std::optional<double> run_delay_seconds() {
-  std::ifstream in("/proc/thread-self/schedstat");
-  unsigned long long on_cpu_ns = 0;
-  unsigned long long waiting_ns = 0;
-  if (!(in >> on_cpu_ns >> waiting_ns)) return std::nullopt;
-  return static_cast<double>(waiting_ns) * 1e-9;
+std::optional<double> thread_cpu_seconds() {
+  timespec t{};
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return std::nullopt;
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 std::string host_name() {

@@ -1,8 +1,8 @@
 #pragma once
 // Facts about this rank that name it in per-rank tables (host, CPU set) and the one clock the
-// engine reads besides the steady clock: Linux's run delay of the calling thread
-// (/proc/thread-self/schedstat, second field: nanoseconds it was runnable but not running).
-// Read outside the timed region, around a batch.
+// engine reads besides the steady clock: the calling thread's CPU time. Read outside the timed
+// region, around a batch: wall time minus CPU time is the time the rank was off the CPU (waiting
+// for a core, throttled by a CPU quota, asleep), docs/STRAGGLERS.md.
 #include <condition_variable>
 #include <filesystem>
 #include <mutex>
@@ -12,9 +12,9 @@
 
 namespace fabricgate::bench {
 
-// Seconds the calling thread has waited for a CPU since it started; nullopt where the kernel does
-// not provide schedstat (then per-rank paces are wall time alone).
-std::optional<double> run_delay_seconds();
+// Seconds the calling thread has run on a CPU since it started (CLOCK_THREAD_CPUTIME_ID); nullopt
+// where the clock is unavailable (then per-rank paces are wall time alone).
+std::optional<double> thread_cpu_seconds();
 
 std::string host_name();
 // The Cpus_allowed_list of this process ("0-3,8"), "" when unreadable.

@@ -9,6 +9,7 @@
 #include "core/json_file.hpp"
 #include "harness/baseline/baseline_sessions.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
+#include "harness/gate/jitter_judge.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/stats/statistics.hpp"
@@ -114,6 +115,14 @@ BaselineEntry build_entry(const std::string& key, const std::vector<Contribution
     e.busbw_GBps = merge_metric(parts, [](const BenchmarkResult& r) {
       return values_or_median(r.samples.busbw_GBps, *r.busbw_GBps);
     });
+  }
+  // JITTER's reference: one p99/p50 per launch, kept only when every launch has one (a band from
+  // some of the launches would judge against a subset the file does not name).
+  bool all_jitter = true;
+  for (const Contribution& c : parts) all_jitter = all_jitter && launch_jitter(*c.result);
+  if (all_jitter) {
+    e.time_jitter = merge_metric(
+        parts, [](const BenchmarkResult& r) { return std::vector<double>{*launch_jitter(r)}; });
   }
   e.metric = metric_name(
       default_metric(policy, e.bytes, e.busbw_GBps.has_value(), e.algbw_GBps.median > 0));

@@ -11,6 +11,7 @@
 #include "harness/baseline/baseline_sessions.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
+#include "harness/gate/jitter_judge.hpp"
 #include "harness/stats/statistics.hpp"
 
 namespace fabricgate::gate {
@@ -156,6 +157,16 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
       if (e.busbw_GBps && r->busbw_GBps)
         add_launch(*e.busbw_GBps, values_of(r->samples.busbw_GBps, *r->busbw_GBps), session,
                    window);
+      // JITTER's reference stays parallel to the other metrics' launches: a launch without a
+      // p99/p50 of its own ends it (the file would otherwise judge a subset it does not name).
+      if (e.time_jitter) {
+        tag_untagged(*e.time_jitter, legacy);
+        if (const auto jitter = launch_jitter(*r)) {
+          add_launch(*e.time_jitter, {*jitter}, session, window);
+        } else {
+          e.time_jitter.reset();
+        }
+      }
       e.provenance.run_ids.push_back(run.run_id);
       if (e.provenance.run_ids.size() > window) {
         e.provenance.run_ids.erase(e.provenance.run_ids.begin(),
@@ -198,6 +209,7 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
       tag_untagged(e.time_us, legacy);
       tag_untagged(e.algbw_GBps, legacy);
       if (e.busbw_GBps) tag_untagged(*e.busbw_GBps, legacy);
+      if (e.time_jitter) tag_untagged(*e.time_jitter, legacy);
     }
   }
   b.sessions = referenced_sessions(b, known);

@@ -49,7 +49,8 @@ std::vector<ClusterFinding> check_cluster_consistency(const std::vector<NodeReco
                          "node " + node + ": " + field + " " + shown(value) + " differs from " +
                              shown(majority->first) + " on " +
                              std::to_string(majority->second.size()) + " of " +
-                             std::to_string(nodes.size()) + " nodes"});
+                             std::to_string(nodes.size()) + " nodes",
+                         ""});
         }
       }
       continue;
@@ -61,7 +62,7 @@ std::vector<ClusterFinding> check_cluster_consistency(const std::vector<NodeReco
       all.insert(all.end(), names.begin(), names.end());
     }
     text.pop_back();
-    out.push_back({"NODE-MISMATCH", true, name_list(all), field, text});
+    out.push_back({"NODE-MISMATCH", true, name_list(all), field, text, ""});
   }
   return out;
 }

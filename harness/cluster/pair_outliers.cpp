@@ -63,7 +63,8 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
                               "pair " + p.a + "+" + p.b + " at " + size + ": " + rate_text(rate) +
                                   ", " + ratio_text(rate / group_median) + " the median " +
                                   rate_text(group_median) + " of " + std::to_string(pairs.size()) +
-                                  " pairs"});
+                                  " pairs",
+                              ""});
       }
     }
     // Leave-one-out per node: its own pairs against the pairs it is not in.
@@ -98,7 +99,8 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
                    "node " + node + ": its pairs run below " + ratio_text(policy.suspect_fraction) +
                        " the median of the pairs without it at " + std::to_string(s.low) + " of " +
                        std::to_string(s.judged) + " sizes (worst " + ratio_text(s.worst) + " at " +
-                       s.worst_size + "); check its NICs, links and placement"});
+                       s.worst_size + "); check its NICs, links and placement",
+                   ""});
   }
   out.insert(out.end(), slow_pairs.begin(), slow_pairs.end());
   return out;

@@ -111,6 +111,7 @@ std::vector<gate::ClusterFinding> find_stragglers(const std::vector<BenchmarkRes
     f.fails_gate = true;
     f.node = shared.count(t.host) == 0 ? t.host : std::string();
     f.field = fmt::format("rank {}", t.rank);
+    f.key = c.result->key;
     f.text = fmt::format(
         "rank {} ({}) held the others back in {} of {} keys; worst {}: slowest in {} of {} "
         "samples (chance 1/{}, Holm p = {:.2g}), pace p50 {:.1f} us = {:.2f}x the other ranks' "

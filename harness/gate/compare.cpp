@@ -14,6 +14,7 @@
 #include "harness/cluster/pair_outliers.hpp"
 #include "harness/cluster/straggler.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
+#include "harness/gate/jitter_judge.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
 #include "harness/gate/platform_guard.hpp"
@@ -258,6 +259,7 @@ bool compare_key(const RunRecord& run, const BenchmarkResult& r,
   // (At another rank count NCCL may rightly choose another algorithm (P19): only time is judged.)
   if (!match.other_rank_count && decide_route(run, r, *match.entry, k)) return false;
   k.judgement = judge_metric(r, *match.entry, policy, host);
+  if (!match.other_rank_count) k.jitter = judge_jitter(r, *match.entry, policy, host);
   if (k.judgement->metric == Metric::time_us && r.nranks != match.entry->nranks &&
       !match.other_rank_count) {
     k.notes.push_back({"P04", "note", k.judgement->why_metric});
@@ -274,6 +276,12 @@ void give_judged_verdict(KeyComparison& k, const TolerancePolicy& policy) {
   } else if (k.verdict == Verdict::unstable) {
     k.reason += "; this launch's repetitions disagree (CV above unstable_cv " +
                 plain_percent(policy.unstable_cv) + "): not judged";
+  }
+  // The median passed; a tail beyond the baseline's launches warns (jitter_judge.hpp).
+  const bool passed = k.verdict == Verdict::pass || k.verdict == Verdict::improvement;
+  if (passed && k.jitter && k.jitter->over) {
+    k.verdict = Verdict::jitter;
+    k.reason += "; " + describe_jitter(*k.jitter);
   }
 }
 
@@ -325,6 +333,31 @@ void add_cluster_findings(const RunRecord& run, Comparison& c) {
   c.node_actions = node_action_lines(plan_node_actions(c.cluster_findings, run.nodes, run.run_id));
 }
 
+// The per-rank tables of the keys a STRAGGLER or JITTER names (bounded: a report stays short).
+void add_rank_tables(const RunRecord& run, Comparison& c) {
+  constexpr std::size_t kMaxTables = 8;
+  std::map<std::string, const BenchmarkResult*> by_key;
+  for (const BenchmarkResult& r : run.benchmarks) by_key.emplace(r.key, &r);
+  const auto add = [&](const std::string& key, const std::string& why) {
+    const auto found = by_key.find(key);
+    if (found == by_key.end() || found->second->ranks.empty()) return;
+    for (RankTable& t : c.rank_tables) {
+      if (t.key == key) {
+        t.why += ", " + why;
+        return;
+      }
+    }
+    if (c.rank_tables.size() < kMaxTables)
+      c.rank_tables.push_back({key, why, found->second->ranks});
+  };
+  for (const ClusterFinding& f : c.cluster_findings) {
+    if (f.id == "STRAGGLER") add(f.key, "STRAGGLER " + f.field);
+  }
+  for (const KeyComparison& k : c.keys) {
+    if (k.verdict == Verdict::jitter) add(k.key, "JITTER");
+  }
+}
+
 // Sorts an index, then moves each KeyComparison once: cheaper than swapping the large structs.
 void sort_by_verdict(std::vector<KeyComparison>& keys) {
   std::vector<std::size_t> order(keys.size());
@@ -365,6 +398,7 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline,
   c.node_layout = describe_node_layout(run);
   add_cluster_findings(run, c);
   sort_by_verdict(c.keys);
+  add_rank_tables(run, c);
   if (c.failing_count() > 0 || c.failing_findings() > 0) {
     c.exit_code = ExitCode::gate_failure;
   } else if (!run.complete) {

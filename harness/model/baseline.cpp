@@ -114,6 +114,7 @@ json entry_to_json(const BaselineEntry& e) {
          {"time_us", metric_to_json(e.time_us)},
          {"algbw_GBps", metric_to_json(e.algbw_GBps)}};
   if (e.busbw_GBps) j["busbw_GBps"] = metric_to_json(*e.busbw_GBps);
+  if (e.time_jitter) j["time_jitter"] = metric_to_json(*e.time_jitter);
   if (e.choice) {
     j["choice"] = json{
         {"algo", e.choice->algo}, {"proto", e.choice->proto}, {"channels", e.choice->channels}};
@@ -288,6 +289,7 @@ class BaselineParser {
       check(e.time_us, "time_us");
       check(e.algbw_GBps, "algbw_GBps");
       if (e.busbw_GBps) check(*e.busbw_GBps, "busbw_GBps");
+      if (e.time_jitter) check(*e.time_jitter, "time_jitter");
     }
   }
 
@@ -403,6 +405,7 @@ class BaselineParser {
     e.time_us = metric(p + "/time_us", true);
     e.algbw_GBps = metric(p + "/algbw_GBps", false);
     if (r_.find(p + "/busbw_GBps")) e.busbw_GBps = metric(p + "/busbw_GBps", false);
+    if (r_.find(p + "/time_jitter")) e.time_jitter = metric(p + "/time_jitter", true);
     if (e.metric == "busbw_GBps" && !e.busbw_GBps)
       r_.fail(p + "/busbw_GBps", "present (metric is busbw_GBps)");
     if (r_.find(p + "/choice")) {

@@ -6,6 +6,7 @@
 #include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/note_groups.hpp"
+#include "harness/report/rank_table.hpp"
 #include "harness/report/render.hpp"
 #include "harness/report/roofline_table.hpp"
 #include "harness/verdict/units_text.hpp"
@@ -90,6 +91,7 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
     out += "  (" + std::to_string(c.node_actions.size() - kFindingRows) +
            " more lines: fabricgate nodes RUN)\n";
   }
+  out += rank_tables_console(c);
   if (c.keys.empty()) return out;
   const std::string roofline = roofline_console(c);
 

@@ -6,6 +6,7 @@
 
 #include "core/text_escape.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
+#include "harness/report/rank_table.hpp"
 #include "harness/report/html_page_head.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/verdict/units_text.hpp"
@@ -26,7 +27,7 @@ constexpr const char* kStyles = R"(h3{font-size:15px}
 .notes{margin:0;padding-left:16px}.note-error{color:#b00}.note-warn{color:#a60}.note-note{color:#555}
 .change{font-family:monospace;color:#a40}.warning{background:#fff4e5;padding:6px 10px;border-radius:4px}
 .figures{display:flex;flex-wrap:wrap;gap:12px}.figures svg{border:1px solid #eee}
-.pair-block{max-width:560px;font-size:12px}
+.pair-block{max-width:560px;font-size:12px}.slowest-rank{font-weight:bold;background:#fff4e5}
 )";
 
 // One class per style of the verdict table: UNSTABLE and AMBIGUOUS look like the warnings they
@@ -239,6 +240,8 @@ std::string render_html(const gate::Comparison& c, const HtmlInputs& inputs) {
   std::string out = html_page_start("fabricgate " + c.run_id + ": " + c.headline(), kStyles);
   headline(c, out);
   failing_keys(c, out);
+  out += cluster_findings_html(c);
+  out += rank_tables_html(c);
   versions_and_warnings(c, out);
   collectives(c, inputs, out);
   pairs(c, out);

@@ -10,6 +10,7 @@
 #include "harness/report/key_figures.hpp"
 #include "harness/report/mermaid_chart.hpp"
 #include "harness/report/note_groups.hpp"
+#include "harness/report/rank_table.hpp"
 #include "harness/report/render.hpp"
 #include "harness/report/roofline_table.hpp"
 #include "harness/verdict/units_text.hpp"
@@ -176,6 +177,7 @@ std::string render_markdown(const gate::Comparison& c, const RenderOptions& opti
   std::string head;
   headline(c, head);
   cluster_section(c, head);
+  head += rank_tables_markdown(c);
   failing_keys(c, head);
   std::string tail;
   capture_summary(c, tail);

@@ -75,6 +75,15 @@ gate::Comparison printable_copy(const gate::Comparison& original) {
     clean(f.node);
     clean(f.field);
     clean(f.text);
+    clean(f.key);
+  }
+  for (gate::RankTable& t : c.rank_tables) {
+    clean(t.key);
+    clean(t.why);
+    for (RankTiming& r : t.ranks) {
+      clean(r.host);
+      clean(r.cpu_set);
+    }
   }
   clean(c.node_layout);
   return c;

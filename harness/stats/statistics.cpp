@@ -28,6 +28,19 @@ double median(std::span<const double> values) {
   return 0.5 * (lower + upper);
 }
 
+double nearest_rank_percentile(std::span<const double> values, double q) {
+  if (values.empty()) return 0;
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+}
+
+double p99_over_p50(std::span<const double> values) {
+  const double p50 = nearest_rank_percentile(values, 0.50);
+  return p50 > 0 ? nearest_rank_percentile(values, 0.99) / p50 : 0;
+}
+
 double robust_relative_spread(std::span<const double> values) {
   if (values.size() < 2) return 0;
   const double m = median(values);

@@ -9,6 +9,14 @@ namespace fabricgate::gate {
 
 double median(std::span<const double> values);  // 0 for an empty input
 
+// Nearest-rank percentile (the value at rank ceil(q n) of the sorted values, q in (0, 1]); the
+// per-rank tables use the same definition. 0 for an empty input.
+double nearest_rank_percentile(std::span<const double> values, double q);
+
+// p99 / p50 (nearest rank) of one launch's repetitions: its tail against its typical value. 0 for
+// an empty input or a zero median.
+double p99_over_p50(std::span<const double> values);
+
 // 1.4826 x MAD / |median|: the coefficient of variation of a normal sample, but not dragged by
 // the one outlier every CPU run has. 0 when the median is 0 or there are < 2 values.
 double robust_relative_spread(std::span<const double> values);

@@ -45,6 +45,18 @@ struct MetricJudgement {
   std::string band_scope;
 };
 
+// How the launch's tail (p99 / p50 of its time repetitions) compares with the baseline's launches
+// of that ratio (harness/gate/jitter_judge.hpp); the limits that judged are the ones reports show.
+struct JitterJudgement {
+  double ratio = 0;      // this launch's p99 / p50
+  double centre = 0;     // geometric mean of the baseline's launch ratios
+  double tolerance = 0;  // max(floor, band)
+  double limit = 0;      // centre / (1 - tolerance): above it, JITTER
+  std::size_t launches = 0;
+  bool noisy = false;  // band wider than max_band: not judged
+  bool over = false;   // ratio > limit and not noisy
+};
+
 // One later launch of a key that `fabricgate run` re-measured (confirmation.hpp).
 struct ConfirmationResult {
   Verdict verdict = Verdict::pass;
@@ -94,8 +106,9 @@ struct KeyComparison : KeyIdentity {
   Verdict verdict = Verdict::pass;
   std::string reason;  // one line: what happened, with numbers
   std::optional<MetricJudgement> judgement;
-  std::vector<Change> changes;  // algorithm/transport before -> after
-  std::vector<Note> notes;      // PITFALLS notes from the run for this key, plus the gate's own
+  std::optional<JitterJudgement> jitter;  // absent: the baseline or the launch cannot judge it
+  std::vector<Change> changes;            // algorithm/transport before -> after
+  std::vector<Note> notes;  // PITFALLS notes from the run for this key, plus the gate's own
   std::optional<Confirmation> confirmation;
   bool missing_because_incomplete = false;
   // Figures for tables (0 / nullopt when absent).
@@ -125,6 +138,15 @@ struct ClusterFinding {
   std::string node;   // the node named (a pair: "a+b")
   std::string field;  // the differing fact ("driver"), or the pair's key
   std::string text;   // one line for reports, with the values
+  std::string key;    // STRAGGLER: the key with the strongest evidence ("" for other findings)
+};
+
+// The per-rank timings of one key, shown where a STRAGGLER or JITTER points at it
+// (docs/STRAGGLERS.md "Reading the per-rank table").
+struct RankTable {
+  std::string key;
+  std::string why;  // "STRAGGLER rank 1" | "JITTER"
+  std::vector<RankTiming> ranks;
 };
 
 struct VerdictCount {
@@ -155,6 +177,7 @@ struct Comparison {
   double alpha = 0;
   std::vector<KeyComparison> keys;               // sorted by verdict urgency, then key
   std::vector<ClusterFinding> cluster_findings;  // failing ones first
+  std::vector<RankTable> rank_tables;            // keys a STRAGGLER or JITTER names, at most 8
   // What an admin does about the nodes blamed above (node_actions.hpp): "slurm: scontrol ...",
   // "kubernetes: kubectl ...", "# no action for ...".
   std::vector<std::string> node_actions;

@@ -52,6 +52,12 @@ nlohmann::json key_to_json(const KeyComparison& k) {
                       {"upper_limit", m.upper_limit},
                       {"band_scope", m.band_scope}};
   }
+  if (k.jitter) {
+    const JitterJudgement& t = *k.jitter;
+    j["jitter"] = {{"ratio", t.ratio}, {"centre", t.centre},     {"tolerance", t.tolerance},
+                   {"limit", t.limit}, {"launches", t.launches}, {"noisy", t.noisy},
+                   {"over", t.over}};
+  }
   if (k.roofline) j["roofline"] = roofline::to_json(*k.roofline);
   if (k.confirmation) {
     const Confirmation& f = *k.confirmation;
@@ -88,8 +94,12 @@ nlohmann::json comparison_to_json(const Comparison& c) {
                         {"fails_gate", f.fails_gate},
                         {"node", f.node},
                         {"field", f.field},
-                        {"text", f.text}});
+                        {"text", f.text},
+                        {"key", f.key}});
   }
+  nlohmann::json rank_tables = nlohmann::json::array();
+  for (const RankTable& t : c.rank_tables)
+    rank_tables.push_back({{"key", t.key}, {"why", t.why}, {"ranks", to_json(t.ranks)}});
   return {{"schema", kComparisonSchema},
           {"run_id", c.run_id},
           {"platform", c.platform},
@@ -118,6 +128,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"headline", c.headline()},
           {"counts", std::move(counts)},
           {"cluster_findings", std::move(findings)},
+          {"rank_tables", std::move(rank_tables)},
           {"node_actions", c.node_actions},
           {"confirmation_run", c.confirmation_run},
           {"confirmation_note", c.confirmation_note},

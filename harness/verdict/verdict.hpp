@@ -17,6 +17,7 @@ enum class Verdict {
   unstable,   // the launch's repetitions disagree (robust CV > policy unstable_cv): not judged, a
               // warning
   ambiguous,  // crossed the band once, the confirmation launch did not (or not judgeable)
+  jitter,     // passed, but the launch's p99/p50 is beyond the baseline's launches (jitter_judge)
   noisy,      // the baseline's launch-to-launch band is wider than policy max_band: informational
   improvement,
   new_key,  // in the run, not in the baseline

@@ -34,6 +34,8 @@ constexpr std::array kTable{
                "the launch's repetitions disagree: not judged"},
   VerdictFacts{Verdict::ambiguous,         "AMBIGUOUS",         false, true,  false, false, true,  true,  S::warn,
                "crossed the band in some launches, not in all of its confirmations"},
+  VerdictFacts{Verdict::jitter,            "JITTER",            false, true,  false, false, false, true,  S::warn,
+               "passed, but the launch's p99/p50 time is beyond the baseline's launches"},
   VerdictFacts{Verdict::noisy,             "NOISY",             false, false, false, true,  false, false, S::info,
                "the baseline's band is wider than max_band: not gated"},
   VerdictFacts{Verdict::improvement,       "IMPROVEMENT",       false, false, false, true,  false, true,  S::pass,

@@ -4,11 +4,17 @@
 // inside the allocation detects Slurm and starts the bench with `srun --mpi=pmix`, and the test
 // reads what the job left: k, g, the node names, the launch line and the verdict. Then a job whose
 // third node reports another driver fails the gate, and `fabricgate nodes --drain` drains that
-// node in the real slurmctld; the test resumes it whatever happens.
+// node in the real slurmctld; the test resumes it whatever happens. A job whose third node's rank
+// runs under a CPU quota is named a STRAGGLER by node, in the job's output, its report and
+// `fabricgate nodes --format slurm`.
 // Without FABRICGATE_SLURM_DIR (a developer's machine) every test skips and says how to run it.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -77,20 +83,21 @@ class SlurmCluster : public ::testing::Test {
 
   // The shipped sbatch with this build's CLI, the test suites and the geometry given; `env` adds
   // to the job's environment (sbatch exports the submitter's).
-  testing::JobResult submit(int nodes, int tasks_per_node,
-                            const std::vector<std::string>& env = {}) {
-    std::vector<std::string> argv = {
-        "env",
-        std::string("FABRICGATE=") + FABRICGATE_CLI,
-        "RESULTS=" + (dir_ / "results").string(),
-        "FABRICGATE_SUITE=" + kSuites + "/slurm_cpu.json",
-        "FABRICGATE_PAIRS_SUITE=" + kSuites + "/slurm_pairs.json",
-        std::string("FABRICGATE_RUN_ARGS=--bench ") + FABRICGATE_BENCH +
-            " --platform slurm-ci --baselines-dir " + (dir_ / "baselines").string() + " --lock " +
-            (dir_ / "lock").string() + " --timeout 150",
-        std::string("OMPI_MCA_btl_tcp_if_include=") + kClusterSubnet,
-        "OMPI_MCA_btl=self,vader,tcp",
-        "OMPI_MCA_pml=ob1"};
+  testing::JobResult submit(int nodes, int tasks_per_node, const std::vector<std::string>& env = {},
+                            const std::string& bench = FABRICGATE_BENCH,
+                            const std::string& suite = kSuites + "/slurm_cpu.json") {
+    std::vector<std::string> argv = {"env",
+                                     std::string("FABRICGATE=") + FABRICGATE_CLI,
+                                     "RESULTS=" + (dir_ / "results").string(),
+                                     "FABRICGATE_SUITE=" + suite,
+                                     "FABRICGATE_PAIRS_SUITE=" + kSuites + "/slurm_pairs.json",
+                                     "FABRICGATE_RUN_ARGS=--bench " + bench +
+                                         " --platform slurm-ci --baselines-dir " +
+                                         (dir_ / "baselines").string() + " --lock " +
+                                         (dir_ / "lock").string() + " --timeout 150",
+                                     std::string("OMPI_MCA_btl_tcp_if_include=") + kClusterSubnet,
+                                     "OMPI_MCA_btl=self,vader,tcp",
+                                     "OMPI_MCA_pml=ob1"};
     argv.insert(argv.end(), env.begin(), env.end());
     // The header asks for 4 nodes x 8 GPUs, 8 CPUs per task: the command line overrides it for
     // a cluster of three CPU-only nodes, as a user of a smaller cluster would.
@@ -275,6 +282,111 @@ TEST_F(SlurmCluster, DrainsTheNodeTheGateBlamesThenResumesIt) {
     return st.find("State=IDLE ") != std::string::npos;
   });
   EXPECT_NE(resumed.find("State=IDLE "), std::string::npos) << resumed;
+}
+
+// A CPU quota for the processes moved into it (cgroup v2 cpu.max, or v1's cpu controller), removed
+// when the test ends (its processes have exited by then: sbatch --wait returned).
+struct QuotaCgroup {
+  fs::path dir;
+  QuotaCgroup(int quota_us, int period_us) {
+    const std::string name = "fabricgate-slurm-straggler-" + std::to_string(::getpid());
+    if (fs::exists("/sys/fs/cgroup/cgroup.controllers")) {
+      dir = fs::path("/sys/fs/cgroup") / name;
+      fs::create_directory(dir);
+      std::ofstream(dir / "cpu.max") << quota_us << " " << period_us << "\n";
+    } else {
+      dir = fs::path("/sys/fs/cgroup/cpu") / name;
+      fs::create_directory(dir);
+      std::ofstream(dir / "cpu.cfs_period_us") << period_us << "\n";
+      std::ofstream(dir / "cpu.cfs_quota_us") << quota_us << "\n";
+    }
+  }
+  ~QuotaCgroup() {
+    std::error_code ec;
+    for (int i = 0; i < 10 && fs::exists(dir, ec); ++i) {
+      if (::rmdir(dir.c_str()) == 0) break;
+      ::usleep(500 * 1000);
+    }
+  }
+};
+
+// The quota's effect, measured before it is used: CPU seconds per wall second of a child process
+// that moves itself into `cgroup` and spins for 1 s (-1 when the child failed).
+double cpu_share_in(const fs::path& cgroup) {
+  int fds[2];
+  if (::pipe(fds) != 0) return -1;
+  const pid_t child = ::fork();
+  if (child == 0) {
+    ::close(fds[0]);
+    std::ofstream(cgroup / "cgroup.procs") << ::getpid() << "\n";
+    const auto cpu = [] {
+      timespec t{};
+      ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+      return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+    };
+    const auto start = std::chrono::steady_clock::now();
+    const double cpu0 = cpu();
+    while (std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) {
+    }
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double share = (cpu() - cpu0) / wall;
+    const ssize_t ignored = ::write(fds[1], &share, sizeof share);
+    (void)ignored;
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  double share = -1;
+  if (child < 0 || ::read(fds[0], &share, sizeof share) != sizeof share) share = -1;
+  ::close(fds[0]);
+  if (child > 0) ::waitpid(child, nullptr, 0);
+  return share;
+}
+
+TEST_F(SlurmCluster, NamesTheNodeOfARankSlowedByACpuQuota) {
+  // One rank per node; fgsnode2's rank runs under a 5 % CPU quota (the bench's wrapper moves
+  // itself into the cgroup on that node only, then execs the bench). 5 %, not 20 %: three ranks
+  // share two cores here, and a quota slows only a process that would get more than it (on the
+  // loaded CI box a spinning process gets a quarter of a core or less: docs/STRAGGLERS.md).
+  // Measured first: a process in the cgroup gets at most about a twentieth of a core.
+  QuotaCgroup quota(1000, 20000);
+  const double share = cpu_share_in(quota.dir);
+  ASSERT_GT(share, 0) << "the probe did not run";
+  ASSERT_LT(share, 0.1) << "the quota does not hold a spinning process to ~5 %";
+  const fs::path wrapper = dir_ / "slowed-bench";
+  std::ofstream(wrapper) << "#!/bin/sh\n"
+                         << "if [ \"$(uname -n)\" = fgsnode2 ]; then echo $$ >\""
+                         << (quota.dir / "cgroup.procs").string() << "\"; fi\n"
+                         << "exec " << FABRICGATE_BENCH << " \"$@\"\n";
+  fs::permissions(wrapper, fs::perms::owner_all);
+
+  const auto job = submit(3, 1, {}, wrapper.string(), kSuites + "/slurm_straggler.json");
+  ASSERT_EQ(job.exit_code, 1) << job.output;  // STRAGGLER fails the gate
+  EXPECT_NE(job.output.find("CLUSTER FAIL STRAGGLER: rank 2 (host fgsnode2"), std::string::npos)
+      << job.output;
+  const fs::path main = run_dir("slurm-straggler");
+  ASSERT_FALSE(main.empty()) << job.output;
+  const json r = load_json_file(main / "run.json", "fabricgate.run/1");
+  expect_nodes(r, {"fgsnode0", "fgsnode1", "fgsnode2"}, 1);
+  const std::string md = slurp(main / "report.md");
+  EXPECT_NE(md.find("### Per-rank timings"), std::string::npos) << md;
+  EXPECT_NE(md.find("| **2** | fgsnode2 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: "
+                    "STRAGGLER rank 2"),
+            std::string::npos)
+      << md;
+
+  // `fabricgate nodes --format slurm` names that node, and only that one (nothing is drained).
+  const auto lines = run_job({FABRICGATE_CLI, "nodes", main.string(), "--format", "slurm"}, 60);
+  EXPECT_EQ(lines.exit_code, 1) << lines.output;
+  EXPECT_EQ(lines.output.rfind("scontrol update NodeName=fgsnode2 State=DRAIN "
+                               "Reason=\"fabricgate: STRAGGLER rank 2 (run ",
+                               0),
+            0u)
+      << lines.output;
+  EXPECT_EQ(std::count(lines.output.begin(), lines.output.end(), '\n'), 1) << lines.output;
+  for (const std::string node : {"fgsnode0", "fgsnode1", "fgsnode2"})
+    EXPECT_EQ(node_state(node).find("DRAIN"), std::string::npos) << node;
 }
 
 // A run that blames a node this cluster does not have, or names it with a reserved word: the real

@@ -19,8 +19,12 @@ NodeRecord node(const std::string& name, const std::string& driver,
 }
 
 ClusterFinding suspect(const std::string& name) {
-  return {"SUSPECT-NODE", true, name, "",
-          "node " + name + ": its pairs run below 0.75x the median"};
+  return {"SUSPECT-NODE",
+          true,
+          name,
+          "",
+          "node " + name + ": its pairs run below 0.75x the median",
+          ""};
 }
 
 TEST(NodeActions, MismatchWithAMajorityDrainsThatNode) {
@@ -73,8 +77,9 @@ TEST(NodeActions, NoMajorityBlamesNobody) {
 }
 
 TEST(NodeActions, WarningsAndOtherFindingsPlanNothing) {
-  const std::vector<ClusterFinding> findings = {{"SLOW-PAIR", false, "a+b", "key", "pair a+b slow"},
-                                                {"SUSPECT-NODE", false, "a", "", "a warning only"}};
+  const std::vector<ClusterFinding> findings = {
+      {"SLOW-PAIR", false, "a+b", "key", "pair a+b slow", ""},
+      {"SUSPECT-NODE", false, "a", "", "a warning only", ""}};
   EXPECT_TRUE(plan_node_actions(findings, {}, "r1").empty());
 }
 
@@ -153,8 +158,8 @@ TEST(NodeActions, SlurmNamesThatAreNotKubernetesNamesGetNoKubectlLine) {
 
 TEST(NodeActions, ReasonKeepsOnlyShellQuietCharacters) {
   // A fact name from run.json reaches the Reason through the finding's field.
-  const ClusterFinding f{"NODE-MISMATCH", true, "gpu-03", "nics\"; rm -rf / #$(x)`y`",
-                         "node gpu-03: nics differ"};
+  const ClusterFinding f{
+      "NODE-MISMATCH", true, "gpu-03", "nics\"; rm -rf / #$(x)`y`", "node gpu-03: nics differ", ""};
   const NodeActionPlan plan = plan_node_actions({f}, {}, "r1");
   ASSERT_EQ(plan.actions.size(), 1u);
   EXPECT_EQ(plan.actions[0].reason, "fabricgate: NODE-MISMATCH nics__ rm -rf / __(x)_y_ (run r1)");

@@ -56,6 +56,21 @@ TEST(RankTimings, SummariesSharesAndCap) {
   EXPECT_GE(b.ranks[2].p50_us, 150.0);
 }
 
+TEST(RankTimings, PaceIsTheWallTimeAtTheLeastServedRanksCpuTime) {
+  // Two ranks, three samples of 10 us wall time each. Sample 0: rank 0 got 8 us of CPU, rank 1 only
+  // 2 us (it held rank 0 back, which spun): paces 10 x 2 / 8 = 2.5 and 10. Sample 1: the reverse.
+  // Sample 2: equal CPU time, equal paces.
+  const std::vector<std::vector<double>> wall{{10, 10, 10}, {10, 10, 10}};
+  const std::vector<std::vector<double>> off{{2, 8, 5}, {8, 2, 5}};
+  const auto paces = rank_paces(wall, off, {{8, 2, 5}, {2, 8, 5}});
+  EXPECT_EQ(paces, (std::vector<std::vector<double>>{{2.5, 10, 10}, {10, 2.5, 10}}));
+  // Without every rank's CPU time (no CPU clock: an empty row, -1 in a sample): wall + off-CPU.
+  EXPECT_EQ(rank_paces(wall, off, {{8, 2, 5}, {}}),
+            (std::vector<std::vector<double>>{{12, 18, 15}, {18, 12, 15}}));
+  EXPECT_EQ(rank_paces(wall, off, {{8, 2, 5}, {2, -1, 5}}),
+            (std::vector<std::vector<double>>{{2.5, 18, 10}, {10, 12, 10}}));
+}
+
 TEST(RankTimings, RoundTripThroughTheStrictReader) {
   const BenchmarkResult b = timed(4, 20, 1, 1.3);
   const nlohmann::json j = to_json(b);

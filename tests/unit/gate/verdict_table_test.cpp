@@ -26,6 +26,12 @@ TEST(gate_VerdictTable, OneRowPerVerdictWithADistinctName) {
 TEST(gate_VerdictTable, WarningsAndUngatedKeysNeverLookLikeAPass) {
   EXPECT_EQ(facts_of(Verdict::unstable).style, VerdictStyle::warn);
   EXPECT_EQ(facts_of(Verdict::ambiguous).style, VerdictStyle::warn);
+  // JITTER warns about a key whose median passed: judged, never failing, never in the window.
+  EXPECT_EQ(facts_of(Verdict::jitter).style, VerdictStyle::warn);
+  EXPECT_TRUE(facts_of(Verdict::jitter).gated);
+  EXPECT_FALSE(facts_of(Verdict::jitter).fails);
+  EXPECT_FALSE(facts_of(Verdict::jitter).joins_window);
+  EXPECT_FALSE(facts_of(Verdict::jitter).may_drift);
   EXPECT_EQ(facts_of(Verdict::noisy).style, VerdictStyle::info);
   EXPECT_EQ(facts_of(Verdict::new_key).style, VerdictStyle::info);
   EXPECT_FALSE(facts_of(Verdict::noisy).gated);

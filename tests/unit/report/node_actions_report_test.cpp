@@ -14,7 +14,7 @@ gate::Comparison with_actions(std::size_t n) {
   c.platform = "h200-sxm-x8";
   c.node_layout = "1024 nodes x 8 ranks";
   c.cluster_findings.push_back(
-      {"SUSPECT-NODE", true, "gpu-0", "", "node gpu-0: its pairs run below 0.75x"});
+      {"SUSPECT-NODE", true, "gpu-0", "", "node gpu-0: its pairs run below 0.75x", ""});
   for (std::size_t i = 0; i < n; ++i) {
     c.node_actions.push_back("slurm: scontrol update NodeName=gpu-" + std::to_string(i) +
                              " State=DRAIN Reason=\"fabricgate: SUSPECT-NODE (run r1)\"");

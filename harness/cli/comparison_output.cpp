@@ -95,8 +95,7 @@ std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& ba
 gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Baseline>& baseline,
                                     const gate::ConfirmationLauncher& confirmations,
                                     const store::StoreLocation& store, store::Access access,
-                                    const gate::JudgeOptions& options,
-                                    std::string& store_failure) {
+                                    const gate::JudgeOptions& options, std::string& store_failure) {
   const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
   const std::optional<gate::RunHistory> history =
       load_history(store, run, gate::drift_policy_from(policy).window, access, store_failure);

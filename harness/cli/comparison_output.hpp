@@ -39,8 +39,7 @@ std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& ba
 gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Baseline>& baseline,
                                     const gate::ConfirmationLauncher& confirmations,
                                     const store::StoreLocation& store, store::Access access,
-                                    const gate::JudgeOptions& options,
-                                    std::string& store_failure);
+                                    const gate::JudgeOptions& options, std::string& store_failure);
 
 // Judges `runs[0]` with `runs[1..]` as its later launches of the same session (or, with one run,
 // the confirmations it kept), against its baseline, with DRIFT from `store` (none: no DRIFT).

@@ -6,9 +6,9 @@
 
 #include "core/text_escape.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
-#include "harness/report/rank_table.hpp"
 #include "harness/report/html_page_head.hpp"
 #include "harness/report/key_figures.hpp"
+#include "harness/report/rank_table.hpp"
 #include "harness/verdict/units_text.hpp"
 #include "harness/verdict/verdict_table.hpp"
 

@@ -54,9 +54,12 @@ std::string tag_problem(std::string_view name, std::string_view value, const std
            report::printable(tag, 80) + "\" in " + shown;
   }
   const bool digits = all_digits(value);
-  if (is_count_tag(name) && (!digits || value.size() > 19)) {
+  // A copy from one GPU to all others (or from all to one) names its peers "all" (copy_plan.hpp).
+  const bool all_peers = (name == "src" || name == "dst") && value == "all";
+  if (is_count_tag(name) && !all_peers && (!digits || value.size() > 19)) {
     return "a key whose " + std::string(name) +
-           " is a count in decimal digits (no sign, unit or point), found \"" +
+           " is a count in decimal digits (no sign, unit or point" +
+           std::string(name == "src" || name == "dst" ? "; or \"all\"" : "") + "), found \"" +
            report::printable(tag, 80) + "\" in " + shown;
   }
   if (digits && value.size() > 1 && value[0] == '0') {

@@ -264,25 +264,26 @@ TEST(gate_Compare, LibfabricProviderChangeIsTransportChanged) {
   EXPECT_NE(c.keys[0].reason.find("provider efa -> tcp"), std::string::npos);
 }
 
-TEST(gate_Compare, DifferentRankCountUsesTimeNotBusbw) {
-  const Baseline b = standard_baseline();
+// One key, two rank counts is not a run: a key names its rank count, and a record whose nranks
+// disagrees with its key is refused on load (canonical keys). Another rank count is its own key,
+// judged on time against the baseline's (P04): AnotherRankCountIsComparedOnTimeNotMissing.
+TEST(gate_Compare, ARecordMeasuredOnOtherRanksThanItsKeySaysIsRefused) {
   auto now = three_sizes(140);
   std::vector<json> results;
   for (ResultSpec& s : now) {
     json r = testing::make_result(s);
-    r["nranks"] = 4;  // same key, measured on 4 ranks (P04)
+    r["nranks"] = 4;  // the key says ranks:2
     results.push_back(r);
   }
   RunSpec rs;
   rs.nranks = 4;
-  const Comparison c = compare_run(testing::to_run(testing::make_run(rs, results)), &b, {});
-  const KeyComparison& k = find_key(c, kLarge);
-  ASSERT_TRUE(k.judgement);
-  EXPECT_EQ(k.judgement->metric, Metric::time_us);
-  EXPECT_NE(k.judgement->why_metric.find("P04"), std::string::npos);
-  bool noted = false;
-  for (const Note& n : k.notes) noted = noted || n.id == "P04";
-  EXPECT_TRUE(noted);
+  try {
+    testing::to_run(testing::make_run(rs, results));
+    FAIL() << "expected the key/record mismatch to be refused";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("matches the record's nranks (4)"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(gate_Compare, MultiGpuPerProcessRunAgainstOneGpuBaselineIsRefused) {

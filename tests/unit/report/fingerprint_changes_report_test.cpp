@@ -68,9 +68,10 @@ TEST(FingerprintChangesReport, NamesTheNcclVersionAndTheChangedVariableInEveryFo
             std::string::npos)
       << console;
   const std::string md = render(c, ReportFormat::markdown, {});
-  EXPECT_NE(md.find("### What changed\n\n| field | baseline | this run |\n|---|---|---|\n"
-                    "| env/NCCL_IB_HCA | mlx5_0 | mlx5_1 |\n| nccl | 2.28.3 | 2.28.9 |\n"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("### What changed\n\n| field | baseline | this run |\n|---|---|---|\n"
+              "| env/NCCL\\_IB\\_HCA | mlx5\\_0 | mlx5\\_1 |\n| nccl | 2\\.28.3 | 2\\.28.9 |\n"),
+      std::string::npos)
       << md;
   const std::string html = render(c, ReportFormat::html, {});
   EXPECT_NE(html.find("<tr><td>nccl</td><td>2.28.3</td><td class=\"change\">2.28.9</td></tr>"),

@@ -160,8 +160,11 @@ std::size_t suite_size_count(const JsonReader& reader, const std::string& pointe
 }
 
 std::uint64_t entry_benchmark_count(const JsonReader& r, const std::string& pointer) {
-  std::uint64_t count = suite_size_count(r, pointer + "/sizes");
   const std::string family = r.string_at(pointer + "/family");
+  // Every product family sweeps sizes; a family a test bench registers (allow_extra_suite_family)
+  // may have none, and then counts as one benchmark.
+  const bool sized = is_one_of(family, kSuiteFamilies) || r.find(pointer + "/sizes");
+  std::uint64_t count = sized ? suite_size_count(r, pointer + "/sizes") : 1;
   for (const NameField& f : family_name_fields(family)) {
     if (!f.is_list) continue;
     const json* list = r.find(pointer + "/" + std::string(f.field));

@@ -1,5 +1,8 @@
 #include "core/suite_names.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include "core/nearest_name.hpp"
 
 namespace fabricgate {
@@ -68,8 +71,23 @@ std::span<const NameField> family_name_fields(std::string_view family) {
   return {};
 }
 
+namespace {
+std::vector<std::string>& extra_families() {
+  static std::vector<std::string> names;
+  return names;
+}
+}  // namespace
+
+void allow_extra_suite_family(std::string_view family) {
+  if (!is_one_of(family, kSuiteFamilies)) extra_families().emplace_back(family);
+}
+
 void check_entry_names(const JsonReader& r, const std::string& pointer) {
-  check_name(r, pointer + "/family", "a benchmark family", kSuiteFamilies);
+  const std::vector<std::string>& extra = extra_families();
+  const bool registered_extra =
+      r.find(pointer + "/family") && r.find(pointer + "/family")->is_string() &&
+      std::find(extra.begin(), extra.end(), r.string_at(pointer + "/family")) != extra.end();
+  if (!registered_extra) check_name(r, pointer + "/family", "a benchmark family", kSuiteFamilies);
   const std::string family = r.string_at(pointer + "/family");
   for (const NameField& f : family_name_fields(family)) {
     const std::string p = pointer + "/" + std::string(f.field);

@@ -52,6 +52,11 @@ struct NameField {
   std::size_t default_count = 1;  // benchmarks per other parameter when the field is absent
 };
 
+// A family a bench binary registers beyond kSuiteFamilies (the test bench's stall/skew/hang
+// fixtures): its own suites may name it. The shipped bench registers none, and the harness
+// checks suites against kSuiteFamilies alone, so a product suite can never name one.
+void allow_extra_suite_family(std::string_view family);
+
 // The name fields of `family` (empty for an unknown family).
 std::span<const NameField> family_name_fields(std::string_view family);
 

@@ -9,15 +9,18 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <string_view>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/suite_names.hpp"
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
@@ -165,7 +168,24 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   return static_cast<int>(comparison.exit_code);
 }
 
+// A bench built with fixture families of its own (a test bench, a site's own families) names
+// them in FABRICGATE_BENCH_FAMILIES (comma-separated), so that the suite check before the lock
+// accepts them; the bench itself still refuses any family it has not registered.
+void allow_bench_families_from_env() {
+  const char* v = std::getenv("FABRICGATE_BENCH_FAMILIES");
+  if (v == nullptr) return;
+  std::string_view rest(v);
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    const std::string name(rest.substr(0, comma));
+    require_safe_name(name, "FABRICGATE_BENCH_FAMILIES", "");
+    allow_extra_suite_family(name);
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+}
+
 int run_command(RunArgs& a) {
+  allow_bench_families_from_env();
   a.run.bench = a.bench.empty() ? launch::default_bench_path() : std::filesystem::path(a.bench);
   if (!a.suites_dir.empty()) a.run.suite_dirs.push_back(a.suites_dir);
   a.run.suite_dirs.push_back("suites");

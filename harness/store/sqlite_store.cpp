@@ -8,6 +8,8 @@
 #include <thread>
 #include <unordered_map>
 
+#include "core/errors.hpp"
+
 namespace fabricgate::store {
 
 namespace {
@@ -119,10 +121,12 @@ class SqliteStore final : public ResultsStore {
   void open_as(const std::filesystem::path& file, Access access) {
     std::error_code ec;
     if (access == Access::read) {
+      // A store named for reading that is not there is a wrong argument (exit 2), not a broken
+      // store; report and compare never get here without one (no store: no history).
       if (!std::filesystem::exists(file, ec))
-        throw StoreError("results store " + display() +
-                         ": no store there yet (a write command, `fabricgate store import`, "
-                         "`run` or `compare`, creates it; read commands never do)");
+        throw InputError(display(), "--store",
+                         "an existing results store (a write command, `fabricgate store "
+                         "import`, `run` or `compare`, creates one; read commands never do)");
       open(file.string(), SQLITE_OPEN_READONLY);
       try {
         check_readable(inspect());

@@ -248,7 +248,9 @@ class AbNcclLibrary : public AbCli {
     if (system_.empty()) {
       const auto s = suite("probe", json::array({mpi_entry()}));
       const auto job = run_job(ab_args(s, {}, {}, "1"), 120);
-      EXPECT_EQ(job.exit_code, 0) << job.output;
+      // One A/A pair of 8-byte latencies may "fail" on a loaded runner's noise: only the library
+      // its run.json names is read here.
+      EXPECT_TRUE(job.exit_code == 0 || job.exit_code == 1) << job.output;
       system_ = system_nccl_from(load_json_file(ab_dir() / "a-1" / "run.json", "fabricgate.run/1"));
       fs::remove_all(dir_ / "results");
     }

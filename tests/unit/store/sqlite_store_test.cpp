@@ -210,7 +210,8 @@ TEST(StoreLocation, SqliteUriNamesAndBadTimeoutsAreRefused) {
 
 TEST(SqliteStore, ReadAccessNeverCreatesAFileAndRefusesToRecord) {
   const fs::path file = fresh_temp_dir("store-read") / "fg.sqlite";
-  EXPECT_THROW(open_store(sqlite_at(file), Access::read), StoreError);
+  EXPECT_THROW(open_store(sqlite_at(file), Access::read),
+               InputError);  // a store named for reading must exist (exit 2)
   EXPECT_FALSE(fs::exists(file));
   open_store(sqlite_at(file))->record(synthetic_run("p", 0, 2));
   auto reader = open_store(sqlite_at(file), Access::read);

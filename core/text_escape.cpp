@@ -217,13 +217,25 @@ std::string markdown_code(std::string_view text) {
   return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
+namespace {
+
+// Slack's three entities (& < >), which both Slack writers need; false for any other character.
+bool append_slack_entity(char c, std::string& out) {
+  switch (c) {
+    case '&': out += "&amp;"; return true;
+    case '<': out += "&lt;"; return true;
+    case '>': out += "&gt;"; return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 std::string slack_text(std::string_view text) {
   std::string out;
   for (const char c : one_printable_line(text)) {
+    if (append_slack_entity(c, out)) continue;
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
       case '*':
       case '_':
       case '~':
@@ -246,10 +258,8 @@ std::string slack_code(std::string_view text) {
   // '@' gets the zero-width space, backticks become U+02CB so the span cannot be closed early.
   std::string out;
   for (const char c : one_printable_line(text)) {
+    if (append_slack_entity(c, out)) continue;
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
       case '`': out += "\u02cb"; break;
       case '@':
         out += c;

@@ -21,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from session_replay import upper_95
+from session_replay import session_launches, upper_95
 
 
 def main(argv):
@@ -39,13 +39,7 @@ def main(argv):
         sys.exit(f"{store}: exists; the replay needs a fresh store")
     launches = []  # (run id, run dir, confirmations)
     for session in sessions:
-        runs = sorted(p.parent for p in Path(session).glob("*/run.json")
-                      if "/confirm" not in str(p) and not (exclude and exclude.search(p.parent.name)))
-        session_of = {r: json.load(open(r / "run.json")).get("session_id", "") for r in runs}
-        for i, first in enumerate(runs):
-            later = [r for r in (runs[i + 1] if i + 1 < len(runs) else None,
-                                 runs[i + gap] if i + gap < len(runs) else None)
-                     if r and session_of[r] == session_of[first]]
+        for first, later in session_launches(session, gap, exclude, same_session=True):
             launches.append((first.name, first, later, Path(session).name))
     launches.sort(key=lambda x: x[0])
     rows, drifted, other = [], 0, 0

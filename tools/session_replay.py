@@ -38,6 +38,21 @@ def upper_95(failures, n):
     return hi
 
 
+def session_launches(session, gap, exclude, same_session=False):
+    """Each A/A launch of SESSION_DIR (oldest first, confirm/ launches and run ids matching
+    `exclude` left out) with its confirmations: the next launch and the one `gap` launches after it.
+    With `same_session`, only later launches whose run.json has the first one's session_id."""
+    runs = sorted(p.parent for p in Path(session).glob("*/run.json")
+                  if "/confirm" not in str(p) and not (exclude and exclude.search(p.parent.name)))
+    session_of = ({r: json.load(open(r / "run.json")).get("session_id", "") for r in runs}
+                  if same_session else {})
+    for i, first in enumerate(runs):
+        later = [r for r in (runs[i + 1] if i + 1 < len(runs) else None,
+                             runs[i + gap] if i + gap < len(runs) else None)
+                 if r and (not same_session or session_of[r] == session_of[first])]
+        yield first, later
+
+
 def main(argv):
     gap, exclude = 3, None
     if "--exclude" in argv:
@@ -51,11 +66,7 @@ def main(argv):
     fg, baseline, out, sessions = argv[1], argv[2], argv[3], argv[4:]
     rows, failures, total = [], 0, 0
     for session in sessions:
-        runs = sorted(p.parent for p in Path(session).glob("*/run.json")
-                      if "/confirm" not in str(p) and not (exclude and exclude.search(p.parent.name)))
-        for i, first in enumerate(runs):
-            later = [r for r in (runs[i + 1] if i + 1 < len(runs) else None,
-                                 runs[i + gap] if i + gap < len(runs) else None) if r]
+        for first, later in session_launches(session, gap, exclude):
             cmd = [fg, "compare", str(first), *map(str, later), "--baseline", baseline,
                    "--store", "none", "--format", "json"]
             p = subprocess.run(cmd, capture_output=True, text=True)

@@ -42,7 +42,9 @@ TEST(StoppedRank, HangJsonNamesTheStoppedRankAndKeepsFinishedResults) {
       {"benchmarks", json::array({{{"family", "coll"},
                                    {"backend", "mpi"},
                                    {"ops", {"all_reduce", "all_gather", "broadcast", "alltoall"}},
-                                   {"sizes", {{"list", {8, 65536, 1048576}}}}}})}};
+                                   // Sizes enough that the stop (after step 14) lands mid-suite
+                                   // even on a quiet, fast box.
+                                   {"sizes", {{"list", {8, 1024, 65536, 262144, 1048576}}}}}})}};
   std::ofstream(dir / "stopped.json") << suite.dump(2);
   const fs::path log = dir / "out.log";
   const pid_t pid = ::fork();

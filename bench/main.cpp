@@ -13,6 +13,7 @@
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -208,6 +209,9 @@ void run_benchmarks(const fb::BenchOptions& opts, fb::Communicator& comm,
 }
 
 int run(int argc, char** argv) {
+  // Declared before the communicator so that it outlives it: the heartbeat goes on through
+  // MPI_Finalize and the NCCL teardown, which can hang as well.
+  std::optional<fb::ProgressBeacon> beacon;
   fb::MpiCommunicator comm(&argc, &argv);
   fb::BenchOptions opts = fb::parse_bench_options(argc, argv);  // throws InputError
   // The host's real local rank; in the in-process multi-GPU mode (P02) its first GPU.
@@ -234,11 +238,11 @@ int run(int argc, char** argv) {
   env.nodes = &nodes;
   env.cuda_graph = opts.cuda_graph;
   // Next to records.jsonl, on every rank: what the harness reads when the job hangs.
-  fb::ProgressBeacon beacon(opts.records.empty()
-                                ? std::filesystem::path()
-                                : std::filesystem::path(opts.records).parent_path() / "ranks",
-                            comm.rank(), 500);
-  env.beacon = &beacon;
+  beacon.emplace(opts.records.empty()
+                     ? std::filesystem::path()
+                     : std::filesystem::path(opts.records).parent_path() / "ranks",
+                 comm.rank(), 500);
+  env.beacon = &*beacon;
   fb::HangWatchdog watchdog;  // the last resort when ranks cannot agree on a hang
   env.on_local_hang = [&watchdog](const std::string& key, double grace) {
     watchdog.arm(key, std::max(grace, 5.0));
@@ -262,6 +266,7 @@ int run(int argc, char** argv) {
   writer.write_header(to_json(header));
   run_benchmarks(opts, comm, ranks, table.get());
   watchdog.disarm();
+  beacon->finished();
   if (!env.hung_benchmark.empty()) {  // the record says which; the exit code says hang
     writer.write_footer({{"complete", false}, {"hung", env.hung_benchmark}});
     if (comm.rank() == 0)

@@ -80,6 +80,14 @@ void ProgressBeacon::completed(const std::string& key, int sample) {
   ++steps_;
 }
 
+void ProgressBeacon::finished() {
+  {
+    std::lock_guard lock(mutex_);
+    finished_ = true;
+  }
+  wake_.notify_all();  // the beacon's own thread writes it: one writer per file
+}
+
 void ProgressBeacon::write_now() {
   nlohmann::json doc;
   {
@@ -92,6 +100,7 @@ void ProgressBeacon::write_now() {
            {"key", key_},
            {"sample", sample_},
            {"steps", steps_},
+           {"finished", finished_},
            {"time", wall_seconds()}};
   }
   try {

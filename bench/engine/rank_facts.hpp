@@ -24,7 +24,8 @@ std::string cpu_set();
 // atomically every `interval_ms` by a thread of its own, so that a rank blocked in a hung
 // collective keeps saying where it is (its heartbeat stays fresh) while a stopped or dead process
 // goes stale. The measurement loop only stores its position (outside the timed region); it never
-// touches the file. An empty `dir` starts nothing.
+// touches the file. It keeps beating after the benchmarks, through the communicators' teardown
+// (MPI_Finalize can hang too), and then says so (`finished`). An empty `dir` starts nothing.
 class ProgressBeacon {
  public:
   ProgressBeacon(std::filesystem::path dir, int rank, int interval_ms);
@@ -33,6 +34,9 @@ class ProgressBeacon {
   ProgressBeacon& operator=(const ProgressBeacon&) = delete;
   // The last completed step: `key` and its sample (iteration) index; steps count every sample.
   void completed(const std::string& key, int sample);
+  // Every benchmark of this rank is done (or was abandoned after a hang): from now on the rank is
+  // in teardown. Written by the next beat, at once.
+  void finished();
 
  private:
   void write_now();
@@ -46,6 +50,7 @@ class ProgressBeacon {
   std::string key_;
   int sample_ = -1;
   long long steps_ = 0;
+  bool finished_ = false;
   std::thread thread_;
 };
 

@@ -60,20 +60,25 @@ HangReport judge_hang(const std::vector<nlohmann::json>& progress, double now, d
   HangReport report;
   nlohmann::json ranks = nlohmann::json::array();
   nlohmann::json missing = nlohmann::json::array();
+  std::size_t in_teardown = 0;
   for (std::size_t r = 0; r < progress.size(); ++r) {
     const nlohmann::json& p = progress[r];
     nlohmann::json entry = {{"rank", r}};
     std::string state;
+    const bool finished = !p.is_null() && p.value("finished", false);
     if (p.is_null()) {
       state = "no progress file";
     } else {
       const double age = now - p["time"].get<double>();
-      for (const char* field : {"host", "pid", "key", "sample", "steps"}) {
+      for (const char* field : {"host", "pid", "key", "sample", "steps", "finished"}) {
         if (p.contains(field)) entry[field] = p[field];
       }
       entry["heartbeat_age_s"] = age;
       if (age > stale_seconds) {
         state = "not responding";
+      } else if (finished) {
+        state = "finished";  // alive, every benchmark done: in MPI_Finalize or the NCCL teardown
+        ++in_teardown;
       } else if (p["steps"].get<long long>() < furthest) {
         state = "behind";
       } else {
@@ -81,12 +86,13 @@ HangReport judge_hang(const std::vector<nlohmann::json>& progress, double now, d
       }
     }
     entry["state"] = state;
-    if (state != "waiting") {
+    if (state != "waiting" && state != "finished") {
       missing.push_back(r);
-      const std::string last = p.is_null() || p.value("key", "").empty()
-                                   ? "no benchmark completed"
-                                   : fmt::format("last completed {} sample {}", p.value("key", ""),
-                                                 p.value("sample", -1));
+      const std::string last =
+          p.is_null() || p.value("key", "").empty()
+              ? "no benchmark completed"
+              : fmt::format("last completed {} sample {}{}", p.value("key", ""),
+                            p.value("sample", -1), finished ? ", then its teardown began" : "");
       report.console.push_back(
           fmt::format("hang: rank {} on host {} did not reach the collective: {}{} ({})", r,
                       p.is_null() ? std::string("?") : p.value("host", "?"), state,
@@ -99,7 +105,10 @@ HangReport judge_hang(const std::vector<nlohmann::json>& progress, double now, d
   }
   if (missing.empty() && !progress.empty()) {
     report.console.push_back(
-        "hang: every rank is alive at the same step; the collective itself did not complete");
+        in_teardown == progress.size()
+            ? "hang: every rank finished its benchmarks and is alive; the job hung in its teardown "
+              "(MPI_Finalize, the NCCL communicators' destruction or the launcher's exit)"
+            : "hang: every rank is alive at the same step; the collective itself did not complete");
   }
   report.doc = {{"schema", "fabricgate.hang/1"},
                 {"reason", why},
@@ -111,12 +120,19 @@ HangReport judge_hang(const std::vector<nlohmann::json>& progress, double now, d
   return report;
 }
 
-HangReport write_hang_report(const std::filesystem::path& run_dir, int nranks,
+ProgressSnapshot read_progress_snapshot(const std::filesystem::path& run_dir, int nranks) {
+  ProgressSnapshot snapshot;
+  for (int r = 0; r < nranks; ++r) {
+    snapshot.progress.push_back(
+        read_progress(run_dir / "ranks" / (std::to_string(r) + ".progress.json")));
+  }
+  snapshot.taken_at = unix_now();
+  return snapshot;
+}
+
+HangReport write_hang_report(const std::filesystem::path& run_dir, const ProgressSnapshot& snapshot,
                              const std::string& why) {
-  std::vector<nlohmann::json> progress;
-  for (int r = 0; r < nranks; ++r)
-    progress.push_back(read_progress(run_dir / "ranks" / (std::to_string(r) + ".progress.json")));
-  HangReport report = judge_hang(progress, unix_now(), kStaleSeconds, why);
+  HangReport report = judge_hang(snapshot.progress, snapshot.taken_at, kStaleSeconds, why);
   report.doc["ncclras"] = ras_capture();
   write_json_atomically(run_dir / "hang.json", report.doc);
   return report;

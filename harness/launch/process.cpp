@@ -141,6 +141,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     }
     if (!killed && spec.timeout && std::chrono::steady_clock::now() - start > *spec.timeout) {
       result.timed_out = true;
+      if (spec.before_timeout_kill) spec.before_timeout_kill();
       ::kill(-pid, SIGTERM);
       std::this_thread::sleep_for(std::chrono::seconds(2));
       ::kill(-pid, SIGKILL);

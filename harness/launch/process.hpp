@@ -2,6 +2,7 @@
 // Child processes started from an argument vector (never a shell), in their own process group so
 // that a hang can be ended as a whole (mpirun and its ranks), with a wall-clock limit.
 #include <chrono>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,6 +16,10 @@ struct ProcessSpec {
       env_set;  // added to (or replacing in) the inherited environment
   std::optional<std::chrono::seconds> timeout;  // kill the process group after this long
   std::string stdout_file;                      // empty: inherit
+  // Called once when the timeout fires, before the group is signalled: evidence the teardown
+  // would change is read here (Open MPI's mpirun continues a stopped rank to deliver SIGTERM,
+  // and its heartbeat would look fresh afterwards).
+  std::function<void()> before_timeout_kill;
 };
 
 struct ProcessResult {

@@ -7,6 +7,7 @@ extern char** environ;
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "core/errors.hpp"
@@ -360,6 +361,8 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
   spec.argv = plan.argv;
   spec.env_set = plan.env;
   spec.timeout = o.timeout;
+  std::optional<ProgressSnapshot> at_timeout;
+  spec.before_timeout_kill = [&] { at_timeout = read_progress_snapshot(sr.dir, shared.ranks); };
   const ProcessResult result = run_process(spec);
   facts.finished_at = utc_now_iso8601();
   if (!result.ok()) {
@@ -368,7 +371,9 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
       facts.incomplete_reason += " after " + std::to_string(o.timeout.count()) + " s (hang?)";
     // A hang (ours or the bench's own, exit 3): which ranks did not reach the collective.
     if (result.timed_out || result.exit_code == 3) {
-      const HangReport hang = write_hang_report(sr.dir, shared.ranks, facts.incomplete_reason);
+      const HangReport hang = write_hang_report(
+          sr.dir, at_timeout ? *at_timeout : read_progress_snapshot(sr.dir, shared.ranks),
+          facts.incomplete_reason);
       for (const std::string& line : hang.console)
         std::fprintf(stderr, "fabricgate: %s\n", line.c_str());
       std::fprintf(stderr, "fabricgate: hang forensics in %s\n", (sr.dir / "hang.json").c_str());

@@ -11,7 +11,11 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "core/json_file.hpp"
 #include "tests/integration/cli_runner.hpp"
@@ -21,7 +25,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// The harness's --timeout counts from the bench's start; a stopped heartbeat is stale after 5 s.
 constexpr int kTimeoutSeconds = 25;
+
+// The state letter of /proc/<pid>/stat once it is 'T' (stopped), or the last one seen after 2 s
+// (the stop is asynchronous); '?' when unreadable.
+char process_state(pid_t pid) {
+  char state = '?';
+  for (int i = 0; i < 40 && state != 'T'; ++i) {
+    if (i > 0) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos || close + 2 >= stat.size()) return '?';
+    state = stat[close + 2];
+  }
+  return state;
+}
 
 fs::path run_dir_under(const fs::path& results) {
   const fs::path platform = results / "test-box";
@@ -38,15 +58,17 @@ TEST(StoppedRank, HangJsonNamesTheStoppedRankAndKeepsFinishedResults) {
       {"schema", "fabricgate.suite/1"},
       {"name", "stopped"},
       {"ranks", 2},
-      {"defaults", {{"repetitions", 10}, {"warmup", 2}, {"target_sample_ms", 20}}},
+      // 3,000 samples of at least 20 ms: the suite cannot end before the timeout, so the stop
+      // always lands mid-suite, however fast or busy the box (a stop after the last benchmark
+      // would test the teardown instead).
+      {"defaults", {{"repetitions", 150}, {"warmup", 2}, {"target_sample_ms", 20}}},
       {"benchmarks", json::array({{{"family", "coll"},
                                    {"backend", "mpi"},
                                    {"ops", {"all_reduce", "all_gather", "broadcast", "alltoall"}},
-                                   // Sizes enough that the stop (after step 14) lands mid-suite
-                                   // even on a quiet, fast box.
                                    {"sizes", {{"list", {8, 1024, 65536, 262144, 1048576}}}}}})}};
   std::ofstream(dir / "stopped.json") << suite.dump(2);
   const fs::path log = dir / "out.log";
+  const auto forked_at = std::chrono::steady_clock::now();
   const pid_t pid = ::fork();
   if (pid == 0) {
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -69,6 +91,7 @@ TEST(StoppedRank, HangJsonNamesTheStoppedRankAndKeepsFinishedResults) {
   // Wait (bounded) until rank 1 has finished a few samples of the second benchmark or later,
   // then stop it by the pid its own progress file gives.
   pid_t victim = -1;
+  long long steps_at_stop = 0;
   for (int i = 0; i < 1200 && victim < 0; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     const fs::path run = run_dir_under(dir / "results");
@@ -77,10 +100,16 @@ TEST(StoppedRank, HangJsonNamesTheStoppedRankAndKeepsFinishedResults) {
     const json p = json::parse(in, nullptr, false);
     if (p.is_discarded() || p.value("steps", 0) < 14) continue;
     victim = p["pid"].get<pid_t>();
+    steps_at_stop = p["steps"].get<long long>();
   }
   ASSERT_GT(victim, 0) << "rank 1 never reported progress";
   ASSERT_EQ(::kill(victim, SIGSTOP), 0);
   const auto stopped_at = std::chrono::steady_clock::now();
+  const auto stop_after_s =
+      std::chrono::duration_cast<std::chrono::seconds>(stopped_at - forked_at).count();
+  EXPECT_EQ(process_state(victim), 'T') << "SIGSTOP did not stop rank 1 (pid " << victim << ")";
+  // Open MPI's mpirun continues the stopped rank to deliver the harness's SIGTERM at the timeout
+  // (it may beat once more then): the states below must come from before that.
   int status = 0;
   for (int i = 0; i < 2400 && ::waitpid(pid, &status, WNOHANG) == 0; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -92,10 +121,13 @@ TEST(StoppedRank, HangJsonNamesTheStoppedRankAndKeepsFinishedResults) {
   EXPECT_LE(took, std::chrono::seconds(kTimeoutSeconds + 15));
   const fs::path run = run_dir_under(dir / "results");
   const json hang = load_json_file(run / "hang.json", "fabricgate.hang/1");
-  ASSERT_EQ(hang["did_not_reach"], json::array({1})) << hang.dump(2);
-  EXPECT_EQ(hang["ranks"][1]["state"], "not responding");
-  EXPECT_EQ(hang["ranks"][0]["state"], "waiting");
+  const std::string when =
+      fmt::format("stopped {} s after the start at step {}\n", stop_after_s, steps_at_stop);
+  ASSERT_EQ(hang["did_not_reach"], json::array({1})) << when << hang.dump(2);
+  EXPECT_EQ(hang["ranks"][1]["state"], "not responding") << when << hang.dump(2);
+  EXPECT_EQ(hang["ranks"][0]["state"], "waiting") << when << hang.dump(2);
   EXPECT_FALSE(hang["ranks"][1]["key"].get<std::string>().empty());
+  EXPECT_FALSE(hang["ranks"][1]["finished"].get<bool>());  // stopped mid-suite, not in teardown
   EXPECT_TRUE(hang["ncclras"].contains("captured"));
   if (!hang["ncclras"]["captured"].get<bool>()) {
     EXPECT_FALSE(hang["ncclras"]["reason"].get<std::string>().empty());

@@ -5,6 +5,7 @@
 # run.json, and a table, under OUT.
 #
 #   tools/straggler_campaign.sh BUILD_DIR OUT [LAUNCHES=10] [RANKS=2] [SLOW_RANK=1] [QUOTA_PCT=10]
+#   STRAGGLER_CAUSE=busy tools/straggler_campaign.sh ...   (a competing process instead of a quota)
 #
 # Every rank is pinned to core (rank mod nproc) by a wrapper around the bench; the wrapper of the
 # slowed rank first writes its own pid into the cgroup (cgroup v2 `cpu.max`, or v1
@@ -18,7 +19,9 @@
 # period's allowance, and the quota showed as rare long stalls (p99), not as a slower rank. The cause is
 # measured first: a probe spinning on the slowed core for 2 s reports CPU seconds per wall second,
 # outside and inside the cgroup. Needs root (cgroup files). Every loop is bounded by time; the
-# cgroup is removed at exit.
+# cgroup is removed at exit. STRAGGLER_CAUSE=busy slows the rank with the other real cause instead:
+# a busy process pinned to the slowed rank's core for the whole slowed launch (no cgroup; the probe
+# then measures the core's share with and without that competitor).
 set -euo pipefail
 build=${1:?build directory}
 out=${2:?output directory}
@@ -26,6 +29,8 @@ launches=${3:-10}
 ranks=${4:-2}
 slow_rank=${5:-1}
 quota_pct=${6:-10}
+cause=${STRAGGLER_CAUSE:-quota}
+[[ $cause == quota || $cause == busy ]] || { echo "STRAGGLER_CAUSE must be quota or busy, not '$cause'" >&2; exit 2; }
 cores=$(nproc)
 slow_core=$((slow_rank % cores))
 period_us=10000
@@ -37,7 +42,19 @@ bench="$build/bench/fabricgate-bench"
 mkdir -p "$out/launches"
 work=$(mktemp -d)
 
-if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+competitor=""
+start_competitor() {  # a busy process on the slowed rank's core, bounded by time
+  timeout 600 taskset -c "$slow_core" sh -c 'while :; do :; done' &
+  competitor=$!
+}
+stop_competitor() {
+  [ -z "$competitor" ] || { kill "$competitor" 2>/dev/null || true; wait "$competitor" 2>/dev/null || true; }
+  competitor=""
+}
+cg=""
+if [ "$cause" = busy ]; then
+  :
+elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
   cg=/sys/fs/cgroup/fabricgate-straggler-$$
   mkdir "$cg"
   echo "$quota_us $period_us" >"$cg/cpu.max"
@@ -48,8 +65,11 @@ else
   echo "$quota_us" >"$cg/cpu.cfs_quota_us"
 fi
 cleanup() {
+  stop_competitor
   # The cgroup is empty once its processes exited; rmdir refuses otherwise (and is retried).
-  for _ in 1 2 3 4 5; do rmdir "$cg" 2>/dev/null && break; sleep 1; done
+  if [ -n "$cg" ]; then
+    for _ in 1 2 3 4 5; do rmdir "$cg" 2>/dev/null && break; sleep 1; done
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -87,8 +107,22 @@ print(f"{(time.thread_time() - c0) / (time.monotonic() - w0):.3f}")
 PY
 }
 alone=$(probe)
-quota=$(probe "$cg")
-python3 - "$alone" "$quota" "$slow_core" "$quota_us" "$period_us" "$cg" >"$out/cause.json" <<'PY'
+if [ "$cause" = busy ]; then
+  start_competitor
+  slowed_share=$(probe)
+  stop_competitor
+  python3 - "$alone" "$slowed_share" "$slow_core" >"$out/cause.json" <<'PY'
+import json, sys
+alone, busy, core = sys.argv[1:4]
+print(json.dumps({"cause": "a busy process pinned to the slowed rank's core",
+                  "probe_core": int(core), "probe_seconds": 2.0,
+                  "cpu_per_wall_alone": float(alone),
+                  "cpu_per_wall_with_competitor": float(busy)}, indent=1))
+PY
+  echo "cause: a probe spinning on core $slow_core got $alone CPU s per wall s alone, $slowed_share beside the competitor"
+else
+  quota=$(probe "$cg")
+  python3 - "$alone" "$quota" "$slow_core" "$quota_us" "$period_us" "$cg" >"$out/cause.json" <<'PY'
 import json, sys
 alone, quota, core, q, p, cg = sys.argv[1:7]
 print(json.dumps({"cause": "CPU quota (cgroup) on the slowed rank's process",
@@ -97,17 +131,20 @@ print(json.dumps({"cause": "CPU quota (cgroup) on the slowed rank's process",
                   "cpu_per_wall_outside_cgroup": float(alone),
                   "cpu_per_wall_inside_cgroup": float(quota)}, indent=1))
 PY
-echo "cause: a probe spinning on core $slow_core got $alone CPU s per wall s outside the cgroup, $quota inside"
+  echo "cause: a probe spinning on core $slow_core got $alone CPU s per wall s outside the cgroup, $quota inside"
+fi
 
 launch() {  # kind index
   local kind=$1 i=$2 results="$work/results-$1-$2"
   local load
   load=$(cut -d' ' -f1-3 /proc/loadavg)
   local rc=0
-  if [ "$kind" = slowed ]; then export STRAGGLER_CGROUP=$cg; else unset STRAGGLER_CGROUP; fi
+  if [ "$kind" = slowed ] && [ -n "$cg" ]; then export STRAGGLER_CGROUP=$cg; else unset STRAGGLER_CGROUP; fi
+  [ "$kind" != slowed ] || [ "$cause" != busy ] || start_competitor
   timeout 300 "$cli" run --suite "$work/straggler.json" --results-dir "$results" \
     --lock "$work/lock" --bench "$work/pinned-bench" --platform campaign --timeout 240 \
     --no-compare >"$work/run.log" 2>&1 || rc=$?
+  stop_competitor
   unset STRAGGLER_CGROUP
   local run_dir
   run_dir=$(ls -d "$results"/campaign/* | head -1)
@@ -170,11 +207,17 @@ else:
         tail = sum(comb(n, j) * mid**j * (1 - mid)**(n - j) for j in range(k + 1))
         lo, hi = (mid, hi) if tail > 0.05 else (lo, mid)
     upper = hi
-print(f"# STRAGGLER campaign: {ranks} MPI ranks, {n} launches with rank {slow} under a "
-      f"{cause['quota_us']}/{cause['period_us']} us CPU quota + {n} clean launches\n")
-print(f"- cause measured first: a probe on core {cause['probe_core']} got "
-      f"{cause['cpu_per_wall_outside_cgroup']:.3f} CPU s per wall s outside the cgroup, "
-      f"{cause['cpu_per_wall_inside_cgroup']:.3f} inside")
+if "quota_us" in cause:
+    how = f"under a {cause['quota_us']}/{cause['period_us']} us CPU quota"
+    measured = (f"{cause['cpu_per_wall_outside_cgroup']:.3f} CPU s per wall s outside the cgroup, "
+                f"{cause['cpu_per_wall_inside_cgroup']:.3f} inside")
+else:
+    how = "beside a busy process pinned to its core"
+    measured = (f"{cause['cpu_per_wall_alone']:.3f} CPU s per wall s alone, "
+                f"{cause['cpu_per_wall_with_competitor']:.3f} beside the competitor")
+print(f"# STRAGGLER campaign: {ranks} MPI ranks on {os.cpu_count()} cores, {n} launches with "
+      f"rank {slow} {how} + {n} clean launches\n")
+print(f"- cause measured first: a probe on core {cause['probe_core']} got {measured}")
 print(f"- slowed launches naming rank {slow} and its host (and no other rank): **{right} of {n}** "
       f"(any straggler named: {named['slowed']})")
 print(f"- clean launches naming any rank: **{k} of {n}**; exact one-sided 95 % upper bound on the "

@@ -238,9 +238,8 @@ int run(int argc, char** argv) {
   env.nodes = &nodes;
   env.cuda_graph = opts.cuda_graph;
   // Next to records.jsonl, on every rank: what the harness reads when the job hangs.
-  beacon.emplace(opts.records.empty()
-                     ? std::filesystem::path()
-                     : std::filesystem::path(opts.records).parent_path() / "ranks",
+  beacon.emplace(opts.records.empty() ? std::filesystem::path()
+                                      : std::filesystem::path(opts.records).parent_path() / "ranks",
                  comm.rank(), 500);
   env.beacon = &*beacon;
   fb::HangWatchdog watchdog;  // the last resort when ranks cannot agree on a hang

@@ -146,6 +146,9 @@ Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>
   std::vector<std::map<std::string, const KeyComparison*>> measured(later.size());
   for (std::size_t i = 0; i < later.size(); ++i) {
     if (!later[i].comparison) continue;
+    // The busiest launch judged decides whether the runner was too busy to judge (judge_run).
+    if (const auto p = later[i].comparison->host_cpu_pressure)
+      first.host_cpu_pressure = std::max(first.host_cpu_pressure.value_or(0.0), *p);
     for (const KeyComparison& k : later[i].comparison->keys) {
       if (k.verdict != Verdict::missing) measured[i].emplace(k.key, &k);
     }

@@ -2,6 +2,30 @@
 
 namespace fabricgate::gate {
 
+namespace {
+
+// Verdicts a host busy with other work produces by itself: slower measurements.
+bool load_can_cause(Verdict v) {
+  return v == Verdict::regression || v == Verdict::below_roofline || v == Verdict::dip ||
+         v == Verdict::drift;
+}
+
+}  // namespace
+
+void mark_busy_runner(Comparison& c, double threshold) {
+  c.busy_threshold = threshold;
+  if (c.exit_code != ExitCode::gate_failure || !c.host_cpu_pressure ||
+      *c.host_cpu_pressure <= threshold || c.failing_findings() > 0)
+    return;
+  for (const KeyComparison& k : c.keys) {
+    if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete &&
+        !load_can_cause(k.verdict))
+      return;
+  }
+  c.runner_busy = true;
+  c.exit_code = ExitCode::infra_failure;
+}
+
 Comparison judge_run(const RunRecord& run, const Baseline* baseline,
                      const ConfirmationLauncher& confirmations, const RunHistory* history,
                      const JudgeOptions& options) {
@@ -13,6 +37,7 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
     if (!baseline) set_family_size(policy, c.keys.size());
     apply_history_drift(c, run, *history, drift_policy_from(policy), baseline);
   }
+  mark_busy_runner(c, options.busy_cpu_pressure);
   return c;
 }
 

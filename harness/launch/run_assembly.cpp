@@ -56,6 +56,10 @@ json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fin
       {"capture", capture},
       {"benchmarks", records.benchmarks},
   };
+  if (f.host_cpu_pressure) {
+    run["host_cpu_pressure"] = {{"some_share", *f.host_cpu_pressure},
+                                {"source", "/proc/pressure/cpu"}};
+  }
   return run;
 }
 

@@ -4,6 +4,7 @@
 // crashed run left: the records written so far, the run marked incomplete.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ struct RunFacts {
   std::string session_id;
   std::string session_started_at;
   std::string incomplete_reason;  // empty when the launch ended normally
+  // Share of the launch's wall time some runnable task of the launching host waited for a CPU
+  // (cpu_pressure.hpp); absent where the kernel has no PSI.
+  std::optional<double> host_cpu_pressure;
   json metadata = json::object();
 };
 

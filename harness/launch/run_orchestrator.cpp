@@ -17,6 +17,7 @@ extern char** environ;
 #include "harness/analysis/capture_json.hpp"
 #include "harness/analysis/controls.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
+#include "harness/launch/cpu_pressure.hpp"
 #include "harness/launch/gpu_capacity.hpp"
 #include "harness/launch/hang_forensics.hpp"
 #include "harness/launch/launch_plan.hpp"
@@ -363,7 +364,9 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
   spec.timeout = o.timeout;
   std::optional<ProgressSnapshot> at_timeout;
   spec.before_timeout_kill = [&] { at_timeout = read_progress_snapshot(sr.dir, shared.ranks); };
+  const CpuPressureWindow pressure;
   const ProcessResult result = run_process(spec);
+  facts.host_cpu_pressure = pressure.share();
   facts.finished_at = utc_now_iso8601();
   if (!result.ok()) {
     facts.incomplete_reason = "fabricgate-bench " + result.describe();

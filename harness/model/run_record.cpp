@@ -135,6 +135,11 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
   run.fingerprint = parse_fingerprint(f, "/fingerprint");
   run.session_id = f.optional_string("/session_id");
   run.session_started_at = f.optional_string("/session_started_at");
+  if (r.find("/host_cpu_pressure/some_share")) {
+    const double share = r.non_negative_at("/host_cpu_pressure/some_share");
+    if (share > 1) throw InputError(origin, "/host_cpu_pressure/some_share", "a share in [0, 1]");
+    run.host_cpu_pressure = share;
+  }
   run.host_id = f.optional_string("/host_id");
   if (run.host_id.empty() && r.find("/fingerprint")) run.host_id = host_id_of(r.at("/fingerprint"));
   if (r.find("/capture")) {

@@ -89,6 +89,9 @@ struct RunRecord {
   std::string host_id;
   std::string session_id;
   std::string session_started_at;
+  // Share of the launch during which the launching host had a task waiting for a CPU
+  // (/proc/pressure/cpu "some"); absent in runs written before it was recorded or without PSI.
+  std::optional<double> host_cpu_pressure;
   std::map<std::string, std::string> metadata;
   Launch launch;
   std::vector<RankInfo> ranks;

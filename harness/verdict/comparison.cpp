@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include <fmt/format.h>
+
 #include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::gate {
@@ -70,7 +72,16 @@ std::string Comparison::headline() const {
       if (failing_findings() > 0)
         head += ", " + std::to_string(failing_findings()) + " cluster findings";
       break;
-    case ExitCode::infra_failure: head = "INCOMPLETE RUN: " + incomplete_reason; break;
+    case ExitCode::infra_failure:
+      head = runner_busy
+                 ? fmt::format(
+                       "RUNNER BUSY, NOT JUDGED: {} of {} keys look worse, but a task waited for "
+                       "a CPU of the launching host {:.0f} % of the launch (over {:.0f} %): other "
+                       "work, not the fabric, may have cost it; rerun on an idle runner",
+                       failing_count(), keys.size(), 100 * host_cpu_pressure.value_or(0),
+                       100 * busy_threshold)
+                 : "INCOMPLETE RUN: " + incomplete_reason;
+      break;
     default:
       if (has_baseline) {
         head = "PASS: " + std::to_string(keys.size()) + " keys compared";

@@ -184,6 +184,11 @@ struct Comparison {
   std::string confirmation_run;   // the confirmation launch's directory; "" when none was made
   std::string confirmation_note;  // e.g. "3 keys re-measured in a fresh launch; 1 confirmed"
   std::string node_layout;        // "2 nodes x 2 ranks (emulated on one host)"; "" for one node
+  // The launching host's CPU pressure in the busiest launch judged (first or confirmation), and
+  // whether it made the failing verdict "runner busy, not judged" (judge_run.hpp).
+  std::optional<double> host_cpu_pressure;
+  bool runner_busy = false;
+  double busy_threshold = 0;
   ExitCode exit_code = ExitCode::pass;
 
   std::vector<VerdictCount> counts() const;  // non-zero counts, in urgency order

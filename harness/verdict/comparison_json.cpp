@@ -133,6 +133,10 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"confirmation_run", c.confirmation_run},
           {"confirmation_note", c.confirmation_note},
           {"node_layout", c.node_layout},
+          // null where the kernel has no PSI or the run predates it
+          {"host_cpu_pressure",
+           c.host_cpu_pressure ? nlohmann::json(*c.host_cpu_pressure) : nlohmann::json(nullptr)},
+          {"runner_busy", c.runner_busy},
           {"keys", std::move(keys)}};
 }
 

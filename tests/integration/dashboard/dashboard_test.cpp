@@ -82,7 +82,8 @@ class dashboard_Site : public ::testing::Test {
     const fs::path runs = dir_ / "results" / kPlatform;
     std::vector<std::string> create{"baseline", "create"};
     for (int i = 0; i < 10; i += 2)
-      create.insert(create.end(), {"--from", (runs / ids[static_cast<std::size_t>(i)]).string(), {}});
+      create.insert(create.end(),
+                    {"--from", (runs / ids[static_cast<std::size_t>(i)]).string(), {}});
     create.insert(create.end(), {"--out", (dir_ / "baseline.json").string(), {}});
     const launch::ProcessResult created = fabricgate(create, dir_ / "create.txt");
     EXPECT_TRUE(created.ok()) << created.describe() << slurp(dir_ / "create.txt");

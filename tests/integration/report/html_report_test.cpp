@@ -82,9 +82,15 @@ class report_HtmlInChromium : public ::testing::Test {
 TEST_F(report_HtmlInChromium, RealGpuRunAgainstItsBaselineRendersEveryFigure) {
   const fs::path html = dir_ / "report.html";
   const std::string baseline = (kSource / "baselines" / "h200-sxm-x2-nv18.json").string();
-  const launch::ProcessResult rendered =
-      fabricgate({"report", kProtoLL128Run.string(), "--baseline", baseline, "--format", "html",
-                  "--out", html.string(), {}});
+  const launch::ProcessResult rendered = fabricgate({"report",
+                                                     kProtoLL128Run.string(),
+                                                     "--baseline",
+                                                     baseline,
+                                                     "--format",
+                                                     "html",
+                                                     "--out",
+                                                     html.string(),
+                                                     {}});
   // The report is written and its exit code is the gate's: this run changed NCCL's protocol.
   ASSERT_EQ(rendered.exit_code, 1) << rendered.describe();
   const std::string page = slurp(html);
@@ -184,9 +190,16 @@ TEST_F(report_HtmlInChromium, BlankPageFailsTheScreenshotCheck) {
 
 TEST_F(report_HtmlInChromium, P2pRecordsBecomeOneMatrixPerCopyShape) {
   const fs::path html = dir_ / "p2p.html";
-  const launch::ProcessResult rendered = fabricgate(
-      {"report", (kH200 / "p2p").string(), "--baselines-dir", (dir_ / "no-baselines").string(),
-       "--format", "html", "--no-history", "--out", html.string(), {}});
+  const launch::ProcessResult rendered = fabricgate({"report",
+                                                     (kH200 / "p2p").string(),
+                                                     "--baselines-dir",
+                                                     (dir_ / "no-baselines").string(),
+                                                     "--format",
+                                                     "html",
+                                                     "--no-history",
+                                                     "--out",
+                                                     html.string(),
+                                                     {}});
   // Records only (a run without run.json is incomplete): written, and exit 3 like `compare`.
   ASSERT_EQ(rendered.exit_code, 3) << rendered.describe();
   // Expected matrices: the pair keys' shapes (the key without src:/dst:), read from the records.

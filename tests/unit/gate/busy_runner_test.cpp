@@ -1,0 +1,99 @@
+// "Runner busy, not judged" (harness/gate/judge_run.hpp, step 4) on hand-made comparisons: only a
+// failure made of verdicts that load produces by itself, on a launch whose host had a task
+// waiting for a CPU more than the threshold, becomes exit 3; everything else keeps its exit code.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "harness/gate/judge_run.hpp"
+
+namespace fabricgate::gate {
+namespace {
+
+KeyComparison key(const std::string& name, Verdict v) {
+  KeyComparison k;
+  k.key = name;
+  k.verdict = v;
+  return k;
+}
+
+Comparison failing(std::optional<double> pressure, Verdict second = Verdict::pass) {
+  Comparison c;
+  c.has_baseline = true;
+  c.keys = {key("coll/mpi/all_reduce/float32/sum/bytes:64/ranks:2/oop", Verdict::regression),
+            key("coll/mpi/all_gather/float32/bytes:64/ranks:2/oop", second)};
+  c.exit_code = ExitCode::gate_failure;
+  c.host_cpu_pressure = pressure;
+  return c;
+}
+
+TEST(gate_BusyRunner, ARegressionOnABusyHostIsNotJudged) {
+  Comparison c = failing(0.62);
+  mark_busy_runner(c, 0.25);
+  EXPECT_TRUE(c.runner_busy);
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);
+  EXPECT_EQ(c.keys[0].verdict, Verdict::regression);  // still shown
+  EXPECT_EQ(c.headline().rfind("RUNNER BUSY, NOT JUDGED: 1 of 2 keys look worse", 0), 0u)
+      << c.headline();
+  EXPECT_NE(c.headline().find("62 % of the launch (over 25 %)"), std::string::npos) << c.headline();
+}
+
+TEST(gate_BusyRunner, AQuietHostOrOneWithoutPressureFiguresStillFails) {
+  for (const std::optional<double> p :
+       {std::optional<double>(0.25), std::optional<double>(0.03), std::optional<double>()}) {
+    Comparison c = failing(p);
+    mark_busy_runner(c, 0.25);
+    EXPECT_FALSE(c.runner_busy);
+    EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+    EXPECT_EQ(c.headline().rfind("FAIL:", 0), 0u);
+  }
+}
+
+TEST(gate_BusyRunner, FailuresLoadCannotCauseStillFailOnABusyHost) {
+  for (const Verdict v : {Verdict::wrong_results, Verdict::transport_changed, Verdict::algo_changed,
+                          Verdict::invalid, Verdict::missing}) {
+    Comparison c = failing(0.9, v);
+    mark_busy_runner(c, 0.25);
+    EXPECT_FALSE(c.runner_busy) << verdict_name(v);
+    EXPECT_EQ(c.exit_code, ExitCode::gate_failure) << verdict_name(v);
+  }
+  for (const Verdict v : {Verdict::dip, Verdict::drift, Verdict::below_roofline}) {
+    Comparison c = failing(0.9, v);
+    mark_busy_runner(c, 0.25);
+    EXPECT_TRUE(c.runner_busy) << verdict_name(v);
+  }
+}
+
+TEST(gate_BusyRunner, AFailingClusterFindingStillFails) {
+  Comparison c = failing(0.9);
+  ClusterFinding f;
+  f.id = "STRAGGLER";
+  f.fails_gate = true;
+  c.cluster_findings.push_back(f);
+  mark_busy_runner(c, 0.25);
+  EXPECT_FALSE(c.runner_busy);
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+}
+
+TEST(gate_BusyRunner, APassStaysAPass) {
+  Comparison c;
+  c.has_baseline = true;
+  c.keys = {key("k", Verdict::pass)};
+  c.host_cpu_pressure = 0.95;
+  mark_busy_runner(c, 0.25);
+  EXPECT_FALSE(c.runner_busy);
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+}
+
+TEST(gate_BusyRunner, TheBusiestConfirmationLaunchCounts) {
+  Comparison first = failing(0.02);
+  Comparison later = failing(0.7);
+  const Comparison merged = apply_confirmations(
+      first, {JudgedLaunch{later, "confirm"}, JudgedLaunch{std::nullopt, "none"}},
+      {first.keys[0].key}, 16);
+  ASSERT_TRUE(merged.host_cpu_pressure);
+  EXPECT_DOUBLE_EQ(*merged.host_cpu_pressure, 0.7);
+}
+
+}  // namespace
+}  // namespace fabricgate::gate

@@ -37,7 +37,8 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
     if (!baseline) set_family_size(policy, c.keys.size());
     apply_history_drift(c, run, *history, drift_policy_from(policy), baseline);
   }
-  mark_busy_runner(c, options.busy_cpu_pressure);
+  mark_busy_runner(c, baseline ? baseline->policy.busy_cpu_pressure
+                               : TolerancePolicy::defaults().busy_cpu_pressure);
   return c;
 }
 

@@ -9,7 +9,8 @@
 //   3. DRIFT: a key that passed, whose recent runs on this host sit on a worse level (drift.hpp);
 //   4. a busy runner: when every failing verdict is one that a loaded host produces by itself
 //      (REGRESSION, BELOW-ROOFLINE, DIP, DRIFT), no cluster finding fails, and in a judged launch
-//      the launching host had a task waiting for a CPU more than `busy_cpu_pressure` of the time
+//      the launching host had a task waiting for a CPU more than the baseline policy's
+//      `busy_cpu_pressure` (default 0.25) of the time
 //      (/proc/pressure/cpu), the run is "runner busy, not judged": exit 3, not 1. The verdicts stay
 //      in the report; a wrong answer, a fallback or a missing key still fails.
 #include "harness/gate/compare.hpp"
@@ -24,10 +25,6 @@ namespace fabricgate::gate {
 struct JudgeOptions {
   CompareOptions compare;
   ConfirmOptions confirm;
-  // Share of a launch during which some task waited for a CPU above which a performance failure
-  // is not judged (harness/gate/README.md, "A busy runner": quiet launches measured at most
-  // a few %, launches beside a build tens of %).
-  double busy_cpu_pressure = 0.25;
 };
 
 // Step 4 alone (exposed for tests): marks `c` runner-busy when the rule above holds.

@@ -101,7 +101,8 @@ std::string find_in_path(const std::string& program) {
   return {};
 }
 
-ProcessResult run_process(const ProcessSpec& spec) {
+ProcessResult run_process(const ProcessSpec& spec,
+                          const std::function<void()>& before_timeout_kill) {
   int out_fd = -1;
   if (!spec.stdout_file.empty()) {
     out_fd = ::open(spec.stdout_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -141,7 +142,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     }
     if (!killed && spec.timeout && std::chrono::steady_clock::now() - start > *spec.timeout) {
       result.timed_out = true;
-      if (spec.before_timeout_kill) spec.before_timeout_kill();
+      if (before_timeout_kill) before_timeout_kill();
       ::kill(-pid, SIGTERM);
       std::this_thread::sleep_for(std::chrono::seconds(2));
       ::kill(-pid, SIGKILL);

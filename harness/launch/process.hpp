@@ -16,10 +16,6 @@ struct ProcessSpec {
       env_set;  // added to (or replacing in) the inherited environment
   std::optional<std::chrono::seconds> timeout;  // kill the process group after this long
   std::string stdout_file;                      // empty: inherit
-  // Called once when the timeout fires, before the group is signalled: evidence the teardown
-  // would change is read here (Open MPI's mpirun continues a stopped rank to deliver SIGTERM,
-  // and its heartbeat would look fresh afterwards).
-  std::function<void()> before_timeout_kill;
 };
 
 struct ProcessResult {
@@ -34,7 +30,11 @@ struct ProcessResult {
 // Runs to completion (or timeout). SIGINT/SIGTERM received meanwhile are forwarded to the child's
 // process group, so Ctrl-C stops the ranks cleanly and finished records survive.
 // Throws InfraError when the program cannot be started.
-ProcessResult run_process(const ProcessSpec& spec);
+// `before_timeout_kill` is called once when the timeout fires, before the group is signalled:
+// evidence the teardown would change is read there (Open MPI's mpirun continues a stopped rank
+// to deliver SIGTERM, and its heartbeat would look fresh afterwards).
+ProcessResult run_process(const ProcessSpec& spec,
+                          const std::function<void()>& before_timeout_kill = {});
 
 // Runs and captures stdout (bounded to max_bytes); stderr is discarded. For short probes.
 std::optional<std::string> capture_output(const std::vector<std::string>& argv,

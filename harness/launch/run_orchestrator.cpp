@@ -363,9 +363,9 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
   spec.env_set = plan.env;
   spec.timeout = o.timeout;
   std::optional<ProgressSnapshot> at_timeout;
-  spec.before_timeout_kill = [&] { at_timeout = read_progress_snapshot(sr.dir, shared.ranks); };
   const CpuPressureWindow pressure;
-  const ProcessResult result = run_process(spec);
+  const ProcessResult result =
+      run_process(spec, [&] { at_timeout = read_progress_snapshot(sr.dir, shared.ranks); });
   facts.host_cpu_pressure = pressure.share();
   facts.finished_at = utc_now_iso8601();
   if (!result.ok()) {

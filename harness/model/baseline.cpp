@@ -95,6 +95,7 @@ json policy_to_json(const TolerancePolicy& p) {
            {"min_runs", p.min_runs},
            {"drift_threshold", p.drift_threshold},
            {"drift_min_runs", p.drift_min_runs},
+           {"busy_cpu_pressure", p.busy_cpu_pressure},
            {"session_allowance", p.session_allowance},
            {"min_sessions", p.min_sessions},
            {"host_min_sessions", p.host_min_sessions},
@@ -322,6 +323,8 @@ class BaselineParser {
     if (r_.find(p + "/drift_threshold"))
       out.drift_threshold = fraction(p + "/drift_threshold", 0.001, 0.5);
     if (r_.find(p + "/drift_min_runs")) out.drift_min_runs = int_in(p + "/drift_min_runs", 1, 1000);
+    if (r_.find(p + "/busy_cpu_pressure"))
+      out.busy_cpu_pressure = fraction(p + "/busy_cpu_pressure", 0.01, 1);
     if (v3_) {  // /1 and /2 files predate sessions: they get the defaults
       out.session_allowance = fraction(p + "/session_allowance", 0, 0.5);
       out.min_sessions = int_in(p + "/min_sessions", 2, 1000);

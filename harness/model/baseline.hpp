@@ -67,6 +67,10 @@ struct TolerancePolicy {
   // for at least drift_min_runs runs, fail even when each run passed. Optional in the file.
   double drift_threshold = 0.02;
   int drift_min_runs = 3;
+  // A busy runner (harness/gate/judge_run.hpp): a load-made failure on a launch whose host had a
+  // task waiting for a CPU more than this share of the time is "not judged" (exit 3); 1 turns the
+  // rule off. Optional in the file.
+  double busy_cpu_pressure = 0.25;
   std::vector<SizeClass> size_classes;  // ordered by below_bytes; the last has no bound
 
   // small < 64 KiB: 10 % on time; medium < 16 MiB: 5 %; large: 3 % (catches a 5 % regression).

@@ -59,7 +59,7 @@ class dashboard_Site : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   launch::ProcessResult run(std::vector<std::string> argv, const fs::path& out = {}) {
-    return launch::run_process({argv, {}, std::chrono::seconds(180), out.string(), {}});
+    return launch::run_process({argv, {}, std::chrono::seconds(180), out.string()});
   }
   launch::ProcessResult fabricgate(std::vector<std::string> args, const fs::path& out = {}) {
     args.insert(args.begin(), FABRICGATE_CLI);
@@ -82,9 +82,8 @@ class dashboard_Site : public ::testing::Test {
     const fs::path runs = dir_ / "results" / kPlatform;
     std::vector<std::string> create{"baseline", "create"};
     for (int i = 0; i < 10; i += 2)
-      create.insert(create.end(),
-                    {"--from", (runs / ids[static_cast<std::size_t>(i)]).string(), {}});
-    create.insert(create.end(), {"--out", (dir_ / "baseline.json").string(), {}});
+      create.insert(create.end(), {"--from", (runs / ids[static_cast<std::size_t>(i)]).string()});
+    create.insert(create.end(), {"--out", (dir_ / "baseline.json").string()});
     const launch::ProcessResult created = fabricgate(create, dir_ / "create.txt");
     EXPECT_TRUE(created.ok()) << created.describe() << slurp(dir_ / "create.txt");
     for (const std::string& id : ids) {
@@ -115,7 +114,7 @@ class dashboard_Site : public ::testing::Test {
                                      "--window-size=1400,2000"};
     argv.insert(argv.end(), action.begin(), action.end());
     argv.push_back("file://" + page.string());
-    return launch::run_process({argv, {}, std::chrono::seconds(90), out.string(), {}});
+    return launch::run_process({argv, {}, std::chrono::seconds(90), out.string()});
   }
 
   launch::ProcessResult netlog_check(const fs::path& netlog) {
@@ -255,7 +254,7 @@ TEST_F(dashboard_Site, BadInputIsRefusedBeforeAnythingIsWritten) {
   EXPECT_EQ(none.exit_code, 2) << none.describe();
   const std::string empty_store = "sqlite:" + (dir_ / "empty.sqlite").string();
   const launch::ProcessResult empty =
-      fabricgate({"dashboard", "--store", empty_store, "--out", (dir_ / "site").string(), {}});
+      fabricgate({"dashboard", "--store", empty_store, "--out", (dir_ / "site").string()});
   EXPECT_EQ(empty.exit_code, 2) << empty.describe();
   EXPECT_FALSE(fs::exists(dir_ / "site" / "index.html"));
 }

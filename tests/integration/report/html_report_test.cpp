@@ -53,7 +53,7 @@ class report_HtmlInChromium : public ::testing::Test {
   launch::ProcessResult fabricgate(std::vector<std::string> args,
                                    const fs::path& stdout_file = {}) {
     args.insert(args.begin(), FABRICGATE_CLI);
-    return launch::run_process({args, {}, std::chrono::seconds(120), stdout_file.string(), {}});
+    return launch::run_process({args, {}, std::chrono::seconds(120), stdout_file.string()});
   }
 
   // One headless Chromium run on a local file: no network (file:// only, and the page's CSP),
@@ -71,7 +71,7 @@ class report_HtmlInChromium : public ::testing::Test {
                                      "--window-size=1400,2000"};
     argv.insert(argv.end(), action.begin(), action.end());
     argv.push_back("file://" + page.string());
-    return launch::run_process({argv, {}, std::chrono::seconds(90), stdout_file.string(), {}});
+    return launch::run_process({argv, {}, std::chrono::seconds(90), stdout_file.string()});
   }
 
   std::string chromium_;
@@ -82,15 +82,9 @@ class report_HtmlInChromium : public ::testing::Test {
 TEST_F(report_HtmlInChromium, RealGpuRunAgainstItsBaselineRendersEveryFigure) {
   const fs::path html = dir_ / "report.html";
   const std::string baseline = (kSource / "baselines" / "h200-sxm-x2-nv18.json").string();
-  const launch::ProcessResult rendered = fabricgate({"report",
-                                                     kProtoLL128Run.string(),
-                                                     "--baseline",
-                                                     baseline,
-                                                     "--format",
-                                                     "html",
-                                                     "--out",
-                                                     html.string(),
-                                                     {}});
+  const launch::ProcessResult rendered =
+      fabricgate({"report", kProtoLL128Run.string(), "--baseline", baseline, "--format", "html",
+                  "--out", html.string()});
   // The report is written and its exit code is the gate's: this run changed NCCL's protocol.
   ASSERT_EQ(rendered.exit_code, 1) << rendered.describe();
   const std::string page = slurp(html);
@@ -161,15 +155,14 @@ TEST_F(report_HtmlInChromium, RealGpuRunAgainstItsBaselineRendersEveryFigure) {
   EXPECT_NE(dom.find("id=\"history-source\""), std::string::npos);
 
   const fs::path png = dir_ / "report.png";
-  const launch::ProcessResult shot = chromium(html, {"--screenshot=" + png.string(), {}});
+  const launch::ProcessResult shot = chromium(html, {"--screenshot=" + png.string()});
   ASSERT_TRUE(shot.ok()) << shot.describe();
   const launch::ProcessResult checked =
       launch::run_process({{python_, (kSource / "tests/integration/report/png_check.py").string(),
                             png.string(), "--min-colours", "50", "--min-foreground", "0.05"},
                            {},
                            std::chrono::seconds(120),
-                           "",
-                           {}});
+                           ""});
   EXPECT_TRUE(checked.ok()) << "the screenshot looks blank: " << checked.describe();
 }
 
@@ -183,23 +176,15 @@ TEST_F(report_HtmlInChromium, BlankPageFailsTheScreenshotCheck) {
       {{python_, (kSource / "tests/integration/report/png_check.py").string(), png.string()},
        {},
        std::chrono::seconds(120),
-       "",
-       {}});
+       ""});
   EXPECT_EQ(checked.exit_code, 1) << checked.describe();
 }
 
 TEST_F(report_HtmlInChromium, P2pRecordsBecomeOneMatrixPerCopyShape) {
   const fs::path html = dir_ / "p2p.html";
-  const launch::ProcessResult rendered = fabricgate({"report",
-                                                     (kH200 / "p2p").string(),
-                                                     "--baselines-dir",
-                                                     (dir_ / "no-baselines").string(),
-                                                     "--format",
-                                                     "html",
-                                                     "--no-history",
-                                                     "--out",
-                                                     html.string(),
-                                                     {}});
+  const launch::ProcessResult rendered = fabricgate(
+      {"report", (kH200 / "p2p").string(), "--baselines-dir", (dir_ / "no-baselines").string(),
+       "--format", "html", "--no-history", "--out", html.string()});
   // Records only (a run without run.json is incomplete): written, and exit 3 like `compare`.
   ASSERT_EQ(rendered.exit_code, 3) << rendered.describe();
   // Expected matrices: the pair keys' shapes (the key without src:/dst:), read from the records.
@@ -237,7 +222,7 @@ TEST(report_HistoryCli, CommittedRunsAndBadInput) {
   // results/ (results/fabricgate.sqlite, git-ignored) holds other runs.
   const auto history = [&](std::vector<std::string> args) {
     args.insert(args.begin(), {FABRICGATE_CLI, "history", "--store", "none"});
-    return launch::run_process({args, {}, std::chrono::seconds(60), out.string(), {}});
+    return launch::run_process({args, {}, std::chrono::seconds(60), out.string()});
   };
   const std::string key = "coll/nccl/all_reduce/float32/sum/bytes:1073741824/ranks:2/oop";
   const std::string results = (kSource / "results").string();

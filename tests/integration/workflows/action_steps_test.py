@@ -65,11 +65,16 @@ def main():
                   results_dir="results", baselines_dir="baselines", lock_file=os.path.join(workspace, "lock"),
                   html_report="true", artifact_name="fabricgate-test")
     try:
-        # Jobs 1 and 2: no baseline yet; grow-baseline records and passes ungated. The policy of
-        # the committed CPU baseline (max_band 50 %) stands in for a shared CI box's: this test
-        # checks the growing's plumbing, the statistics have their own tests.
-        grow = dict(grow_baseline="true", grow_min_gateable="0.5",
-                    grow_policy_from=os.path.join(root, "baselines", "cpu-intel-xeon-c2.json"))
+        # Jobs 1 and 2: no baseline yet; grow-baseline records and passes ungated. This test
+        # checks the growing's plumbing, not its statistics (those have their own tests): three
+        # one-launch sessions of smoke-mpi on a shared CI box gate a few keys at best, so the
+        # policy comes from a copy of the committed CPU baseline with max_band 95 %, and one key
+        # in twenty that gates is enough to propose.
+        policy = json.load(open(os.path.join(root, "baselines", "cpu-intel-xeon-c2.json")))
+        policy["tolerance_policy"]["max_band"] = 0.95
+        policy_file = os.path.join(workspace, "policy.json")
+        json.dump(policy, open(policy_file, "w"))
+        grow = dict(grow_baseline="true", grow_min_gateable="0.05", grow_policy_from=policy_file)
         earlier = []
         for n in (1, 2):
             r = job(root, workspace, **grow, **common)

@@ -2,16 +2,6 @@
 
 namespace fabricgate::gate {
 
-namespace {
-
-// Verdicts a host busy with other work produces by itself: slower measurements.
-bool load_can_cause(Verdict v) {
-  return v == Verdict::regression || v == Verdict::below_roofline || v == Verdict::dip ||
-         v == Verdict::drift;
-}
-
-}  // namespace
-
 void mark_busy_runner(Comparison& c, double threshold) {
   c.busy_threshold = threshold;
   if (c.exit_code != ExitCode::gate_failure || !c.host_cpu_pressure ||
@@ -19,7 +9,7 @@ void mark_busy_runner(Comparison& c, double threshold) {
     return;
   for (const KeyComparison& k : c.keys) {
     if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete &&
-        !load_can_cause(k.verdict))
+        !verdict_load_can_cause(k.verdict))
       return;
   }
   c.runner_busy = true;

@@ -1,7 +1,8 @@
 // JUnit XML: one testcase per key so CI systems list and trend them; failing verdicts carry the
 // reason as the failure message; keys that were not gated (SKIPPED, NEW, NOISY, UNSTABLE, every
 // key of a run without a baseline) are <skipped/> with the reason, so CI never counts them as
-// passed tests; AMBIGUOUS passes with a note.
+// passed tests; AMBIGUOUS passes with a note. In a "runner busy, not judged" run the load-made
+// failures are skipped with that reason.
 #include "core/text_escape.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/render.hpp"
@@ -26,6 +27,13 @@ std::string render_junit(const gate::Comparison& c) {
     if (k.missing_because_incomplete) {
       ++errors;
       cases += "      <error type=\"MISSING\" message=\"" + xml_escape(k.reason) + "\"/>\n";
+    } else if (c.runner_busy && gate::verdict_load_can_cause(k.verdict)) {
+      // The run was not judged (exit 3): a CI system must not count it as a failed test either.
+      ++skipped;
+      cases += "      <skipped message=\"" +
+               xml_escape(std::string(gate::verdict_name(k.verdict)) +
+                          ": not judged, the runner was busy: " + k.reason) +
+               "\"/>\n";
     } else if (gate::verdict_fails_gate(k.verdict)) {
       ++failures;
       cases += "      <failure type=\"" + std::string(gate::verdict_name(k.verdict)) +

@@ -27,5 +27,8 @@ enum class Verdict {
 
 const char* verdict_name(Verdict v);  // "PASS", "REGRESSION", "ALGO-CHANGED", ...
 bool verdict_fails_gate(Verdict v);
+// A verdict a host busy with other work produces by itself (slower measurements): REGRESSION,
+// BELOW-ROOFLINE, DIP, DRIFT. Only these become "runner busy, not judged" (judge_run.hpp).
+bool verdict_load_can_cause(Verdict v);
 
 }  // namespace fabricgate::gate

@@ -69,6 +69,11 @@ const char* verdict_name(Verdict v) { return facts_of(v).name; }
 
 bool verdict_fails_gate(Verdict v) { return facts_of(v).fails; }
 
+bool verdict_load_can_cause(Verdict v) {
+  return v == Verdict::regression || v == Verdict::below_roofline || v == Verdict::dip ||
+         v == Verdict::drift;
+}
+
 const char* style_name(VerdictStyle s) {
   switch (s) {
     case VerdictStyle::fail: return "fail";

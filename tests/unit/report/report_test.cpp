@@ -163,6 +163,16 @@ TEST(report_Markdown, StaysUnderTheSizeLimit) {
   expect_match(md, R"(### Capture)");
 }
 
+TEST(report_Junit, ARunnerBusyRunSkipsItsLoadMadeFailuresAndKeepsTheOthers) {
+  Comparison c = sample();  // a REGRESSION and a TRANSPORT-CHANGED among its keys
+  c.runner_busy = true;     // as judge_run would only mark it without the latter; the renderer
+                            // still must not hide a failure load cannot cause
+  const std::string xml = render_junit(c);
+  expect_match(xml, R"(<skipped message="REGRESSION: not judged, the runner was busy: 256 MiB)");
+  expect_match(xml, R"(<failure type="TRANSPORT-CHANGED")");
+  EXPECT_EQ(xml.find(R"(<failure type="REGRESSION")"), std::string::npos) << xml;
+}
+
 TEST(report_Junit, OneTestcasePerKeyFailuresCarryTheMessage) {
   Comparison c = sample();
   c.keys[1].reason = "quote \" amp & lt < gt > apos '";

@@ -12,7 +12,6 @@ Usage: hang_campaign.py BUILD_DIR OUT [LAUNCHES=5] [RANKS=2] [STOP_RANK=1] [TIME
 import glob
 import gzip
 import json
-import math
 import os
 import shutil
 import signal
@@ -21,6 +20,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from session_replay import upper_95  # noqa: E402  (exact one-sided 95 % Clopper-Pearson bound)
 
 
 def find(build, name):
@@ -38,18 +40,6 @@ def progress(run_root, rank):
         except (OSError, ValueError):
             return None
     return None
-
-
-def upper95(k, n):
-    """Exact one-sided 95 % upper bound of a rate seen k times in n (Clopper-Pearson)."""
-    if k >= n:
-        return 1.0
-    lo, hi = k / n, 1.0
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        tail = sum(math.comb(n, j) * mid ** j * (1 - mid) ** (n - j) for j in range(k + 1))
-        lo, hi = (mid, hi) if tail > 0.05 else (lo, mid)
-    return hi
 
 
 def launch(cli, bench, work, i, ranks, stop_rank, timeout_s):
@@ -155,7 +145,7 @@ def main():
         t.write("- exit 3, hang.json naming exactly rank %d (state: not responding), the console naming it and its host, "
                 "finished results kept, report within the timeout + 15 s: **%d of %d** "
                 "(exact one-sided 95 %% upper bound on the miss rate %.3f)\n\n"
-                % (stop_rank, len(ok), n, upper95(n - len(ok), n)))
+                % (stop_rank, len(ok), n, upper_95(n - len(ok), n)))
         t.write("| # | exit | stopped at step (s after start) | report s after stop | did_not_reach | states | kept | load 1/5/15 |\n")
         t.write("|---|---|---|---|---|---|---|---|\n")
         for r in rows:

@@ -1,19 +1,17 @@
 #include "harness/launch/cpu_pressure.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
+
+#include "harness/fingerprint/text_files.hpp"
 
 namespace fabricgate::launch {
 
 namespace {
 
 std::optional<double> read_total_us(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) return std::nullopt;
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_cpu_pressure_total_us(text.str());
+  const std::optional<std::string> text = fingerprint::read_text(file);
+  return text ? parse_cpu_pressure_total_us(*text) : std::nullopt;
 }
 
 }  // namespace

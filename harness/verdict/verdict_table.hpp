@@ -28,6 +28,8 @@ struct VerdictFacts {
   bool joins_window;  // a launch with this verdict may join the baseline's rolling window
   bool may_drift;     // DRIFT may replace it (the key passed this run)
   bool gated;         // the key was judged against the baseline (JUnit: a test that ran)
+  bool load_made;     // a host busy with other work produces it by itself (a slower measurement):
+                      // such failures become "runner busy, not judged" (judge_run.hpp)
   VerdictStyle style;
   const char* meaning;  // one line for legends and docs
 };

@@ -59,6 +59,25 @@ class gate_RunFiles : public ::testing::Test {
   std::filesystem::path dir_;
 };
 
+TEST_F(gate_RunFiles, HostCpuPressureIsReadAndOutOfRangeIsRefused) {
+  json doc = good_run();
+  EXPECT_FALSE(load_run(write_text("a/run.json", doc.dump())).host_cpu_pressure);
+  doc["host_cpu_pressure"] = {{"some_share", 0.42}, {"source", "/proc/pressure/cpu"}};
+  const RunRecord busy = load_run(write_text("b/run.json", doc.dump()));
+  ASSERT_TRUE(busy.host_cpu_pressure);
+  EXPECT_DOUBLE_EQ(*busy.host_cpu_pressure, 0.42);
+  expect_error_after(
+      [](json& d) {
+        d["host_cpu_pressure"] = {{"some_share", 1.5}};
+      },
+      "/host_cpu_pressure/some_share", "a share in [0, 1]");
+  expect_error_after(
+      [](json& d) {
+        d["host_cpu_pressure"] = {{"some_share", -0.1}};
+      },
+      "/host_cpu_pressure/some_share", "");
+}
+
 TEST_F(gate_RunFiles, LoadsDirectoryAndFile) {
   const auto run_dir = testing::write_run_dir(dir_, good_run());
   const RunRecord from_dir = load_run(run_dir);

@@ -34,7 +34,9 @@ except Exception as e:
 fails = [f"{k['verdict']} {k['key']} {k['judgement']['performance_ratio'] - 1:+.1%}" if k.get('judgement') else k['key']
          for k in c['keys'] if k['fails_gate']]
 amb = [k['key'] for k in c['keys'] if k['verdict'] == 'AMBIGUOUS']
-print(f"{c['headline'][:90]} | failing: {'; '.join(fails) or '-'} | ambiguous: {len(amb)}")
+p = c.get('host_cpu_pressure')
+print(f"{c['headline'][:90]} | failing: {'; '.join(fails) or '-'} | ambiguous: {len(amb)} | "
+      f"host CPU pressure {'-' if p is None else f'{100 * p:.1f} %'}")
 PY
 )"
 }

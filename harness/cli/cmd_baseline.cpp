@@ -55,6 +55,23 @@ TolerancePolicy policy_for_new(const BaselineArgs& a, const std::optional<Baseli
   return TolerancePolicy::defaults();
 }
 
+// Checked before any run is read, so a wrong command line fails fast.
+void require_one_output(const BaselineArgs& a, const std::string& command) {
+  if (!a.out.empty() && !a.baselines_dir.empty())
+    throw InputError("baseline " + command + ": give --out FILE or --baselines-dir DIR, not both");
+}
+
+// The file create and grow write: --out, else <--baselines-dir or
+// baselines/>/<platform>/<suite>.json (the per-platform file when the suite is a path and names no
+// key).
+std::filesystem::path output_file(const BaselineArgs& a, const std::string& platform,
+                                  const std::string& suite) {
+  if (!a.out.empty()) return a.out;
+  const std::filesystem::path dir = a.baselines_dir.empty() ? "baselines" : a.baselines_dir;
+  const std::filesystem::path by_suite = suite_baseline_path(dir, platform, suite);
+  return by_suite.empty() ? platform_baseline_path(dir, platform) : by_suite;
+}
+
 std::vector<RunRecord> load_runs(const std::vector<std::string>& paths) {
   std::vector<RunRecord> runs;
   runs.reserve(paths.size());
@@ -75,20 +92,13 @@ void warn_if_mostly_ungated(const std::filesystem::path& file, Baseline baseline
 }
 
 int run_create(const BaselineArgs& a) {
-  if (!a.out.empty() && !a.baselines_dir.empty()) {
-    throw InputError("baseline create: give --out FILE or --baselines-dir DIR, not both");
-  }
+  require_one_output(a, "create");
   const std::vector<RunRecord> runs = load_runs(a.from);
   const std::string platform = a.platform.empty() ? runs.front().platform : a.platform;
   require_safe_name(platform, "--platform", "");  // before it becomes part of a path
   const std::string suite = a.suite.empty() ? runs.front().suite : a.suite;
   if (!a.suite.empty()) require_safe_name(suite, "--suite", "");
-  const std::filesystem::path dir = a.baselines_dir.empty() ? "baselines" : a.baselines_dir;
-  // Keyed by platform and suite (<dir>/<platform>/<suite>.json); a suite given to the runs as a
-  // path names no key, so those runs get the per-platform file.
-  const std::filesystem::path out =
-      a.out.empty() ? suite_baseline_path(dir, platform, suite) : std::filesystem::path(a.out);
-  const std::filesystem::path target = out.empty() ? platform_baseline_path(dir, platform) : out;
+  const std::filesystem::path target = output_file(a, platform, suite);
   require_writable_file(target, a.out.empty() ? "--baselines-dir" : "--out");
   std::optional<Baseline> previous;
   std::error_code ec;
@@ -198,8 +208,7 @@ std::string only_platform_with(const std::filesystem::path& dir, const std::stri
 // policy.min_sessions sessions (the between-session term needs them) and at least
 // --min-gateable of the keys would gate; each call says where the growing stands.
 int run_grow(const BaselineArgs& a) {
-  if (!a.out.empty() && !a.baselines_dir.empty())
-    throw InputError("baseline grow: give --out FILE or --baselines-dir DIR, not both");
+  require_one_output(a, "grow");
   if (!(a.min_gateable > 0 && a.min_gateable <= 1))
     throw InputError("--min-gateable: expected a share of keys in (0, 1]");
   require_safe_name(a.suite, "--suite", "");
@@ -213,9 +222,7 @@ int run_grow(const BaselineArgs& a) {
   const std::vector<std::filesystem::path> dirs = recorded_launches(results / platform, a.suite);
   std::vector<RunRecord> runs;
   for (const auto& d : dirs) runs.push_back(load_run(d.string()));
-  const std::filesystem::path dir = a.baselines_dir.empty() ? "baselines" : a.baselines_dir;
-  const std::filesystem::path target =
-      a.out.empty() ? suite_baseline_path(dir, platform, a.suite) : std::filesystem::path(a.out);
+  const std::filesystem::path target = output_file(a, platform, a.suite);
   const TolerancePolicy policy = policy_for_new(a, std::nullopt);
 
   std::set<std::string> sessions;

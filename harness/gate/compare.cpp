@@ -429,9 +429,19 @@ std::optional<Baseline> find_baseline(const RunRecord& run, const std::string& e
 }
 
 std::string create_baseline_command(const RunRecord& run, const fs::path& out) {
-  // No launch count is suggested: min_runs launches make a file, not a gate; `baseline create`
-  // and `baseline status` say per key how many launches make it gateable on this machine.
+  // No launch count is suggested: min_runs launches make a file, not a gate; `baseline grow`,
+  // `baseline create` and `baseline status` say per key how many launches make it gateable here.
   const std::string here = run.directory.empty() ? run.source : run.directory;
+  // A launch that `run` recorded (<results>/<platform>/<id>-<suite>-default) has its siblings
+  // beside it: `baseline grow` reads them all, waits for enough sessions and keys, then proposes.
+  const fs::path dir(run.directory);
+  if (!run.directory.empty() && dir.has_parent_path() &&
+      dir.parent_path().filename() == run.platform &&
+      dir.filename().string().ends_with("-" + run.suite + "-default")) {
+    const fs::path results = dir.parent_path().parent_path();
+    return "fabricgate baseline grow --results-dir " + (results.empty() ? "." : results.string()) +
+           " --suite " + run.suite + " --out " + out.string();
+  }
   return "fabricgate baseline create --from " + here + " --from <another run of " + run.platform +
          "> ... --out " + out.string();
 }

@@ -374,6 +374,20 @@ TEST(gate_Compare, NoBaselineSaysHowToCreateOne) {
   EXPECT_EQ(c.create_baseline_command.find("third"), std::string::npos);
 }
 
+TEST(gate_Compare, NoBaselineForARecordedLaunchSaysGrow) {
+  // `run` records launches as <results>/<platform>/<id>-<suite>-default: grow reads them all.
+  RunRecord run = run_of("now", three_sizes(181));
+  run.directory = "ci-results/cpu-test-2c/20261202T043632Z-cpu-default";
+  const Comparison c = compare_run(run, nullptr, {});
+  EXPECT_EQ(c.create_baseline_command,
+            "fabricgate baseline grow --results-dir ci-results --suite cpu --out "
+            "baselines/cpu-test-2c/cpu.json");
+  // Another suite's directory name is not this run's layout: the explicit create stays.
+  run.directory = "ci-results/cpu-test-2c/20261202T043632Z-p2p-default";
+  EXPECT_NE(compare_run(run, nullptr, {}).create_baseline_command.find("baseline create --from"),
+            std::string::npos);
+}
+
 TEST(gate_Compare, IncompleteRunExitsThreeUnlessTheGateFailed) {
   const Baseline b = standard_baseline();
   RunSpec rs;

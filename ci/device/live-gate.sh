@@ -5,7 +5,7 @@
 # then injected host-copy loads whose cost PyTorch measures in the same call (pinned-bw.py alone
 # and under the load) with live gate launches under the same load. After ci/device/build.sh.
 #   ci/device/live-gate.sh BASELINE AA_LAUNCHES BUDGET_S [LOADS]
-# LOADS: "full" (an unpaced copier, the default) or paced loads "RATE_GBPS:CHUNK_MIB ..." for
+# LOADS: "full" (an unpaced copier, the default), "none" (A/A only) or paced loads "RATE_GBPS:CHUNK_MIB ..." for
 # hostcopy-rate.py; small chunks spread the load evenly so that fabricgate and the reference see
 # the same cost. The A/A launches stop early enough to leave about 130 s per load.
 # Everything lands in $OUT/live (summary.txt has the table).
@@ -14,6 +14,7 @@ cd "$(dirname "$0")/../.."
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 NO_COLOR=1
 baseline=${1:?baseline} aa=${2:-16} budget=${3:-330} loads=${4:-full}
 read -ra load_list <<<"$loads"
+[[ $loads == none ]] && load_list=()  # A/A launches only
 load_s=${LOAD_S:-100}  # each load lasts this long: references before and after the gated launch
 fg=${FG:-build/device/harness/cli/fabricgate}
 dir="${OUT:-/tmp/out}/live"; mkdir -p "$dir/results"

@@ -1,5 +1,6 @@
 #include "harness/baseline/baseline_builder.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <map>
@@ -225,6 +226,9 @@ BuiltBaseline create_baseline(const std::vector<RunRecord>& runs,
   b.created_at = options.now;
   b.updated_at = options.now;
   b.policy = options.policy;
+  // The window holds every launch the file is built from: a smaller one would make the first
+  // `baseline update` discard sessions the between-session term was measured from.
+  b.policy.window = std::max(b.policy.window, static_cast<int>(runs.size()));
   b.provenance = merged_provenance(runs, options.now);
   const std::vector<RunSession> sessions = sessions_of_runs(runs);
   b.sessions = session_list(sessions);

@@ -45,34 +45,42 @@ std::vector<double> values_of(const std::vector<double>& samples, double reporte
   return samples.empty() ? std::vector<double>{reported} : samples;
 }
 
+std::size_t session_count(const std::vector<std::string>& run_sessions) {
+  return std::set<std::string>(run_sessions.begin(), run_sessions.end()).size();
+}
+
 // Appends one launch of `session` and keeps at most `window` launches, dropping WHOLE sessions
 // from the oldest: a session cut in half would leave a between-session estimate from one or two
-// of its launches. A single session larger than the window loses its oldest launches.
+// of its launches. Sessions are never dropped below `min_sessions`: a window that would keep fewer
+// would silently trade the measured between-session term for the allowance (a 25-launch GPU
+// session fills a window of 20 on its own), so such a key keeps more than `window` launches. A
+// single session larger than the window loses its oldest launches.
 // Samples keep about as many launches' worth, trimmed from the oldest (the file does not say where
 // one launch's samples end).
 void add_launch(MetricBaseline& m, const std::vector<double>& values, const std::string& session,
-                std::size_t window) {
+                std::size_t window, std::size_t min_sessions) {
   const double per_launch = m.run_medians.empty() ? static_cast<double>(values.size())
                                                   : static_cast<double>(m.samples.size()) /
                                                         static_cast<double>(m.run_medians.size());
   m.run_medians.push_back(median(values));
   m.run_sessions.push_back(session);
   m.samples.insert(m.samples.end(), values.begin(), values.end());
-  while (m.run_medians.size() > window && m.run_sessions.front() != session) {
+  while (m.run_medians.size() > window && m.run_sessions.front() != session &&
+         session_count(m.run_sessions) > min_sessions) {
     const std::string oldest = m.run_sessions.front();
     std::size_t n = 0;
     while (n < m.run_sessions.size() && m.run_sessions[n] == oldest) ++n;
     m.run_medians.erase(m.run_medians.begin(), m.run_medians.begin() + static_cast<long>(n));
     m.run_sessions.erase(m.run_sessions.begin(), m.run_sessions.begin() + static_cast<long>(n));
   }
-  // One session larger than the window: its oldest launches go (the window is a hard bound).
-  if (m.run_medians.size() > window) {
+  // One session larger than the window: its oldest launches go.
+  if (m.run_medians.size() > window && session_count(m.run_sessions) == 1) {
     const auto extra = static_cast<long>(m.run_medians.size() - window);
     m.run_medians.erase(m.run_medians.begin(), m.run_medians.begin() + extra);
     m.run_sessions.erase(m.run_sessions.begin(), m.run_sessions.begin() + extra);
   }
-  const auto keep =
-      static_cast<std::size_t>(std::max(1.0, per_launch * static_cast<double>(window) + 0.5));
+  const auto keep = static_cast<std::size_t>(
+      std::max(1.0, per_launch * static_cast<double>(m.run_medians.size()) + 0.5));
   if (m.samples.size() > keep)
     m.samples.erase(m.samples.begin(), m.samples.end() - static_cast<long>(keep));
   m.median = median(m.run_medians);
@@ -110,6 +118,7 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
   b = old;
   b.updated_at = now;
   const auto window = static_cast<std::size_t>(old.policy.window);
+  const auto min_sessions = static_cast<std::size_t>(std::max(old.policy.min_sessions, 1));
   const std::vector<RunSession> run_sessions = sessions_of_runs(runs);
   std::vector<BaselineSession> known = b.sessions;
   const std::string legacy =
@@ -152,25 +161,28 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
         tag_untagged(*m, legacy);
       }
       if (e.busbw_GBps) tag_untagged(*e.busbw_GBps, legacy);
-      add_launch(e.time_us, values_of(r->samples.time_us, r->time_us), session, window);
-      add_launch(e.algbw_GBps, values_of(r->samples.algbw_GBps, r->algbw_GBps), session, window);
+      add_launch(e.time_us, values_of(r->samples.time_us, r->time_us), session, window,
+                 min_sessions);
+      add_launch(e.algbw_GBps, values_of(r->samples.algbw_GBps, r->algbw_GBps), session, window,
+                 min_sessions);
       if (e.busbw_GBps && r->busbw_GBps)
-        add_launch(*e.busbw_GBps, values_of(r->samples.busbw_GBps, *r->busbw_GBps), session,
-                   window);
+        add_launch(*e.busbw_GBps, values_of(r->samples.busbw_GBps, *r->busbw_GBps), session, window,
+                   min_sessions);
       // JITTER's reference stays parallel to the other metrics' launches: a launch without a
       // p99/p50 of its own ends it (the file would otherwise judge a subset it does not name).
       if (e.time_jitter) {
         tag_untagged(*e.time_jitter, legacy);
         if (const auto jitter = launch_jitter(*r)) {
-          add_launch(*e.time_jitter, {*jitter}, session, window);
+          add_launch(*e.time_jitter, {*jitter}, session, window, min_sessions);
         } else {
           e.time_jitter.reset();
         }
       }
       e.provenance.run_ids.push_back(run.run_id);
-      if (e.provenance.run_ids.size() > window) {
+      const std::size_t kept = e.time_us.run_medians.size();  // the window, or more (add_launch)
+      if (e.provenance.run_ids.size() > kept) {
         e.provenance.run_ids.erase(e.provenance.run_ids.begin(),
-                                   e.provenance.run_ids.end() - static_cast<long>(window));
+                                   e.provenance.run_ids.end() - static_cast<long>(kept));
       }
       e.provenance.runs_merged = static_cast<int>(e.time_us.run_medians.size());
       e.provenance.date = now;
@@ -216,9 +228,11 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
   b.hosts = hosts_of(b.sessions);
   b.provenance.date = now;
   for (const RunRecord& r : runs) b.provenance.run_ids.push_back(r.run_id);
-  if (b.provenance.run_ids.size() > window) {
+  std::size_t kept = window;
+  for (const auto& [key, e] : b.entries) kept = std::max(kept, e.time_us.run_medians.size());
+  if (b.provenance.run_ids.size() > kept) {
     b.provenance.run_ids.erase(b.provenance.run_ids.begin(),
-                               b.provenance.run_ids.end() - static_cast<long>(window));
+                               b.provenance.run_ids.end() - static_cast<long>(kept));
   }
   b.provenance.runs_merged += static_cast<int>(runs.size());
   b.provenance.versions = run_versions(runs.back());

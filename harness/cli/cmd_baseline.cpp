@@ -131,7 +131,8 @@ int run_update(const BaselineArgs& a) {
   save_baseline(a.baseline, built.baseline);
   std::cout << "updated " << a.baseline << ": " << update.launches_merged
             << " passing key launch(es) merged into windows of " << old.policy.window
-            << " launches (whole sessions dropped from the oldest)\n"
+            << " launches (whole sessions dropped from the oldest, never below min_sessions "
+            << old.policy.min_sessions << ")\n"
             << gate::render_baseline_diff(gate::diff_baselines(&old, built.baseline))
             << gate::describe_sessions(built.baseline);
   for (const std::string& l : update.not_merged)

@@ -2,6 +2,8 @@
 // diff says which bands moved, from how many launches.
 #include "harness/baseline/baseline_window.hpp"
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
@@ -64,6 +66,60 @@ TEST(gate_BaselineWindow, RegressedLaunchIsNotMergedAndWindowIsBounded) {
   ASSERT_EQ(e.time_us.run_medians.size(), 4u);  // 3 + 2 merged, oldest dropped
   EXPECT_DOUBLE_EQ(e.time_us.run_medians.front(), 1010);
   EXPECT_EQ(e.provenance.run_ids.back(), "ok2");
+}
+
+RunRecord session_run(const std::string& session, int launch, double time_us) {
+  RunRecord r = run_at(session + "-" + std::to_string(launch), time_us);
+  r.session_id = session;
+  r.session_started_at = "2026-12-01T00:00:00Z";
+  return r;
+}
+
+std::vector<RunRecord> session_runs(const std::string& session, double time_us) {
+  std::vector<RunRecord> runs;
+  for (int i = 0; i < 5; ++i) runs.push_back(session_run(session, i, time_us + i % 2));
+  return runs;
+}
+
+std::size_t sessions_in(const MetricBaseline& m) {
+  return std::set<std::string>(m.run_sessions.begin(), m.run_sessions.end()).size();
+}
+
+TEST(gate_BaselineWindow, CreateWidensTheWindowToTheLaunchesItReads) {
+  BaselineBuildOptions o;
+  o.now = "2026-12-01T00:00:00Z";
+  o.policy.window = 4;
+  std::vector<RunRecord> runs = session_runs("s1", 1000);
+  for (const RunRecord& r : session_runs("s2", 1010)) runs.push_back(r);
+  EXPECT_EQ(create_baseline(runs, o).baseline.policy.window, 10);
+  o.policy.window = 40;  // a wider window stays
+  EXPECT_EQ(create_baseline(runs, o).baseline.policy.window, 40);
+}
+
+TEST(gate_BaselineWindow, UpdateNeverDropsSessionsBelowMinSessions) {
+  // Three sessions of five launches and a window of 4 (a policy written for one-launch sessions):
+  // dropping whole sessions down to the window would leave one session and the allowance.
+  BaselineBuildOptions o;
+  o.now = "2026-12-01T00:00:00Z";
+  std::vector<RunRecord> runs;
+  for (const char* s : {"s1", "s2", "s3"})
+    for (const RunRecord& r : session_runs(s, 1000)) runs.push_back(r);
+  Baseline old = create_baseline(runs, o).baseline;
+  old.policy.window = 4;
+  ASSERT_EQ(old.policy.min_sessions, 3);
+  const WindowUpdate u = update_baseline_window(old, session_runs("s4", 1002), "2026-12-02");
+  EXPECT_EQ(u.launches_merged, 5u);
+  const MetricBaseline& m = u.built.baseline.entries.begin()->second.time_us;
+  // s1 goes (three sessions remain), s2..s4 stay whole although 15 launches exceed the window.
+  EXPECT_EQ(sessions_in(m), 3u);
+  EXPECT_EQ(m.run_medians.size(), 15u);
+  EXPECT_EQ(m.run_sessions.front(), "s2");
+  EXPECT_EQ(u.built.baseline.sessions.size(), 3u);
+  EXPECT_EQ(u.built.baseline.entries.begin()->second.provenance.run_ids.size(), 15u);
+  // With the window wide enough, every session stays.
+  old.policy.window = 20;
+  const WindowUpdate wide = update_baseline_window(old, session_runs("s4", 1002), "2026-12-02");
+  EXPECT_EQ(sessions_in(wide.built.baseline.entries.begin()->second.time_us), 4u);
 }
 
 TEST(gate_BaselineWindow, RefusesARunAlreadyMergedOrIncomplete) {

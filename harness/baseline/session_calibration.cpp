@@ -1,6 +1,7 @@
 #include "harness/baseline/session_calibration.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -37,6 +38,12 @@ std::set<std::string> failing_keys(const Comparison& c) {
 std::string pct(double fraction) { return fmt::format("{:.2f}%", fraction * 100); }
 
 }  // namespace
+
+double allowance_from_between_sds(std::span<const double> between_sds) {
+  if (between_sds.empty()) return 0;
+  // 1e-9: a percentile that is a whole percent in binary floating point stays that percent.
+  return std::ceil(nearest_rank_percentile(between_sds, 0.9) * 100 - 1e-9) / 100;
+}
 
 SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
                                         const TolerancePolicy& policy) {
@@ -149,6 +156,12 @@ SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
     }
     out.left_out.push_back(lo);
   }
+  if (out.between_estimated) {
+    std::vector<double> between;
+    for (const SessionKeyRow& r : out.rows) between.push_back(r.between_sd);
+    out.between_sd_p90 = nearest_rank_percentile(between, 0.9);
+    out.suggested_allowance = allowance_from_between_sds(between);
+  }
   out.upper95 = binomial_upper_bound(out.failed, out.judged, 0.95);
   out.upper95_confirmed = binomial_upper_bound(out.failed_confirmed, out.judged, 0.95);
 
@@ -212,6 +225,12 @@ std::string render_session_calibration(const SessionCalibration& c) {
   if (c.judged > 0)
     s += fmt::format("launches per gate (the first and the confirmations it needed): {:.2f}\n",
                      static_cast<double>(c.launches_spent) / static_cast<double>(c.judged));
+  if (c.suggested_allowance) {
+    s += fmt::format(
+        "between-session SD over the {} keys: 90th percentile {} -> session_allowance {:.2f} for "
+        "baselines of this kind with fewer than min_sessions sessions (harness/gate/README.md)\n",
+        c.rows.size(), pct(*c.between_sd_p90), *c.suggested_allowance);
+  }
   s += "\nMDE per size class (median / max over gateable keys):\n";
   for (const ClassMde& m : c.classes) {
     if (m.keys == 0) continue;

@@ -13,6 +13,8 @@
 //    key fails. The rate comes with its exact one-sided 95 % upper bound (Clopper-Pearson).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -70,7 +72,16 @@ struct SessionCalibration {
   double upper95_confirmed = 1;    // ... of failed_confirmed / judged
   std::size_t launches_spent = 0;  // launches the gate would run: first + confirmations needed
   std::vector<ClassMde> classes;
+  // With >= min_sessions sessions: the 90th percentile (nearest rank) of the keys' between-session
+  // SDs, and that rounded up to a whole percent, a `session_allowance` for baselines of this kind
+  // that hold fewer sessions (how the CPU policy's allowance was set: harness/gate/README.md).
+  std::optional<double> between_sd_p90;
+  std::optional<double> suggested_allowance;
 };
+
+// The 90th percentile (nearest rank) of between-session SDs rounded UP to a whole percent: the
+// allowance stands in for an unmeasured key's term, so it should cover most keys. 0 for none.
+double allowance_from_between_sds(std::span<const double> between_sds);
 
 // Needs runs of >= 2 sessions (leave-one-out needs another session to judge with). Throws
 // InputError as baseline create does (incomplete runs, mixed platforms, ...).

@@ -135,7 +135,8 @@ void add_calibrate_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--write", a->write, "Store the per-key bands in the baseline (diff shown)");
   cmd->add_flag("--by-session", a->by_session,
                 "With --from: variance components per key (within/between sessions) and "
-                "leave-one-session-out false alarms and MDE (--baseline: its policy only)");
+                "leave-one-session-out false alarms and MDE, and the session_allowance the "
+                "sessions suggest for this kind (--baseline: its policy only)");
   cmd->add_option("--out", a->out, "Also write the table to this file");
   cmd->add_option("--scenario", a->run.scenarios, "Scenario to launch (default: default)");
   cmd->add_option("--ranks", a->run.ranks, "Processes to launch (default: the suite's)");

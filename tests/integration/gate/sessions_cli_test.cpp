@@ -6,8 +6,12 @@
 // results/h200-x1/README.md) are still REGRESSION against the two-level band.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -121,6 +125,27 @@ TEST_F(gate_SessionsCli, BaselineOfThreeHostsAndLeaveOneSessionOut) {
   EXPECT_NE(cal.out.find(" of " + std::to_string(aa_.size()) + " launches"), std::string::npos)
       << cal.out;
   EXPECT_EQ(cal.out.find("skipped"), std::string::npos) << cal.out;
+  // Three sessions estimate the between term: the suggested allowance is the nearest-rank 90th
+  // percentile of the table's own "between" column, rounded up to a whole percent.
+  std::vector<double> between;
+  std::istringstream table(cal.out);
+  for (std::string line; std::getline(table, line);) {
+    std::istringstream row(line);
+    std::string key, sessions, hosts, runs, within, between_pct;
+    // A key row: "<family>/..." then sessions, hosts, runs, within %, between %.
+    if (!(row >> key >> sessions >> hosts >> runs >> within >> between_pct)) continue;
+    if (key.find('/') == std::string::npos || !std::isdigit(sessions[0]) ||
+        between_pct.find('%') == std::string::npos)
+      continue;
+    between.push_back(std::stod(between_pct) / 100);
+  }
+  ASSERT_FALSE(between.empty()) << cal.out;
+  std::sort(between.begin(), between.end());
+  const double p90 =
+      between[static_cast<std::size_t>(std::ceil(0.9 * static_cast<double>(between.size()))) - 1];
+  const std::string expected = fmt::format("-> session_allowance {:.2f} for baselines of this kind",
+                                           std::ceil(p90 * 100 - 1e-9) / 100);
+  EXPECT_NE(cal.out.find(expected), std::string::npos) << expected << "\n" << cal.out;
   std::cout << cal.out;  // the table, for the record (ctest -V)
 }
 

@@ -54,8 +54,10 @@ struct TolerancePolicy {
   double band_alpha = 0.01;   // one-sided miss rate of the band for one new launch of one key
   double max_band = 0.25;     // wider bands cannot gate anything useful: the key is NOISY
   double unstable_cv = 0.25;  // robust CV of one launch's repetitions above which it is UNSTABLE
-  int window = 20;            // launch medians kept per key by `baseline update` (rolling)
-  int min_runs = 3;           // launches needed per key to create/update/load a baseline
+  // Launch medians kept per key by `baseline update` (rolling): whole sessions leave from the
+  // oldest, never below min_sessions; create/grow raise it to the launches they read.
+  int window = 20;
+  int min_runs = 3;  // launches needed per key to create/update/load a baseline
   // Two noise levels (harness/stats/variance_components.hpp). With fewer than min_sessions
   // sessions the between-session term is not estimated: session_allowance (a log-scale SD, 0.02
   // ~ 2 %) stands in for it. A host with >= host_min_sessions sessions in the baseline is judged

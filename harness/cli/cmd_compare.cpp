@@ -15,6 +15,7 @@
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
+#include "harness/gate/outcome.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
@@ -35,6 +36,7 @@ struct CompareArgs {
   std::string out;
   bool verbose = false;
   std::string store;
+  std::string gate = kDefaultGate;
 };
 
 int run_compare(const CompareArgs& a) {
@@ -43,24 +45,17 @@ int run_compare(const CompareArgs& a) {
     throw InputError("compare --format annotations is not offered; use `fabricgate report`");
   }
   if (!a.out.empty()) require_writable_file(a.out, "--out");
-  GatedRun g =
-      judge_run_files(a.runs, a.baseline, a.baselines_dir,
-                      compare_options(a.force, a.force_platform), a.store, store::Access::write);
+  GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
+                               compare_options(a.force, a.force_platform, a.gate), a.store,
+                               store::Access::write);
   const gate::Comparison& comparison = g.comparison;
   emit(comparison, format, a.out, a.verbose);
   report::append_github_step_summary(comparison);
   // The store comes after the verdict: its failure is reported below the gate's answer.
   const bool recorded =
       record_run(store_for_run(a.store, g.run), g.run, comparison, g.store_failure);
-  if (!g.baseline && a.require_baseline) {
-    std::cerr << "fabricgate: error: no baseline for platform " << g.run.platform
-              << " and --require-baseline was given; create one with:\n  "
-              << comparison.create_baseline_command << "\n";
-    return static_cast<int>(ExitCode::input_error);
-  }
-  if ((!recorded || g.store_failed) && comparison.exit_code == ExitCode::pass)
-    return static_cast<int>(ExitCode::infra_failure);
-  return static_cast<int>(comparison.exit_code);
+  report_missing_required_baseline(comparison, g.run, a.require_baseline);
+  return gate::command_exit_code(comparison, {g.store_failed, recorded, a.require_baseline});
 }
 
 }  // namespace
@@ -90,6 +85,9 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--force", args->force, "Compare even when the fingerprint identity differs");
   cmd->add_flag("--force-platform", args->force_platform,
                 "Compare even when the run\'s platform key differs from the baseline\'s");
+  cmd->add_option("--gate", args->gate, kGateHelp)
+      ->check(CLI::IsMember({"change", "fleet", "both"}))
+      ->capture_default_str();
   cmd->add_option("--format", args->format, "console|markdown|junit|json")
       ->check(CLI::IsMember({"console", "markdown", "junit", "json"}))
       ->capture_default_str();

@@ -1,5 +1,6 @@
 // fabricgate nodes RUN [--drain] [--format text|json|slurm|kubernetes]: what an admin does about
-// the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH, STRAGGLER alone on its host): Slurm drain
+// the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH, STRAGGLER alone on its host, HOST-OUTLIER
+// against its baseline's fleet): Slurm drain
 // lines and Kubernetes cordon/label/taint lines (harness/cluster/node_actions.hpp). A dry run by
 // default; --drain runs each Slurm line's argument vector (scontrol, no shell) and reports what
 // happened. Before the first drain every blamed node must be one `scontrol show node` knows by that
@@ -18,6 +19,7 @@
 #include "core/json_file.hpp"
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/comparison_output.hpp"
 #include "harness/cluster/cluster_consistency.hpp"
 #include "harness/cluster/node_actions.hpp"
 #include "harness/cluster/pair_outliers.hpp"
@@ -36,7 +38,31 @@ struct NodesArgs {
   bool drain = false;
   std::string format = "text";
   int timeout_s = 30;
+  std::string baseline;
+  std::string baselines_dir = "baselines";
+  std::string store;
 };
+
+// A host outside the fleet its baseline describes (HOST-OUTLIER, harness/gate/runner_split.hpp)
+// is the node's finding too: the run judged against the fleet (--gate fleet), with its recorded
+// confirmations. No baseline: nothing to add; a baseline that cannot judge the run is said and
+// left out (the findings that need none still stand).
+std::vector<gate::ClusterFinding> fleet_findings(const NodesArgs& a) {
+  try {
+    const GatedRun g =
+        judge_run_files({a.run}, a.baseline, a.baselines_dir,
+                        compare_options(false, false, "fleet"), a.store, store::Access::read);
+    std::vector<gate::ClusterFinding> out;
+    for (const gate::ClusterFinding& f : g.comparison.cluster_findings) {
+      if (f.id == "HOST-OUTLIER") out.push_back(f);
+    }
+    return out;
+  } catch (const InputError& e) {
+    std::cerr << "fabricgate nodes: not judged against a fleet: " << report::console_text(e.what())
+              << "\n";
+    return {};
+  }
+}
 
 std::string run_file(const std::string& path) {
   return fs::is_directory(path) ? (fs::path(path) / "run.json").string() : path;
@@ -177,6 +203,7 @@ int run_nodes(const NodesArgs& a) {
     findings.push_back(std::move(f));
   for (gate::ClusterFinding& f : ranks::find_stragglers(run.benchmarks))
     findings.push_back(std::move(f));
+  for (gate::ClusterFinding& f : fleet_findings(a)) findings.push_back(std::move(f));
   const gate::NodeActionPlan plan = gate::plan_node_actions(findings, run.nodes, run.run_id);
   for (const gate::RefusedNode& r : plan.refused) {
     if (!r.unsafe_name) continue;
@@ -209,6 +236,14 @@ void add_nodes_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--format", a->format, "text|json|slurm|kubernetes")
       ->check(CLI::IsMember({"text", "json", "slurm", "kubernetes"}))
       ->capture_default_str();
+  cmd->add_option("--baseline", a->baseline,
+                  "Baseline whose fleet judges the run for HOST-OUTLIER (default: the run's own, "
+                  "as `compare` chooses it under --baselines-dir)");
+  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines")
+      ->capture_default_str();
+  cmd->add_option("--store", a->store,
+                  "Results store read for the run's history (never written): sqlite:PATH, "
+                  "postgresql://HOST/DB, a libpq conninfo or none");
   cmd->add_option("--timeout", a->timeout_s, "Seconds one scontrol may take")
       ->check(CLI::Range(1, 600))
       ->capture_default_str();

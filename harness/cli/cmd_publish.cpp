@@ -47,6 +47,7 @@ struct PublishArgs {
   int attempts = 3;
   double retry_delay_s = 1;
   bool verbose = false;
+  std::string gate = kDefaultGate;
 };
 
 std::chrono::milliseconds ms(double seconds) {
@@ -78,9 +79,9 @@ int run_publish(PublishArgs& a) {
       publish::resolve_settings(a.options, targets, publish::process_environment());
   std::vector<publish::Upload> uploads;
   for (const std::string& run : a.runs) {
-    const GatedRun g =
-        judge_run_files({run}, a.baseline, a.baselines_dir,
-                        compare_options(a.force, a.force_platform), "", store::Access::read);
+    const GatedRun g = judge_run_files({run}, a.baseline, a.baselines_dir,
+                                       compare_options(a.force, a.force_platform, a.gate), "",
+                                       store::Access::read);
     report_history_failure(g.store_failure);
     for (const publish::TargetSpec& t : targets) {
       for (publish::Upload& u : publish::uploads_for(t, g.run, g.comparison, settings)) {
@@ -151,6 +152,9 @@ void add_publish_command(CLI::App& app, int& exit_code) {
          "Target, repeatable: pushgateway=URL | webhook[=URL] (default $FABRICGATE_WEBHOOK_URL) | "
          "github-status | github-comment")
       ->required();
+  cmd->add_option("--gate", a->gate, kGateHelp)
+      ->check(CLI::IsMember({"change", "fleet", "both"}))
+      ->capture_default_str();
   cmd->add_option("--baseline", a->baseline,
                   "Baseline file (default: <baselines-dir>/<platform>/<suite>.json, else "
                   "<baselines-dir>/<platform>.json)");

@@ -18,6 +18,7 @@
 #include "harness/cli/html_output.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
+#include "harness/gate/outcome.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
@@ -39,14 +40,15 @@ struct ReportArgs {
   std::string history;  // results root or platform directory; "" = where the run lies
   std::size_t history_last = 10;
   bool no_history = false;
+  std::string gate = kDefaultGate;
 };
 
 int run_report(const ReportArgs& a) {
   const report::ReportFormat format = report::parse_report_format(a.format);
   if (!a.out.empty()) require_writable_file(a.out, "--out");
-  const GatedRun g =
-      judge_run_files(a.runs, a.baseline, a.baselines_dir,
-                      compare_options(a.force, a.force_platform), a.store, store::Access::read);
+  const GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
+                                     compare_options(a.force, a.force_platform, a.gate), a.store,
+                                     store::Access::read);
   if (format == report::ReportFormat::html) {
     write_html_report(g.run, g.comparison,
                       HtmlHistoryOptions{!a.no_history, a.history, a.history_last}, a.out);
@@ -55,9 +57,7 @@ int run_report(const ReportArgs& a) {
   }
   if (format == report::ReportFormat::markdown) report::append_github_step_summary(g.comparison);
   report_history_failure(g.store_failure);  // after the verdict
-  if (g.store_failed && g.comparison.exit_code == ExitCode::pass)
-    return static_cast<int>(ExitCode::infra_failure);
-  return static_cast<int>(g.comparison.exit_code);
+  return gate::command_exit_code(g.comparison, {g.store_failed, true, false});
 }
 
 }  // namespace
@@ -98,6 +98,9 @@ void add_report_command(CLI::App& app, int& exit_code) {
          "change "
          "points marked, the GPU-pair matrix, notes)")
       ->check(CLI::IsMember({"console", "markdown", "junit", "annotations", "json", "html"}))
+      ->capture_default_str();
+  cmd->add_option("--gate", args->gate, kGateHelp)
+      ->check(CLI::IsMember({"change", "fleet", "both"}))
       ->capture_default_str();
   cmd->add_option("--out", args->out, "Write the report to FILE (atomically) instead of stdout");
   cmd->add_option("--history", args->history,

@@ -31,6 +31,7 @@
 #include "harness/gate/compare.hpp"
 #include "harness/gate/confirmation.hpp"
 #include "harness/gate/judge_run.hpp"
+#include "harness/gate/outcome.hpp"
 #include "harness/launch/confirmation_launch.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/launch/run_orchestrator.hpp"
@@ -62,6 +63,7 @@ struct RunArgs {
   std::string lock_file = launch::kDefaultLockFile;
   std::string platform;
   std::vector<std::string> reports{"markdown", "junit"};
+  std::string gate = kDefaultGate;
   bool verbose = false;  // the bench's table and every key on the console
   int heartbeat_s = 10;  // without a terminal: a progress line this often (0: none)
   std::string store;
@@ -72,18 +74,6 @@ struct RunArgs {
 void print_bench_table(const std::filesystem::path& run_dir) {
   std::ifstream table(run_dir / "bench-console.txt", std::ios::binary);
   if (table) std::cout << table.rdbuf() << std::flush;
-}
-
-// Non-default scenarios (controls) are expected to differ from the platform's normal baseline, so
-// they are gated only against a baseline of their own: <platform>/<suite>--<scenario>.json (or the
-// older <platform>--<scenario>.json).
-std::string scenario_baseline(const RunArgs& a, const RunRecord& run, const std::string& scenario) {
-  if (!a.baseline.empty() || scenario == "default") return a.baseline;
-  std::string slug = scenario;
-  std::replace(slug.begin(), slug.end(), ':', '-');
-  const BaselineLocation where = locate_baseline(a.baselines_dir, run.platform, run.suite, slug);
-  note_baseline_location(where);
-  return where.exists ? where.path.string() : "";
 }
 
 // Failing keys are measured again in later launches (same lock, only those keys), the second
@@ -128,12 +118,10 @@ std::string incomplete_reason_of(const launch::ScenarioRun& sr) {
 
 int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   const RunRecord run = load_run(sr.dir);
-  const std::string explicit_baseline = scenario_baseline(a, run, sr.scenario);
-  std::optional<Baseline> baseline;
-  if (sr.scenario == "default" || !explicit_baseline.empty())
-    baseline = baseline_for(run, explicit_baseline, a.baselines_dir);
+  // The one baseline choice (comparison_output.hpp), the scenario's own file included.
+  const std::optional<Baseline> baseline = baseline_for(run, a.baseline, a.baselines_dir);
   gate::JudgeOptions judge;
-  judge.compare = compare_options(a.force, a.force_platform);
+  judge.compare = compare_options(a.force, a.force_platform, a.gate);
   judge.confirm.max_keys = a.confirm_max_keys;
   judge.confirm.launches = a.no_confirm ? 0 : a.confirm_launches;
   std::string store_failure;
@@ -157,15 +145,8 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   std::cerr << "fabricgate: results in " << sr.dir.string() << "\n";
   // The store comes after the verdict: its failure is reported below the gate's answer.
   const bool recorded = record_run(a.store_location, run, comparison, store_failure);
-  if (!baseline && a.require_baseline) {
-    std::cerr << "fabricgate: error: no baseline for platform " << run.platform
-              << " and --require-baseline was given; create one with:\n  "
-              << comparison.create_baseline_command << "\n";
-    return static_cast<int>(ExitCode::input_error);
-  }
-  if (!recorded && comparison.exit_code == ExitCode::pass)
-    return static_cast<int>(ExitCode::infra_failure);
-  return static_cast<int>(comparison.exit_code);
+  report_missing_required_baseline(comparison, run, a.require_baseline);
+  return gate::command_exit_code(comparison, {false, recorded, a.require_baseline});
 }
 
 // A bench built with fixture families of its own (a test bench, a site's own families) names
@@ -273,6 +254,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--force-platform", a->force_platform,
                 "Compare even when the run's platform key differs from the baseline's");
   cmd->add_flag("--no-compare", a->no_compare, "Measure and write results only");
+  cmd->add_option("--gate", a->gate, kGateHelp)
+      ->check(CLI::IsMember({"change", "fleet", "both"}))
+      ->capture_default_str();
   cmd->add_flag("--no-confirm", a->no_confirm,
                 "Fail on the first launch's verdicts (default: failing keys are re-measured in "
                 "--confirm-launches later launches and fail only when every judged launch fails)");

@@ -8,14 +8,16 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/text_escape.hpp"
 #include "harness/cli/shipped_suites.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/model/baseline_location.hpp"
 
 namespace fabricgate::cli {
 
-gate::CompareOptions compare_options(bool force, bool force_platform) {
+gate::CompareOptions compare_options(bool force, bool force_platform, const std::string& gate) {
   gate::CompareOptions o;
+  o.gate = gate::parse_gate_mode(gate);
   o.force = force;
   o.force_platform = force_platform;
   o.roofline_dirs = {"policies", shipped_policies_dir()};
@@ -87,9 +89,19 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
 
 std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& baseline_file,
                                      const std::string& baselines_dir) {
-  if (baseline_file.empty())
-    note_baseline_location(locate_baseline(baselines_dir, run.platform, run.suite));
-  return gate::find_baseline(run, baseline_file, baselines_dir);
+  if (!baseline_file.empty()) return gate::find_baseline(run, baseline_file, baselines_dir);
+  const std::string variant = scenario_variant(run.scenario);
+  const BaselineLocation where = locate_baseline(baselines_dir, run.platform, run.suite, variant);
+  note_baseline_location(where);
+  if (!where.exists) {
+    if (!variant.empty()) {
+      std::cerr << "fabricgate: scenario " << report::console_text(run.scenario)
+                << " is gated only against a baseline of its own (" << where.path.string()
+                << "): none, so its keys are not gated\n";
+    }
+    return std::nullopt;
+  }
+  return load_baseline(where.path);
 }
 
 gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Baseline>& baseline,
@@ -101,6 +113,14 @@ gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Ba
       load_history(store, run, gate::drift_policy_from(policy).window, access, store_failure);
   return gate::judge_run(run, baseline ? &*baseline : nullptr, confirmations,
                          history ? &*history : nullptr, options);
+}
+
+void report_missing_required_baseline(const gate::Comparison& c, const RunRecord& run,
+                                      bool required) {
+  if (c.has_baseline || !required) return;
+  std::cerr << "fabricgate: error: no baseline for platform " << run.platform
+            << " and --require-baseline was given; create one with:\n  "
+            << c.create_baseline_command << "\n";
 }
 
 void note_baseline_location(const BaselineLocation& where) {

@@ -48,12 +48,29 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
                          const std::string& baselines_dir, const gate::CompareOptions& options,
                          const std::string& store_flag, store::Access store_access);
 
+// With --require-baseline and no baseline: says so on stderr with the command that makes one
+// (gate::command_exit_code then gives exit 2).
+void report_missing_required_baseline(const gate::Comparison& c, const RunRecord& run,
+                                      bool required);
+
 // On stderr, when the baseline found is the older per-platform file: which file gates and why.
 void note_baseline_location(const BaselineLocation& where);
 
+// --gate's default on run, compare, report and publish: `change` (a PR check or an upgrade gate
+// asks whether the change regressed; a nightly health job passes --gate fleet).
+inline constexpr const char* kDefaultGate = "change";
+// The --gate option's help text (one wording on every command).
+inline constexpr const char* kGateHelp =
+    "Which question the exit code answers: change (did the change make this runner slower than "
+    "it was: against this host's own history, else the fleet; a key outside the fleet on a host "
+    "without history is RUNNER-DIFFERS, exit 3, never a regression), fleet (is this runner like "
+    "the fleet: HOST-OUTLIER and roofline floors fail) or both";
+
+// --gate (see kDefaultGate below) is parsed by compare_options.
 // The gate's options with the roofline policy looked for in ./policies, then in the source tree's
-// policies/ (docs/ROOFLINE.md).
-gate::CompareOptions compare_options(bool force, bool force_platform);
+// policies/ (docs/ROOFLINE.md), and the question the exit code answers (--gate).
+gate::CompareOptions compare_options(bool force, bool force_platform,
+                                     const std::string& gate = kDefaultGate);
 
 // `out` empty: stdout. Colours for the console format on a terminal unless NO_COLOR is set.
 // `verbose`: the console lists every key with its notes instead of summarising passes and skips.

@@ -39,12 +39,15 @@ std::optional<gate::RunHistory> load_history(const store::StoreLocation& locatio
     q.last = window > 0 ? window - 1 : 0;
     q.exclude_run_id = run.run_id;
     q.started_before = run.started_at;  // a re-judged run sees what its first judgement saw
+    // This host's runs: DRIFT follows one machine, and the change question reads its own level
+    // (a shared store's newest runs of the platform may hold none of this host's).
+    q.host = run.host_id;
     gate::RunHistory h;
     h.source = s->display();
     for (const store::StoredRun& r : s->runs(q)) {
-      gate::HistoryRun hr{r.run_id, r.host_id, {}};
+      gate::HistoryRun hr{r.run_id, r.host_id, {}, r.session_id, r.suite, r.scenario};
       for (const store::StoredMedian& m : r.medians)
-        hr.medians.push_back({m.key, m.time_us, m.algbw_GBps, m.busbw_GBps});
+        hr.medians.push_back({m.key, m.time_us, m.algbw_GBps, m.busbw_GBps, m.verdict});
       h.runs.push_back(std::move(hr));
     }
     return h;

@@ -32,6 +32,9 @@ std::string printable(std::string_view s) {
 }
 
 bool is_blaming(const ClusterFinding& f) {
+  // A host outside the fleet is the node's finding whichever question the job asked
+  // (harness/gate/runner_split.hpp): the admin acts on it even when the change passed.
+  if (f.id == "HOST-OUTLIER") return !f.node.empty();
   // A STRAGGLER names a node only when the rank was alone on its host (ranks/straggler.hpp).
   return f.fails_gate && (f.id == "SUSPECT-NODE" || f.id == "NODE-MISMATCH" ||
                           (f.id == "STRAGGLER" && !f.node.empty()));

@@ -1,4 +1,5 @@
 #include "harness/fingerprint/host_facts.hpp"
+#include "harness/fingerprint/machine_identity.hpp"
 
 #include <gnu/libc-version.h>
 #include <sys/utsname.h>
@@ -121,12 +122,17 @@ HostFacts read_host_facts(const std::filesystem::path& root) {
     if (host.kernel_release.empty()) host.kernel_release = uts.release;
   }
   host.glibc = gnu_get_libc_version();
+  const MachineIdentity machine = read_machine_identity(root);
+  host.machine_id = machine.id;
+  host.machine_id_source = machine.source;
   return host;
 }
 
 json to_json(const HostFacts& host) {
   return {{"hostname", host.hostname},
           {"cpu_model", host.cpu_model},
+          {"machine_id", host.machine_id},
+          {"machine_id_source", host.machine_id_source},
           {"logical_cores", host.logical_cores},
           {"physical_cores", host.physical_cores},
           {"sockets", host.sockets},

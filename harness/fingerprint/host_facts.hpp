@@ -23,6 +23,10 @@ struct HostFacts {
   std::string kernel_version;
   std::string machine;  // x86_64, aarch64
   std::string glibc;    // gnu_get_libc_version()
+  // What tells this machine from other runners of its kind (machine_identity.hpp): a hash, never
+  // the raw identifier, and where it came from.
+  std::string machine_id;
+  std::string machine_id_source;
 };
 
 HostFacts read_host_facts(const std::filesystem::path& root);

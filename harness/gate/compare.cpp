@@ -14,9 +14,11 @@
 #include "harness/cluster/pair_outliers.hpp"
 #include "harness/cluster/straggler.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
+#include "harness/gate/host_history.hpp"
 #include "harness/gate/jitter_judge.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/multinode_notes.hpp"
+#include "harness/gate/outcome.hpp"
 #include "harness/gate/platform_guard.hpp"
 #include "harness/gate/roofline_verdicts.hpp"
 #include "harness/gate/route_checks.hpp"
@@ -155,6 +157,15 @@ void apply_guard(const RunRecord& run, const Baseline& baseline, const CompareOp
                           kBaselineWithoutDetail, "run has no fingerprint detail");
   c.fingerprint_changes = std::move(fp.changes);
   c.fingerprint_note = std::move(fp.note);
+  c.software_changes = software_changes(c.version_changes, c.fingerprint_changes);
+}
+
+// The name the machine goes by (Slurm and Kubernetes know it so): the fingerprint's host name.
+std::string host_name_of(const RunRecord& run) {
+  const nlohmann::json& fp = run.fingerprint.document;
+  const nlohmann::json::json_pointer p("/host/hostname");
+  return fp.is_object() && fp.contains(p) && fp.at(p).is_string() ? fp.at(p).get<std::string>()
+                                                                  : std::string();
 }
 
 bool verdict_order(const KeyComparison& a, const KeyComparison& b) {
@@ -167,6 +178,10 @@ bool verdict_order(const KeyComparison& a, const KeyComparison& b) {
 Comparison start_comparison(const RunRecord& run, const Baseline* baseline,
                             const CompareOptions& options, const TolerancePolicy& policy) {
   Comparison c;
+  c.gate = options.gate;
+  c.host_id = run.host_id;
+  c.host_name = host_name_of(run);
+  c.host_history_launches = options.host_history ? options.host_history->runs : 0;
   c.run_id = run.run_id;
   c.platform = run.platform;
   c.run_source = run.source;
@@ -260,6 +275,8 @@ bool compare_key(const RunRecord& run, const BenchmarkResult& r,
   // (At another rank count NCCL may rightly choose another algorithm (P19): only time is judged.)
   if (!match.other_rank_count && decide_route(run, r, *match.entry, k)) return false;
   k.judgement = judge_metric(r, *match.entry, policy, host);
+  // This host's own level judged the change: the fleet's centre answers the runner question.
+  if (k.judgement->reference != "fleet") k.fleet = judge_metric(r, *match.entry, policy, {});
   if (!match.other_rank_count) k.jitter = judge_jitter(r, *match.entry, policy, host);
   if (k.judgement->metric == Metric::time_us && r.nranks != match.entry->nranks &&
       !match.other_rank_count) {
@@ -383,7 +400,10 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline,
   // The judged host's own sessions judge it when the baseline holds enough of them.
   const std::map<std::string, std::string> hosts_of_sessions =
       baseline ? session_hosts(*baseline) : std::map<std::string, std::string>{};
-  const JudgedHost host{run.host_id, &hosts_of_sessions};
+  // --gate fleet asks only how this runner compares with the fleet: the platform centre judges.
+  const JudgedHost host = options.gate == GateMode::fleet
+                              ? JudgedHost{}
+                              : JudgedHost{run.host_id, &hosts_of_sessions, options.host_history};
   for (const BenchmarkResult& r : run.benchmarks) {
     KeyComparison k = start_key(r);
     const BaselineMatcher::Match match = matcher.find(r, k);
@@ -395,16 +415,14 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline,
   add_multinode_notes(run, c);
   add_wire_spec_notes(run, c);
   if (const auto roof = roofline::find_roofline_policy(run.platform, options.roofline_dirs))
-    add_roofline_verdicts(run, *roof, c);
+    // Under --gate change a roofline floor is about the runner: a note and a runner finding
+    // (runner_split.hpp), never a failing key.
+    add_roofline_verdicts(run, *roof, c, options.gate != GateMode::change);
   c.node_layout = describe_node_layout(run);
   add_cluster_findings(run, c);
   sort_by_verdict(c.keys);
   add_rank_tables(run, c);
-  if (c.failing_count() > 0 || c.failing_findings() > 0) {
-    c.exit_code = ExitCode::gate_failure;
-  } else if (!run.complete) {
-    c.exit_code = ExitCode::infra_failure;
-  }
+  settle_outcome(c);
   return c;
 }
 

@@ -13,12 +13,19 @@
 
 namespace fabricgate::gate {
 
+struct HostHistory;
+
 struct CompareOptions {
   bool force = false;           // compare despite a different fingerprint identity
   bool force_platform = false;  // compare despite a different platform key (platform_guard.hpp)
   // Where policies/roofline.json is looked for (the first directory holding one wins, with
   // roofline/<platform>.json over it); empty: no roofline judgement (docs/ROOFLINE.md).
   std::vector<std::filesystem::path> roofline_dirs = {};
+  // Which question the exit code answers (comparison.hpp GateMode). `fleet` judges every key
+  // against the platform centre; `change` and `both` against this host's own level where it has
+  // one (its baseline sessions, or `host_history`).
+  GateMode gate = GateMode::both;
+  const HostHistory* host_history = nullptr;  // the judged host's earlier launches (store)
 };
 
 // `baseline` may be null: every key is NEW and the result says how to create a baseline.

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "harness/gate/outcome.hpp"
 #include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::gate {
@@ -105,13 +106,7 @@ void sort_and_settle(Comparison& c) {
                      if (a.verdict != b.verdict) return a.verdict < b.verdict;
                      return a.key < b.key;
                    });
-  if (c.failing_count() > 0 || c.failing_findings() > 0) {
-    c.exit_code = ExitCode::gate_failure;
-  } else if (!c.run_complete) {
-    c.exit_code = ExitCode::infra_failure;
-  } else {
-    c.exit_code = ExitCode::pass;
-  }
+  settle_outcome(c);
 }
 
 }  // namespace

@@ -39,7 +39,10 @@ std::optional<DriftFinding> detect_drift(std::span<const double> series, bool hi
       policy.threshold,
       drift_noise_threshold(window, on_level, bounds[1], policy.band_alpha, policy.between_sd));
   const double worse_than = 1 - threshold;
-  if (performance(current) >= worse_than ||
+  // DRIFT is a change of level that the judged run (the last value) is part of: a run whose own
+  // value is back inside the threshold of the reference has recovered, whatever the median of the
+  // level it ends says (a fix that restores performance must not fail the gate).
+  if (performance(current) >= worse_than || performance(window.back()) >= worse_than ||
       on_level < static_cast<std::size_t>(std::max(policy.min_runs, 1))) {
     return std::nullopt;
   }
@@ -144,6 +147,14 @@ double between_sd_of(const Baseline* baseline, const KeyComparison& k) {
   return b.between_estimated ? b.between_sd : 0;
 }
 
+// A verdict name as the store keeps it: true unless that verdict fails the gate.
+bool verdict_name_passes(const std::string& name) {
+  for (const VerdictFacts& f : verdict_table()) {
+    if (name == f.name) return !f.fails;
+  }
+  return true;  // a name this build does not know: kept, as before verdicts were read
+}
+
 }  // namespace
 
 std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
@@ -163,6 +174,9 @@ std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
     for (const HistoryMedian& m : r.medians) {
       const auto w = wanted.find(m.key);
       if (w == wanted.end()) continue;
+      // A launch that already failed (REGRESSION, ...) was reported as such: it does not make a
+      // level that fails later runs a second time. Earlier DRIFT runs stay: they are the level.
+      if (!m.verdict.empty() && m.verdict != "DRIFT" && !verdict_name_passes(m.verdict)) continue;
       if (const auto v = value_of(w->second, m.time_us, m.algbw_GBps, m.busbw_GBps)) {
         KeySeries& s = series[m.key];
         s.run_ids.push_back(r.run_id);

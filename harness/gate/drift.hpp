@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/gate/outcome.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/stats/change_points.hpp"
@@ -75,11 +76,15 @@ struct HistoryMedian {
   double time_us = 0;
   double algbw_GBps = 0;
   std::optional<double> busbw_GBps;
+  std::string verdict;  // the gate's verdict when the run was recorded ("" when not compared)
 };
 struct HistoryRun {
   std::string run_id;
   std::string host_id;  // "" when the store does not know it
   std::vector<HistoryMedian> medians;
+  std::string session_id = {};  // one `fabricgate run` invocation ("" for legacy runs)
+  std::string suite = {};
+  std::string scenario = {};
 };
 struct RunHistory {
   std::string source;  // the store, for messages
@@ -131,7 +136,7 @@ std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy,
     ++marked;
   }
   if (marked > 0) {
-    comparison.exit_code = ExitCode::gate_failure;
+    settle_outcome(comparison);
     sort_by_urgency(comparison.keys);
   }
   return marked;

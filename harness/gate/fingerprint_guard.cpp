@@ -71,4 +71,19 @@ void require_same_gpus_per_process(const RunRecord& run, const Baseline& baselin
   }
 }
 
+std::vector<std::string> software_changes(const std::vector<VersionChange>& versions,
+                                          const std::vector<Change>& fingerprint) {
+  std::vector<std::string> out;
+  const auto shown = [](const std::string& v) { return v.empty() ? std::string("none") : v; };
+  for (const VersionChange& v : versions)
+    out.push_back(v.component + " " + shown(v.before) + " -> " + shown(v.after));
+  for (const Change& c : fingerprint) {
+    const bool fabric_setting = c.what.starts_with("env/NCCL_") || c.what.starts_with("env/FI_") ||
+                                c.what.starts_with("env/UCX_") || c.what.starts_with("env/OMPI_") ||
+                                c.what.starts_with("nccl.conf/");
+    if (fabric_setting) out.push_back(c.what + " " + shown(c.before) + " -> " + shown(c.after));
+  }
+  return out;
+}
+
 }  // namespace fabricgate::gate

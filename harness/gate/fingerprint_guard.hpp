@@ -24,6 +24,14 @@ std::map<std::string, std::string> run_versions(const RunRecord& run);
 std::vector<VersionChange> version_differences(const std::map<std::string, std::string>& before,
                                                const std::map<std::string, std::string>& after);
 
+// What the change question calls "the software" (harness/gate/runner_split.hpp): the component
+// versions (NCCL, driver, CUDA, MPI) and, of the fingerprint's fields, the fabric settings
+// (env/NCCL_*, env/FI_*, env/UCX_*, env/OMPI_*) and nccl.conf lines, as "what before -> after".
+// Not the rest of the fingerprint: a GPU UUID, a library path or LD_LIBRARY_PATH differ on every
+// new runner and say nothing about what a change could have done.
+std::vector<std::string> software_changes(const std::vector<VersionChange>& versions,
+                                          const std::vector<Change>& fingerprint);
+
 // Throws InputError (exit 2) when the run and baseline mix one- and multi-GPU-per-process (P02).
 void require_same_gpus_per_process(const RunRecord& run, const Baseline& baseline);
 

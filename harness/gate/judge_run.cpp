@@ -1,26 +1,29 @@
 #include "harness/gate/judge_run.hpp"
 
+#include "harness/gate/host_history.hpp"
+#include "harness/gate/outcome.hpp"
+#include "harness/gate/runner_split.hpp"
+
 namespace fabricgate::gate {
 
 void mark_busy_runner(Comparison& c, double threshold) {
   c.busy_threshold = threshold;
-  if (c.exit_code != ExitCode::gate_failure || !c.host_cpu_pressure ||
-      *c.host_cpu_pressure <= threshold || c.failing_findings() > 0)
-    return;
-  for (const KeyComparison& k : c.keys) {
-    if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete &&
-        !verdict_load_can_cause(k.verdict))
-      return;
-  }
-  c.runner_busy = true;
-  c.exit_code = ExitCode::infra_failure;
+  settle_outcome(c);
 }
 
 Comparison judge_run(const RunRecord& run, const Baseline* baseline,
                      const ConfirmationLauncher& confirmations, const RunHistory* history,
                      const JudgeOptions& options) {
-  Comparison c =
-      compare_with_confirmation(run, baseline, options.compare, options.confirm, confirmations);
+  // This host's own earlier launches give the change question its reference (host_history.hpp);
+  // the first launch and its confirmations are judged against the same level.
+  HostHistory host;
+  CompareOptions compare = options.compare;
+  if (history) {
+    host = host_history_from(*history, run);
+    compare.host_history = &host;
+  }
+  Comparison c = compare_with_confirmation(run, baseline, compare, options.confirm, confirmations);
+  split_change_and_runner(c, run);
   if (history) {
     // Without a baseline the defaults hold, spread over the keys this run compared.
     TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();

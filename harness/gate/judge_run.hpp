@@ -6,8 +6,11 @@
 //   1. compare_run: the key against its baseline entry (metric_judge: the band with two noise
 //      levels, launch_band.hpp), route and fingerprint checks, correctness;
 //   2. confirmation: a failing key is re-measured in later launches (confirmation.hpp);
-//   3. DRIFT: a key that passed, whose recent runs on this host sit on a worse level (drift.hpp);
-//   4. a busy runner: when every failing verdict is one that a loaded host produces by itself
+//   3. the two questions (runner_split.hpp): the change verdict (against this host's own level
+//      from `history` where it has one, host_history.hpp) and the runner verdict (against the
+//      fleet); --gate (CompareOptions::gate) decides which one the exit code answers;
+//   4. DRIFT: a key that passed, whose recent runs on this host sit on a worse level (drift.hpp);
+//   5. a busy runner: when every failing verdict is one that a loaded host produces by itself
 //      (REGRESSION, BELOW-ROOFLINE, DIP, DRIFT), no cluster finding fails, and in a judged launch
 //      the launching host had a task waiting for a CPU more than the baseline policy's
 //      `busy_cpu_pressure` (default 0.25) of the time
@@ -27,7 +30,8 @@ struct JudgeOptions {
   ConfirmOptions confirm;
 };
 
-// Step 4 alone (exposed for tests): marks `c` runner-busy when the rule above holds.
+// The exit code comes from one place: outcome.hpp settle_outcome.
+// Step 5 alone (exposed for tests): marks `c` runner-busy when the rule above holds.
 void mark_busy_runner(Comparison& c, double threshold);
 
 // `baseline` null: nothing is gated against a baseline (the result says how to create one).

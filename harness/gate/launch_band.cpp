@@ -142,6 +142,59 @@ LaunchBand session_band(const TolerancePolicy& policy, const BaselineEntry& entr
   return b;
 }
 
+LaunchBand host_level_band(const TolerancePolicy& policy, const BaselineEntry& entry,
+                           const MetricBaseline& fleet, std::span<const double> values,
+                           std::span<const std::string> sessions, const std::string& host) {
+  const ComponentOptions options{static_cast<std::size_t>(std::max(policy.min_sessions, 2)),
+                                 policy.session_allowance};
+  const SessionGroups fleet_groups = group_by_session(fleet);
+  const VarianceComponents f = variance_components(fleet_groups.logs, options);
+  std::vector<std::string> ids;
+  std::vector<std::vector<double>> logs;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double x = values[i];
+    if (!(x > 0 && std::isfinite(x))) continue;
+    const std::string id = i < sessions.size() ? sessions[i] : std::string();
+    const auto it = id.empty() ? ids.end() : std::find(ids.begin(), ids.end(), id);
+    if (it == ids.end()) {
+      ids.push_back(id);
+      logs.push_back({std::log(x)});
+    } else {
+      logs[static_cast<std::size_t>(it - ids.begin())].push_back(std::log(x));
+    }
+  }
+  // The host's own components count only where they are measured (never the allowance: that
+  // stands in for what nobody measured, and the fleet's terms below already carry it).
+  const VarianceComponents h = variance_components(logs, ComponentOptions{options.min_sessions, 0});
+  LaunchBand b;
+  b.centre_scope = "host";
+  b.host = host;
+  b.launches = h.values;
+  b.sessions = h.sessions;
+  b.hosts = 1;
+  const double within = std::max(f.within_var, h.within_measured ? h.within_var : 0.0);
+  const double between = std::max(f.between_var, h.between_estimated ? h.between_var : 0.0);
+  b.within_sd = std::sqrt(within);
+  b.between_sd = std::sqrt(between);
+  b.between_estimated = f.between_estimated;
+  b.dof = f.dof;
+  if (h.sessions > 0) {
+    double inverse_sizes = 0;
+    for (const auto& g : logs) inverse_sizes += 1.0 / static_cast<double>(g.size());
+    const double s = static_cast<double>(h.sessions);
+    const double v = between * (1 + 1 / s) + within * (1 + inverse_sizes / (s * s));
+    b.centre = std::exp(h.centre);
+    b.log_sd = std::sqrt(within + between);
+    b.t_quantile =
+        student_t_quantile(1 - policy.band_alpha, f.dof > 0 ? std::min(f.dof, 1e5) : 1e5);
+    if (v > 0) b.half_width = 1 - std::exp(-b.t_quantile * std::sqrt(v));
+  }
+  b.floor = entry.tolerance ? *entry.tolerance : size_class_for(policy, entry.bytes).tolerance;
+  b.tolerance = std::max(b.floor, b.half_width);
+  b.noisy = b.half_width > policy.max_band;
+  return b;
+}
+
 LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry,
                        const MetricBaseline& metric) {
   return session_band(policy, entry, metric, "");

@@ -67,6 +67,19 @@ LaunchBand session_band(const TolerancePolicy& policy, const BaselineEntry& entr
                         const MetricBaseline& metric, const std::string& judged_host,
                         const std::map<std::string, std::string>& session_hosts = {});
 
+// The change question's band for a host with launches of its own (the store's, and any sessions
+// of it in the baseline) but fewer than policy.host_min_sessions sessions in the baseline: the
+// centre is this host's level (mean of its session means), the noise the LARGER of the fleet's
+// components and the host's own where they are measurable, and one launch of a new session of the
+// host differs from that centre with V = sb2 (1 + 1/S_h) + sw2 (1 + sum(1/n_s)/S_h^2) over the
+// host's S_h sessions (variance_components.hpp). Why the fleet's noise: a few launches a minute
+// apart cannot tell how far this host moves between sittings, and the fleet's between-session SD
+// (which holds host-to-host differences as well) is an upper bound on it that was measured.
+// centre_scope "host", `host` named. `values`/`sessions` are parallel; "" sessions count alone.
+LaunchBand host_level_band(const TolerancePolicy& policy, const BaselineEntry& entry,
+                           const MetricBaseline& fleet, std::span<const double> values,
+                           std::span<const std::string> sessions, const std::string& host);
+
 // session_band for no particular host (the platform centre): every caller gets the two-level band.
 LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry,
                        const MetricBaseline& metric);

@@ -1,10 +1,13 @@
 #include "harness/gate/metric_judge.hpp"
 
 #include <cmath>
+#include <set>
 #include <span>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "harness/gate/host_history.hpp"
 #include "harness/gate/launch_band.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/stats/statistics.hpp"
@@ -45,8 +48,48 @@ bool usable(const BenchmarkResult& now, const BaselineEntry& base, Metric m) {
   return current_median(now, m) > 0 && baseline_metric(base, m).median > 0;
 }
 
+// This host's launches of the key: its sessions in the baseline, then its launches in the store
+// that the baseline does not already hold (one session id once).
+struct HostLaunches {
+  std::vector<double> values;
+  std::vector<std::string> sessions;
+  std::size_t from_store = 0;
+};
+
+HostLaunches host_launches(const std::string& key, const MetricBaseline& reference, Metric metric,
+                           const JudgedHost& host) {
+  HostLaunches out;
+  std::set<std::string> baseline_sessions;
+  if (host.session_hosts && reference.run_sessions.size() == reference.run_medians.size()) {
+    for (std::size_t i = 0; i < reference.run_medians.size(); ++i) {
+      const auto it = host.session_hosts->find(reference.run_sessions[i]);
+      if (it == host.session_hosts->end() || it->second != host.host) continue;
+      out.values.push_back(reference.run_medians[i]);
+      out.sessions.push_back(reference.run_sessions[i]);
+      baseline_sessions.insert(reference.run_sessions[i]);
+    }
+  }
+  if (host.history) {
+    if (const auto* launches = host.history->of(key, metric)) {
+      for (const HostLaunch& l : *launches) {
+        if (!l.session_id.empty() && baseline_sessions.count(l.session_id)) continue;
+        out.values.push_back(l.value);
+        out.sessions.push_back(l.session_id.empty() ? "run:" + l.run_id : l.session_id);
+        ++out.from_store;
+      }
+    }
+  }
+  return out;
+}
+
 // Which centre and band judged, in words (every report shows it with the key's judgement).
-std::string band_scope_text(const LaunchBand& b) {
+std::string band_scope_text(const LaunchBand& b, std::size_t from_store = 0) {
+  if (b.centre_scope == "host" && from_store > 0) {
+    return fmt::format(
+        "host {}'s own level from {} launch(es) in {} session(s) ({} from the store), fleet "
+        "noise: between-session SD {:.2f} %, within {:.2f} %",
+        b.host, b.launches, b.sessions, from_store, b.between_sd * 100, b.within_sd * 100);
+  }
   std::string text = b.centre_scope == "host" ? "host " + b.host + "'s own " : "platform ";
   text += "centre from " + std::to_string(b.sessions) + " session(s)";
   if (b.hosts > 0) text += " on " + std::to_string(b.hosts) + " host(s)";
@@ -80,10 +123,22 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
     j.why_metric = "bandwidth not reported: elapsed time";
   }
   const MetricBaseline& reference = baseline_metric(base, j.metric);
-  const LaunchBand band =
-      host.session_hosts ? session_band(policy, base, reference, host.host, *host.session_hosts)
-                         : launch_band(policy, base, reference);
-  j.band_scope = band_scope_text(band);
+  LaunchBand band = host.session_hosts
+                        ? session_band(policy, base, reference, host.host, *host.session_hosts)
+                        : launch_band(policy, base, reference);
+  j.reference = band.centre_scope == "host" ? "host-baseline" : "fleet";
+  std::size_t from_store = 0;
+  if (j.reference == "fleet" && !host.host.empty() && (host.history || host.session_hosts)) {
+    // Earlier launches of this host, in the baseline's sessions or in the store: its own level.
+    const HostLaunches mine = host_launches(now.key, reference, j.metric, host);
+    if (mine.values.size() >= static_cast<std::size_t>(std::max(policy.min_runs, 2))) {
+      band = host_level_band(policy, base, reference, mine.values, mine.sessions, host.host);
+      j.reference = mine.from_store > 0 ? "host-history" : "host-baseline";
+      from_store = mine.from_store;
+    }
+  }
+  j.band_scope = band_scope_text(band, from_store);
+  j.between_sd = band.between_sd;
   j.static_tolerance = band.floor;
   j.baseline_spread = band.log_sd;
   j.band = band.half_width;

@@ -12,11 +12,18 @@
 
 namespace fabricgate::gate {
 
-// The host a run was measured on, and which host each baseline session ran on: a host with
-// enough sessions of its own in the baseline is judged by its own centre and band.
+struct HostHistory;
+
+// The host a run was measured on, which host each baseline session ran on, and the host's own
+// earlier launches from the store. The change question judges a host by its own level when it
+// has one: its sessions in the baseline (>= host_min_sessions: its own centre and band), else its
+// launches in the store and the baseline together (>= min_runs: its level, the fleet's noise,
+// launch_band.hpp host_level_band). Without any, the fleet (the platform centre) judges it.
+// Default-constructed: the fleet judges (the runner question, and `--gate fleet`).
 struct JudgedHost {
   std::string host;
   const std::map<std::string, std::string>* session_hosts = nullptr;
+  const HostHistory* history = nullptr;
 };
 
 MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,

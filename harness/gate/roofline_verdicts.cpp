@@ -12,9 +12,9 @@ namespace {
 // measured, and a failing one already says something more specific.
 bool may_replace(Verdict v) { return v != Verdict::skipped && !verdict_fails_gate(v); }
 
-void apply(roofline::RooflineFinding f, KeyComparison& k) {
+void apply(roofline::RooflineFinding f, KeyComparison& k, bool floor_fails) {
   if (f.status == roofline::Status::below_floor) {
-    if (may_replace(k.verdict)) {
+    if (floor_fails && may_replace(k.verdict)) {
       k.verdict = Verdict::below_roofline;
       k.reason = f.text;
     } else {
@@ -37,12 +37,12 @@ void apply(roofline::RooflineFinding f, KeyComparison& k) {
 }  // namespace
 
 void add_roofline_verdicts(const RunRecord& run, const roofline::RooflinePolicy& policy,
-                           Comparison& c) {
+                           Comparison& c, bool floor_fails) {
   std::unordered_map<std::string, KeyComparison*> keys;
   for (KeyComparison& k : c.keys) keys.emplace(k.key, &k);
   for (roofline::RooflineFinding& f : roofline::judge_keys(run, policy)) {
     const auto it = keys.find(f.key);
-    if (it != keys.end()) apply(std::move(f), *it->second);
+    if (it != keys.end()) apply(std::move(f), *it->second, floor_fails);
   }
   c.roofline_policy = policy.sources.empty() ? "" : policy.sources.front();
   for (std::size_t i = 1; i < policy.sources.size(); ++i)

@@ -56,4 +56,11 @@ std::string describe_baseline_location(const BaselineLocation& location) {
          " does not exist; `baseline create` writes per-suite files there)";
 }
 
+std::string scenario_variant(const std::string& scenario) {
+  if (scenario.empty() || scenario == "default") return "";
+  std::string slug = scenario;
+  for (char& c : slug) c = c == ':' ? '-' : c;
+  return slug;
+}
+
 }  // namespace fabricgate

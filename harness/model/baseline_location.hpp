@@ -33,6 +33,12 @@ std::filesystem::path platform_baseline_path(const std::filesystem::path& dir,
 BaselineLocation locate_baseline(const std::filesystem::path& dir, const std::string& platform,
                                  const std::string& suite, const std::string& variant = "");
 
+// The variant a run's scenario is gated under: "" for the default scenario (or none recorded),
+// else the scenario with ':' as '-' ("algo:Ring" -> "algo-Ring"). Non-default scenarios (controls)
+// are expected to differ from the platform's normal baseline, so they are gated only against a
+// baseline of their own: <dir>/<platform>/<suite>--<variant>.json (or <platform>--<variant>.json).
+std::string scenario_variant(const std::string& scenario);
+
 // One line for the console: which file gates, and why that one ("" when the per-suite file is
 // used or nothing exists; a fallback is always named).
 std::string describe_baseline_location(const BaselineLocation& location);

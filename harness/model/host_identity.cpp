@@ -42,7 +42,11 @@ std::string host_id_of(const nlohmann::json& fingerprint) {
   std::sort(uuids.begin(), uuids.end());
   std::string text =
       "host:" + (fingerprint.is_object() ? string_at(fingerprint, ptr("/host/hostname")) : "");
-  if (uuids.empty()) {
+  const std::string machine =
+      fingerprint.is_object() ? string_at(fingerprint, ptr("/host/machine_id")) : "";
+  if (uuids.empty() && !machine.empty()) {
+    text += "\nmachine:" + machine;
+  } else if (uuids.empty()) {
     text +=
         "\ncpu:" + (fingerprint.is_object() ? string_at(fingerprint, ptr("/host/cpu_model")) : "");
   }

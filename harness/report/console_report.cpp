@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/text_escape.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/note_groups.hpp"
@@ -52,6 +53,8 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   const bool failed = c.exit_code != ExitCode::pass;
   out += (options.color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() +
          (options.color ? "\033[0m" : "") + "\n";
+  // The two questions, whichever one the exit code answers (--gate).
+  out += console_text(c.change_line()) + "\n" + console_text(c.runner_line()) + "\n";
   if (!c.has_baseline) {
     const std::vector<std::string> first_run = first_run_lines(c);
     if (first_run.empty()) {

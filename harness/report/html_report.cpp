@@ -73,8 +73,10 @@ void headline(const gate::Comparison& c, std::string& out) {
                     : !c.has_baseline                        ? "verdict-no-baseline"
                                                              : "verdict-pass";
   out += "<header id=\"verdict\" class=\"verdict " + std::string(css) +
-         "\"><h1>fabricgate: " + esc(c.headline()) + "</h1><p>Run <code>" + esc(c.run_id) +
-         "</code> on <code>" + esc(c.platform) + "</code>" +
+         "\"><h1>fabricgate: " + esc(c.headline()) + "</h1><p class=\"questions\">" +
+         esc(c.change_line()) + "<br>" + esc(c.runner_line()) + " (--gate " +
+         gate::gate_mode_name(c.gate) + ")</p><p>Run <code>" + esc(c.run_id) + "</code> on <code>" +
+         esc(c.platform) + "</code>" +
          (c.has_baseline ? " vs baseline <code>" + esc(c.baseline_source) + "</code>"
                          : ", no baseline") +
          ".</p>";

@@ -38,6 +38,9 @@ void headline(const gate::Comparison& c, std::string& out) {
                          ? ":warning:"
                          : ":white_check_mark:";
   out += "## fabricgate " + std::string(icon) + " " + markdown_cell(c.headline()) + "\n\n";
+  // The two questions, whichever one the exit code answers (--gate).
+  out += "- " + markdown_cell(c.change_line()) + "\n- " + markdown_cell(c.runner_line()) +
+         " (`--gate " + gate::gate_mode_name(c.gate) + "`)\n\n";
   out += "Run " + code(c.run_id) + " on " + code(c.platform);
   out +=
       c.has_baseline ? " vs baseline " + code(c.baseline_source) + ".\n\n" : ", no baseline.\n\n";

@@ -21,6 +21,34 @@ const char* metric_unit(Metric m) { return m == Metric::time_us ? "us" : "GB/s";
 
 bool metric_higher_is_better(Metric m) { return m != Metric::time_us; }
 
+const char* gate_mode_name(GateMode m) {
+  switch (m) {
+    case GateMode::change: return "change";
+    case GateMode::fleet: return "fleet";
+    case GateMode::both: return "both";
+  }
+  return "?";
+}
+
+GateMode parse_gate_mode(const std::string& text, const std::string& field) {
+  for (const GateMode m : {GateMode::change, GateMode::fleet, GateMode::both}) {
+    if (text == gate_mode_name(m)) return m;
+  }
+  throw InputError("", field, "change, fleet or both");
+}
+
+std::size_t Comparison::runner_differs_count() const {
+  std::size_t n = 0;
+  for (const KeyComparison& k : keys) n += k.verdict == Verdict::runner_differs ? 1 : 0;
+  return n;
+}
+
+std::size_t Comparison::outside_fleet_count() const {
+  std::size_t n = 0;
+  for (const KeyComparison& k : keys) n += k.outside_fleet ? 1 : 0;
+  return n;
+}
+
 std::vector<VerdictCount> Comparison::counts() const {
   const std::size_t kVerdicts = verdict_table().size();
   std::vector<std::size_t> n(kVerdicts, 0);
@@ -73,6 +101,13 @@ std::string Comparison::headline() const {
         head += ", " + std::to_string(failing_findings()) + " cluster findings";
       break;
     case ExitCode::infra_failure:
+      if (!runner_busy && run_complete && runner_differs_count() > 0) {
+        head = fmt::format(
+            "RUNNER DIFFERS, CHANGE NOT JUDGED HERE: {} of {} keys sit outside the fleet on host "
+            "{}, which has no history of its own; {} keys judged, none failed",
+            runner_differs_count(), keys.size(), host_id.empty() ? "?" : host_id, gated_count());
+        break;
+      }
       head = runner_busy
                  ? fmt::format(
                        "RUNNER BUSY, NOT JUDGED: {} of {} keys look worse, but a task waited for "
@@ -100,6 +135,63 @@ std::string Comparison::headline() const {
             std::to_string(keys.size() - gated) + " not gated";
   }
   return line;
+}
+
+namespace {
+
+std::size_t count_reference(const std::vector<KeyComparison>& keys, const std::string& ref) {
+  std::size_t n = 0;
+  for (const KeyComparison& k : keys) {
+    if (k.judgement && facts_of(k.verdict).gated && k.judgement->reference.starts_with(ref)) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string Comparison::change_line() const {
+  if (!has_baseline) return "Change: not judged (no baseline)";
+  std::size_t failing = 0;
+  for (const KeyComparison& k : keys) {
+    // Under the roofline floor is a finding about the runner, not the change.
+    const bool runner_only = k.verdict == Verdict::below_roofline;
+    if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete && !runner_only) ++failing;
+  }
+  if (gate == GateMode::fleet) return "Change: not asked (--gate fleet judges the runner)";
+  const std::size_t host = count_reference(keys, "host");
+  const std::size_t fleet = count_reference(keys, "fleet");
+  std::string line =
+      failing > 0 ? fmt::format("Change: FAIL, {} key(s) fail", failing)
+      : runner_differs_count() > 0
+          ? fmt::format("Change: NOT JUDGED on {} key(s) (RUNNER-DIFFERS)", runner_differs_count())
+          : std::string("Change: no regression");
+  line += fmt::format("; {} key(s) judged against host {}'s own history", host,
+                      host_id.empty() ? "?" : host_id);
+  if (host_history_launches > 0)
+    line += fmt::format(" ({} earlier launches in the store)", host_history_launches);
+  line += fmt::format(", {} against the fleet", fleet);
+  line += software_changes.empty()
+              ? "; software as the baseline's"
+              : "; software changed: " + software_changes.front() +
+                    (software_changes.size() > 1
+                         ? fmt::format(" (+{} more)", software_changes.size() - 1)
+                         : "");
+  return line;
+}
+
+std::string Comparison::runner_line() const {
+  if (!has_baseline) return "Runner: not judged against a fleet (no baseline)";
+  std::string findings;
+  for (const ClusterFinding& f : cluster_findings) {
+    if (f.id == "HOST-OUTLIER" || f.id == "BELOW-ROOFLINE")
+      findings += (findings.empty() ? "" : "; ") + f.text;
+  }
+  if (!findings.empty()) return "Runner: " + findings;
+  if (outside_fleet_count() > 0)
+    return fmt::format("Runner: {} key(s) outside the fleet (see the verdicts)",
+                       outside_fleet_count());
+  return fmt::format("Runner: host {} is like the fleet (no key outside the fleet band)",
+                     host_id.empty() ? "?" : host_id);
 }
 
 }  // namespace fabricgate::gate

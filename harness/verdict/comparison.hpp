@@ -15,6 +15,20 @@
 namespace fabricgate::gate {
 
 enum class Metric { time_us, algbw_GBps, busbw_GBps };
+
+// Which question the exit code answers (harness/gate/README.md "Two questions"):
+//  change: did the change make this runner slower than it was? Judged against this host's own
+//          history where it has one, else against the fleet; a key outside the fleet on a host
+//          without history is RUNNER-DIFFERS (not judged here, exit 3), never a REGRESSION.
+//          Runner findings (HOST-OUTLIER, roofline floors) are reported and do not fail.
+//  fleet:  is this runner as fast as the fleet? Every key against the baseline's fleet (platform)
+//          centre; HOST-OUTLIER and roofline floors fail.
+//  both:   the change verdicts, and the runner findings fail too (the library's default, and the
+//          verdicts before the two questions were told apart).
+enum class GateMode { change, fleet, both };
+const char* gate_mode_name(GateMode m);  // "change" | "fleet" | "both"
+// Throws InputError naming `field` for anything else.
+GateMode parse_gate_mode(const std::string& text, const std::string& field = "--gate");
 const char* metric_name(Metric m);  // "time_us" ...
 const char* metric_unit(Metric m);  // "us" | "GB/s"
 bool metric_higher_is_better(Metric m);
@@ -43,6 +57,10 @@ struct MetricJudgement {
   // Which centre and band judged, in words: the platform's or this host's, from how many sessions
   // and hosts, and whether the between-session term was estimated or an allowance stood in.
   std::string band_scope;
+  // What the centre is: "fleet" (the baseline's platform centre), "host-baseline" (this host's
+  // sessions in the baseline) or "host-history" (this host's earlier launches in the store).
+  std::string reference = "fleet";
+  double between_sd = 0;  // the band's between-session SD (log scale; the allowance if unmeasured)
 };
 
 // How the launch's tail (p99 / p50 of its time repetitions) compares with the baseline's launches
@@ -106,6 +124,14 @@ struct KeyComparison : KeyIdentity {
   Verdict verdict = Verdict::pass;
   std::string reason;  // one line: what happened, with numbers
   std::optional<MetricJudgement> judgement;
+  // The same launch against the fleet (the baseline's platform centre) when `judgement` used this
+  // host's own centre: the runner question (runner_split.hpp). Absent when `judgement` is the
+  // fleet's already.
+  std::optional<MetricJudgement> fleet;
+  // Set by runner_split: this host sits outside the fleet on this key (its level and this launch
+  // beyond the fleet band), by `fleet_offset_sd` fleet between-session SDs (negative: slower).
+  bool outside_fleet = false;
+  double fleet_offset_sd = 0;
   std::optional<JitterJudgement> jitter;  // absent: the baseline or the launch cannot judge it
   std::vector<Change> changes;            // algorithm/transport before -> after
   std::vector<Note> notes;  // PITFALLS notes from the run for this key, plus the gate's own
@@ -189,14 +215,28 @@ struct Comparison {
   std::optional<double> host_cpu_pressure;
   bool runner_busy = false;
   double busy_threshold = 0;
+  // The question the exit code answers, and the runner the run was measured on.
+  GateMode gate = GateMode::both;
+  std::string host_id;
+  std::string host_name;
+  // Software the change question compares with the baseline's (versions, NCCL_*/FI_*/UCX_*/OMPI_*
+  // settings, nccl.conf): "nccl 2.27.3 -> 2.28.3". Empty: the same software as the baseline's.
+  std::vector<std::string> software_changes;
+  std::size_t host_history_launches = 0;  // this host's earlier launches the change question read
   ExitCode exit_code = ExitCode::pass;
 
   std::vector<VerdictCount> counts() const;  // non-zero counts, in urgency order
   std::size_t failing_count() const;
-  std::size_t failing_findings() const;  // cluster findings that fail the gate
-  std::size_t gated_count() const;       // keys judged against the baseline (the verdict table)
-  std::size_t warning_count() const;     // keys whose verdict warns (UNSTABLE, AMBIGUOUS)
+  std::size_t failing_findings() const;      // cluster findings that fail the gate
+  std::size_t gated_count() const;           // keys judged against the baseline (the verdict table)
+  std::size_t warning_count() const;         // keys whose verdict warns (UNSTABLE, AMBIGUOUS)
+  std::size_t runner_differs_count() const;  // keys not judged here (RUNNER-DIFFERS)
+  std::size_t outside_fleet_count() const;
   std::string headline() const;  // e.g. "FAIL: 2 of 40 keys fail the gate (1 REGRESSION, ...)"
+  // The two questions in one line each: "Change: ..." and "Runner: ..." (every format shows them
+  // under the headline).
+  std::string change_line() const;
+  std::string runner_line() const;
 };
 
 }  // namespace fabricgate::gate

@@ -14,6 +14,56 @@ nlohmann::json changes_to_json(const std::vector<Change>& changes) {
   return out;
 }
 
+nlohmann::json judgement_to_json(const MetricJudgement& m) {
+  return {{"metric", metric_name(m.metric)},
+          {"why_metric", m.why_metric},
+          {"size_class", m.size_class},
+          {"baseline_median", m.baseline_median},
+          {"current_median", m.current_median},
+          {"performance_ratio", m.performance_ratio},
+          {"tolerance", m.tolerance},
+          {"static_tolerance", m.static_tolerance},
+          {"baseline_log_sd", m.baseline_spread},
+          {"band", m.band},
+          {"baseline_launches", m.launches},
+          {"band_calibrated", m.band_calibrated},
+          {"noisy", m.noisy},
+          {"launch_cv", m.launch_cv},
+          {"repetitions", m.repetitions},
+          {"lower_limit", m.lower_limit},
+          {"upper_limit", m.upper_limit},
+          {"band_scope", m.band_scope},
+          {"reference", m.reference},
+          {"between_sd", m.between_sd}};
+}
+
+// The change and runner verdicts in words a CI job can branch on.
+std::string change_word(const Comparison& c) {
+  if (!c.has_baseline) return "NOT-JUDGED";
+  if (c.gate == GateMode::fleet) return "NOT-ASKED";
+  for (const KeyComparison& k : c.keys) {
+    if (verdict_fails_gate(k.verdict) && k.verdict != Verdict::below_roofline &&
+        !k.missing_because_incomplete)
+      return "FAIL";
+  }
+  return c.runner_differs_count() > 0 ? "NOT-JUDGED" : "PASS";
+}
+
+std::string runner_word(const Comparison& c) {
+  if (!c.has_baseline) return "NOT-JUDGED";
+  for (const ClusterFinding& f : c.cluster_findings) {
+    if (f.id == "HOST-OUTLIER") return "HOST-OUTLIER";
+  }
+  if (c.outside_fleet_count() > 0) return "HOST-OUTLIER";
+  for (const ClusterFinding& f : c.cluster_findings) {
+    if (f.id == "BELOW-ROOFLINE") return "BELOW-ROOFLINE";
+  }
+  for (const KeyComparison& k : c.keys) {
+    if (k.verdict == Verdict::below_roofline) return "BELOW-ROOFLINE";
+  }
+  return "LIKE-FLEET";
+}
+
 nlohmann::json key_to_json(const KeyComparison& k) {
   nlohmann::json j{{"key", k.key},
                    {"family", k.family},
@@ -33,24 +83,12 @@ nlohmann::json key_to_json(const KeyComparison& k) {
   j["notes"] = std::move(notes);
   if (k.judgement) {
     const MetricJudgement& m = *k.judgement;
-    j["judgement"] = {{"metric", metric_name(m.metric)},
-                      {"why_metric", m.why_metric},
-                      {"size_class", m.size_class},
-                      {"baseline_median", m.baseline_median},
-                      {"current_median", m.current_median},
-                      {"performance_ratio", m.performance_ratio},
-                      {"tolerance", m.tolerance},
-                      {"static_tolerance", m.static_tolerance},
-                      {"baseline_log_sd", m.baseline_spread},
-                      {"band", m.band},
-                      {"baseline_launches", m.launches},
-                      {"band_calibrated", m.band_calibrated},
-                      {"noisy", m.noisy},
-                      {"launch_cv", m.launch_cv},
-                      {"repetitions", m.repetitions},
-                      {"lower_limit", m.lower_limit},
-                      {"upper_limit", m.upper_limit},
-                      {"band_scope", m.band_scope}};
+    j["judgement"] = judgement_to_json(m);
+  }
+  if (k.fleet) j["fleet_judgement"] = judgement_to_json(*k.fleet);
+  if (k.judgement) {
+    j["outside_fleet"] = k.outside_fleet;
+    j["fleet_offset_sd"] = k.fleet_offset_sd;
   }
   if (k.jitter) {
     const JitterJudgement& t = *k.jitter;
@@ -126,6 +164,18 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"alpha", c.alpha},
           {"exit_code", static_cast<int>(c.exit_code)},
           {"headline", c.headline()},
+          {"gate", gate_mode_name(c.gate)},
+          {"change",
+           {{"verdict", change_word(c)},
+            {"line", c.change_line()},
+            {"software_changes", c.software_changes},
+            {"host_history_runs", c.host_history_launches}}},
+          {"runner",
+           {{"verdict", runner_word(c)},
+            {"line", c.runner_line()},
+            {"host_id", c.host_id},
+            {"host_name", c.host_name},
+            {"keys_outside_fleet", c.outside_fleet_count()}}},
           {"counts", std::move(counts)},
           {"cluster_findings", std::move(findings)},
           {"rank_tables", std::move(rank_tables)},

@@ -1,0 +1,130 @@
+#include "harness/fingerprint/machine_identity.hpp"
+
+#include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdlib>
+#include <system_error>
+
+#include "harness/fingerprint/text_files.hpp"
+#include "harness/model/host_identity.hpp"
+
+namespace fabricgate::fingerprint {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_hex(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isxdigit(c) != 0; });
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool safe_runner_name(const std::string& s) {
+  if (s.empty() || s.size() > 64) return false;
+  return std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return std::isalnum(c) != 0 || c == '.' || c == '_' || c == '-';
+  });
+}
+
+// Reads at most 64 bytes of a regular file, never through a symlink.
+std::string read_small_file(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return "";
+  struct stat st {};
+  std::string out;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    std::array<char, 64> buf{};
+    const ssize_t n = ::read(fd, buf.data(), buf.size());
+    if (n > 0) out.assign(buf.data(), static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
+  return out;
+}
+
+std::string random_hex() {
+  std::array<unsigned char, 16> bytes{};
+  if (::getrandom(bytes.data(), bytes.size(), 0) != static_cast<ssize_t>(bytes.size())) return "";
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const unsigned char b : bytes) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
+}
+
+// The state file's id, created when absent. "" when it can be neither read nor made.
+std::string state_file_id(const fs::path& path, bool may_create) {
+  std::string text = read_small_file(path);
+  if (text.size() == 32 && is_hex(text)) return lower(text);
+  if (!text.empty() || !may_create) return "";  // something else is there: leave it alone
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  const std::string id = random_hex();
+  if (id.empty()) return "";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    // Another process made it first: take its id.
+    text = read_small_file(path);
+    return text.size() == 32 && is_hex(text) ? lower(text) : "";
+  }
+  const std::string line = id + "\n";
+  const bool written = ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size());
+  ::close(fd);
+  return written ? id : "";
+}
+
+fs::path default_state_file() {
+  if (const char* given = std::getenv("FABRICGATE_HOST_ID_FILE"); given && *given) return given;
+  if (::geteuid() == 0) return "/var/lib/fabricgate/host-id";
+  if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state)
+    return fs::path(state) / "fabricgate" / "host-id";
+  if (const char* home = std::getenv("HOME"); home && *home)
+    return fs::path(home) / ".local" / "state" / "fabricgate" / "host-id";
+  return "";
+}
+
+}  // namespace
+
+bool is_placeholder_uuid(const std::string& uuid) {
+  std::string digits;
+  for (const char c : lower(uuid)) {
+    if (c != '-') digits += c;
+  }
+  if (digits.size() != 32 || !is_hex(digits)) return true;
+  if (std::all_of(digits.begin(), digits.end(), [&](char c) { return c == digits.front(); }))
+    return true;
+  return digits == "03000200040005000006000700080009";
+}
+
+MachineIdentity read_machine_identity(const fs::path& root) {
+  const bool real = root == "/";
+  if (real) {
+    if (const char* given = std::getenv("FABRICGATE_HOST_ID"); given && safe_runner_name(given))
+      return {fnv1a64_hex(std::string("runner:") + given), "FABRICGATE_HOST_ID"};
+  }
+  const std::string dmi =
+      lower(read_small_file(under_root(root, "/sys/class/dmi/id/product_uuid")));
+  if (!dmi.empty() && !is_placeholder_uuid(dmi))
+    return {fnv1a64_hex("dmi:" + dmi), "dmi-product-uuid"};
+  const fs::path state =
+      real ? default_state_file() : under_root(root, "/var/lib/fabricgate/host-id");
+  if (!state.empty()) {
+    if (const std::string id = state_file_id(state, real); !id.empty())
+      return {fnv1a64_hex("state:" + id), "state-file:" + state.string()};
+  }
+  return {"", "hostname+cpu-model"};
+}
+
+}  // namespace fabricgate::fingerprint

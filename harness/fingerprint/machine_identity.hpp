@@ -1,0 +1,37 @@
+#pragma once
+// What tells this machine apart from every other runner of the same kind, when it has no GPU
+// whose UUID does (harness/model/host_identity.hpp). On cloud and CI VMs the host name, the CPU
+// model, /etc/machine-id and the NIC's MAC are often the same on every instance of an image
+// (measured on this project's 2-core CI VMs: hostname "vm", "Intel(R) Xeon(R) Processor" or
+// "AMD EPYC", a machine-id written when the image was built, eth0 02:fc:00:00:00:01), so a hash of
+// them made every such VM "the same host". In order:
+//   1. FABRICGATE_HOST_ID: a runner pool's own name for the runner ([A-Za-z0-9._-], <= 64), for
+//      pools that know better than the machine;
+//   2. the DMI product UUID (/sys/class/dmi/id/product_uuid, root-readable), unless it is a
+//      placeholder (all one digit, or the widespread 03000200-0400-0500-0006-000700080009):
+//      set per VM instance by the hypervisor, stable across reboots;
+//   3. a random id this machine keeps in a state file: FABRICGATE_HOST_ID_FILE, else
+//      /var/lib/fabricgate/host-id as root, else $XDG_STATE_HOME (~/.local/state)/fabricgate/
+//      host-id; created once (32 hex digits from getrandom, O_EXCL, no symlink followed),
+//      stable across reboots while the disk lives, new on a fresh VM, which is a new machine.
+// Only a hash of the chosen value is recorded (`machine_id`: FNV-1a 64, 16 hex digits), never the
+// value itself, and the source is named. Nothing here ever fails a run: without any of them the
+// host id falls back to the host name and CPU model, and says so (source "hostname+cpu-model").
+#include <filesystem>
+#include <string>
+
+namespace fabricgate::fingerprint {
+
+struct MachineIdentity {
+  std::string id;      // 16 hex digits, "" when none could be had
+  std::string source;  // "FABRICGATE_HOST_ID" | "dmi-product-uuid" | "state-file:<path>" | ...
+};
+
+// `root` "/" reads (and, for the state file, creates) the real files; any other root (tests)
+// only reads under it and never creates anything.
+MachineIdentity read_machine_identity(const std::filesystem::path& root);
+
+// True for DMI UUIDs that firmware leaves unset or shares across machines.
+bool is_placeholder_uuid(const std::string& uuid);
+
+}  // namespace fabricgate::fingerprint

@@ -1,0 +1,52 @@
+#pragma once
+// The judged host's own earlier launches, read from the results store: the change question's
+// reference once the host has enough of them (harness/gate/README.md "Two questions").
+// "Did the change make this runner slower than it was?" is answered against the runner's own
+// level; the fleet's level only answers "is this runner like the fleet?". A host GPUs of one SKU
+// that sit 25 % under the fleet on one key is judged around its own level here, so it fails only
+// when it gets slower than it was.
+//
+// Which launches stand for the host's level: runs of the same host, platform, suite and scenario
+// that started before the judged run, per key only where the recorded verdict did not fail
+// (PASS, IMPROVEMENT, NOISY, AMBIGUOUS, JITTER, NEW, RUNNER-DIFFERS, or not compared). A
+// REGRESSION, DRIFT or any other failing launch never joins the level: a host that regressed keeps
+// failing against the level it had, instead of teaching itself the slower one. An UNSTABLE launch
+// means little and is left out too.
+#include <array>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "harness/gate/drift.hpp"
+#include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison.hpp"
+
+namespace fabricgate::gate {
+
+struct HostLaunch {
+  std::string run_id;
+  std::string session_id;  // "" for a legacy run: it counts as a session of its own
+  double value = 0;
+};
+
+struct HostHistory {
+  std::string host_id;
+  std::string source;    // the store, for messages
+  std::size_t runs = 0;  // runs of this host that contributed at least one launch
+  // key -> launches of each metric (indexed by Metric), oldest first
+  std::map<std::string, std::array<std::vector<HostLaunch>, 3>> launches;
+
+  // nullptr when the key has no launch of that metric.
+  const std::vector<HostLaunch>* of(const std::string& key, Metric metric) const;
+};
+
+// A verdict name as the store keeps it ("PASS", "" for a run recorded without a comparison):
+// true when a launch with it may stand for the host's level (see above).
+bool verdict_keeps_host_level(const std::string& verdict);
+
+// The host's launches in `history` that may stand for its level when `run` is judged: same host
+// (both ids known), same suite and scenario (when both are recorded), not `run` itself.
+HostHistory host_history_from(const RunHistory& history, const RunRecord& run);
+
+}  // namespace fabricgate::gate

@@ -1,0 +1,44 @@
+#include "harness/gate/outcome.hpp"
+
+#include "harness/verdict/verdict_table.hpp"
+
+namespace fabricgate::gate {
+
+namespace {
+
+// Every failing verdict is one a host busy with other work produces by itself, no finding fails,
+// and the launching host waited for a CPU more than the threshold.
+bool busy_runner(const Comparison& c) {
+  if (!(c.busy_threshold > 0) || !c.host_cpu_pressure || *c.host_cpu_pressure <= c.busy_threshold ||
+      c.failing_findings() > 0)
+    return false;
+  for (const KeyComparison& k : c.keys) {
+    if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete &&
+        !verdict_load_can_cause(k.verdict))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void settle_outcome(Comparison& c) {
+  c.runner_busy = false;
+  if (c.failing_count() > 0 || c.failing_findings() > 0) {
+    c.runner_busy = busy_runner(c);
+    c.exit_code = c.runner_busy ? ExitCode::infra_failure : ExitCode::gate_failure;
+  } else if (c.runner_differs_count() > 0 || !c.run_complete) {
+    c.exit_code = ExitCode::infra_failure;
+  } else {
+    c.exit_code = ExitCode::pass;
+  }
+}
+
+int command_exit_code(const Comparison& c, const CommandTail& tail) {
+  if (!c.has_baseline && tail.baseline_required) return static_cast<int>(ExitCode::input_error);
+  if ((!tail.recorded || tail.store_failed) && c.exit_code == ExitCode::pass)
+    return static_cast<int>(ExitCode::infra_failure);
+  return static_cast<int>(c.exit_code);
+}
+
+}  // namespace fabricgate::gate

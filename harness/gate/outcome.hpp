@@ -1,0 +1,33 @@
+#pragma once
+// The one place that turns a comparison's verdicts and findings into its outcome and exit code
+// (compare_run, confirmation, DRIFT, the runner split and the busy-runner rule all end here), and
+// the one place that adds what only the command knows (the store, a required baseline).
+//
+//   1  a failing key or a failing finding: the change regressed, or (--gate fleet|both) the runner
+//      is outside the fleet / under its roofline floor, or a correctness / transport failure
+//   3  not judged here: a busy runner (every failure one that a loaded host makes by itself, and
+//      the launching host's CPU pressure above the policy's busy_cpu_pressure: judge_run.hpp), keys
+//      outside the fleet on a host with no history of its own (RUNNER-DIFFERS: the change could
+//      not be told from the runner), an incomplete run, or a store that could not be read or
+//      written (the verdict is not kept). Unjudged never reads as passed.
+//   0  otherwise.
+#include "harness/verdict/comparison.hpp"
+
+namespace fabricgate::gate {
+
+// Sets c.exit_code (and c.runner_busy) from the verdicts, the findings, c.run_complete,
+// c.host_cpu_pressure and c.busy_threshold (0: the busy rule is not applied).
+void settle_outcome(Comparison& c);
+
+// What the command adds after the judgement.
+struct CommandTail {
+  bool store_failed = false;       // the store could not be read (judged without history)
+  bool recorded = true;            // the run was recorded in the store (or none was asked)
+  bool baseline_required = false;  // --require-baseline
+};
+
+// The process exit code of run/compare/report/publish: 2 when a required baseline is missing,
+// 3 when a pass was not recorded or its history could not be read, else the comparison's code.
+int command_exit_code(const Comparison& c, const CommandTail& tail);
+
+}  // namespace fabricgate::gate

@@ -1,0 +1,140 @@
+#include "harness/gate/runner_split.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "harness/cluster/node_actions.hpp"
+#include "harness/gate/drift.hpp"
+#include "harness/gate/metric_judge.hpp"
+#include "harness/gate/outcome.hpp"
+#include "harness/verdict/units_text.hpp"
+
+namespace fabricgate::gate {
+
+namespace {
+
+bool beyond_fleet(const MetricJudgement& fleet, double value) {
+  return !fleet.noisy && verdict_against_limits(fleet, value) == Verdict::regression;
+}
+
+// log(value / centre) for a higher-is-better metric, log(centre / value) for time: < 0 is slower.
+double log_offset(const MetricJudgement& fleet, double value) {
+  if (!(value > 0) || !(fleet.baseline_median > 0)) return 0;
+  const double r = std::log(value / fleet.baseline_median);
+  return metric_higher_is_better(fleet.metric) ? r : -r;
+}
+
+double offset_in_sds(const MetricJudgement& fleet, double value) {
+  const double sd = fleet.between_sd > 0 ? fleet.between_sd : fleet.baseline_spread;
+  return sd > 0 ? log_offset(fleet, value) / sd : 0;
+}
+
+std::string roofline_text(const KeyComparison& k) {
+  if (!k.roofline || !(k.roofline->ceiling_GBps > 0)) return "";
+  return fmt::format(", {:.0f} % of its {} roofline", 100 * k.roofline->fraction, k.roofline->tier);
+}
+
+std::string outlier_key_text(const KeyComparison& k, const MetricJudgement& fleet) {
+  const double value = fleet.current_median;
+  return fmt::format("{} {} ({:+.1f} fleet SDs{})", k.key,
+                     format_percent(std::exp(log_offset(fleet, value)) - 1),
+                     offset_in_sds(fleet, value), roofline_text(k));
+}
+
+std::string keys_list(const std::vector<std::string>& items, std::size_t shown = 4) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < shown; ++i)
+    out += (i == 0 ? "" : "; ") + items[i];
+  if (items.size() > shown) out += fmt::format("; +{} more", items.size() - shown);
+  return out;
+}
+
+std::string host_label(const Comparison& c) {
+  return "host " + (c.host_id.empty() ? std::string("?") : c.host_id) +
+         (c.host_name.empty() ? "" : " (" + c.host_name + ")");
+}
+
+// Why the change was not judged on a key of a host with no level of its own, and the way out.
+std::string not_judged_reason(const Comparison& c, const KeyComparison& k,
+                              const MetricJudgement& fleet) {
+  std::string why = fmt::format(
+      "not judged here: {} sits outside the fleet on {} ({:+.1f} fleet SDs), which "
+      "has no level of its own yet (needs launches of this host in the store or "
+      "baseline; see `fabricgate history`)",
+      k.key, host_label(c), offset_in_sds(fleet, fleet.current_median));
+  if (c.software_changes.empty()) {
+    why += "; the software equals the baseline's, so the runner differs, not the change";
+  } else {
+    why += "; the software changed too (" + c.software_changes.front() +
+           "): runner and change cannot be told apart in this job. Judge the change with the "
+           "paired check on this runner (fabricgate ab --a <base> --b <candidate>), or on a host "
+           "with history; a change that cannot be switched inside one job (driver, kernel, "
+           "firmware) needs a known host";
+  }
+  return why + ". Fleet judgement: " + k.reason;
+}
+
+}  // namespace
+
+void split_change_and_runner(Comparison& c, const RunRecord& run) {
+  if (!c.has_baseline) return;
+  std::vector<std::string> outliers;
+  std::vector<std::string> under_floor;
+  for (KeyComparison& k : c.keys) {
+    if (!k.judgement) continue;
+    const MetricJudgement& fleet = k.fleet ? *k.fleet : *k.judgement;
+    const bool was_failing = verdict_fails_gate(k.verdict);
+    if (k.fleet) {
+      k.outside_fleet = beyond_fleet(fleet, k.judgement->baseline_median) &&
+                        beyond_fleet(fleet, k.judgement->current_median);
+    } else {
+      k.outside_fleet = k.verdict == Verdict::regression;
+    }
+    if (k.outside_fleet) {
+      k.fleet_offset_sd = offset_in_sds(fleet, fleet.current_median);
+      if (c.gate == GateMode::change && !k.fleet && k.verdict == Verdict::regression) {
+        k.reason = not_judged_reason(c, k, fleet);
+        k.verdict = Verdict::runner_differs;
+      }
+      if (!(c.gate == GateMode::both && was_failing))
+        outliers.push_back(outlier_key_text(k, fleet));
+    }
+    if (c.gate == GateMode::change && k.roofline &&
+        k.roofline->status == roofline::Status::below_floor)
+      under_floor.push_back(k.key + " " + k.roofline->text);
+  }
+  const bool runner_fails = c.gate != GateMode::change;
+  if (!outliers.empty()) {
+    ClusterFinding f;
+    f.id = "HOST-OUTLIER";
+    f.fails_gate = runner_fails;
+    f.node = c.host_name;
+    f.field = c.host_id;
+    f.text = fmt::format("HOST-OUTLIER {}: {} key(s) outside the fleet the baseline describes: {}",
+                         host_label(c), outliers.size(), keys_list(outliers));
+    c.cluster_findings.insert(c.cluster_findings.begin(), std::move(f));
+  }
+  if (!under_floor.empty()) {
+    ClusterFinding f;
+    f.id = "BELOW-ROOFLINE";
+    f.fails_gate = false;  // --gate change only: the runner's, never the change's
+    f.node = c.host_name;
+    f.field = c.host_id;
+    f.text = fmt::format("BELOW-ROOFLINE {}: {} key(s) under their roofline floor: {}",
+                         host_label(c), under_floor.size(), keys_list(under_floor, 2));
+    c.cluster_findings.push_back(std::move(f));
+  }
+  std::stable_sort(c.cluster_findings.begin(), c.cluster_findings.end(),
+                   [](const ClusterFinding& a, const ClusterFinding& b) {
+                     return a.fails_gate && !b.fails_gate;
+                   });
+  c.node_actions = node_action_lines(plan_node_actions(c.cluster_findings, run.nodes, run.run_id));
+  sort_by_urgency(c.keys);
+  settle_outcome(c);
+}
+
+}  // namespace fabricgate::gate

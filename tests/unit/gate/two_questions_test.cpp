@@ -1,0 +1,247 @@
+// "Judge the change, not the runner" (harness/gate/runner_split.hpp, host_history.hpp,
+// outcome.hpp): the change verdict against this host's own level, the runner verdict against the
+// fleet, and which of them the exit code answers (--gate). Synthetic runs through the real loader;
+// the expected verdicts follow from the numbers by hand: a 64 MiB all_reduce with 0.3 % noise has
+// the 3 % large-size floor as its band, so 25 % slower is far outside it and 0.5 % is inside.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "harness/baseline/baseline_builder.hpp"
+#include "harness/gate/drift.hpp"
+#include "harness/gate/judge_run.hpp"
+#include "tests/unit/gate/gate_fixtures.hpp"
+
+namespace fabricgate::gate {
+namespace {
+
+using testing::ResultSpec;
+using testing::RunSpec;
+
+constexpr std::uint64_t kLarge = 64u << 20;
+constexpr std::uint64_t kSmall = 8 * 1024;
+
+double base_time(std::uint64_t bytes) { return 5.0 + static_cast<double>(bytes) / 2000.0; }
+
+// `slowdown` > 1: the launch takes that much longer (bandwidth 1/slowdown).
+std::vector<ResultSpec> launch(unsigned seed, double slowdown = 1.0) {
+  std::vector<ResultSpec> out;
+  for (const std::uint64_t bytes : {kSmall, kLarge}) {
+    ResultSpec s;
+    s.bytes = bytes;
+    s.time_us = testing::noisy(base_time(bytes) * (bytes == kLarge ? slowdown : 1.0), 0.003, 5,
+                               seed + static_cast<unsigned>(bytes % 97));
+    out.push_back(s);
+  }
+  return out;
+}
+
+RunRecord run_of(const std::string& id, const std::vector<ResultSpec>& specs,
+                 const std::string& host, RunSpec rs = {}) {
+  rs.run_id = id;
+  std::vector<testing::json> results;
+  for (const ResultSpec& s : specs) results.push_back(testing::make_result(s));
+  RunRecord r = testing::to_run(testing::make_run(rs, results));
+  r.host_id = host;
+  r.suite = "cpu";
+  r.scenario = "default";
+  return r;
+}
+
+// The fleet: three launches of another host.
+Baseline fleet_baseline() {
+  std::vector<RunRecord> records;
+  for (unsigned i = 0; i < 3; ++i)
+    records.push_back(run_of("fleet-" + std::to_string(i), launch(10 + i), "fleethost0001"));
+  BaselineBuildOptions o;
+  o.now = "2026-11-29T00:00:00Z";
+  o.policy.session_allowance = 0;
+  Baseline b = create_baseline(records, o).baseline;
+  b.source = "baselines/cpu-test-2c/cpu.json";
+  return b;
+}
+
+// Earlier runs of `host` as the store returns them, with the verdict each was recorded with.
+RunHistory history_of(const std::string& host, const std::vector<double>& slowdowns,
+                      const std::vector<std::string>& verdicts) {
+  RunHistory h;
+  h.source = "sqlite:test";
+  for (std::size_t i = 0; i < slowdowns.size(); ++i) {
+    const RunRecord r = run_of("earlier-" + std::to_string(i),
+                               launch(40 + static_cast<unsigned>(i), slowdowns[i]), host);
+    HistoryRun hr{r.run_id, host, {}, "session-" + std::to_string(i), "cpu", "default"};
+    for (const BenchmarkResult& b : r.benchmarks)
+      hr.medians.push_back({b.key, b.time_us, b.algbw_GBps, b.busbw_GBps, verdicts[i]});
+    h.runs.push_back(std::move(hr));
+  }
+  return h;
+}
+
+Comparison judge(const RunRecord& run, const Baseline& b, GateMode mode,
+                 const RunHistory* history = nullptr) {
+  JudgeOptions o;
+  o.compare.gate = mode;
+  o.confirm.launches = 0;
+  return judge_run(run, &b, {}, history, o);
+}
+
+const KeyComparison& large_key(const Comparison& c) {
+  for (const KeyComparison& k : c.keys) {
+    if (k.bytes == kLarge) return k;
+  }
+  throw std::runtime_error("no large key");
+}
+
+const ClusterFinding* finding(const Comparison& c, const std::string& id) {
+  for (const ClusterFinding& f : c.cluster_findings) {
+    if (f.id == id) return &f;
+  }
+  return nullptr;
+}
+
+TEST(gate_TwoQuestions, ANewHostOutsideTheFleetIsNotBlamedForTheChange) {
+  const Baseline b = fleet_baseline();
+  const RunRecord run = run_of("new-1", launch(70, 1 / 0.75), "newhost00001");
+  const Comparison c = judge(run, b, GateMode::change);
+  const KeyComparison& k = large_key(c);
+  EXPECT_EQ(k.verdict, Verdict::runner_differs) << k.reason;
+  EXPECT_TRUE(k.outside_fleet);
+  EXPECT_LT(k.fleet_offset_sd, 0);
+  EXPECT_NE(k.reason.find("the software equals the baseline's, so the runner differs"),
+            std::string::npos)
+      << k.reason;
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);  // not judged here: never a pass, never 1
+  EXPECT_EQ(c.headline().rfind("RUNNER DIFFERS, CHANGE NOT JUDGED HERE: 1 of 2 keys", 0), 0u)
+      << c.headline();
+  const ClusterFinding* f = finding(c, "HOST-OUTLIER");
+  ASSERT_NE(f, nullptr);
+  EXPECT_FALSE(f->fails_gate);
+  EXPECT_EQ(f->field, "newhost00001");
+  EXPECT_NE(f->text.find("-25."), std::string::npos) << f->text;
+  EXPECT_NE(c.runner_line().find("HOST-OUTLIER host newhost00001"), std::string::npos);
+  EXPECT_NE(c.change_line().find("NOT JUDGED on 1 key"), std::string::npos) << c.change_line();
+}
+
+TEST(gate_TwoQuestions, FleetModeFailsTheOutlierAndBothModeKeepsTheRegression) {
+  const Baseline b = fleet_baseline();
+  const RunRecord run = run_of("new-1", launch(70, 1 / 0.75), "newhost00001");
+  const Comparison fleet = judge(run, b, GateMode::fleet);
+  EXPECT_EQ(large_key(fleet).verdict, Verdict::regression);
+  EXPECT_EQ(fleet.exit_code, ExitCode::gate_failure);
+  ASSERT_NE(finding(fleet, "HOST-OUTLIER"), nullptr);
+  EXPECT_TRUE(finding(fleet, "HOST-OUTLIER")->fails_gate);
+  const Comparison both = judge(run, b, GateMode::both);
+  EXPECT_EQ(large_key(both).verdict, Verdict::regression);
+  EXPECT_EQ(both.exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(finding(both, "HOST-OUTLIER"), nullptr);  // the REGRESSION already says it
+}
+
+TEST(gate_TwoQuestions, ChangedSoftwareOnANewHostSaysWhatWouldJudgeIt) {
+  const Baseline b = fleet_baseline();
+  RunSpec rs;
+  rs.versions = {{"driver", ""}, {"nccl", "2.29.7"}, {"mpi", "Open MPI 4.1.6"}};
+  const RunRecord run = run_of("new-1", launch(70, 1 / 0.75), "newhost00001", rs);
+  const Comparison c = judge(run, b, GateMode::change);
+  const KeyComparison& k = large_key(c);
+  EXPECT_EQ(k.verdict, Verdict::runner_differs);
+  EXPECT_NE(k.reason.find("the software changed too (nccl 2.28.3 -> 2.29.7)"), std::string::npos)
+      << k.reason;
+  EXPECT_NE(k.reason.find("fabricgate ab"), std::string::npos);
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);
+}
+
+TEST(gate_TwoQuestions, AHostWithHistoryIsJudgedAroundItsOwnLevel) {
+  const Baseline b = fleet_baseline();
+  // Four earlier runs of this host at its own level, 25 % under the fleet.
+  const RunHistory h = history_of("slowhost0001", {1 / 0.75, 1 / 0.75, 1 / 0.75, 1 / 0.75},
+                                  {"RUNNER-DIFFERS", "PASS", "PASS", "RUNNER-DIFFERS"});
+  const RunRecord same = run_of("now", launch(80, 1 / 0.75), "slowhost0001");
+  const Comparison c = judge(same, b, GateMode::change, &h);
+  const KeyComparison& k = large_key(c);
+  EXPECT_EQ(k.verdict, Verdict::pass) << k.reason;
+  ASSERT_TRUE(k.judgement.has_value());
+  EXPECT_EQ(k.judgement->reference, "host-history");
+  ASSERT_TRUE(k.fleet.has_value());
+  EXPECT_TRUE(k.outside_fleet);  // its level and this launch are both beyond the fleet band
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+  ASSERT_NE(finding(c, "HOST-OUTLIER"), nullptr);  // the runner question still names it
+  EXPECT_FALSE(finding(c, "HOST-OUTLIER")->fails_gate);
+  // The same runs asked the fleet question fail on the runner.
+  EXPECT_EQ(judge(same, b, GateMode::fleet, &h).exit_code, ExitCode::gate_failure);
+}
+
+TEST(gate_TwoQuestions, AHostThatGetsSlowerThanItWasFails) {
+  const Baseline b = fleet_baseline();
+  const RunHistory h = history_of("slowhost0001", {1 / 0.75, 1 / 0.75, 1 / 0.75, 1 / 0.75},
+                                  {"PASS", "PASS", "PASS", "PASS"});
+  // 8 % slower than its own level (the band is the 3 % floor).
+  const RunRecord worse = run_of("now", launch(81, 1 / (0.75 * 0.92)), "slowhost0001");
+  const Comparison c = judge(worse, b, GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+  EXPECT_NE(c.change_line().find("Change: FAIL"), std::string::npos) << c.change_line();
+}
+
+TEST(gate_TwoQuestions, FailedLaunchesNeverBecomeTheHostsLevel) {
+  const Baseline b = fleet_baseline();
+  // Three runs at the fleet's level, then two that regressed by 10 % (recorded as such).
+  const RunHistory h = history_of("host00000001", {1, 1, 1, 1 / 0.9, 1 / 0.9},
+                                  {"PASS", "PASS", "PASS", "REGRESSION", "REGRESSION"});
+  const RunRecord still = run_of("now", launch(82, 1 / 0.9), "host00000001");
+  const Comparison c = judge(still, b, GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
+  EXPECT_EQ(large_key(c).judgement->reference, "host-history");
+  EXPECT_EQ(large_key(c).judgement->launches, 3u);
+}
+
+TEST(gate_TwoQuestions, TooLittleHistoryLeavesTheFleetAsReference) {
+  const Baseline b = fleet_baseline();
+  const RunHistory h = history_of("slowhost0001", {1 / 0.75, 1 / 0.75}, {"PASS", "PASS"});
+  const Comparison c =
+      judge(run_of("now", launch(83, 1 / 0.75), "slowhost0001"), b, GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, Verdict::runner_differs);  // 2 launches < min_runs 3
+  // Another host's runs in the same store are not this host's history.
+  const RunHistory other =
+      history_of("otherhost001", {1 / 0.75, 1 / 0.75, 1 / 0.75}, {"PASS", "PASS", "PASS"});
+  EXPECT_EQ(large_key(judge(run_of("now", launch(83, 1 / 0.75), "slowhost0001"), b,
+                            GateMode::change, &other))
+                .verdict,
+            Verdict::runner_differs);
+}
+
+TEST(gate_TwoQuestions, InsideTheFleetANewHostIsJudgedAgainstTheFleet) {
+  const Baseline b = fleet_baseline();
+  const Comparison ok =
+      judge(run_of("now", launch(84, 1.005), "newhost00001"), b, GateMode::change);
+  EXPECT_EQ(large_key(ok).verdict, Verdict::pass);
+  EXPECT_EQ(large_key(ok).judgement->reference, "fleet");
+  EXPECT_EQ(ok.exit_code, ExitCode::pass);
+  EXPECT_EQ(finding(ok, "HOST-OUTLIER"), nullptr);
+  EXPECT_NE(ok.runner_line().find("is like the fleet"), std::string::npos);
+}
+
+// DRIFT (drift.hpp): a run whose own value is back inside the threshold never drifts, and a step
+// is still found.
+TEST(gate_TwoQuestions, ARecoveredRunIsNotDrift) {
+  std::vector<double> series(17, 100.0);
+  for (std::size_t i = 0; i < series.size(); ++i) series[i] += (i % 3 == 0 ? 0.2 : -0.1);
+  const std::vector<double> loaded{98.0, 92.5, 98.1, 92.4};
+  series.insert(series.end(), loaded.begin(), loaded.end());
+  DriftPolicy p;
+  p.band_alpha = 0.01;
+  // Ending on the loaded level it drifts; one more run back at +0.1 % has recovered.
+  ASSERT_TRUE(detect_drift(series, true, p, ChangePointOptions{}).has_value());
+  std::vector<double> recovered = series;
+  recovered.push_back(100.1);
+  EXPECT_FALSE(detect_drift(recovered, true, p, ChangePointOptions{}).has_value());
+  std::vector<double> step(15, 100.0);
+  for (std::size_t i = 0; i < step.size(); ++i) step[i] += (i % 2 == 0 ? 0.1 : -0.1);
+  for (int i = 0; i < 6; ++i) step.push_back(85.0 + (i % 2 == 0 ? 0.1 : -0.1));
+  const auto found = detect_drift(step, true, p, ChangePointOptions{});
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->began_index, 15u);
+}
+
+}  // namespace
+}  // namespace fabricgate::gate

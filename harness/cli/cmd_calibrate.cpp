@@ -16,6 +16,7 @@
 #include "harness/baseline/calibration.hpp"
 #include "harness/baseline/session_calibration.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/comparison_output.hpp"
 #include "harness/cli/shipped_suites.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/launch/run_orchestrator.hpp"
@@ -30,6 +31,7 @@ struct CalibrateArgs {
   int launches = 0;
   std::vector<std::string> from;
   std::string baseline;
+  std::string baselines_dir = "baselines";
   bool write = false;
   bool by_session = false;
   std::string bench;
@@ -98,6 +100,9 @@ int run_calibrate(CalibrateArgs& a) {
     if (!a.out.empty()) write_file_atomically(a.out, text);
     return 0;
   }
+  // Without --baseline, the baseline `compare` would judge these runs with (one choice,
+  // comparison_output.hpp baseline_for: platform, suite and scenario of the first run).
+  if (!baseline && !runs.empty()) baseline = baseline_for(runs.front(), "", a.baselines_dir);
   const gate::CalibrationTable table =
       gate::calibrate(runs, baseline ? &*baseline : nullptr,
                       baseline ? baseline->policy : TolerancePolicy::defaults());
@@ -131,7 +136,10 @@ void add_calibrate_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(2, 1000));
   cmd->add_option("--from", a->from, "Use these runs instead of launching (repeat)");
   cmd->add_option("--baseline", a->baseline,
-                  "Baseline to count false alarms against (and --write into)");
+                  "Baseline to count false alarms against (and --write into; default: the one "
+                  "`compare` would choose for the runs, under --baselines-dir)");
+  cmd->add_option("--baselines-dir", a->baselines_dir, "Directory of baselines")
+      ->capture_default_str();
   cmd->add_flag("--write", a->write, "Store the per-key bands in the baseline (diff shown)");
   cmd->add_flag("--by-session", a->by_session,
                 "With --from: variance components per key (within/between sessions) and "

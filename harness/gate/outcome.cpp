@@ -27,7 +27,12 @@ void settle_outcome(Comparison& c) {
   if (c.failing_count() > 0 || c.failing_findings() > 0) {
     c.runner_busy = busy_runner(c);
     c.exit_code = c.runner_busy ? ExitCode::infra_failure : ExitCode::gate_failure;
-  } else if (c.runner_differs_count() > 0 || !c.run_complete) {
+  } else if (c.runner_differs_count() > 0) {
+    // Keys outside the fleet on a busy host: the load, not the runner's hardware, may have put
+    // them there; either way the change is not judged here.
+    c.runner_busy = busy_runner(c);
+    c.exit_code = ExitCode::infra_failure;
+  } else if (!c.run_complete) {
     c.exit_code = ExitCode::infra_failure;
   } else {
     c.exit_code = ExitCode::pass;

@@ -96,7 +96,10 @@ void split_change_and_runner(Comparison& c, const RunRecord& run) {
     }
     if (k.outside_fleet) {
       k.fleet_offset_sd = offset_in_sds(fleet, fleet.current_median);
-      if (c.gate == GateMode::change && !k.fleet && k.verdict == Verdict::regression) {
+      // A run that names no host (an import without a fingerprint) cannot be told from the
+      // baseline's hosts: the fleet judges it, as before the two questions.
+      if (c.gate == GateMode::change && !k.fleet && k.verdict == Verdict::regression &&
+          !c.host_id.empty()) {
         k.reason = not_judged_reason(c, k, fleet);
         k.verdict = Verdict::runner_differs;
       }
@@ -108,7 +111,7 @@ void split_change_and_runner(Comparison& c, const RunRecord& run) {
       under_floor.push_back(k.key + " " + k.roofline->text);
   }
   const bool runner_fails = c.gate != GateMode::change;
-  if (!outliers.empty()) {
+  if (!outliers.empty() && !c.host_id.empty()) {
     ClusterFinding f;
     f.id = "HOST-OUTLIER";
     f.fails_gate = runner_fails;

@@ -14,7 +14,8 @@
 //    not judged (exit 3), never blamed. The reason says whether the software equals the
 //    baseline's (then the runner differs), or changed too (then nothing in one job separates
 //    them: run the paired check, `fabricgate ab`, on this runner, or run on a known host), and
-//    how to give the host a level of its own.
+//    how to give the host a level of its own. A run that names no host at all (an import without a
+//    fingerprint) is judged by the fleet as before: nothing says it is a new runner.
 //  - A HOST-OUTLIER finding names the host id and name, the keys, their offset in fleet
 //    between-session SDs and their roofline fraction. It fails under --gate fleet and both, never
 //    under change; `fabricgate nodes` plans the action for the host in every mode. Under --gate

@@ -7,10 +7,10 @@
 // machine_identity.hpp: FABRICGATE_HOST_ID, the DMI product UUID or a state-file id, hashed),
 // and only when there is none, the CPU model: on CI VMs host name and CPU model are the same on
 // every instance, which made every 2-core VM of a kind one host. GPU UUIDs are burned into the
-// GPU, unique and stable across reboots, so a GPU host's id needs nothing else. It must be stable and comparable, not secret and
-// not collision-proof against an adversary: the inputs are already in the fingerprint in clear,
-// so a cryptographic hash adds nothing but a dependency. 48 bits keep accidental collisions
-// negligible for any realistic runner pool (~1e-9 for a thousand hosts).
+// GPU, unique and stable across reboots, so a GPU host's id needs nothing else. It must be stable
+// and comparable, not secret and not collision-proof against an adversary: the inputs are already
+// in the fingerprint in clear, so a cryptographic hash adds nothing but a dependency. 48 bits keep
+// accidental collisions negligible for any realistic runner pool (~1e-9 for a thousand hosts).
 #include <string>
 
 #include <nlohmann/json.hpp>

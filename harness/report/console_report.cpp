@@ -54,7 +54,9 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   out += (options.color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() +
          (options.color ? "\033[0m" : "") + "\n";
   // The two questions, whichever one the exit code answers (--gate).
-  out += console_text(c.change_line()) + "\n" + console_text(c.runner_line()) + "\n";
+  out += c.has_baseline
+             ? console_text(c.change_line()) + "\n" + console_text(c.runner_line()) + "\n"
+             : "Change and runner: not judged (no baseline)\n";
   if (!c.has_baseline) {
     const std::vector<std::string> first_run = first_run_lines(c);
     if (first_run.empty()) {

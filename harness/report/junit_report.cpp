@@ -71,7 +71,8 @@ std::string render_junit(const gate::Comparison& c) {
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fabricgate\"" + counts +
          ">\n  <testsuite name=\"" + xml_escape("fabricgate." + c.platform + "." + c.run_id) +
          "\"" + counts + ">\n    <properties>\n      <property name=\"gate\" value=\"" +
-         gate::gate_mode_name(c.gate) + "\"/>\n      <property name=\"change\" value=\"" +
+         gate::gate_mode_name(c.gate) + "\"/>\n      <property name=\"baseline\" value=\"" +
+         xml_escape(c.baseline_source) + "\"/>\n      <property name=\"change\" value=\"" +
          xml_escape(c.change_line()) + "\"/>\n      <property name=\"runner\" value=\"" +
          xml_escape(c.runner_line()) + "\"/>\n    </properties>\n" + cases +
          "  </testsuite>\n</testsuites>\n";

@@ -113,8 +113,8 @@ std::string Comparison::headline() const {
                        "RUNNER BUSY, NOT JUDGED: {} of {} keys look worse, but a task waited for "
                        "a CPU of the launching host {:.0f} % of the launch (over {:.0f} %): other "
                        "work, not the fabric, may have cost it; rerun on an idle runner",
-                       failing_count(), keys.size(), 100 * host_cpu_pressure.value_or(0),
-                       100 * busy_threshold)
+                       failing_count() + runner_differs_count(), keys.size(),
+                       100 * host_cpu_pressure.value_or(0), 100 * busy_threshold)
                  : "INCOMPLETE RUN: " + incomplete_reason;
       break;
     default:
@@ -165,8 +165,8 @@ std::string Comparison::change_line() const {
       : runner_differs_count() > 0
           ? fmt::format("Change: NOT JUDGED on {} key(s) (RUNNER-DIFFERS)", runner_differs_count())
           : std::string("Change: no regression");
-  line += fmt::format("; {} key(s) judged against host {}'s own history", host,
-                      host_id.empty() ? "?" : host_id);
+  line += fmt::format("; {} key(s) judged against {}'s own history", host,
+                      host_id.empty() ? std::string("this host") : "host " + host_id);
   if (host_history_launches > 0)
     line += fmt::format(" ({} earlier launches in the store)", host_history_launches);
   line += fmt::format(", {} against the fleet", fleet);
@@ -190,8 +190,8 @@ std::string Comparison::runner_line() const {
   if (outside_fleet_count() > 0)
     return fmt::format("Runner: {} key(s) outside the fleet (see the verdicts)",
                        outside_fleet_count());
-  return fmt::format("Runner: host {} is like the fleet (no key outside the fleet band)",
-                     host_id.empty() ? "?" : host_id);
+  return fmt::format("Runner: {} is like the fleet (no key outside the fleet band)",
+                     host_id.empty() ? std::string("this host") : "host " + host_id);
 }
 
 }  // namespace fabricgate::gate

@@ -173,7 +173,12 @@ LaunchBand host_level_band(const TolerancePolicy& policy, const BaselineEntry& e
   b.sessions = h.sessions;
   b.hosts = 1;
   const double within = std::max(f.within_var, h.within_measured ? h.within_var : 0.0);
-  const double between = std::max(f.between_var, h.between_estimated ? h.between_var : 0.0);
+  // With one launch per session the host's "between" term is its whole launch-to-launch variance
+  // (variance_components.hpp): only what exceeds the within term counts as between.
+  const double host_between = !h.between_estimated ? 0.0
+                              : h.within_measured  ? h.between_var
+                                                   : std::max(0.0, h.between_var - within);
+  const double between = std::max(f.between_var, host_between);
   b.within_sd = std::sqrt(within);
   b.between_sd = std::sqrt(between);
   b.between_estimated = f.between_estimated;

@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/roofline/finding.hpp"
+#include "harness/verdict/runner_evidence.hpp"
 #include "harness/verdict/verdict.hpp"
 
 namespace fabricgate::gate {
@@ -189,6 +190,7 @@ struct Comparison {
   std::optional<double> host_cpu_pressure;
   bool runner_busy = false;
   double busy_threshold = 0;
+  RunnerEvidence runner_evidence;  // harness/gate/runner_evidence.hpp
   ExitCode exit_code = ExitCode::pass;
 
   std::vector<VerdictCount> counts() const;  // non-zero counts, in urgency order

@@ -164,6 +164,26 @@ json to_json(const RunnerCounters& c) {
           {"unread", unread_json(c.unread)}};
 }
 
+json compact_json(const RunnerCounters& c) {
+  json devices = json::object();
+  for (const DeviceCounters& d : c.devices) {
+    json moved = json::object();
+    for (const CounterDelta& k : d.counters) {
+      if (k.delta == 0 && k.note.empty()) continue;
+      moved[k.name] = k.note.empty() ? json(k.delta) : json{{"delta", k.delta}, {"note", k.note}};
+    }
+    if (moved.empty() && d.events.empty() && !d.vanished) continue;
+    json entry = {{"kind", d.kind}, {"deltas", std::move(moved)}};
+    if (!d.events.empty()) entry["events"] = d.events;
+    if (d.vanished) entry["vanished"] = true;
+    devices[d.kind == "rdma" ? d.device + "/" + std::to_string(d.port) : d.device] = std::move(entry);
+  }
+  json out = to_json(c);
+  out.erase("devices");
+  out["devices"] = std::move(devices);
+  return out;
+}
+
 RunnerCounters runner_counters_from_json(const json& v, const std::string& origin,
                                          const std::string& p) {
   const Reader r(origin);

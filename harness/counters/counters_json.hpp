@@ -13,6 +13,11 @@ namespace fabricgate::counters {
 
 nlohmann::json to_json(const RunnerCounters& counters);
 
+// What the results store keeps of a run's counters: wall and snapshot time, the foreign
+// processes, and per device only what moved (non-zero deltas, with their notes), the events
+// seen, vanished devices and sources not read. A quiet launch is a few hundred bytes.
+nlohmann::json compact_json(const RunnerCounters& counters);
+
 // `section` is the value of "runner_counters"; `pointer` is where it sits ("/runner_counters").
 RunnerCounters runner_counters_from_json(const nlohmann::json& section, const std::string& origin,
                                          const std::string& pointer);

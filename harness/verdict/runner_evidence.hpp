@@ -36,6 +36,8 @@ struct RunnerEvidence {
   // "pid 4242 (python3) on GPU 0, 3.1 GiB, 97 % of the SMs" for the first foreign process
   // (and "+N more"); "" when none.
   std::string summary() const;
+  // One line each for reports: the foreign processes, the throttling, what was not read.
+  std::vector<std::string> lines() const;
 };
 
 }  // namespace fabricgate::gate

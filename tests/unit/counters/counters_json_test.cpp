@@ -64,6 +64,20 @@ TEST(counters_json, round_trip_keeps_every_field) {
   EXPECT_EQ(back.unread[0].what, "rdma");
 }
 
+TEST(counters_json, compact_form_keeps_only_what_moved) {
+  const nlohmann::json c = compact_json(sample());
+  // port_xmit_data moved by 5, rnr_nak_retry_err by 9 with its note; the vanished GPU is kept
+  EXPECT_EQ(c["devices"]["mlx5_0/1"]["deltas"]["port_xmit_data"], 5);
+  EXPECT_EQ(c["devices"]["mlx5_0/1"]["deltas"]["rnr_nak_retry_err"]["delta"], 9);
+  EXPECT_EQ(c["devices"]["GPU 0"]["vanished"], true);
+  EXPECT_EQ(c["devices"]["GPU 0"]["events"].size(), 2U);
+  EXPECT_EQ(c["foreign_processes"][0]["pid"], 4242);
+  RunnerCounters quiet = sample();
+  quiet.devices[0].counters = {{"symbol_error", 7, 7, 0, ""}};
+  quiet.devices.pop_back();
+  EXPECT_TRUE(compact_json(quiet)["devices"].empty());
+}
+
 void expect_error(nlohmann::json doc, const std::string& pointer, const std::string& expectation) {
   try {
     runner_counters_from_json(doc, "run.json", "/runner_counters");

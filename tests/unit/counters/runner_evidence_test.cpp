@@ -77,6 +77,16 @@ TEST(counters_runner_evidence, foreign_gpu_process_makes_a_regression_runner_bus
       << head;
 }
 
+TEST(counters_runner_evidence, report_lines_name_process_gpu_and_launch) {
+  Comparison c = failing(Verdict::regression);
+  apply_runner_evidence(c, run_with(with_foreign_process()), {});
+  const std::vector<std::string> lines = c.runner_evidence.lines();
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_EQ(lines[0],
+            "GPU 0 ran a compute process that is not the launch's: pid 4242 (python3), 3.0 GiB, 97 % "
+            "of the SMs in launch r1 (seen at start+end): runner busy, not judged");
+}
+
 TEST(counters_runner_evidence, foreign_process_in_a_confirmation_launch_counts_too) {
   Comparison c = failing(Verdict::regression);
   counters::RunnerCounters quiet = with_foreign_process();
@@ -177,7 +187,10 @@ TEST(counters_runner_evidence, nvml_absent_is_named) {
   counters::RunnerCounters c;
   c.present = true;
   c.unread = {{"nvml", "counters not read: NVML not found: libnvidia-ml.so.1: cannot open"}};
-  const RunnerEvidence e = collect_runner_evidence(run_with(c), {});
+  EXPECT_TRUE(collect_runner_evidence(run_with(c), {}).unread.empty());  // a CPU runner: the norm
+  RunRecord gpu_machine = run_with(c);
+  gpu_machine.fingerprint.identity = {{"gpu_count", 8}};
+  const RunnerEvidence e = collect_runner_evidence(gpu_machine, {});
   ASSERT_EQ(e.unread.size(), 1U);
   EXPECT_EQ(e.unread[0], "r1: counters not read: NVML not found: libnvidia-ml.so.1: cannot open");
 }

@@ -38,7 +38,7 @@ bool selected(const std::vector<unsigned>& gpus, unsigned index) {
 }  // namespace
 
 bool OwnProcesses::is_own(unsigned pid) const {
-  if (descendants_of(root, own_pid).count(pid)) return true;
+  if (descends_from(root, pid, own_pid)) return true;
   if (process_name(root, pid) == kMpsServer) return true;
   if (bench.empty()) return false;
   const fs::path exe = process_executable(root, pid);

@@ -24,7 +24,7 @@ struct LaunchCounterOptions {
   std::filesystem::path root = "/";  // /sys and /proc are read under it
   std::string host_name;
   unsigned own_pid = 0;              // 0: this process; the ranks descend from it
-  std::filesystem::path bench;       // the executable the ranks run (srun's tasks are not ours)
+  std::filesystem::path bench;       // srun: the executable its tasks run (empty: no exe rule)
   // CUDA_VISIBLE_DEVICES as the ranks see it: NVML indices or UUIDs (prefixes). Empty, or an
   // entry that matches no GPU (a MIG id): every GPU of the host is the launch's.
   std::string visible_devices;

@@ -52,6 +52,19 @@ std::set<unsigned> descendants_of(const fs::path& root, unsigned ancestor) {
   return out;
 }
 
+bool descends_from(const fs::path& root, unsigned pid, unsigned ancestor) {
+  constexpr int kMaxDepth = 64;  // deeper than any launcher chain; a cycle in a fake tree ends
+  unsigned at = pid;
+  for (int depth = 0; depth < kMaxDepth; ++depth) {
+    if (at == ancestor) return true;
+    if (at <= 1) return false;
+    const auto ppid = parent_of(root / "proc" / std::to_string(at) / "stat");
+    if (!ppid) return false;
+    at = *ppid;
+  }
+  return false;
+}
+
 std::string process_name(const fs::path& root, unsigned pid) {
   return fingerprint::read_trimmed(root / "proc" / std::to_string(pid) / "comm").value_or("");
 }

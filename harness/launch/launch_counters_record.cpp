@@ -15,13 +15,13 @@ bool counters_enabled() {
   return !(s == "0" || s == "off" || s == "no" || s == "false");
 }
 
-counters::LaunchCounterOptions counter_options(const json& fingerprint,
+counters::LaunchCounterOptions counter_options(const json& fingerprint, const std::string& launcher,
                                                const std::filesystem::path& bench,
                                                const std::map<std::string, std::string>& launch_env,
                                                const std::map<std::string, std::string>& suite_env) {
   counters::LaunchCounterOptions o;
   o.host_name = fingerprint.value("/host/hostname"_json_pointer, std::string());
-  o.bench = bench;
+  if (launcher == "srun") o.bench = bench;
   if (const auto it = launch_env.find("CUDA_VISIBLE_DEVICES"); it != launch_env.end()) {
     o.visible_devices = it->second;
   } else if (const auto s = suite_env.find("CUDA_VISIBLE_DEVICES"); s != suite_env.end()) {

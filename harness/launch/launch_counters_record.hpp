@@ -16,8 +16,10 @@ namespace fabricgate::launch {
 bool counters_enabled();
 
 // The launch's GPUs (CUDA_VISIBLE_DEVICES of the launcher's environment, else the suite's, else
-// ours), the host name from the fingerprint, the bench executable for srun's ranks.
-counters::LaunchCounterOptions counter_options(const json& fingerprint,
+// ours), the host name from the fingerprint, and for srun (whose tasks are slurmstepd's children,
+// not ours) the bench executable: a process running it is a rank. Other launchers' ranks are our
+// descendants, so there another fabricgate-bench on the GPU is foreign load like any process.
+counters::LaunchCounterOptions counter_options(const json& fingerprint, const std::string& launcher,
                                                const std::filesystem::path& bench,
                                                const std::map<std::string, std::string>& launch_env,
                                                const std::map<std::string, std::string>& suite_env);

@@ -53,6 +53,10 @@ TEST(counters_process_tree, descendants_follow_the_parent_chain) {
   t.write("proc/self/stat", "not a pid directory\n");
   EXPECT_EQ(descendants_of(t.root(), 100), (std::set<unsigned>{100, 200, 300}));
   EXPECT_EQ(descendants_of(t.root(), 400), (std::set<unsigned>{400}));
+  EXPECT_TRUE(descends_from(t.root(), 300, 100));
+  EXPECT_TRUE(descends_from(t.root(), 100, 100));
+  EXPECT_FALSE(descends_from(t.root(), 400, 100));
+  EXPECT_FALSE(descends_from(t.root(), 999, 100));  // gone: not ours
   EXPECT_EQ(process_name(t.root(), 400), "python3");
   EXPECT_EQ(process_name(t.root(), 999), "");
 }
@@ -62,6 +66,7 @@ TEST(counters_process_tree, a_cycle_in_the_table_does_not_hang) {
   t.write("proc/10/stat", "10 (a) S 11\n");
   t.write("proc/11/stat", "11 (b) S 10\n");
   EXPECT_EQ(descendants_of(t.root(), 5), (std::set<unsigned>{5}));
+  EXPECT_FALSE(descends_from(t.root(), 10, 5));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "core/errors.hpp"
 #include "harness/counters/counters_json.hpp"
+#include "harness/model/run_record.hpp"
 
 namespace fabricgate::counters {
 namespace {
@@ -108,3 +109,33 @@ TEST(counters_json, bad_input_names_the_pointer) {
 
 }  // namespace
 }  // namespace fabricgate::counters
+
+namespace fabricgate {
+namespace {
+
+nlohmann::json minimal_run() {
+  return {{"schema", "fabricgate.run/1"}, {"run_id", "r1"},     {"platform", "h200"},
+          {"complete", true},             {"launch", {{"nranks", 1}}}, {"benchmarks", nlohmann::json::array()}};
+}
+
+// The run record reads the section (and a run without one is a run before counters existed).
+TEST(counters_json, run_record_reads_the_section_and_names_bad_fields) {
+  EXPECT_FALSE(parse_run(minimal_run(), "run.json").runner_counters.present);
+  nlohmann::json doc = minimal_run();
+  doc["runner_counters"] = counters::to_json(counters::RunnerCounters{});
+  doc["runner_counters"]["foreign_processes"] = {{{"pid", 4242}, {"name", "python3"}}};
+  const RunRecord run = parse_run(doc, "run.json");
+  EXPECT_TRUE(run.runner_counters.present);
+  ASSERT_EQ(run.runner_counters.foreign_processes.size(), 1U);
+  EXPECT_EQ(run.runner_counters.foreign_processes[0].name, "python3");
+  doc["runner_counters"]["snapshot_ms"] = -3;
+  try {
+    parse_run(doc, "run.json");
+    FAIL() << "a negative snapshot_ms was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "/runner_counters/snapshot_ms");
+  }
+}
+
+}  // namespace
+}  // namespace fabricgate

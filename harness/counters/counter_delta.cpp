@@ -61,7 +61,8 @@ DeviceCounters pair_delta(const DeviceSample& a, const DeviceSample& b) {
 
 }  // namespace
 
-CounterDelta counter_delta(const std::string& name, const RawCounter& start, const RawCounter& end) {
+CounterDelta counter_delta(const std::string& name, const RawCounter& start,
+                           const RawCounter& end) {
   CounterDelta d{name, start.value, end.value, 0, ""};
   const unsigned bits = std::clamp(end.bits, 1U, 64U);
   const std::uint64_t limit = limit_of(bits);

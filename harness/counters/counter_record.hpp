@@ -38,10 +38,10 @@ struct Gauge {
 
 // One device over the launch: a GPU, an RDMA port, or the launching host.
 struct DeviceCounters {
-  std::string kind;      // "gpu" | "rdma" | "host"
-  std::string device;    // "GPU 0", "mlx5_0", the host name
-  unsigned port = 0;     // RDMA port number (0 otherwise)
-  std::string identity;  // GPU UUID; RDMA driver / link layer; "" when unknown
+  std::string kind;       // "gpu" | "rdma" | "host"
+  std::string device;     // "GPU 0", "mlx5_0", the host name
+  unsigned port = 0;      // RDMA port number (0 otherwise)
+  std::string identity;   // GPU UUID; RDMA driver / link layer; "" when unknown
   bool vanished = false;  // read at the start, gone at the end (its counters are absent)
   std::vector<CounterDelta> counters;
   std::vector<Gauge> gauges;
@@ -67,9 +67,9 @@ struct ForeignProcess {
 };
 
 struct RunnerCounters {
-  bool present = false;     // false: the run predates counters (nothing was read)
-  double wall_s = 0;        // the launch's wall time between the two snapshots
-  double snapshot_ms = 0;   // cost of the snapshots (start + end + samples), measured
+  bool present = false;            // false: the run predates counters (nothing was read)
+  double wall_s = 0;               // the launch's wall time between the two snapshots
+  double snapshot_ms = 0;          // wall time of the start and end snapshots, measured
   bool processes_checked = false;  // the GPUs' process lists were read (NVML answered)
   std::vector<DeviceCounters> devices;
   std::vector<ForeignProcess> foreign_processes;

@@ -28,8 +28,9 @@ json device_json(const DeviceCounters& d) {
   json gauges = json::object();
   for (const Gauge& g : d.gauges)
     gauges[g.name] = {{"start", optional_number(g.start)}, {"end", optional_number(g.end)}};
-  json out = {{"kind", d.kind},         {"device", d.device},     {"identity", d.identity},
-              {"vanished", d.vanished}, {"counters", counters},   {"gauges", gauges},
+  json out = {{"kind", d.kind},         {"device", d.device},
+              {"identity", d.identity}, {"vanished", d.vanished},
+              {"counters", counters},   {"gauges", gauges},
               {"events", d.events},     {"unread", unread_json(d.unread)}};
   if (d.kind == "rdma") out["port"] = d.port;
   return out;
@@ -71,7 +72,8 @@ class Reader {
   std::optional<double> number(const json& o, const std::string& key, const std::string& p) const {
     const auto it = o.find(key);
     if (it == o.end() || it->is_null()) return std::nullopt;
-    if (!it->is_number() || !std::isfinite(it->get<double>())) fail(p + "/" + key, "a finite number or null");
+    if (!it->is_number() || !std::isfinite(it->get<double>()))
+      fail(p + "/" + key, "a finite number or null");
     return it->get<double>();
   }
   std::vector<Unread> unread(const json& o, const std::string& p) const {
@@ -96,7 +98,8 @@ DeviceCounters device_from(const Reader& r, const json& v, const std::string& p)
   r.object(v, p);
   DeviceCounters d;
   d.kind = r.text(v, "kind", p);
-  if (d.kind != "gpu" && d.kind != "rdma" && d.kind != "host") r.fail(p + "/kind", "\"gpu\", \"rdma\" or \"host\"");
+  if (d.kind != "gpu" && d.kind != "rdma" && d.kind != "host")
+    r.fail(p + "/kind", "\"gpu\", \"rdma\" or \"host\"");
   d.device = r.text(v, "device", p);
   d.identity = r.text(v, "identity", p);
   d.vanished = r.flag(v, "vanished", p);
@@ -176,7 +179,8 @@ json compact_json(const RunnerCounters& c) {
     json entry = {{"kind", d.kind}, {"deltas", std::move(moved)}};
     if (!d.events.empty()) entry["events"] = d.events;
     if (d.vanished) entry["vanished"] = true;
-    devices[d.kind == "rdma" ? d.device + "/" + std::to_string(d.port) : d.device] = std::move(entry);
+    devices[d.kind == "rdma" ? d.device + "/" + std::to_string(d.port) : d.device] =
+        std::move(entry);
   }
   json out = to_json(c);
   out.erase("devices");

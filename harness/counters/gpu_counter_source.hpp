@@ -19,8 +19,8 @@ struct GpuProcess {
 };
 
 struct GpuSample {
-  unsigned index = 0;     // NVML index
-  DeviceSample sample;    // kind "gpu", device "GPU <index>", identity = UUID
+  unsigned index = 0;   // NVML index
+  DeviceSample sample;  // kind "gpu", device "GPU <index>", identity = UUID
   bool processes_read = false;
   std::vector<GpuProcess> processes;
 };

@@ -160,7 +160,8 @@ RunnerCounters LaunchCounterWindow::finish() {
         if (!d.has_event(e)) d.events.push_back(e);
     }
   }
-  if (!gpu_start_.available) out.unread.push_back({"nvml", "counters not read: " + gpu_start_.reason});
+  if (!gpu_start_.available)
+    out.unread.push_back({"nvml", "counters not read: " + gpu_start_.reason});
   for (const Unread& u : gpu_start_.unread) out.unread.push_back(u);
   for (const Unread& u : gpu_end.unread) out.unread.push_back(u);
   for (const Unread& u : unread_) out.unread.push_back(u);

@@ -23,8 +23,8 @@ namespace fabricgate::counters {
 struct LaunchCounterOptions {
   std::filesystem::path root = "/";  // /sys and /proc are read under it
   std::string host_name;
-  unsigned own_pid = 0;              // 0: this process; the ranks descend from it
-  std::filesystem::path bench;       // srun: the executable its tasks run (empty: no exe rule)
+  unsigned own_pid = 0;         // 0: this process; the ranks descend from it
+  std::filesystem::path bench;  // srun: the executable its tasks run (empty: no exe rule)
   // CUDA_VISIBLE_DEVICES as the ranks see it: NVML indices or UUIDs (prefixes). Empty, or an
   // entry that matches no GPU (a MIG id): every GPU of the host is the launch's.
   std::string visible_devices;

@@ -57,9 +57,9 @@ void port_rules(const DeviceCounters& d, double wall_s, std::vector<LinkFinding>
   }
   for (const char* name : kFatalCounters) {
     if (const CounterDelta* c = d.counter(name); c && c->delta > 0)
-      out.push_back({true, d.device, d.port, name,
-                     fmt::format("{}: {} +{} during the launch{}", where(d), name, c->delta,
-                                 with_note(*c))});
+      out.push_back(
+          {true, d.device, d.port, name,
+           fmt::format("{}: {} +{} during the launch{}", where(d), name, c->delta, with_note(*c))});
   }
   if (const Gauge* g = d.gauge("state_code");
       g && g->start && g->end && *g->start == kActiveStateCode && *g->end != kActiveStateCode)
@@ -73,9 +73,9 @@ void port_rules(const DeviceCounters& d, double wall_s, std::vector<LinkFinding>
   rate_rules(d, wall_s, out);
   for (const char* name : kDegradationCounters) {
     if (const CounterDelta* c = d.counter(name); c && c->delta > 0)
-      out.push_back({false, d.device, d.port, name,
-                     fmt::format("{}: {} +{} during the launch{}", where(d), name, c->delta,
-                                 with_note(*c))});
+      out.push_back(
+          {false, d.device, d.port, name,
+           fmt::format("{}: {} +{} during the launch{}", where(d), name, c->delta, with_note(*c))});
   }
 }
 
@@ -128,9 +128,9 @@ std::vector<std::string> throttle_notes(const RunnerCounters& counters) {
     std::string line = d.device + (d.identity.empty() ? "" : " (" + d.identity + ")") + ": ";
     line += reasons.empty() ? "throttled" : reasons;
     if (!times.empty())
-      line += "; " + times + (counters.wall_s > 0
-                                  ? fmt::format(" of the {:.1f} s launch", counters.wall_s)
-                                  : std::string());
+      line += "; " + times +
+              (counters.wall_s > 0 ? fmt::format(" of the {:.1f} s launch", counters.wall_s)
+                                   : std::string());
     out.push_back(std::move(line));
   }
   return out;

@@ -118,7 +118,8 @@ struct Nvml {
       return;
     }
     count = first_of<CountFn>(lib, {"nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"});
-    handle = first_of<HandleFn>(lib, {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"});
+    handle =
+        first_of<HandleFn>(lib, {"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"});
     uuid = lib.function<TextFn>("nvmlDeviceGetUUID");
     clock = lib.function<ClockFn>("nvmlDeviceGetClockInfo");
     temperature = lib.function<ClockFn>("nvmlDeviceGetTemperature");
@@ -127,14 +128,14 @@ struct Nvml {
     pcie_gen = lib.function<UnsignedFn>("nvmlDeviceGetCurrPcieLinkGeneration");
     pcie_width = lib.function<UnsignedFn>("nvmlDeviceGetCurrPcieLinkWidth");
     pcie_replay = lib.function<UnsignedFn>("nvmlDeviceGetPcieReplayCounter");
-    reasons = first_of<ULongLongFn>(
-        lib, {"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons"});
+    reasons = first_of<ULongLongFn>(lib, {"nvmlDeviceGetCurrentClocksEventReasons",
+                                          "nvmlDeviceGetCurrentClocksThrottleReasons"});
     ecc = lib.function<EccFn>("nvmlDeviceGetTotalEccErrors");
     remapped = lib.function<RemappedFn>("nvmlDeviceGetRemappedRows");
     violation = lib.function<ViolationFn>("nvmlDeviceGetViolationStatus");
     fields = lib.function<FieldsFn>("nvmlDeviceGetFieldValues");
-    processes = first_of<ProcessesFn>(
-        lib, {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"});
+    processes = first_of<ProcessesFn>(lib, {"nvmlDeviceGetComputeRunningProcesses_v3",
+                                            "nvmlDeviceGetComputeRunningProcesses_v2"});
     if (processes == nullptr)
       processes_v1 = lib.function<ProcessesV1Fn>("nvmlDeviceGetComputeRunningProcesses");
     utilization = lib.function<UtilizationFn>("nvmlDeviceGetProcessUtilization");
@@ -250,7 +251,8 @@ class DeviceReader {
   }
 
   void clock_reasons() {
-    if (api_.reasons == nullptr) return missing("clock_event_reasons", "nvmlDeviceGetCurrentClocksEventReasons");
+    if (api_.reasons == nullptr)
+      return missing("clock_event_reasons", "nvmlDeviceGetCurrentClocksEventReasons");
     unsigned long long bits = 0;
     if (const NvmlReturn rc = api_.reasons(device_, &bits); rc != kSuccess)
       return unread("clock_event_reasons", rc);
@@ -293,8 +295,8 @@ class DeviceReader {
   void ecc() {
     if (api_.ecc == nullptr) return missing("ecc", "nvmlDeviceGetTotalEccErrors");
     // NVML_MEMORY_ERROR_TYPE_CORRECTED / UNCORRECTED, NVML_VOLATILE_ECC (since the driver loaded)
-    for (const auto& [type, name] : {std::pair{0, "ecc_volatile_corrected"},
-                                     std::pair{1, "ecc_volatile_uncorrected"}}) {
+    for (const auto& [type, name] :
+         {std::pair{0, "ecc_volatile_corrected"}, std::pair{1, "ecc_volatile_uncorrected"}}) {
       unsigned long long v = 0;
       if (const NvmlReturn rc = api_.ecc(device_, type, 0, &v); rc == kSuccess)
         counter(name, v, 64);
@@ -305,7 +307,8 @@ class DeviceReader {
   void remapped() {
     if (api_.remapped == nullptr) return missing("remapped_rows", "nvmlDeviceGetRemappedRows");
     unsigned correctable = 0, uncorrectable = 0, pending = 0, failure = 0;
-    if (const NvmlReturn rc = api_.remapped(device_, &correctable, &uncorrectable, &pending, &failure);
+    if (const NvmlReturn rc =
+            api_.remapped(device_, &correctable, &uncorrectable, &pending, &failure);
         rc != kSuccess)
       return unread("remapped_rows", rc);
     counter("remapped_rows_correctable", correctable, 64);
@@ -342,8 +345,13 @@ class DeviceReader {
         case 1: v = values[i].value.ui; break;
         case 2: v = values[i].value.ul; break;
         case 3: v = values[i].value.ull; break;
-        case 4: v = static_cast<std::uint64_t>(values[i].value.sll < 0 ? 0 : values[i].value.sll); break;
-        default: out_.unread.push_back({name, "unexpected value type " + std::to_string(values[i].value_type)}); continue;
+        case 4:
+          v = static_cast<std::uint64_t>(values[i].value.sll < 0 ? 0 : values[i].value.sll);
+          break;
+        default:
+          out_.unread.push_back(
+              {name, "unexpected value type " + std::to_string(values[i].value_type)});
+          continue;
       }
       counter(name, v, 64);
     }
@@ -356,7 +364,8 @@ class DeviceReader {
 
 std::string uuid_of(const Nvml& api, NvmlDevice device, NvmlReturn& rc) {
   std::array<char, 96> buffer{};  // NVML_DEVICE_UUID_V2_BUFFER_SIZE
-  rc = api.uuid == nullptr ? kSuccess : api.uuid(device, buffer.data(), static_cast<unsigned>(buffer.size()));
+  rc = api.uuid == nullptr ? kSuccess
+                           : api.uuid(device, buffer.data(), static_cast<unsigned>(buffer.size()));
   return std::string(buffer.data(), strnlen(buffer.data(), buffer.size()));
 }
 
@@ -479,7 +488,10 @@ GpuSnapshot read_all(const Nvml& api, Depth depth, std::vector<NvmlDevice>* hand
     }
     if (handles) handles->push_back(device);
     DeviceReader reader(api, device, g.sample);
-    if (depth == Depth::full) reader.full(); else reader.clock_reasons();
+    if (depth == Depth::full)
+      reader.full();
+    else
+      reader.clock_reasons();
     g.processes = processes_of(api, device, g.sample, g.processes_read);
     snap.gpus.push_back(std::move(g));
   }
@@ -497,25 +509,26 @@ GpuSnapshot NvmlCounterSource::start() {
   GpuSnapshot snap = read_all(api, Depth::full, &window_->handles);
   if (!snap.available) return snap;
   // XID events queue in an event set from registration on; end() drains it without waiting.
-  if (api.event_set_create == nullptr || api.register_events == nullptr || api.event_wait == nullptr) {
+  if (api.event_set_create == nullptr || api.register_events == nullptr ||
+      api.event_wait == nullptr) {
     window_->events_reason = "NVML has no event set API";
   } else if (const NvmlReturn rc = api.event_set_create(&window_->events); rc != kSuccess) {
     window_->events_reason = "nvmlEventSetCreate: " + api.describe(rc);
     window_->events = nullptr;
   } else {
     for (std::size_t i = 0; i < window_->handles.size(); ++i) {
-      if (const NvmlReturn r = api.register_events(window_->handles[i], kEventXidCritical, window_->events);
+      if (const NvmlReturn r =
+              api.register_events(window_->handles[i], kEventXidCritical, window_->events);
           r != kSuccess)
         snap.gpus[i].sample.unread.push_back({"xid_events", api.describe(r)});
     }
   }
-  if (!window_->events_reason.empty()) snap.unread.push_back({"xid_events", window_->events_reason});
+  if (!window_->events_reason.empty())
+    snap.unread.push_back({"xid_events", window_->events_reason});
   return snap;
 }
 
-GpuSnapshot NvmlCounterSource::sample() {
-  return read_all(nvml(soname_), Depth::cheap, nullptr);
-}
+GpuSnapshot NvmlCounterSource::sample() { return read_all(nvml(soname_), Depth::cheap, nullptr); }
 
 GpuSnapshot NvmlCounterSource::end() {
   const Nvml& api = nvml(soname_);
@@ -523,7 +536,8 @@ GpuSnapshot NvmlCounterSource::end() {
   GpuSnapshot snap = read_all(api, Depth::full, &handles);
   if (!snap.available || !window_) return snap;
   for (std::size_t i = 0; i < snap.gpus.size() && i < handles.size(); ++i)
-    add_utilization(api, handles[i], window_->started_us, snap.gpus[i].processes, snap.gpus[i].sample);
+    add_utilization(api, handles[i], window_->started_us, snap.gpus[i].processes,
+                    snap.gpus[i].sample);
   if (window_->events != nullptr) {
     constexpr int kMaxEvents = 64;  // a storm of XIDs is one finding, not a long list
     for (int n = 0; n < kMaxEvents; ++n) {

@@ -45,7 +45,8 @@ DeviceSample read_psi_sample(const std::filesystem::path& root, const std::strin
     if (totals.empty())
       s.unread.push_back({std::string("psi_") + resource, file.string() + ": no total= line"});
     for (const auto& [kind, us] : totals)
-      s.counters[std::string("psi_") + resource + "_" + kind + "_us"] = RawCounter{us, Overflow::wraps, 64};
+      s.counters[std::string("psi_") + resource + "_" + kind + "_us"] =
+          RawCounter{us, Overflow::wraps, 64};
   }
   return s;
 }

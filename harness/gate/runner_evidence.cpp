@@ -109,12 +109,13 @@ RunnerEvidence collect_runner_evidence(const RunRecord& first,
     for (const std::string& note : counters::throttle_notes(rc))
       e.throttling.push_back(run->run_id + ": " + note);
     // NVML's absence matters where the fingerprint saw GPUs; on a CPU runner it is the norm.
-    const bool gpus_expected =
-        run->fingerprint.identity.is_object() && run->fingerprint.identity.value("gpu_count", 0) > 0;
+    const bool gpus_expected = run->fingerprint.identity.is_object() &&
+                               run->fingerprint.identity.value("gpu_count", 0) > 0;
     for (const counters::Unread& u : rc.unread)
       if (u.what == "nvml" && gpus_expected) e.unread.push_back(run->run_id + ": " + u.reason);
-    const bool has_gpu = std::any_of(rc.devices.begin(), rc.devices.end(),
-                                     [](const counters::DeviceCounters& d) { return d.kind == "gpu"; });
+    const bool has_gpu =
+        std::any_of(rc.devices.begin(), rc.devices.end(),
+                    [](const counters::DeviceCounters& d) { return d.kind == "gpu"; });
     if (has_gpu && !rc.processes_checked)
       e.unread.push_back(run->run_id + ": the GPUs' compute processes could not be listed");
   }

@@ -15,10 +15,10 @@ bool counters_enabled() {
   return !(s == "0" || s == "off" || s == "no" || s == "false");
 }
 
-counters::LaunchCounterOptions counter_options(const json& fingerprint, const std::string& launcher,
-                                               const std::filesystem::path& bench,
-                                               const std::map<std::string, std::string>& launch_env,
-                                               const std::map<std::string, std::string>& suite_env) {
+counters::LaunchCounterOptions counter_options(
+    const json& fingerprint, const std::string& launcher, const std::filesystem::path& bench,
+    const std::map<std::string, std::string>& launch_env,
+    const std::map<std::string, std::string>& suite_env) {
   counters::LaunchCounterOptions o;
   o.host_name = fingerprint.value("/host/hostname"_json_pointer, std::string());
   if (launcher == "srun") o.bench = bench;

@@ -367,8 +367,8 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
   const CpuPressureWindow pressure;
   std::optional<counters::LaunchCounterWindow> counter_window;
   if (counters_enabled())
-    counter_window.emplace(counter_options(shared.fingerprint, plan.launcher, o.bench, plan.env,
-                                           shared.suite.env));
+    counter_window.emplace(
+        counter_options(shared.fingerprint, plan.launcher, o.bench, plan.env, shared.suite.env));
   const ProcessResult result =
       run_process(spec, [&] { at_timeout = read_progress_snapshot(sr.dir, shared.ranks); });
   facts.host_cpu_pressure = pressure.share();

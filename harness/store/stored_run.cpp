@@ -1,5 +1,5 @@
-#include "harness/counters/counters_json.hpp"
 #include "harness/store/stored_run.hpp"
+#include "harness/counters/counters_json.hpp"
 
 #include <set>
 #include <unordered_map>

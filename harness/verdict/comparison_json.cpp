@@ -80,14 +80,15 @@ nlohmann::json key_to_json(const KeyComparison& k) {
 nlohmann::json runner_evidence_to_json(const RunnerEvidence& e) {
   nlohmann::json foreign = nlohmann::json::array();
   for (const ForeignGpuProcess& f : e.foreign_processes) {
-    foreign.push_back({{"pid", f.pid},
-                       {"name", f.name},
-                       {"gpu_index", f.gpu_index},
-                       {"gpu_uuid", f.gpu_uuid},
-                       {"used_memory_bytes", f.used_memory_bytes},
-                       {"sm_percent", f.sm_percent ? nlohmann::json(*f.sm_percent) : nlohmann::json()},
-                       {"launch", f.launch},
-                       {"seen", f.seen}});
+    foreign.push_back(
+        {{"pid", f.pid},
+         {"name", f.name},
+         {"gpu_index", f.gpu_index},
+         {"gpu_uuid", f.gpu_uuid},
+         {"used_memory_bytes", f.used_memory_bytes},
+         {"sm_percent", f.sm_percent ? nlohmann::json(*f.sm_percent) : nlohmann::json()},
+         {"launch", f.launch},
+         {"seen", f.seen}});
   }
   return {{"recorded", e.recorded},
           {"foreign_processes", std::move(foreign)},

@@ -15,15 +15,15 @@ TEST(counters_delta, plain_increase_is_end_minus_start) {
 
 TEST(counters_delta, saturated_16_bit_counter_is_a_lower_bound) {
   // symbol_error is 16 bits: 65530 -> 65535 is +5 at least (it stops at 2^16 - 1).
-  const CounterDelta d =
-      counter_delta("symbol_error", {65530, Overflow::saturates, 16}, {65535, Overflow::saturates, 16});
+  const CounterDelta d = counter_delta("symbol_error", {65530, Overflow::saturates, 16},
+                                       {65535, Overflow::saturates, 16});
   EXPECT_EQ(d.delta, 5U);
   EXPECT_EQ(d.note, "saturated at 65535: at least 5");
 }
 
 TEST(counters_delta, counter_saturated_before_the_launch_says_the_change_is_unknown) {
-  const CounterDelta d = counter_delta("link_downed", {255, Overflow::saturates, 8},
-                                       {255, Overflow::saturates, 8});
+  const CounterDelta d =
+      counter_delta("link_downed", {255, Overflow::saturates, 8}, {255, Overflow::saturates, 8});
   EXPECT_EQ(d.delta, 0U);
   EXPECT_NE(d.note.find("since before the launch"), std::string::npos);
 }
@@ -41,7 +41,8 @@ TEST(counters_delta, going_back_on_a_saturating_or_64_bit_counter_is_a_reset) {
       counter_delta("link_downed", {10, Overflow::saturates, 8}, {2, Overflow::saturates, 8});
   EXPECT_EQ(sat.delta, 2U);
   EXPECT_NE(sat.note.find("went back from 10 to 2"), std::string::npos);
-  const CounterDelta wide = counter_delta("energy_mj", {100, Overflow::wraps, 64}, {7, Overflow::wraps, 64});
+  const CounterDelta wide =
+      counter_delta("energy_mj", {100, Overflow::wraps, 64}, {7, Overflow::wraps, 64});
   EXPECT_EQ(wide.delta, 7U);
   EXPECT_NE(wide.note.find("reset"), std::string::npos);
 }

@@ -114,8 +114,9 @@ namespace fabricgate {
 namespace {
 
 nlohmann::json minimal_run() {
-  return {{"schema", "fabricgate.run/1"}, {"run_id", "r1"},     {"platform", "h200"},
-          {"complete", true},             {"launch", {{"nranks", 1}}}, {"benchmarks", nlohmann::json::array()}};
+  return {{"schema", "fabricgate.run/1"}, {"run_id", "r1"},
+          {"platform", "h200"},           {"complete", true},
+          {"launch", {{"nranks", 1}}},    {"benchmarks", nlohmann::json::array()}};
 }
 
 // The run record reads the section (and a run without one is a run before counters existed).

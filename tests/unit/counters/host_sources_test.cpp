@@ -22,10 +22,12 @@ TEST(counters_psi, totals_of_some_and_full) {
 
 TEST(counters_psi, deltas_over_a_launch_and_a_missing_file) {
   FakeTree start, end;
-  start.write("proc/pressure/cpu", "some avg10=0 avg60=0 avg300=0 total=1000\n"
-                                   "full avg10=0 avg60=0 avg300=0 total=400\n");
-  end.write("proc/pressure/cpu", "some avg10=9 avg60=3 avg300=1 total=251000\n"
-                                 "full avg10=0 avg60=0 avg300=0 total=400\n");
+  start.write("proc/pressure/cpu",
+              "some avg10=0 avg60=0 avg300=0 total=1000\n"
+              "full avg10=0 avg60=0 avg300=0 total=400\n");
+  end.write("proc/pressure/cpu",
+            "some avg10=9 avg60=3 avg300=1 total=251000\n"
+            "full avg10=0 avg60=0 avg300=0 total=400\n");
   start.write("proc/pressure/io", "some avg10=0 avg60=0 avg300=0 total=50\n");
   end.write("proc/pressure/io", "some avg10=0 avg60=0 avg300=0 total=2050\n");
   const DeviceSample a = read_psi_sample(start.root(), "runner-1");

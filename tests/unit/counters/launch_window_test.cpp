@@ -156,7 +156,8 @@ TEST(counters_launch_window, without_nvml_the_counters_say_why_and_the_rest_is_r
   const RunnerCounters c = window.finish();
   ASSERT_FALSE(c.unread.empty());
   EXPECT_EQ(c.unread[0].what, "nvml");
-  EXPECT_EQ(c.unread[0].reason.rfind("counters not read: NVML not found: ", 0), 0U) << c.unread[0].reason;
+  EXPECT_EQ(c.unread[0].reason.rfind("counters not read: NVML not found: ", 0), 0U)
+      << c.unread[0].reason;
   EXPECT_FALSE(c.processes_checked);
   ASSERT_EQ(c.devices.size(), 1U);  // the host's PSI
   EXPECT_EQ(c.devices[0].kind, "host");

@@ -24,8 +24,9 @@ constexpr double kWallSeconds = 30;
 
 void copy_tree(const fs::path& from, const fs::path& to) {
   fs::create_directories(to);
-  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks |
-                         fs::copy_options::overwrite_existing);
+  fs::copy(from, to,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks |
+               fs::copy_options::overwrite_existing);
 }
 
 // Copies `overlay`'s files (not REMOVE/START) over `root`, then removes REMOVE's paths.
@@ -69,12 +70,13 @@ RunnerCounters counters_of(const std::string& layout, const std::string& fault) 
   RunnerCounters c;
   c.present = true;
   c.wall_s = kWallSeconds;
-  c.devices = device_deltas(read_rdma_samples(t.start.root()).ports,
-                            read_rdma_samples(t.end.root()).ports);
+  c.devices =
+      device_deltas(read_rdma_samples(t.start.root()).ports, read_rdma_samples(t.end.root()).ports);
   return c;
 }
 
-using Finding = std::tuple<bool, std::string, unsigned, std::string>;  // fatal, device, port, counter
+using Finding =
+    std::tuple<bool, std::string, unsigned, std::string>;  // fatal, device, port, counter
 
 std::set<Finding> findings_of(const RunnerCounters& c) {
   std::set<Finding> out;
@@ -137,7 +139,8 @@ INSTANTIATE_TEST_SUITE_P(
     recorded, counters_rdma_fault,
     ::testing::Values(
         FaultCase{"mlx5", "link-downed", {{true, "mlx5_1", 1, "link_downed"}}},
-        FaultCase{"mlx5", "buffer-overrun", {{true, "mlx5_0", 1, "excessive_buffer_overrun_errors"}}},
+        FaultCase{
+            "mlx5", "buffer-overrun", {{true, "mlx5_0", 1, "excessive_buffer_overrun_errors"}}},
         FaultCase{"mlx5", "link-integrity", {{true, "mlx5_1", 1, "local_link_integrity_errors"}}},
         FaultCase{"mlx5", "rnr-nak-retry", {{true, "mlx5_0", 1, "rnr_nak_retry_err"}}},
         // 2 in 30 s = 240/hour > 120/hour
@@ -153,10 +156,13 @@ INSTANTIATE_TEST_SUITE_P(
         FaultCase{"mlx5", "symbol-error-saturated", {{true, "mlx5_0", 1, "symbol_error"}}},
         FaultCase{"mlx5", "rnr-nak-retry-wrapped", {{true, "mlx5_1", 1, "rnr_nak_retry_err"}}},
         FaultCase{"efa", "retrans-timeout", {{false, "rdmap32s27", 1, "retrans_timeout_events"}}},
-        FaultCase{"efa", "unresponsive-remote", {{false, "rdmap16s27", 1, "unresponsive_remote_events"}}},
-        FaultCase{"efa", "impaired-remote", {{false, "rdmap32s27", 1, "impaired_remote_conn_events"}}},
+        FaultCase{
+            "efa", "unresponsive-remote", {{false, "rdmap16s27", 1, "unresponsive_remote_events"}}},
+        FaultCase{
+            "efa", "impaired-remote", {{false, "rdmap32s27", 1, "impaired_remote_conn_events"}}},
         FaultCase{"efa", "port-down", {{true, "rdmap16s27", 1, "state"}}},
-        FaultCase{"efa", "device-vanished",
+        FaultCase{"efa",
+                  "device-vanished",
                   {{true, "rdmap32s27", 0, "device"}, {true, "rdmap32s27", 1, "device"}}}),
     [](const ::testing::TestParamInfo<FaultCase>& param) {
       std::string name = std::string(param.param.layout) + "_" + param.param.fault;
@@ -168,7 +174,8 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(counters_rdma_fixtures, burst_text_names_both_rates) {
   const std::vector<LinkFinding> f = link_findings(counters_of("mlx5", "symbol-error-burst"));
   ASSERT_EQ(f.size(), 1U);
-  EXPECT_NE(f[0].text.find("symbol_error +400 in 30.0 s = 48000/hour"), std::string::npos) << f[0].text;
+  EXPECT_NE(f[0].text.find("symbol_error +400 in 30.0 s = 48000/hour"), std::string::npos)
+      << f[0].text;
   EXPECT_NE(f[0].text.find("13.3/s is also over the 10/s degradation rate"), std::string::npos);
 }
 

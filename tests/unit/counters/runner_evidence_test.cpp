@@ -82,9 +82,10 @@ TEST(counters_runner_evidence, report_lines_name_process_gpu_and_launch) {
   apply_runner_evidence(c, run_with(with_foreign_process()), {});
   const std::vector<std::string> lines = c.runner_evidence.lines();
   ASSERT_EQ(lines.size(), 1U);
-  EXPECT_EQ(lines[0],
-            "GPU 0 ran a compute process that is not the launch's: pid 4242 (python3), 3.0 GiB, 97 % "
-            "of the SMs in launch r1 (seen at start+end): runner busy, not judged");
+  EXPECT_EQ(
+      lines[0],
+      "GPU 0 ran a compute process that is not the launch's: pid 4242 (python3), 3.0 GiB, 97 % "
+      "of the SMs in launch r1 (seen at start+end): runner busy, not judged");
 }
 
 TEST(counters_runner_evidence, foreign_process_in_a_confirmation_launch_counts_too) {
@@ -151,7 +152,8 @@ TEST(counters_runner_evidence, degraded_link_overrides_a_busy_cpu) {
 TEST(counters_runner_evidence, same_fault_in_two_launches_is_one_finding) {
   Comparison c = failing(Verdict::pass);
   c.exit_code = ExitCode::pass;
-  apply_runner_evidence(c, run_with(with_link_downed()), {run_with(with_link_downed(), "r1-confirm")});
+  apply_runner_evidence(c, run_with(with_link_downed()),
+                        {run_with(with_link_downed(), "r1-confirm")});
   EXPECT_EQ(c.cluster_findings.size(), 1U);
 }
 

@@ -31,10 +31,12 @@ TEST(counters_cost, snapshot_of_this_machine_stays_under_50_ms) {
     gpus += d.kind == "gpu" ? 1 : 0;
     ports += d.kind == "rdma" ? 1 : 0;
   }
-  std::printf("snapshot_ms over %d windows: mean %.3f, worst %.3f (%zu GPUs, %zu RDMA ports, %zu "
-              "foreign processes)\n",
-              kLaunches, total / kLaunches, worst, gpus, ports, last.foreign_processes.size());
-  for (const Unread& u : last.unread) std::printf("  unread %s: %s\n", u.what.c_str(), u.reason.c_str());
+  std::printf(
+      "snapshot_ms over %d windows: mean %.3f, worst %.3f (%zu GPUs, %zu RDMA ports, %zu "
+      "foreign processes)\n",
+      kLaunches, total / kLaunches, worst, gpus, ports, last.foreign_processes.size());
+  for (const Unread& u : last.unread)
+    std::printf("  unread %s: %s\n", u.what.c_str(), u.reason.c_str());
   RecordProperty("snapshot_ms_worst", std::to_string(worst));
   EXPECT_LT(worst, 50.0);
 }

@@ -4,6 +4,7 @@
 // baseline (also over a busy CPU); throttling reaches the failing key's reason.
 #include <gtest/gtest.h>
 
+#include "harness/cluster/node_actions.hpp"
 #include "harness/gate/runner_evidence.hpp"
 
 namespace fabricgate::gate {
@@ -138,6 +139,24 @@ TEST(counters_runner_evidence, degraded_link_fails_a_passing_run_without_a_basel
   EXPECT_EQ(f.field, "mlx5_1/1 link_downed");
   EXPECT_EQ(f.text, "node-7 mlx5_1 port 1: link_downed +1 during the launch");
   EXPECT_EQ(c.failing_findings(), 1U);
+}
+
+TEST(counters_runner_evidence, degraded_link_plans_a_drain_of_its_host) {
+  RunRecord run = run_with(with_link_downed());
+  NodeRecord node;
+  node.name = "node-7";
+  node.hostname = "node-7";
+  run.nodes = {node};
+  Comparison c = failing(Verdict::pass);
+  c.exit_code = ExitCode::pass;
+  apply_runner_evidence(c, run, {});
+  ASSERT_EQ(c.node_actions.size(), 4U);  // the scontrol line and kubectl cordon, label, taint
+  EXPECT_EQ(c.node_actions[2],
+            "kubernetes: kubectl label node node-7 fabricgate/finding=degraded-link --overwrite");
+  EXPECT_NE(c.node_actions[0].find("scontrol update NodeName=node-7 State=DRAIN"),
+            std::string::npos)
+      << c.node_actions[0];
+  EXPECT_NE(c.node_actions[0].find("DEGRADED-LINK"), std::string::npos) << c.node_actions[0];
 }
 
 TEST(counters_runner_evidence, degraded_link_overrides_a_busy_cpu) {

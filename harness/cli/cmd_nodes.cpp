@@ -25,6 +25,7 @@
 #include "harness/cluster/pair_outliers.hpp"
 #include "harness/cluster/straggler.hpp"
 #include "harness/fingerprint/subprocess.hpp"
+#include "harness/gate/runner_evidence.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::cli {
@@ -204,6 +205,8 @@ int run_nodes(const NodesArgs& a) {
   for (gate::ClusterFinding& f : ranks::find_stragglers(run.benchmarks))
     findings.push_back(std::move(f));
   for (gate::ClusterFinding& f : fleet_findings(a)) findings.push_back(std::move(f));
+  // DEGRADED-LINK from the launch's RDMA counters (docs/COUNTERS.md).
+  for (gate::ClusterFinding& f : gate::link_cluster_findings(run)) findings.push_back(std::move(f));
   const gate::NodeActionPlan plan = gate::plan_node_actions(findings, run.nodes, run.run_id);
   for (const gate::RefusedNode& r : plan.refused) {
     if (!r.unsafe_name) continue;

@@ -36,8 +36,9 @@ bool is_blaming(const ClusterFinding& f) {
   // (harness/gate/runner_split.hpp): the admin acts on it even when the change passed.
   if (f.id == "HOST-OUTLIER") return !f.node.empty();
   // A STRAGGLER names a node only when the rank was alone on its host (ranks/straggler.hpp).
+  // DEGRADED-LINK: a NIC port of the host took fatal errors during a launch (docs/COUNTERS.md).
   return f.fails_gate && (f.id == "SUSPECT-NODE" || f.id == "NODE-MISMATCH" ||
-                          (f.id == "STRAGGLER" && !f.node.empty()));
+                          f.id == "DEGRADED-LINK" || (f.id == "STRAGGLER" && !f.node.empty()));
 }
 
 std::string finding_label(const ClusterFinding& f) {

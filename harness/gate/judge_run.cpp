@@ -2,6 +2,7 @@
 
 #include "harness/gate/host_history.hpp"
 #include "harness/gate/outcome.hpp"
+#include "harness/gate/runner_evidence.hpp"
 #include "harness/gate/runner_split.hpp"
 
 namespace fabricgate::gate {
@@ -30,8 +31,11 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
     if (!baseline) set_family_size(policy, c.keys.size());
     apply_history_drift(c, run, *history, drift_policy_from(policy), baseline);
   }
-  mark_busy_runner(c, baseline ? baseline->policy.busy_cpu_pressure
-                               : TolerancePolicy::defaults().busy_cpu_pressure);
+  // What the runner was doing (runner_evidence.hpp): DEGRADED-LINK findings, throttling in the
+  // failing keys' reasons, a foreign process on the launch's GPUs; then the one outcome.
+  c.busy_threshold =
+      baseline ? baseline->policy.busy_cpu_pressure : TolerancePolicy::defaults().busy_cpu_pressure;
+  apply_runner_evidence(c, run);
   return c;
 }
 

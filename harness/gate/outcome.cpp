@@ -7,11 +7,12 @@ namespace fabricgate::gate {
 namespace {
 
 // Every failing verdict is one a host busy with other work produces by itself, no finding fails,
-// and the launching host waited for a CPU more than the threshold.
+// and the launching host waited for a CPU more than the threshold, or another process computed
+// on the launch's GPUs (runner_evidence.hpp).
 bool busy_runner(const Comparison& c) {
-  if (!(c.busy_threshold > 0) || !c.host_cpu_pressure || *c.host_cpu_pressure <= c.busy_threshold ||
-      c.failing_findings() > 0)
-    return false;
+  const bool cpu =
+      c.busy_threshold > 0 && c.host_cpu_pressure && *c.host_cpu_pressure > c.busy_threshold;
+  if (!(cpu || c.runner_evidence.foreign_load) || c.failing_findings() > 0) return false;
   for (const KeyComparison& k : c.keys) {
     if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete &&
         !verdict_load_can_cause(k.verdict))
@@ -37,6 +38,7 @@ void settle_outcome(Comparison& c) {
   } else {
     c.exit_code = ExitCode::pass;
   }
+  c.runner_evidence.busy_gpu = c.runner_busy && c.runner_evidence.foreign_load;
 }
 
 int command_exit_code(const Comparison& c, const CommandTail& tail) {

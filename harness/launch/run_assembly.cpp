@@ -60,6 +60,7 @@ json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fin
     run["host_cpu_pressure"] = {{"some_share", *f.host_cpu_pressure},
                                 {"source", "/proc/pressure/cpu"}};
   }
+  if (!f.runner_counters.is_null()) run["runner_counters"] = f.runner_counters;
   return run;
 }
 

@@ -38,6 +38,8 @@ struct RunFacts {
   // Share of the launch's wall time some runnable task of the launching host waited for a CPU
   // (cpu_pressure.hpp); absent where the kernel has no PSI.
   std::optional<double> host_cpu_pressure;
+  // run.json "runner_counters" (harness/counters/launch_counters.hpp); null: not recorded.
+  json runner_counters;
   json metadata = json::object();
 };
 

@@ -20,6 +20,7 @@ extern char** environ;
 #include "harness/launch/cpu_pressure.hpp"
 #include "harness/launch/gpu_capacity.hpp"
 #include "harness/launch/hang_forensics.hpp"
+#include "harness/launch/launch_counters_record.hpp"
 #include "harness/launch/launch_plan.hpp"
 #include "harness/launch/process.hpp"
 #include "harness/launch/run_assembly.hpp"
@@ -364,9 +365,14 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
   spec.timeout = o.timeout;
   std::optional<ProgressSnapshot> at_timeout;
   const CpuPressureWindow pressure;
+  std::optional<counters::LaunchCounterWindow> counter_window;
+  if (counters_enabled())
+    counter_window.emplace(
+        counter_options(shared.fingerprint, plan.launcher, o.bench, plan.env, shared.suite.env));
   const ProcessResult result =
       run_process(spec, [&] { at_timeout = read_progress_snapshot(sr.dir, shared.ranks); });
   facts.host_cpu_pressure = pressure.share();
+  facts.runner_counters = record_counters(counter_window, o.announce);
   facts.finished_at = utc_now_iso8601();
   if (!result.ok()) {
     facts.incomplete_reason = "fabricgate-bench " + result.describe();

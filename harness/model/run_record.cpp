@@ -10,6 +10,7 @@
 #include "core/json_file.hpp"
 #include "core/record_fields.hpp"
 #include "core/records_file.hpp"
+#include "harness/counters/counters_json.hpp"
 #include "harness/model/host_identity.hpp"
 #include "harness/model/secret_redaction.hpp"
 
@@ -140,6 +141,9 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
     if (share > 1) throw InputError(origin, "/host_cpu_pressure/some_share", "a share in [0, 1]");
     run.host_cpu_pressure = share;
   }
+  if (const json* counters = r.find("/runner_counters"); counters && !counters->is_null())
+    run.runner_counters =
+        counters::runner_counters_from_json(*counters, origin, "/runner_counters");
   run.host_id = f.optional_string("/host_id");
   if (run.host_id.empty() && r.find("/fingerprint")) run.host_id = host_id_of(r.at("/fingerprint"));
   if (r.find("/capture")) {

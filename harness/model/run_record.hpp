@@ -13,6 +13,7 @@
 
 #include "core/benchmark_result.hpp"  // BenchmarkResult, parse_benchmark_result
 #include "core/plausibility_limits.hpp"
+#include "harness/counters/counter_record.hpp"
 #include "harness/model/fingerprint_detail.hpp"
 
 namespace fabricgate {
@@ -92,6 +93,10 @@ struct RunRecord {
   // Share of the launch during which the launching host had a task waiting for a CPU
   // (/proc/pressure/cpu "some"); absent in runs written before it was recorded or without PSI.
   std::optional<double> host_cpu_pressure;
+  // What the runner was doing during the launch (run.json "runner_counters", docs/COUNTERS.md):
+  // counter deltas per GPU, RDMA port and host, and foreign GPU processes; `present` false in
+  // runs written before it was recorded.
+  counters::RunnerCounters runner_counters;
   std::map<std::string, std::string> metadata;
   Launch launch;
   std::vector<RankInfo> ranks;

@@ -75,6 +75,7 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
     out += fingerprint_changes_console(
         {c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
   for (const std::string& w : c.warnings) out += "warning: " + w + "\n";
+  for (const std::string& r : c.runner_evidence.lines()) out += "runner: " + r + "\n";
   if (!c.confirmation_note.empty()) out += "confirmation: " + c.confirmation_note + "\n";
   if (!c.node_layout.empty()) out += "nodes: " + c.node_layout + "\n";
   constexpr std::size_t kFindingRows = 20;  // 1,024 nodes must not flood a CI log

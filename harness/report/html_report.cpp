@@ -134,9 +134,12 @@ void versions_and_warnings(const gate::Comparison& c, std::string& out) {
   if (c.has_baseline)
     out += fingerprint_changes_html(
         {c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});
-  if (c.warnings.empty()) return;
+  const std::vector<std::string> runner = c.runner_evidence.lines();
+  if (c.warnings.empty() && runner.empty()) return;
   out += "<section id=\"warnings\"><h2>Warnings</h2>";
   for (const std::string& w : c.warnings) out += "<p class=\"warning\">" + esc(w) + "</p>";
+  // What the runner was doing (docs/COUNTERS.md): foreign GPU processes, throttling, unread.
+  for (const std::string& r : runner) out += "<p class=\"warning\">runner: " + esc(r) + "</p>";
   out += "</section>\n";
 }
 

@@ -68,6 +68,9 @@ void headline(const gate::Comparison& c, std::string& out) {
     out += "\n\n";
   }
   for (const std::string& w : c.warnings) out += "> [!WARNING]\n> " + markdown_cell(w) + "\n\n";
+  // What the runner was doing (docs/COUNTERS.md): foreign GPU processes, throttling, unread.
+  for (const std::string& r : c.runner_evidence.lines())
+    out += "> [!NOTE]\n> Runner: " + markdown_cell(r) + "\n\n";
   if (c.has_baseline)
     out += fingerprint_changes_markdown(
         {c.fingerprint_changes, c.fingerprint_note, "baseline", "this run"});

@@ -341,10 +341,11 @@ class PostgresStore final : public ResultsStore {
     exec("DELETE FROM runs WHERE platform = $1 AND run_id = $2", {r.platform, r.run_id});
     const Result id = exec(
         "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, "
-        "fingerprint_digest, facts, env, host_id, session_id) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
+        "fingerprint_digest, facts, env, host_id, session_id, runner_counters) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
         {r.platform, r.run_id, r.started_at, r.suite, r.scenario, r.complete ? "1" : "0",
-         r.fingerprint_digest, r.facts.dump(), json(r.env).dump(), r.host_id, r.session_id});
+         r.fingerprint_digest, r.facts.dump(), json(r.env).dump(), r.host_id, r.session_id,
+         r.runner_counters.dump()});
     const std::string run_ref = id.text(0, 0);
     std::vector<std::string> keys;
     keys.reserve(r.medians.size());

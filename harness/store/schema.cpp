@@ -71,6 +71,10 @@ std::vector<std::string> migrate_from(int from, Dialect d) {
             "ALTER TABLE runs ADD COLUMN session_id TEXT NOT NULL DEFAULT ''",
             "UPDATE schema_version SET version = 3"};
   }
+  if (from == 3) {
+    return {"ALTER TABLE runs ADD COLUMN runner_counters TEXT NOT NULL DEFAULT '{}'",
+            "UPDATE schema_version SET version = 4"};
+  }
   throw std::logic_error("no migration from schema version " + std::to_string(from));
 }
 

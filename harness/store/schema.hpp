@@ -6,6 +6,8 @@
 //       facts (JSON) and the environment; medians gain the gate's verdict.
 //   v3  runs gain host_id and session_id (DRIFT must tell a change of host from a
 //       drift); rows written before are '' (unknown).
+//   v4  runs gain runner_counters (JSON): what the runner was doing during the launch, compact
+//       (docs/COUNTERS.md); rows written before are '{}' (not recorded).
 // A store is migrated inside one transaction when opened, so a crash mid-migration leaves the
 // old version intact.
 #include <string>
@@ -14,7 +16,7 @@
 namespace fabricgate::store {
 
 // The schema this build writes; older stores are migrated when opened.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 enum class Dialect { sqlite, postgresql };
 

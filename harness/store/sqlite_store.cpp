@@ -161,8 +161,8 @@ class SqliteStore final : public ResultsStore {
     Statement add_run(db_,
                       "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, "
                       "fingerprint_digest, "
-                      "facts, env, host_id, session_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-                      "?9, ?10, ?11)",
+                      "facts, env, host_id, session_id, runner_counters) VALUES (?1, ?2, ?3, ?4, "
+                      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                       display());
     Statement add_key(db_, "INSERT OR IGNORE INTO keys (key) VALUES (?1)", display());
     Statement find_key(db_, "SELECT id FROM keys WHERE key = ?1", display());
@@ -184,7 +184,8 @@ class SqliteStore final : public ResultsStore {
           .text(8, r.facts.dump())
           .text(9, json(r.env).dump())
           .text(10, r.host_id)
-          .text(11, r.session_id);
+          .text(11, r.session_id)
+          .text(12, r.runner_counters.dump());
       add_run.step();
       add_run.reset();
       const long long run_id = sqlite3_last_insert_rowid(db_);

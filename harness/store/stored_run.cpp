@@ -1,4 +1,5 @@
 #include "harness/store/stored_run.hpp"
+#include "harness/counters/counters_json.hpp"
 
 #include <set>
 #include <unordered_map>
@@ -60,6 +61,7 @@ StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparis
   s.complete = run.complete;
   s.facts = fingerprint_facts(run);
   s.fingerprint_digest = fingerprint_digest(s.facts);
+  if (run.runner_counters.present) s.runner_counters = counters::compact_json(run.runner_counters);
   s.host_id = run.host_id;
   s.session_id = run.session_id;
   s.env = run.capture.env_overrides;

@@ -37,6 +37,9 @@ struct StoredRun {
   std::string
       fingerprint_digest;  // FNV-1a 64 of the canonical fingerprint facts, hex; "" without one
   nlohmann::json facts = nlohmann::json::object();
+  // The run's runner counters, compact (counters::compact_json): not part of `facts`, whose
+  // differences are a "what changed" between runs, nor of the digest.
+  nlohmann::json runner_counters = nlohmann::json::object();
   std::map<std::string, std::string> env;  // scenario environment and captured overrides
   std::vector<StoredMedian> medians;
 };

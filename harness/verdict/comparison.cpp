@@ -108,7 +108,13 @@ std::string Comparison::headline() const {
             runner_differs_count(), keys.size(), host_id.empty() ? "?" : host_id, gated_count());
         break;
       }
-      head = runner_busy
+      head = runner_busy && runner_evidence.busy_gpu
+                 ? fmt::format(
+                       "RUNNER BUSY, NOT JUDGED: {} of {} keys look worse, but another process "
+                       "computed on the launch's GPU: {}; rerun on an idle runner",
+                       failing_count() + runner_differs_count(), keys.size(),
+                       runner_evidence.summary())
+             : runner_busy
                  ? fmt::format(
                        "RUNNER BUSY, NOT JUDGED: {} of {} keys look worse, but a task waited for "
                        "a CPU of the launching host {:.0f} % of the launch (over {:.0f} %): other "

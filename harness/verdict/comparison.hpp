@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/roofline/finding.hpp"
+#include "harness/verdict/runner_evidence.hpp"
 #include "harness/verdict/verdict.hpp"
 
 namespace fabricgate::gate {
@@ -223,6 +224,7 @@ struct Comparison {
   // settings, nccl.conf): "nccl 2.27.3 -> 2.28.3". Empty: the same software as the baseline's.
   std::vector<std::string> software_changes;
   std::size_t host_history_launches = 0;  // this host's earlier launches the change question read
+  RunnerEvidence runner_evidence;         // harness/gate/runner_evidence.hpp
   ExitCode exit_code = ExitCode::pass;
 
   std::vector<VerdictCount> counts() const;  // non-zero counts, in urgency order

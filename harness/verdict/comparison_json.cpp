@@ -115,6 +115,28 @@ nlohmann::json key_to_json(const KeyComparison& k) {
   return j;
 }
 
+nlohmann::json runner_evidence_to_json(const RunnerEvidence& e) {
+  nlohmann::json foreign = nlohmann::json::array();
+  for (const ForeignGpuProcess& f : e.foreign_processes) {
+    foreign.push_back(
+        {{"pid", f.pid},
+         {"name", f.name},
+         {"gpu_index", f.gpu_index},
+         {"gpu_uuid", f.gpu_uuid},
+         {"used_memory_bytes", f.used_memory_bytes},
+         {"sm_percent", f.sm_percent ? nlohmann::json(*f.sm_percent) : nlohmann::json()},
+         {"launch", f.launch},
+         {"seen", f.seen}});
+  }
+  return {{"recorded", e.recorded},
+          {"foreign_processes", std::move(foreign)},
+          {"foreign_load", e.foreign_load},
+          {"busy_gpu", e.busy_gpu},
+          {"throttling", e.throttling},
+          {"unread", e.unread},
+          {"snapshot_ms_max", e.snapshot_ms_max}};
+}
+
 }  // namespace
 
 nlohmann::json comparison_to_json(const Comparison& c) {
@@ -187,6 +209,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"host_cpu_pressure",
            c.host_cpu_pressure ? nlohmann::json(*c.host_cpu_pressure) : nlohmann::json(nullptr)},
           {"runner_busy", c.runner_busy},
+          {"runner_evidence", runner_evidence_to_json(c.runner_evidence)},
           {"keys", std::move(keys)}};
 }
 

@@ -159,7 +159,7 @@ TEST_F(PostgresStoreTest, MigratesAVersion1Store) {
       "INSERT INTO medians SELECT id, 'k/a', 1024, 5.0, 10.0, NULL FROM runs;";
   admin(v1);
   auto s = open();
-  EXPECT_EQ(s->schema_version(), 3);  // v1 -> v2 -> v3 (host and session)
+  EXPECT_EQ(s->schema_version(), 4);  // v1 -> v2 -> v3 (host and session) -> v4 (counters)
   const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
   ASSERT_EQ(runs.size(), 1u);
   ASSERT_EQ(runs[0].medians.size(), 1u);

@@ -42,7 +42,9 @@ layer_rule stats 'stats' "harness/stats/ is pure statistics: it includes nothing
 layer_rule roofline 'model' "harness/roofline/ knows the hardware, not the gate: model only"
 layer_rule verdict 'model|stats|roofline' "harness/verdict/ (result data) sits below cluster/, gate/, baseline/, ab/"
 layer_rule cluster 'model|stats|roofline|verdict' "harness/cluster/ sits below gate/"
-layer_rule gate 'model|stats|roofline|verdict|cluster' "harness/gate/ never includes baseline/, ab/ or anything above it"
+# counters/: the runner's counter record and its no-baseline rules (data under model/, which reads
+# it); the gate judges with them (runner_evidence), never with the readers beside them.
+layer_rule gate 'model|stats|roofline|verdict|cluster|counters' "harness/gate/ never includes baseline/, ab/ or anything above it"
 # Mutual includes in core/ and the judging layers: a.x includes b.hpp while b.x includes a.hpp
 # (any extension: a .cpp that needs the other module while that one needs it back is a cycle).
 judging='harness/stats harness/roofline harness/verdict harness/cluster harness/gate harness/baseline harness/ab'

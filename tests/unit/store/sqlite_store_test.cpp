@@ -114,7 +114,7 @@ TEST(SqliteStore, MigratesAVersion1StoreKeepingItsRuns) {
   ASSERT_EQ(sqlite3_exec(db, rows, nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto s = open_store(sqlite_at(file));
-  EXPECT_EQ(s->schema_version(), 3);  // v1 -> v2 -> v3 (host and session)
+  EXPECT_EQ(s->schema_version(), 4);  // v1 -> v2 -> v3 (host and session) -> v4 (counters)
   const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].run_id, "r1");
@@ -244,6 +244,35 @@ TEST(StoreLocation, KindsDefaultsAndRefusedPasswords) {
   EXPECT_EQ(resolve_store_location("", "res").target, "/tmp/env.sqlite");
   EXPECT_EQ(resolve_store_location("none", "res").kind, StoreKind::none);
   unsetenv("FABRICGATE_STORE");
+}
+
+}  // namespace
+}  // namespace fabricgate::store
+
+namespace fabricgate::store {
+namespace {
+
+// v4: the run's compact runner counters (docs/COUNTERS.md) are written to their own column.
+TEST(SqliteStore, KeepsRunnerCountersInTheirOwnColumn) {
+  const fs::path file = fabricgate::testing::fresh_temp_dir("store-counters") / "fg.sqlite";
+  {
+    auto s = open_store(sqlite_at(file));
+    StoredRun r = synthetic_run("p", 0, 1);
+    r.runner_counters = {{"foreign_processes", {{{"pid", 4242}, {"name", "python3"}}}}};
+    s->record(r);
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* q = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT runner_counters, facts FROM runs", -1, &q, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
+  const std::string counters = reinterpret_cast<const char*>(sqlite3_column_text(q, 0));
+  const std::string facts = reinterpret_cast<const char*>(sqlite3_column_text(q, 1));
+  sqlite3_finalize(q);
+  sqlite3_close(db);
+  EXPECT_EQ(counters, R"({"foreign_processes":[{"name":"python3","pid":4242}]})");
+  EXPECT_EQ(facts.find("foreign_processes"), std::string::npos);  // not a "what changed" fact
 }
 
 }  // namespace

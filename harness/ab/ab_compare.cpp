@@ -11,6 +11,7 @@
 #include "harness/model/secret_redaction.hpp"
 #include "harness/stats/shift_estimate.hpp"
 #include "harness/stats/statistics.hpp"
+#include "harness/stats/two_levels.hpp"
 #include "harness/verdict/fingerprint_changes.hpp"
 #include "harness/verdict/units_text.hpp"
 
@@ -33,7 +34,9 @@ const char* ab_verdict_name(AbVerdict v) {
     case AbVerdict::invalid: return "INVALID";
     case AbVerdict::fail: return "FAIL";
     case AbVerdict::only_a: return "ONLY-A";
-    case AbVerdict::ambiguous: return "AMBIGUOUS";
+    case AbVerdict::bimodal: return "BIMODAL";
+    case AbVerdict::undecided: return "UNDECIDED";
+    case AbVerdict::two_states: return "TWO-STATES";
     case AbVerdict::improvement: return "IMPROVEMENT";
     case AbVerdict::only_b: return "ONLY-B";
     case AbVerdict::pass: return "PASS";
@@ -43,7 +46,14 @@ const char* ab_verdict_name(AbVerdict v) {
 }
 
 bool ab_verdict_fails(AbVerdict v) {
-  return v == AbVerdict::invalid || v == AbVerdict::fail || v == AbVerdict::only_a;
+  return v == AbVerdict::invalid || v == AbVerdict::fail || v == AbVerdict::bimodal ||
+         v == AbVerdict::only_a;
+}
+
+bool ab_verdict_open(AbVerdict v) { return v == AbVerdict::undecided; }
+
+bool ab_verdict_not_decided(AbVerdict v) {
+  return v == AbVerdict::undecided || v == AbVerdict::two_states;
 }
 
 std::vector<AbVerdictCount> AbComparison::counts() const {
@@ -62,6 +72,12 @@ std::size_t AbComparison::failing_count() const {
       keys.begin(), keys.end(), [](const AbKey& k) { return ab_verdict_fails(k.verdict); }));
 }
 
+std::size_t AbComparison::not_decided_count() const {
+  return static_cast<std::size_t>(std::count_if(keys.begin(), keys.end(), [](const AbKey& k) {
+    return ab_verdict_not_decided(k.verdict);
+  }));
+}
+
 std::string AbComparison::headline() const {
   std::string tally;
   for (const AbVerdictCount& c : counts()) {
@@ -77,6 +93,10 @@ std::string AbComparison::headline() const {
            " worse than " + a.label + " or lost keys, " + pairs;
   }
   if (!complete) return "INCOMPLETE: " + of + " over " + pairs + ": " + incomplete_reason;
+  if (not_decided_count() > 0) {
+    return "UNDECIDED: " + std::to_string(not_decided_count()) + " of " + of +
+           " not decided (not a pass), " + pairs + (stop_reason.empty() ? "" : ": " + stop_reason);
+  }
   return "PASS: " + of + ": " + b.label + " within tolerance of " + a.label + ", " + pairs;
 }
 
@@ -265,6 +285,47 @@ std::string ratio_text(const AbKey& k, const AbOptions& o) {
       o.confidence * 100);
 }
 
+AbLevels levels_of(const std::vector<double>& launch_medians, double tolerance) {
+  const TwoLevels t = find_two_levels(launch_medians, tolerance);
+  return {t.found, t.low_level, t.high_level, t.low_count, t.high_count, t.separation};
+}
+
+std::string levels_text(const AbLevels& l, bool is_time) {
+  return fmt::format("{} x{} and {} x{} (D {:.1f})", format_metric(l.low, is_time), l.low_count,
+                     format_metric(l.high, is_time), l.high_count, l.separation);
+}
+
+// A side on two levels is never averaged into a pass: B fails when its worse level is worse than
+// A's (A's worse level when A has two, else A's median) beyond the tolerance; otherwise the key is
+// TWO-STATES, not decided. Failing and invalid verdicts stand.
+void judge_two_states(AbKey& k, bool higher_better) {
+  if (!k.levels_a.found && !k.levels_b.found) return;
+  if (ab_verdict_fails(k.verdict)) return;
+  const bool is_time = !higher_better;
+  const auto worse_of = [&](const AbLevels& l, double median_level) {
+    if (!l.found) return median_level;
+    return higher_better ? l.low : l.high;
+  };
+  const double worse_a = worse_of(k.levels_a, k.median_a);
+  const double worse_b = worse_of(k.levels_b, k.median_b);
+  // performance of B's worse level against A's worse level (> 1: B better)
+  const double perf = higher_better ? worse_b / worse_a : worse_a / worse_b;
+  std::string text;
+  if (k.levels_a.found) text += "A on two levels: " + levels_text(k.levels_a, is_time);
+  if (k.levels_b.found)
+    text += (text.empty() ? "" : "; ") + std::string("B on two levels: ") +
+            levels_text(k.levels_b, is_time);
+  if (perf < 1 - k.tolerance) {
+    k.verdict = AbVerdict::bimodal;
+    k.reason += fmt::format("; {}; B's worse level is {:+.1f}% against A's", text,
+                            (perf - 1) * 100);
+  } else {
+    k.verdict = AbVerdict::two_states;
+    k.reason += fmt::format("; {}; B's worse level {:+.1f}% against A's: not a pass", text,
+                            (perf - 1) * 100);
+  }
+}
+
 void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
                    const std::vector<std::size_t>& ok_b, const AbOptions& o, AbKey& k) {
   const SizeClass& size_class = size_class_for(o.policy, k.bytes);
@@ -279,6 +340,7 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
   std::vector<double> pooled_a;
   std::vector<double> pooled_b;
   std::vector<double> launch_medians_a;
+  std::vector<double> launch_medians_b;
   std::map<int, double> pair_median_a;
   for (const std::size_t i : ok_a) {
     const auto s = samples_of(*kr.a.results[i], k.metric);
@@ -289,6 +351,7 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
   for (const std::size_t i : ok_b) {
     const auto s = samples_of(*kr.b.results[i], k.metric);
     pooled_b.insert(pooled_b.end(), s.begin(), s.end());
+    launch_medians_b.push_back(median(s));
     const auto a = pair_median_a.find(kr.b.pairs[i]);
     if (a != pair_median_a.end() && a->second > 0) k.pair_ratios.push_back(median(s) / a->second);
   }
@@ -304,9 +367,11 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
       o.tolerance ? *o.tolerance
                   : std::min(o.policy.max_tolerance,
                              std::max(k.static_tolerance, o.policy.spread_multiplier * k.spread_a));
+  k.levels_a = levels_of(launch_medians_a, k.tolerance);
+  k.levels_b = levels_of(launch_medians_b, k.tolerance);
   const auto ratio = hodges_lehmann_ratio_interval(pooled_a, pooled_b, o.confidence);
   if (!ratio) {
-    k.verdict = AbVerdict::ambiguous;
+    k.verdict = AbVerdict::undecided;
     k.reason = format_bytes(k.bytes) + ": " + metric_name(k.metric) + " has samples <= 0: no ratio";
     return;
   }
@@ -319,12 +384,17 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
     k.reason += "; the whole interval is beyond the tolerance";
   } else if (k.performance.bounded && k.performance.low > 1 + k.tolerance) {
     k.verdict = AbVerdict::improvement;
-  } else if (k.performance.estimate < floor) {
-    k.verdict = AbVerdict::ambiguous;
-    if (k.performance.bounded) k.reason += "; the interval reaches within the tolerance (noise?)";
-  } else {
+  } else if (k.performance.bounded && k.performance.low >= floor) {
     k.verdict = AbVerdict::pass;
+    k.reason += "; the whole interval lies above 1 - tolerance";
+  } else {
+    // A PASS is a decision: an interval that reaches below 1 - tolerance could be a regression.
+    k.verdict = AbVerdict::undecided;
+    k.reason += k.performance.bounded
+                    ? "; the interval reaches below 1 - tolerance: not decided"
+                    : "; no interval yet: not decided";
   }
+  judge_two_states(k, metric_higher_is_better(k.metric));
 }
 
 AbKey judge_key(const KeyResults& kr, const AbSide& a, const AbSide& b, const AbOptions& o) {
@@ -394,6 +464,12 @@ std::vector<Change> side_changes(const AbSide& a, const AbSide& b,
         out, name, va == a.env.end() ? "(not set by the spec)" : recordable_value(name, va->second),
         vb == b.env.end() ? "(not set by the spec)" : recordable_value(name, vb->second));
   }
+  const auto words = [](const std::vector<std::string>& w) {
+    std::string t;
+    for (const std::string& x : w) t += (t.empty() ? "" : " ") + x;
+    return t.empty() ? std::string("(none)") : t;
+  };
+  add_if_different(out, "wrap", words(a.wrap), words(b.wrap));
   if (pairs.empty()) {
     add_if_different(out, "nccl=", or_none(a.nccl), or_none(b.nccl));
     return out;
@@ -415,6 +491,13 @@ std::vector<Change> side_changes(const AbSide& a, const AbSide& b,
 }
 
 }  // namespace
+
+ExitCode ab_exit_code(const AbComparison& c) {
+  if (c.failing_count() > 0) return ExitCode::gate_failure;
+  // Not decided is not a pass: 3, as for a run that could not be judged.
+  if (!c.complete || c.not_decided_count() > 0) return ExitCode::infra_failure;
+  return ExitCode::pass;
+}
 
 AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPair>& pairs,
                         const AbOptions& o) {
@@ -443,27 +526,25 @@ AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPa
     c.fingerprint_changes = std::move(fp.changes);
     c.fingerprint_note = std::move(fp.note);
   }
-  if (a.env == b.env && a.nccl_expected == b.nccl_expected) {
+  if (a.env == b.env && a.nccl_expected == b.nccl_expected && a.wrap == b.wrap) {
     c.warnings.push_back(
         "A and B are the same configuration (an A/A run): a FAIL here is noise or drift");
   } else if (c.side_changes.empty() && !pairs.empty()) {
     c.warnings.push_back(
         "the sides differ in their specs but loaded the same libraries and variables");
   }
-  if (!pairs.empty() && pairs.size() < 5) {
-    c.warnings.push_back(
-        "only " + std::to_string(pairs.size()) +
-        " pair(s) compared: launch-to-launch drift is poorly sampled (5 or more recommended)");
+  if (!pairs.empty() && pairs.size() < 3) {
+    c.warnings.push_back("only " + std::to_string(pairs.size()) +
+                         " pair(s) compared: launch-to-launch drift is poorly sampled");
   }
   for (const auto& [key, kr] : collect(pairs)) c.keys.push_back(judge_key(kr, a, b, o));
   std::stable_sort(c.keys.begin(), c.keys.end(), [](const AbKey& x, const AbKey& y) {
     return x.verdict != y.verdict ? x.verdict < y.verdict : x.key < y.key;
   });
-  if (c.failing_count() > 0) {
-    c.exit_code = ExitCode::gate_failure;
-  } else if (!c.complete) {
-    c.exit_code = ExitCode::infra_failure;
-  }
+  c.look_confidence = o.confidence;
+  c.decided = std::none_of(c.keys.begin(), c.keys.end(),
+                           [](const AbKey& k) { return ab_verdict_open(k.verdict); });
+  c.exit_code = ab_exit_code(c);
   return c;
 }
 

@@ -1,9 +1,12 @@
 // fabricgate ab --suite S --a ITEM... --b ITEM...: the A/B upgrade gate. Launches side A and side B
-// interleaved (A B A B ..., a fresh process each, --pairs pairs), verifies the NCCL each launch
-// really loaded, and compares B with A per key (ratio with a distribution-free interval).
-// Exit: 0 B within tolerance of A, 1 a key is worse beyond tolerance (or lost), 2 bad input or a
-// side that loaded the wrong library, 3 infrastructure failure (a launch crashed or hung, the
-// machine changed between launches: the pairs finished before are still compared in ab.json).
+// interleaved (A B A B ..., a fresh process each), pair after pair until every key is decided
+// (--min-pairs .. --max-pairs; --pairs N: exactly N), verifies the NCCL each launch really
+// loaded, and compares B with A per key (ratio with a distribution-free interval).
+// Exit: 0 every key decided within tolerance of A, 1 a key is worse beyond tolerance (or lost, or
+// B has a worse second state), 2 bad input or a side that loaded the wrong library, 3 not decided
+// (a key still undecided after --max-pairs, or a side on two levels) or infrastructure failure
+// (a launch crashed or hung, the machine changed between launches: the pairs finished before are
+// still compared in ab.json).
 #include <unistd.h>
 
 #include <cstdlib>
@@ -17,6 +20,7 @@
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/shipped_suites.hpp"
+#include "harness/ab/ab_sequential.hpp"
 #include "harness/launch/ab_runner.hpp"
 #include "harness/launch/ab_spec.hpp"
 #include "harness/report/ab_report.hpp"
@@ -34,6 +38,7 @@ struct AbArgs {
   std::string suites_dir;
   std::string platform;
   double tolerance = -1;
+  int pairs = 0;  // --pairs N: the fixed design, min = max = N
   int timeout_s = launch::kDefaultRunTimeoutSeconds;
   int lock_timeout_s = launch::kDefaultLockTimeoutSeconds;
   std::string lock_file = launch::kDefaultLockFile;
@@ -56,6 +61,8 @@ int ab_command(AbArgs& a) {
   run.lock_file = a.lock_file;
   a.ab.baselines_dir = a.baselines_dir;
   if (a.tolerance >= 0) a.ab.compare.tolerance = a.tolerance;
+  if (a.pairs > 0) a.ab.schedule = {a.pairs, a.pairs};
+  gate::check_schedule(a.ab.schedule);
 
   const launch::AbRunResult result = launch::run_ab(a.ab);
   const gate::AbComparison& c = result.comparison;
@@ -77,30 +84,47 @@ void add_ab_command(CLI::App& app, int& exit_code) {
   cmd->footer(
       "Side items (--a/--b, repeatable): NAME=VALUE sets an environment variable for every rank; "
       "nccl=PATH loads that NCCL (a libnccl.so.2 or a directory holding one, also DIR/lib); "
-      "label=NAME "
-      "names the side. No items: the machine as is. Each launch's loaded NCCL is verified "
-      "(wrong library: exit 2). A key FAILs when the whole confidence interval of B/A is worse "
-      "than "
-      "1 - tolerance. Results: results/<platform>/<run_id>-ab/{a-1,b-1,...}/ + ab.json, ab.md. "
-      "Driver upgrades cannot be switched inside one job: see docs/AB-GATE.md.\n"
+      "wrap=CMD runs the side's ranks under CMD (e.g. wrap=taskset -c 0; no shell, the program "
+      "absolute or on PATH); label=NAME names the side. No items: the machine as is. Each "
+      "launch's loaded NCCL is verified (wrong library: exit 2). Pairs are added until every key "
+      "is decided: FAIL when the whole confidence interval of B/A is worse than 1 - tolerance, "
+      "PASS only when the whole interval lies above 1 - tolerance; after --max-pairs an open key "
+      "is UNDECIDED (exit 3, never a pass). The confidence is split over the looks so an A/A "
+      "fails a key with at most 1 - confidence however many pairs it takes. A side whose "
+      "launches sit on two levels is BIMODAL (B worse in a state: exit 1) or TWO-STATES (exit 3). "
+      "Results: results/<platform>/<run_id>-ab/{a-1,b-1,...}/ + ab.json, ab.md. Exit: 0 pass, 1 "
+      "fail, 2 bad input, 3 not decided or a launch failed. Driver upgrades cannot be switched "
+      "inside one job: see docs/AB-GATE.md.\n"
       "Example:\n"
-      "  fabricgate ab --suite ab-nccl --pairs 5 --a label=current --b nccl=/opt/nccl-2.28.9/lib "
-      "--b label=nccl-2.28.9");
+      "  fabricgate ab --suite ab-nccl --max-pairs 12 --a label=current --b "
+      "nccl=/opt/nccl-2.28.9/lib --b label=nccl-2.28.9");
   cmd->add_option("--suite", a->ab.run.suite, "Suite name (suites/<name>.json) or file")
       ->required();
   cmd->add_option("--a", a->a_items,
-                  "Side A items: NAME=VALUE, nccl=PATH, label=NAME (repeatable)");
+                  "Side A items: NAME=VALUE, nccl=PATH, wrap=CMD, label=NAME (repeatable)");
   cmd->add_option("--b", a->b_items,
-                  "Side B items: NAME=VALUE, nccl=PATH, label=NAME (repeatable)");
-  cmd->add_option("--pairs", a->ab.pairs, "A+B launch pairs")
+                  "Side B items: NAME=VALUE, nccl=PATH, wrap=CMD, label=NAME (repeatable)");
+  auto* min_pairs = cmd->add_option("--min-pairs", a->ab.schedule.min_pairs,
+                                    "Pairs before the first look (then one look per pair)")
+                        ->check(CLI::Range(1, 1000))
+                        ->capture_default_str();
+  auto* max_pairs =
+      cmd->add_option("--max-pairs", a->ab.schedule.max_pairs,
+                      "Most pairs: keys still open then are UNDECIDED (exit 3)")
+          ->check(CLI::Range(1, 1000))
+          ->capture_default_str();
+  cmd->add_option("--pairs", a->pairs,
+                  "Fixed design: exactly N pairs, one look (--min-pairs N --max-pairs N)")
       ->check(CLI::Range(1, 1000))
-      ->capture_default_str();
+      ->excludes(min_pairs)
+      ->excludes(max_pairs);
   cmd->add_option("--tolerance", a->tolerance,
                   "One tolerance (fraction, e.g. 0.05) for every key instead of the platform's "
                   "tolerance policy")
       ->check(CLI::Range(0.0, 0.99));
   cmd->add_option("--confidence", a->ab.compare.confidence,
-                  "Two-sided confidence of the B/A intervals")
+                  "Family confidence: 1 - the false-alarm rate per key over all looks (each "
+                  "look's interval gets 1 - (1 - confidence) / looks)")
       ->check(CLI::Range(0.5, 0.999))
       ->capture_default_str();
   cmd->add_option("--baseline", a->ab.policy_baseline,

@@ -84,7 +84,7 @@ class AbCli : public ::testing::Test {
     return dirs.size() == 1 ? dirs.front() : fs::path();
   }
 
-  json ab_json() const { return load_json_file(ab_dir() / "ab.json", "fabricgate.ab/1"); }
+  json ab_json() const { return load_json_file(ab_dir() / "ab.json", "fabricgate.ab/2"); }
 
   fs::path dir_;
 };

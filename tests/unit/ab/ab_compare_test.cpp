@@ -1,5 +1,5 @@
 // compare_ab on synthetic pairs: clear regressions FAIL, A/A and small shifts PASS, noise with few
-// samples stays AMBIGUOUS, latency keys are judged on time, broken or lost keys fail, routes and
+// samples stays UNDECIDED (exit 3, never a pass), latency keys are judged on time, broken or lost keys fail, routes and
 // side changes are listed, tolerances follow the policy (and A's spread) or --tolerance.
 #include <gtest/gtest.h>
 
@@ -75,7 +75,7 @@ TEST(AbCompare, ShiftWithinToleranceIsNotAFailure) {
   EXPECT_EQ(c.keys.front().verdict, AbVerdict::pass) << c.keys.front().reason;
 }
 
-TEST(AbCompare, NoisyFewSamplesStayAmbiguous) {
+TEST(AbCompare, NoisyFewSamplesStayUndecidedNotAPass) {
   // One pair of three: no 95 % interval exists (P(U=0) = 1/20 > 2.5 %), the estimate is 15 % worse.
   const auto a = make_result(spec(kMiB, {100, 130, 70}));
   const auto b = make_result(spec(kMiB, {117, 150, 82}));
@@ -84,10 +84,11 @@ TEST(AbCompare, NoisyFewSamplesStayAmbiguous) {
   o.tolerance = 0.08;  // A's own spread (30 %) would otherwise widen the tolerance past the shift
   const auto c = compare_ab(ab_side("a"), ab_side("b"), {ab_pair(1, {a}, {b})}, o);
   const gate::AbKey& k = c.keys.front();
-  EXPECT_EQ(k.verdict, AbVerdict::ambiguous) << k.reason;
+  EXPECT_EQ(k.verdict, AbVerdict::undecided) << k.reason;
   EXPECT_FALSE(k.ratio.bounded);
   EXPECT_NE(k.reason.find("too few"), std::string::npos) << k.reason;
-  EXPECT_EQ(c.exit_code, ExitCode::pass);
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);  // 3: not decided
+  EXPECT_NE(c.headline().find("UNDECIDED"), std::string::npos) << c.headline();
 }
 
 TEST(AbCompare, LatencySizesAreJudgedOnTime) {
@@ -199,8 +200,9 @@ TEST(AbCompare, ToleranceFromOptionOrWidenedByTheSpreadOfA) {
 
 TEST(AbCompare, IncompleteWithoutFailureExits3WithFailureExits1) {
   auto o = options();
-  o.incomplete_reason = "launch b-3 did not finish";
-  const auto ok = compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 1.0, 0.01, 2), o);
+  o.incomplete_reason = "launch b-4 did not finish";
+  const auto ok = compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 1.0, 0.01, 3), o);
+  ASSERT_EQ(ok.keys.front().verdict, AbVerdict::pass) << ok.keys.front().reason;
   EXPECT_EQ(ok.exit_code, ExitCode::infra_failure);
   EXPECT_NE(ok.headline().find("INCOMPLETE"), std::string::npos);
   const auto bad = compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 2.0, 0.01, 2), o);

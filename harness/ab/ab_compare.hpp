@@ -2,7 +2,9 @@
 // The A/B upgrade gate (`fabricgate ab`): side A and side B (NCCL libraries, environment sets)
 // were launched interleaved, A B A B ..., each launch a fresh process. Per key, the per-repetition
 // samples of every complete pair are pooled per side and B is compared with A as a ratio: the
-// Hodges-Lehmann estimate with its distribution-free confidence interval (shift_estimate.hpp).
+// Hodges-Lehmann estimate with its distribution-free confidence interval (shift_estimate.hpp),
+// widened to cover the pairs' own interval (launch-to-launch drift, Student's t on the per-pair
+// median ratios).
 // A key FAILs when the whole interval is worse than 1 - tolerance and PASSes only when the whole
 // interval lies above 1 - tolerance; otherwise it is UNDECIDED (ab_sequential.hpp adds pairs). A
 // side whose launches sit on two levels (two_levels.hpp) is BIMODAL, never a pass. Route differences (algorithm,
@@ -109,7 +111,9 @@ struct AbKey : KeyIdentity {
   std::size_t samples_b = 0;
   double median_a = 0;  // pooled medians of the judged metric
   double median_b = 0;
-  AbInterval ratio;        // metric B / metric A
+  AbInterval ratio;         // metric B / metric A: the hull of the two below
+  AbInterval pooled_ratio;  // Hodges-Lehmann over every repetition (the repetitions' noise)
+  AbInterval paired_ratio;  // Student's t over the pairs' log median ratios (the launches' drift)
   AbInterval performance;  // > 1: B better (the ratio for bandwidth, its inverse for time)
   double tolerance = 0;
   double static_tolerance = 0;

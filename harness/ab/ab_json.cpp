@@ -80,6 +80,8 @@ json key_to_json(const AbKey& k) {
     j["median_a"] = k.median_a;
     j["median_b"] = k.median_b;
     j["ratio_b_over_a"] = interval_to_json(k.ratio);
+    j["ratio_pooled"] = interval_to_json(k.pooled_ratio);
+    j["ratio_pairs"] = interval_to_json(k.paired_ratio);
     j["performance"] = interval_to_json(k.performance);
     j["tolerance"] = k.tolerance;
     j["static_tolerance"] = k.static_tolerance;

@@ -20,6 +20,7 @@
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/shipped_suites.hpp"
+#include "harness/ab/ab_bisect.hpp"
 #include "harness/ab/ab_sequential.hpp"
 #include "harness/launch/ab_runner.hpp"
 #include "harness/launch/ab_spec.hpp"
@@ -39,16 +40,91 @@ struct AbArgs {
   std::string platform;
   double tolerance = -1;
   int pairs = 0;  // --pairs N: the fixed design, min = max = N
+  bool bisect = false;
+  std::vector<std::string> candidates;  // --candidate ITEM, oldest first
   int timeout_s = launch::kDefaultRunTimeoutSeconds;
   int lock_timeout_s = launch::kDefaultLockTimeoutSeconds;
   std::string lock_file = launch::kDefaultLockFile;
   std::string baselines_dir = "baselines";
 };
 
+const char* outcome_name(gate::ProbeOutcome o) {
+  switch (o) {
+    case gate::ProbeOutcome::good: return "good";
+    case gate::ProbeOutcome::bad: return "bad";
+    case gate::ProbeOutcome::undecided: return "undecided";
+  }
+  return "?";
+}
+
+// --bisect: side B of each probe is --b's items plus one --candidate item, labelled c<i> unless
+// --b names it; every side is parsed (and every nccl=/wrap= checked) before the first launch.
+int bisect_command(AbArgs& a) {
+  if (a.candidates.empty())
+    throw InputError("--bisect: expected --candidate ITEM, one per candidate, oldest first");
+  std::vector<gate::AbSide> sides;
+  for (std::size_t i = 0; i < a.candidates.size(); ++i) {
+    std::vector<std::string> items = a.b_items;
+    items.push_back(a.candidates[i]);
+    bool labelled = false;
+    for (const std::string& it : items) labelled = labelled || it.rfind("label=", 0) == 0;
+    if (!labelled) items.push_back("label=c" + std::to_string(i + 1));
+    sides.push_back(launch::parse_ab_side("b", items));
+  }
+  std::vector<std::string> dirs(sides.size());
+  const gate::BisectResult r = gate::bisect_first_bad(sides.size(), [&](std::size_t i) {
+    launch::AbRunOptions o = a.ab;
+    o.b = sides[i];
+    o.run_id_tag = "-c" + std::to_string(i + 1);
+    std::cerr << "fabricgate ab --bisect: probe candidate " << i + 1 << " of " << sides.size()
+              << " (" << a.candidates[i] << ")\n";
+    const launch::AbRunResult res = launch::run_ab(o);
+    dirs[i] = res.dir.string();
+    write_file_atomically(res.dir / "ab.md",
+                          report::without_workflow_commands(report::render_ab_markdown(res.comparison)));
+    std::cerr << "fabricgate ab --bisect: candidate " << i + 1 << ": "
+              << res.comparison.headline() << "\n";
+    switch (res.comparison.exit_code) {
+      case ExitCode::pass: return gate::ProbeOutcome::good;
+      case ExitCode::gate_failure: return gate::ProbeOutcome::bad;
+      default: return gate::ProbeOutcome::undecided;
+    }
+  });
+  json probes = json::array();
+  for (const gate::BisectProbe& p : r.probes) {
+    probes.push_back({{"candidate", p.candidate + 1},
+                      {"item", a.candidates[p.candidate]},
+                      {"outcome", outcome_name(p.outcome)},
+                      {"dir", dirs[p.candidate]}});
+  }
+  json doc = {{"schema", "fabricgate.ab-bisect/1"},
+              {"candidates", a.candidates},
+              {"first_bad", r.first_bad ? json(*r.first_bad + 1) : json(nullptr)},
+              {"stopped", r.stopped},
+              {"probes", probes},
+              {"probe_bound", gate::bisect_probe_bound(a.candidates.size())},
+              {"summary", r.summary}};
+  // Next to the probes' A/B directories (all under results/<platform>/).
+  const std::filesystem::path out =
+      std::filesystem::path(dirs[r.probes.front().candidate]).parent_path() /
+      (std::filesystem::path(dirs[r.probes.front().candidate]).filename().string() + "-bisect.json");
+  write_json_atomically(out, doc);
+  std::cout << "fabricgate ab --bisect: " << r.summary << "\n";
+  for (const gate::BisectProbe& p : r.probes) {
+    std::cout << "  candidate " << p.candidate + 1 << " (" << a.candidates[p.candidate]
+              << "): " << outcome_name(p.outcome) << "  " << dirs[p.candidate] << "\n";
+  }
+  std::cerr << "fabricgate: bisection in " << out.string() << "\n";
+  if (r.stopped) return static_cast<int>(ExitCode::infra_failure);
+  return static_cast<int>(r.first_bad ? ExitCode::gate_failure : ExitCode::pass);
+}
+
 int ab_command(AbArgs& a) {
   // Both specs are checked before anything is launched.
   a.ab.a = launch::parse_ab_side("a", a.a_items);
   a.ab.b = launch::parse_ab_side("b", a.b_items);
+  if (!a.bisect && !a.candidates.empty())
+    throw InputError("--candidate: only with --bisect");
   launch::RunOptions& run = a.ab.run;
   run.bench = a.bench.empty() ? launch::default_bench_path() : std::filesystem::path(a.bench);
   if (!a.suites_dir.empty()) run.suite_dirs.push_back(a.suites_dir);
@@ -63,6 +139,7 @@ int ab_command(AbArgs& a) {
   if (a.tolerance >= 0) a.ab.compare.tolerance = a.tolerance;
   if (a.pairs > 0) a.ab.schedule = {a.pairs, a.pairs};
   gate::check_schedule(a.ab.schedule);
+  if (a.bisect) return bisect_command(a);
 
   const launch::AbRunResult result = launch::run_ab(a.ab);
   const gate::AbComparison& c = result.comparison;
@@ -97,7 +174,9 @@ void add_ab_command(CLI::App& app, int& exit_code) {
       "inside one job: see docs/AB-GATE.md.\n"
       "Example:\n"
       "  fabricgate ab --suite ab-nccl --max-pairs 12 --a label=current --b "
-      "nccl=/opt/nccl-2.28.9/lib --b label=nccl-2.28.9");
+      "nccl=/opt/nccl-2.28.9/lib --b label=nccl-2.28.9\n"
+      "  fabricgate ab --suite ab-nccl --a label=current --bisect --candidate nccl=/opt/nccl-2.27.5 "
+      "--candidate nccl=/opt/nccl-2.27.7 --candidate nccl=/opt/nccl-2.28.3");
   cmd->add_option("--suite", a->ab.run.suite, "Suite name (suites/<name>.json) or file")
       ->required();
   cmd->add_option("--a", a->a_items,
@@ -118,6 +197,13 @@ void add_ab_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 1000))
       ->excludes(min_pairs)
       ->excludes(max_pairs);
+  cmd->add_flag("--bisect", a->bisect,
+                "Find the first bad of the --candidate list (oldest first): one A/B per probe, "
+                "side A against --b's items plus the candidate, at most ceil(log2 n) + 1 A/Bs; "
+                "exit 1 when one is bad, 0 when none, 3 when a probe is not decided");
+  cmd->add_option("--candidate", a->candidates,
+                  "With --bisect: one side item per candidate (nccl=PATH, NAME=VALUE, wrap=CMD), "
+                  "repeatable, in order");
   cmd->add_option("--tolerance", a->tolerance,
                   "One tolerance (fraction, e.g. 0.05) for every key instead of the platform's "
                   "tolerance policy")

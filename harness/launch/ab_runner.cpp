@@ -209,7 +209,7 @@ AbRunResult run_ab(const AbRunOptions& o) {
   compare.pairs_requested = o.schedule.max_pairs;
   choose_policy(o, platform, compare);
 
-  series.run_id = utc_now_compact() + "-" + suite.name + "-ab";
+  series.run_id = utc_now_compact() + "-" + suite.name + "-ab" + o.run_id_tag;
   AbRunResult result;
   result.dir = series.dir = o.run.results_dir / platform / series.run_id;
   fs::create_directories(result.dir);

@@ -27,6 +27,7 @@ struct AbRunOptions {
   // defaults. Ignored when compare.tolerance is set.
   std::string policy_baseline;
   std::filesystem::path baselines_dir = "baselines";
+  std::string run_id_tag;  // appended to the run id ("-c3": one probe of a bisection)
 };
 
 struct AbRunResult {

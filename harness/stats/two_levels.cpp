@@ -80,4 +80,20 @@ TwoLevels find_two_levels(std::span<const double> values, double min_ratio, doub
   return out;
 }
 
+double state_excess_p(std::size_t x_b, std::size_t n_b, std::size_t x_a, std::size_t n_a) {
+  const std::size_t total = n_a + n_b;
+  const std::size_t in_state = x_a + x_b;
+  const auto log_choose = [](std::size_t n, std::size_t k) {
+    return std::lgamma(static_cast<double>(n) + 1) - std::lgamma(static_cast<double>(k) + 1) -
+           std::lgamma(static_cast<double>(n - k) + 1);
+  };
+  double p = 0;
+  for (std::size_t x = x_b; x <= std::min(n_b, in_state); ++x) {
+    if (in_state - x > n_a) continue;
+    p += std::exp(log_choose(n_b, x) + log_choose(n_a, in_state - x) -
+                  log_choose(total, in_state));
+  }
+  return std::min(1.0, p);
+}
+
 }  // namespace fabricgate::gate

@@ -40,4 +40,10 @@ double two_levels_threshold(std::size_t n);
 TwoLevels find_two_levels(std::span<const double> values, double min_ratio,
                           double min_separation = -1, std::size_t min_count = kTwoLevelsMinCount);
 
+// One-sided Fisher exact test: P(X >= x_b) for X hypergeometric, the launches of B at a level
+// (x_b of n_b) against A's (x_a of n_a) when both sides share one rate. Small: B is in that
+// state more often than A. A side that merely shows a state A also has (the CPU box's occasional
+// slow launch, drawn into B and not into A) does not reach it.
+double state_excess_p(std::size_t x_b, std::size_t n_b, std::size_t x_a, std::size_t n_a);
+
 }  // namespace fabricgate::gate

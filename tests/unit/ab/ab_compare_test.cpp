@@ -149,8 +149,11 @@ TEST(AbCompare, RouteDifferencesAreListedPerKey) {
   ResultSpec b = a;
   b.choice = {{"algo", {{"Tree", 10}}}, {"proto", {{"Simple", 10}}}, {"channels", {{"16", 10}}}};
   b.params = {{"provider", "tcp;ofi_rxm"}};
+  // Two pairs: one pair alone cannot bound launch-to-launch drift (UNDECIDED).
   const auto c = compare_ab(ab_side("a"), ab_side("b"),
-                            {ab_pair(1, {make_result(a)}, {make_result(b)})}, options());
+                            {ab_pair(1, {make_result(a)}, {make_result(b)}),
+                             ab_pair(2, {make_result(a)}, {make_result(b)})},
+                            options());
   const auto& changes = c.keys.front().route_changes;
   std::set<std::string> what;
   for (const auto& ch : changes) what.insert(ch.what);
@@ -196,6 +199,28 @@ TEST(AbCompare, ToleranceFromOptionOrWidenedByTheSpreadOfA) {
   o.tolerance = 0.1;
   const auto fixed = compare_ab(ab_side("a"), ab_side("b"), pairs, o);
   EXPECT_DOUBLE_EQ(fixed.keys.front().tolerance, 0.1);
+}
+
+TEST(AbCompare, TheIntervalCoversTheLaunchToLaunchDrift) {
+  // Each launch is tight (0.5 %) but B's launches sit 12 % below or 8 % above A's in turn: pooled,
+  // the repetitions look like a clear -2 % with a narrow interval; the pairs say the shift is
+  // not known to better than the drift, so the key is not decided (and not a FAIL, not a PASS).
+  std::vector<gate::AbPair> pairs;
+  const double b_level[] = {0.88, 1.08, 0.9, 1.07};
+  for (int p = 1; p <= 4; ++p) {
+    const auto a = make_result(spec(kMiB, noisy(100, 0.005, 5, 700 + p)));
+    const auto b = make_result(spec(kMiB, noisy(100 / b_level[p - 1], 0.005, 5, 800 + p)));
+    pairs.push_back(ab_pair(p, {a}, {b}));
+  }
+  auto o = options();
+  o.tolerance = 0.08;
+  const auto c = compare_ab(ab_side("a"), ab_side("b"), pairs, o);
+  const gate::AbKey& k = c.keys.front();
+  ASSERT_TRUE(k.pooled_ratio.bounded && k.paired_ratio.bounded);
+  EXPECT_GT(k.paired_ratio.high - k.paired_ratio.low, k.pooled_ratio.high - k.pooled_ratio.low);
+  EXPECT_LE(k.ratio.low, k.paired_ratio.low);
+  EXPECT_GE(k.ratio.high, k.paired_ratio.high);
+  EXPECT_EQ(k.verdict, AbVerdict::undecided) << k.reason;
 }
 
 TEST(AbCompare, IncompleteWithoutFailureExits3WithFailureExits1) {

@@ -81,6 +81,14 @@ TEST(TwoLevels, LevelsCloserThanTheToleranceAreOneState) {
   EXPECT_FALSE(find_two_levels(v, kTolerance).found);
 }
 
+TEST(TwoLevels, StateExcessIsFishersOneSidedTest) {
+  // 4 of 8 B launches slow, 0 of 8 A: C(8,4) / C(16,4) = 70 / 1820.
+  EXPECT_NEAR(state_excess_p(4, 8, 0, 8), 70.0 / 1820.0, 1e-12);
+  EXPECT_NEAR(state_excess_p(0, 8, 3, 8), 1.0, 1e-12);  // B never in it: no evidence at all
+  EXPECT_GT(state_excess_p(2, 11, 0, 11), 0.2);         // two slow launches drawn into B
+  EXPECT_LT(state_excess_p(12, 12, 0, 12), 1e-6);
+}
+
 TEST(TwoLevels, TooFewLaunchesAreNeverTwoStates) {
   EXPECT_FALSE(find_two_levels(std::vector<double>{100, 200, 100}, kTolerance).found);
   EXPECT_TRUE(std::isinf(two_levels_threshold(3)));

@@ -9,6 +9,7 @@
 // still compared in ab.json).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -84,11 +85,15 @@ int bisect_command(AbArgs& a) {
                           report::without_workflow_commands(report::render_ab_markdown(res.comparison)));
     std::cerr << "fabricgate ab --bisect: candidate " << i + 1 << ": "
               << res.comparison.headline() << "\n";
-    switch (res.comparison.exit_code) {
-      case ExitCode::pass: return gate::ProbeOutcome::good;
-      case ExitCode::gate_failure: return gate::ProbeOutcome::bad;
-      default: return gate::ProbeOutcome::undecided;
-    }
+    // The search asks "is this candidate worse?": a FAIL says yes; a key still open, or a series
+    // that did not finish, leaves it unknown; TWO-STATES (two levels, B not shown worse in
+    // either) answers no, as PASS does.
+    const gate::AbComparison& c = res.comparison;
+    if (c.exit_code == ExitCode::gate_failure) return gate::ProbeOutcome::bad;
+    const bool open = std::any_of(c.keys.begin(), c.keys.end(), [](const gate::AbKey& k) {
+      return gate::ab_verdict_open(k.verdict);
+    });
+    return open || !c.complete ? gate::ProbeOutcome::undecided : gate::ProbeOutcome::good;
   });
   json probes = json::array();
   for (const gate::BisectProbe& p : r.probes) {

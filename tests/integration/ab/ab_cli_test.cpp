@@ -188,6 +188,38 @@ TEST_F(AbCli, MpiSameConfigurationNeverFails) {
   EXPECT_TRUE(fs::exists(ab_dir() / ("b-" + std::to_string(pairs)) / "bench-console.txt"));
 }
 
+// --bisect over a ladder of six: candidates 4..6 put MPI on TCP. The search probes the last (bad),
+// then halves: 3 (good), 5 (bad), 4 (bad) -> first bad 4, in ceil(log2 6) + 1 = 4 A/Bs, each
+// candidate once. Every probe is a sequential A/B (3..8 pairs) with its own directory; at 80 %
+// family confidence, so that the good probes (A/As) are decided on a loaded 2-core runner too
+// (an undecided probe stops the search, exit 3, rather than guess).
+TEST_F(AbCli, BisectFindsTheFirstCandidateOnTcp) {
+  const auto s = suite("bisect-mpi", json::array({mpi_entry()}));
+  auto args = ab_args(s, kMpiShm, {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl_tcp_if_include=lo"});
+  args.erase(args.begin() + 4, args.begin() + 6);  // drop --pairs N
+  args.insert(args.end(),
+              {"--min-pairs", "3", "--max-pairs", "8", "--confidence", "0.8", "--bisect"});
+  for (int i = 1; i <= 6; ++i)
+    args.insert(args.end(), {"--candidate", i >= 4 ? "OMPI_MCA_btl=self,tcp" : "OMPI_MCA_btl=self,vader"});
+  const auto job = run_job(args, 600);
+  ASSERT_EQ(job.exit_code, 1) << job.output;
+  EXPECT_NE(job.output.find("first bad candidate: 4 of 6 (4 A/Bs, at most 4)"), std::string::npos)
+      << job.output;
+  std::vector<fs::path> bisect_files;
+  std::size_t ab_dirs = 0;
+  for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) {
+    if (e.path().string().ends_with("-bisect.json")) bisect_files.push_back(e.path());
+    else if (e.is_directory()) ++ab_dirs;
+  }
+  ASSERT_EQ(bisect_files.size(), 1u);
+  EXPECT_EQ(ab_dirs, 4u);  // one A/B per probe, none repeated
+  const json b = load_json_file(bisect_files.front(), "fabricgate.ab-bisect/1");
+  EXPECT_EQ(b["first_bad"], 4);
+  std::vector<int> order;
+  for (const auto& p : b["probes"]) order.push_back(p["candidate"].get<int>());
+  EXPECT_EQ(order, (std::vector<int>{6, 3, 5, 4})) << b.dump(2);
+}
+
 #if FABRICGATE_TEST_LIBFABRIC
 // MPI pinned to shared memory on both sides, so FI_PROVIDER only steers the libfabric benchmarks.
 const std::vector<std::string> kMpiPinned = {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader"};

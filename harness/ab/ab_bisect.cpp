@@ -33,8 +33,8 @@ BisectResult bisect_first_bad(std::size_t n,
   const ProbeOutcome last = outcome_of(n - 1);
   if (last == ProbeOutcome::undecided) return undecided(n - 1);
   if (last == ProbeOutcome::good) {
-    r.summary = "no candidate is worse than the reference (the last, " + std::to_string(n) +
-                ", is not)";
+    r.summary =
+        "no candidate is worse than the reference (the last, " + std::to_string(n) + ", is not)";
     return r;
   }
   // Invariant: every candidate before lo is good, candidate hi is bad.
@@ -51,8 +51,8 @@ BisectResult bisect_first_bad(std::size_t n,
     }
   }
   r.first_bad = hi;
-  r.summary = "first bad candidate: " + std::to_string(hi + 1) + " of " + std::to_string(n) +
-              " (" + std::to_string(r.probes.size()) + " A/Bs, at most " +
+  r.summary = "first bad candidate: " + std::to_string(hi + 1) + " of " + std::to_string(n) + " (" +
+              std::to_string(r.probes.size()) + " A/Bs, at most " +
               std::to_string(bisect_probe_bound(n)) + ")";
   return r;
 }

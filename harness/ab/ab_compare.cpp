@@ -75,9 +75,8 @@ std::size_t AbComparison::failing_count() const {
 }
 
 std::size_t AbComparison::not_decided_count() const {
-  return static_cast<std::size_t>(std::count_if(keys.begin(), keys.end(), [](const AbKey& k) {
-    return ab_verdict_not_decided(k.verdict);
-  }));
+  return static_cast<std::size_t>(std::count_if(
+      keys.begin(), keys.end(), [](const AbKey& k) { return ab_verdict_not_decided(k.verdict); }));
 }
 
 std::string AbComparison::headline() const {
@@ -325,11 +324,10 @@ std::string ratio_text(const AbKey& k, const AbOptions& o) {
           ? fmt::format("{} + {} samples are too few for a {:.1f}% interval", k.samples_a,
                         k.samples_b, o.confidence * 100)
           : fmt::format("{} pair(s) cannot bound launch-to-launch drift", k.pair_ratios.size());
-  return fmt::format("{}: {} {} -> {}, B/A {:.3f}: {:+.1f}% ({}), tolerance {:.1f}%; {}",
-                     format_bytes(k.bytes), metric_name(k.metric),
-                     format_metric(k.median_a, is_time), format_metric(k.median_b, is_time),
-                     k.ratio.estimate, change * 100, change < 0 ? "B worse" : "B better",
-                     k.tolerance * 100, why);
+  return fmt::format(
+      "{}: {} {} -> {}, B/A {:.3f}: {:+.1f}% ({}), tolerance {:.1f}%; {}", format_bytes(k.bytes),
+      metric_name(k.metric), format_metric(k.median_a, is_time), format_metric(k.median_b, is_time),
+      k.ratio.estimate, change * 100, change < 0 ? "B worse" : "B better", k.tolerance * 100, why);
 }
 
 AbLevels levels_of(const std::vector<double>& launch_medians, double tolerance) {
@@ -368,20 +366,19 @@ void judge_two_states(AbKey& k, bool higher_better, const std::vector<double>& m
             levels_text(k.levels_b, is_time);
   // Launches in B's worse state: beyond the geometric middle of B's two levels (or of B's worse
   // level and A's median when only A has two).
-  const double other = k.levels_b.found ? (higher_better ? k.levels_b.high : k.levels_b.low)
-                                        : k.median_b;
+  const double other =
+      k.levels_b.found ? (higher_better ? k.levels_b.high : k.levels_b.low) : k.median_b;
   const double cut = std::sqrt(worse_b * other);
   const auto in_worse = [&](const std::vector<double>& v) {
-    return static_cast<std::size_t>(std::count_if(v.begin(), v.end(), [&](double m) {
-      return higher_better ? m < cut : m > cut;
-    }));
+    return static_cast<std::size_t>(std::count_if(
+        v.begin(), v.end(), [&](double m) { return higher_better ? m < cut : m > cut; }));
   };
   const std::size_t xb = in_worse(medians_b);
   const std::size_t xa = in_worse(medians_a);
   const double p = state_excess_p(xb, medians_b.size(), xa, medians_a.size());
-  const std::string counts = fmt::format("{} of {} B launches in the worse state, {} of {} A ({})",
-                                         xb, medians_b.size(), xa, medians_a.size(),
-                                         fmt::format("p {:.3g}", p));
+  const std::string counts =
+      fmt::format("{} of {} B launches in the worse state, {} of {} A ({})", xb, medians_b.size(),
+                  xa, medians_a.size(), fmt::format("p {:.3g}", p));
   if (k.levels_b.found && perf < 1 - k.tolerance && p <= alpha) {
     k.verdict = AbVerdict::bimodal;
     k.reason += fmt::format("; {}; B's worse level is {:+.1f}% against A's; {}", text,
@@ -459,9 +456,8 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
   } else {
     // A PASS is a decision: an interval that reaches below 1 - tolerance could be a regression.
     k.verdict = AbVerdict::undecided;
-    k.reason += k.performance.bounded
-                    ? "; the interval reaches below 1 - tolerance: not decided"
-                    : "; no interval yet: not decided";
+    k.reason += k.performance.bounded ? "; the interval reaches below 1 - tolerance: not decided"
+                                      : "; no interval yet: not decided";
   }
   judge_two_states(k, metric_higher_is_better(k.metric), launch_medians_a, launch_medians_b,
                    1 - o.confidence);

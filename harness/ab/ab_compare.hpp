@@ -7,9 +7,10 @@
 // median ratios).
 // A key FAILs when the whole interval is worse than 1 - tolerance and PASSes only when the whole
 // interval lies above 1 - tolerance; otherwise it is UNDECIDED (ab_sequential.hpp adds pairs). A
-// side whose launches sit on two levels (two_levels.hpp) is BIMODAL, never a pass. Route differences (algorithm,
-// protocol, channels, transport, libfabric provider) and what changed between the sides (variables,
-// NCCL version and library) are listed. Plain data and pure functions: reports only read this.
+// side whose launches sit on two levels (two_levels.hpp) is BIMODAL, never a pass. Route
+// differences (algorithm, protocol, channels, transport, libfabric provider) and what changed
+// between the sides (variables, NCCL version and library) are listed. Plain data and pure
+// functions: reports only read this.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -114,7 +115,7 @@ struct AbKey : KeyIdentity {
   AbInterval ratio;         // metric B / metric A: the hull of the two below
   AbInterval pooled_ratio;  // Hodges-Lehmann over every repetition (the repetitions' noise)
   AbInterval paired_ratio;  // Student's t over the pairs' log median ratios (the launches' drift)
-  AbInterval performance;  // > 1: B better (the ratio for bandwidth, its inverse for time)
+  AbInterval performance;   // > 1: B better (the ratio for bandwidth, its inverse for time)
   double tolerance = 0;
   double static_tolerance = 0;
   double spread_a = 0;              // A's relative spread (repetitions and launch-to-launch)
@@ -154,8 +155,8 @@ struct AbComparison {
   // (fingerprint_changes.hpp); `fingerprint_note` says why when nothing could be compared.
   std::vector<Change> fingerprint_changes;
   std::string fingerprint_note;
-  int pairs_requested = 0;  // the most pairs the design allows (--max-pairs)
-  int min_pairs = 0;        // the first look (--min-pairs)
+  int pairs_requested = 0;     // the most pairs the design allows (--max-pairs)
+  int min_pairs = 0;           // the first look (--min-pairs)
   double look_confidence = 0;  // confidence of each look's interval (alpha split over the looks)
   bool decided = false;        // every key has a final verdict: no more pairs are needed
   std::string stop_reason;     // why the series stopped (or "running")
@@ -172,7 +173,7 @@ struct AbComparison {
   std::vector<AbVerdictCount> counts() const;
   std::size_t failing_count() const;
   std::size_t not_decided_count() const;  // UNDECIDED and TWO-STATES keys
-  std::string headline() const;  // "FAIL: 2 of 24 keys: B worse than A (2 FAIL)"
+  std::string headline() const;           // "FAIL: 2 of 24 keys: B worse than A (2 FAIL)"
 };
 
 struct AbOptions {

@@ -64,9 +64,8 @@ AbComparison judge_sequential(const AbSide& a, const AbSide& b, const std::vecto
       const AbVerdict was = frozen->second.verdict;
       if (two_states_now && (was == AbVerdict::pass || was == AbVerdict::improvement)) {
         k.pairs_needed = measured;
-        k.stop_reason = "decided: " + decided_text(k, measured) + " (was " +
-                        ab_verdict_name(was) + " after " +
-                        std::to_string(frozen->second.pairs_needed) + " pairs)";
+        k.stop_reason = "decided: " + decided_text(k, measured) + " (was " + ab_verdict_name(was) +
+                        " after " + std::to_string(frozen->second.pairs_needed) + " pairs)";
       } else {
         k = frozen->second;
       }
@@ -93,8 +92,8 @@ AbComparison judge_sequential(const AbSide& a, const AbSide& b, const std::vecto
   if (c.decided) {
     c.stop_reason = fmt::format("every key decided after {} pairs", measured);
   } else if (at_max) {
-    c.stop_reason = fmt::format("{} key(s) not decided after the maximum of {} pairs", open,
-                                s.max_pairs);
+    c.stop_reason =
+        fmt::format("{} key(s) not decided after the maximum of {} pairs", open, s.max_pairs);
   } else if (!c.complete) {
     c.stop_reason = "stopped early: " + c.incomplete_reason;
   } else {

@@ -19,10 +19,10 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/text_escape.hpp"
-#include "harness/cli/commands.hpp"
-#include "harness/cli/shipped_suites.hpp"
 #include "harness/ab/ab_bisect.hpp"
 #include "harness/ab/ab_sequential.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/shipped_suites.hpp"
 #include "harness/launch/ab_runner.hpp"
 #include "harness/launch/ab_spec.hpp"
 #include "harness/report/ab_report.hpp"
@@ -81,10 +81,10 @@ int bisect_command(AbArgs& a) {
               << " (" << a.candidates[i] << ")\n";
     const launch::AbRunResult res = launch::run_ab(o);
     dirs[i] = res.dir.string();
-    write_file_atomically(res.dir / "ab.md",
-                          report::without_workflow_commands(report::render_ab_markdown(res.comparison)));
-    std::cerr << "fabricgate ab --bisect: candidate " << i + 1 << ": "
-              << res.comparison.headline() << "\n";
+    write_file_atomically(res.dir / "ab.md", report::without_workflow_commands(
+                                                 report::render_ab_markdown(res.comparison)));
+    std::cerr << "fabricgate ab --bisect: candidate " << i + 1 << ": " << res.comparison.headline()
+              << "\n";
     // The search asks "is this candidate worse?": a FAIL says yes; a key still open, or a series
     // that did not finish, leaves it unknown; TWO-STATES (two levels, B not shown worse in
     // either) answers no, as PASS does.
@@ -112,7 +112,8 @@ int bisect_command(AbArgs& a) {
   // Next to the probes' A/B directories (all under results/<platform>/).
   const std::filesystem::path out =
       std::filesystem::path(dirs[r.probes.front().candidate]).parent_path() /
-      (std::filesystem::path(dirs[r.probes.front().candidate]).filename().string() + "-bisect.json");
+      (std::filesystem::path(dirs[r.probes.front().candidate]).filename().string() +
+       "-bisect.json");
   write_json_atomically(out, doc);
   std::cout << "fabricgate ab --bisect: " << r.summary << "\n";
   for (const gate::BisectProbe& p : r.probes) {
@@ -128,8 +129,7 @@ int ab_command(AbArgs& a) {
   // Both specs are checked before anything is launched.
   a.ab.a = launch::parse_ab_side("a", a.a_items);
   a.ab.b = launch::parse_ab_side("b", a.b_items);
-  if (!a.bisect && !a.candidates.empty())
-    throw InputError("--candidate: only with --bisect");
+  if (!a.bisect && !a.candidates.empty()) throw InputError("--candidate: only with --bisect");
   launch::RunOptions& run = a.ab.run;
   run.bench = a.bench.empty() ? launch::default_bench_path() : std::filesystem::path(a.bench);
   if (!a.suites_dir.empty()) run.suite_dirs.push_back(a.suites_dir);
@@ -180,7 +180,8 @@ void add_ab_command(CLI::App& app, int& exit_code) {
       "Example:\n"
       "  fabricgate ab --suite ab-nccl --max-pairs 12 --a label=current --b "
       "nccl=/opt/nccl-2.28.9/lib --b label=nccl-2.28.9\n"
-      "  fabricgate ab --suite ab-nccl --a label=current --bisect --candidate nccl=/opt/nccl-2.27.5 "
+      "  fabricgate ab --suite ab-nccl --a label=current --bisect --candidate "
+      "nccl=/opt/nccl-2.27.5 "
       "--candidate nccl=/opt/nccl-2.27.7 --candidate nccl=/opt/nccl-2.28.3");
   cmd->add_option("--suite", a->ab.run.suite, "Suite name (suites/<name>.json) or file")
       ->required();
@@ -192,11 +193,10 @@ void add_ab_command(CLI::App& app, int& exit_code) {
                                     "Pairs before the first look (then one look per pair)")
                         ->check(CLI::Range(1, 1000))
                         ->capture_default_str();
-  auto* max_pairs =
-      cmd->add_option("--max-pairs", a->ab.schedule.max_pairs,
-                      "Most pairs: keys still open then are UNDECIDED (exit 3)")
-          ->check(CLI::Range(1, 1000))
-          ->capture_default_str();
+  auto* max_pairs = cmd->add_option("--max-pairs", a->ab.schedule.max_pairs,
+                                    "Most pairs: keys still open then are UNDECIDED (exit 3)")
+                        ->check(CLI::Range(1, 1000))
+                        ->capture_default_str();
   cmd->add_option("--pairs", a->pairs,
                   "Fixed design: exactly N pairs, one look (--min-pairs N --max-pairs N)")
       ->check(CLI::Range(1, 1000))

@@ -171,7 +171,9 @@ std::string pair_line(const gate::AbComparison& c, int pair, double took_a, doub
   } else {
     state = (tally.empty() ? std::string("none decided") : tally) +
             (open > 0 ? fmt::format("; {} undecided", open) : std::string()) +
-            (c.decided ? " -> all decided" : pair >= s.max_pairs ? " -> maximum reached" : "");
+            (c.decided             ? " -> all decided"
+             : pair >= s.max_pairs ? " -> maximum reached"
+                                   : "");
   }
   return fmt::format("fabricgate ab: pair {} of {}..{} (A {:.1f} s, B {:.1f} s): {}\n", pair,
                      s.min_pairs, s.max_pairs, took_a, took_b, state);

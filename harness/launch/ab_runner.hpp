@@ -1,10 +1,11 @@
 #pragma once
 // `fabricgate ab`: launch side A and side B of an A/B interleaved, A B A B ..., each launch a fresh
 // process through run_suite, pair after pair until every key is decided or the schedule's most
-// pairs have run (ab_sequential.hpp: one look after each pair from min_pairs on) (so mpirun/srun, run directories and crash handling are the same as
-// `fabricgate run`), under one runner lock held across all launches so no other run measures in
-// between. Each launch's loaded libraries are verified before its numbers count; after every
-// complete pair ab.json is rewritten atomically, so finished pairs survive a later crash.
+// pairs have run (ab_sequential.hpp: one look after each pair from min_pairs on) (so mpirun/srun,
+// run directories and crash handling are the same as `fabricgate run`), under one runner lock held
+// across all launches so no other run measures in between. Each launch's loaded libraries are
+// verified before its numbers count; after every complete pair ab.json is rewritten atomically, so
+// finished pairs survive a later crash.
 //   results/<platform>/<run_id>/{a-1,b-1,a-2,b-2,...}/run.json + ab.json   (run_id ends in "-ab")
 #include <filesystem>
 #include <string>

@@ -86,8 +86,9 @@ std::vector<std::string> parse_wrap_command(const std::string& item, const std::
                                             const char* path) {
   // No shell runs CMD, so quotes and expansions would reach the program literally: refuse them.
   if (!is_safe_env_value(command)) {
-    throw InputError(item + ": expected a command and its arguments separated by blanks, without "
-                            "shell syntax ($ ` ; | & < > quotes or newlines); no shell runs it");
+    throw InputError(item +
+                     ": expected a command and its arguments separated by blanks, without "
+                     "shell syntax ($ ` ; | & < > quotes or newlines); no shell runs it");
   }
   std::vector<std::string> argv;
   std::istringstream words(command);
@@ -158,9 +159,9 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
       if (side.env.count(name)) throw InputError(option + " " + name + ": set twice for one side");
       side.env[name] = value;
     } else {
-      throw InputError(
-          option + " \"" + item + "\": \"" + name +
-          "\" is neither an environment variable name ([A-Z_][A-Za-z0-9_]*) nor nccl, wrap or label");
+      throw InputError(option + " \"" + item + "\": \"" + name +
+                       "\" is neither an environment variable name ([A-Z_][A-Za-z0-9_]*) nor nccl, "
+                       "wrap or label");
     }
   }
   if (!side.nccl.empty() && side.env.count("LD_LIBRARY_PATH")) {

@@ -75,8 +75,8 @@ TwoLevels find_two_levels(std::span<const double> values, double min_ratio, doub
   const double gap = mhi.mean - mlo.mean;
   out.separation = within > 0 ? gap / within : std::numeric_limits<double>::infinity();
   if (min_separation < 0) min_separation = two_levels_threshold(logs.size());
-  out.found = gap > 0 && out.high_level / out.low_level - 1 > min_ratio &&
-              out.separation >= min_separation;
+  out.found =
+      gap > 0 && out.high_level / out.low_level - 1 > min_ratio && out.separation >= min_separation;
   return out;
 }
 
@@ -90,8 +90,7 @@ double state_excess_p(std::size_t x_b, std::size_t n_b, std::size_t x_a, std::si
   double p = 0;
   for (std::size_t x = x_b; x <= std::min(n_b, in_state); ++x) {
     if (in_state - x > n_a) continue;
-    p += std::exp(log_choose(n_b, x) + log_choose(n_a, in_state - x) -
-                  log_choose(total, in_state));
+    p += std::exp(log_choose(n_b, x) + log_choose(n_a, in_state - x) - log_choose(total, in_state));
   }
   return std::min(1.0, p);
 }

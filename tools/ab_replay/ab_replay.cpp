@@ -5,13 +5,14 @@
 //   ab_replay [--trials N] [--seed S] [--min-pairs 3] [--max-pairs 12] [--baseline F]
 //             GROUP=DIR [GROUP=DIR ...]
 //
-// Every run.json under DIR (but confirm*/ re-measurements) is one launch of GROUP (one machine's session: the launches an A/A on
-// that machine could have made). A trial draws 2 x max-pairs launches of one group without
-// replacement (groups taken in turn), makes them pairs A B A B ..., and adds pairs until the
-// sequential design stops. Both sides are the same configuration, so every FAIL is a false alarm.
-// Tolerances: --baseline F's policy (the platform's committed file), else the defaults. Prints
-// one line per group and the total: A/As, false FAILs (and the 95 % Clopper-Pearson upper bound),
-// not decided, median and p90 pairs to a verdict, the same for the fixed design.
+// Every run.json under DIR (but confirm*/ re-measurements) is one launch of GROUP (one machine's
+// session: the launches an A/A on that machine could have made). A trial draws 2 x max-pairs
+// launches of one group without replacement (groups taken in turn), makes them pairs A B A B ...,
+// and adds pairs until the sequential design stops. Both sides are the same configuration, so every
+// FAIL is a false alarm. Tolerances: --baseline F's policy (the platform's committed file), else
+// the defaults. Prints one line per group and the total: A/As, false FAILs (and the 95 %
+// Clopper-Pearson upper bound), not decided, median and p90 pairs to a verdict, the same for the
+// fixed design.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -38,7 +39,7 @@ struct Tally {
   std::size_t not_decided = 0;  // exit 3
   std::size_t fixed_fails = 0;
   std::size_t fixed_not_decided = 0;
-  std::vector<int> pairs;  // pairs the sequential design ran
+  std::vector<int> pairs;                       // pairs the sequential design ran
   std::map<std::string, std::size_t> verdicts;  // key verdicts where the series stopped
   void add(const Tally& t) {
     trials += t.trials;
@@ -58,8 +59,8 @@ int percentile(std::vector<int> v, double q) {
 }
 
 void print(const std::string& name, std::size_t launches, const Tally& t, int fixed_pairs) {
-  std::printf("%-28s %8zu %6zu %6zu %8.2f%% %7zu %6d %6d %10zu %10zu %6d\n", name.c_str(),
-              launches, t.trials, t.fails, 100 * gate::binomial_upper_bound(t.fails, t.trials, 0.95),
+  std::printf("%-28s %8zu %6zu %6zu %8.2f%% %7zu %6d %6d %10zu %10zu %6d\n", name.c_str(), launches,
+              t.trials, t.fails, 100 * gate::binomial_upper_bound(t.fails, t.trials, 0.95),
               t.not_decided, percentile(t.pairs, 0.5), percentile(t.pairs, 0.9), t.fixed_fails,
               t.fixed_not_decided, fixed_pairs);
 }
@@ -106,17 +107,25 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) throw InputError(arg + ": expected a value");
         return argv[++i];
       };
-      if (arg == "--trials") trials = std::stoi(value());
-      else if (arg == "--seed") seed = static_cast<unsigned>(std::stoul(value()));
-      else if (arg == "--min-pairs") schedule.min_pairs = std::stoi(value());
-      else if (arg == "--max-pairs") schedule.max_pairs = std::stoi(value());
-      else if (arg == "--baseline") baseline = value();
+      if (arg == "--trials")
+        trials = std::stoi(value());
+      else if (arg == "--seed")
+        seed = static_cast<unsigned>(std::stoul(value()));
+      else if (arg == "--min-pairs")
+        schedule.min_pairs = std::stoi(value());
+      else if (arg == "--max-pairs")
+        schedule.max_pairs = std::stoi(value());
+      else if (arg == "--baseline")
+        baseline = value();
       else if (const auto eq = arg.find('='); eq != std::string::npos && eq > 0)
         groups.emplace_back(arg.substr(0, eq), arg.substr(eq + 1));
-      else throw InputError(arg + ": expected --trials/--seed/--min-pairs/--max-pairs/--baseline or GROUP=DIR");
+      else
+        throw InputError(
+            arg + ": expected --trials/--seed/--min-pairs/--max-pairs/--baseline or GROUP=DIR");
     }
     gate::check_schedule(schedule);
-    if (groups.empty() || trials < 1) throw InputError("expected GROUP=DIR arguments and --trials >= 1");
+    if (groups.empty() || trials < 1)
+      throw InputError("expected GROUP=DIR arguments and --trials >= 1");
     gate::AbOptions options;
     if (!baseline.empty()) options.policy = load_baseline(baseline).policy;
     const gate::AbSide side = [] {
@@ -159,10 +168,12 @@ int main(int argc, char** argv) {
       for (int n = 1; n <= schedule.max_pairs; ++n) {
         if (n < schedule.min_pairs) continue;
         const std::vector<gate::AbPair> prefix(pairs.begin(), pairs.begin() + n);
-        const gate::AbComparison c = gate::judge_sequential(side, side_b, prefix, options, schedule);
+        const gate::AbComparison c =
+            gate::judge_sequential(side, side_b, prefix, options, schedule);
         if (!c.decided && n < schedule.max_pairs) continue;
         tally.pairs.push_back(n);
-        for (const gate::AbVerdictCount& vc : c.counts()) tally.verdicts[gate::ab_verdict_name(vc.verdict)] += vc.count;
+        for (const gate::AbVerdictCount& vc : c.counts())
+          tally.verdicts[gate::ab_verdict_name(vc.verdict)] += vc.count;
         if (c.exit_code == ExitCode::gate_failure) {
           ++tally.fails;
           // What failed, so a false alarm can be read (stderr: the table stays on stdout).
@@ -182,14 +193,14 @@ int main(int argc, char** argv) {
       if (f.exit_code == ExitCode::gate_failure) ++tally.fixed_fails;
       if (f.exit_code == ExitCode::infra_failure) ++tally.fixed_not_decided;
     }
-    std::printf("sequential design: pairs %d..%d, family confidence %.0f%% (each look %.2f%%); "
-                "fixed design: %d pairs at %.0f%%; seed %u\n",
-                schedule.min_pairs, schedule.max_pairs, options.confidence * 100,
-                gate::look_confidence(schedule, options.confidence) * 100, kFixedPairs,
-                options.confidence * 100, seed);
+    std::printf(
+        "sequential design: pairs %d..%d, family confidence %.0f%% (each look %.2f%%); "
+        "fixed design: %d pairs at %.0f%%; seed %u\n",
+        schedule.min_pairs, schedule.max_pairs, options.confidence * 100,
+        gate::look_confidence(schedule, options.confidence) * 100, kFixedPairs,
+        options.confidence * 100, seed);
     std::printf("%-28s %8s %6s %6s %9s %7s %6s %6s %10s %10s %6s\n", "group", "launches", "A/As",
-                "FAIL", "FAIL<=95%", "undec.", "p50", "p90", "fixed FAIL", "fixed und.",
-                "fixed");
+                "FAIL", "FAIL<=95%", "undec.", "p50", "p90", "fixed FAIL", "fixed und.", "fixed");
     Tally total;
     std::size_t all_launches = 0;
     for (std::size_t g = 0; g < groups.size(); ++g) {

@@ -3,10 +3,10 @@
 // the "env" provider (FI_PROVIDER), must FAIL; the same configuration on both sides must PASS;
 // bad specs are refused before anything runs (exit 2); nccl=PATH is verified against the library
 // each rank really loaded; the sequential design stops at the first look once TCP has failed;
-// wrap=CMD puts the command before the bench on the launcher's line. Short suites (two sizes, 5 repetitions, 5 pairs): well under a minute
-// each on 2 cores. Five pairs, not three: on a loaded 2-core runner a whole launch is now and then
-// 20x slower, and with 25 samples per side one such launch cannot move the interval past the
-// tolerance (with 9 it can). Traffic stays on lo.
+// wrap=CMD puts the command before the bench on the launcher's line. Short suites (two sizes, 5
+// repetitions, 5 pairs): well under a minute each on 2 cores. Five pairs, not three: on a loaded
+// 2-core runner a whole launch is now and then 20x slower, and with 25 samples per side one such
+// launch cannot move the interval past the tolerance (with 9 it can). Traffic stays on lo.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -125,10 +125,20 @@ void expect_interleaved_launches(const json& ab, const fs::path& dir, int pairs)
 TEST_F(AbCli, MpiSharedMemoryVsTcpFails) {
   const auto s = suite("ab-mpi", json::array({mpi_entry()}));
   const auto job = run_job(ab_args(s, kMpiShm, kMpiTcp), 120);
-  ASSERT_EQ(job.exit_code, 1) << job.output;
+  // Never a pass. On a runner so loaded that some of shared memory's own launches are 1000x
+  // slower (seen with three builds on the 2-core box: 8 B all_reduce 0.6 us x3 and 20 ms x2), A
+  // itself is on two levels and the A/B is not decided (exit 3, TWO-STATES): said, not passed.
+  ASSERT_TRUE(job.exit_code == 1 || job.exit_code == 3) << job.output;
   const json ab = ab_json();
   expect_interleaved_launches(ab, ab_dir(), 5);
   EXPECT_EQ(ab["keys"].size(), 2u);
+  if (job.exit_code == 3) {
+    for (const auto& k : ab["keys"]) {
+      EXPECT_NE(k["verdict"], "PASS") << k.dump(2);
+      EXPECT_FALSE(k["levels_a"].is_null()) << "not decided without A on two levels: " << k.dump(2);
+    }
+    GTEST_SKIP() << "runner too loaded to judge (A on two levels): " << ab["headline"];
+  }
   EXPECT_EQ(ab["keys"][0]["verdict"], "FAIL") << ab["keys"].dump(2);
   EXPECT_LT(ab["keys"][0]["performance"]["high"].get<double>(), 0.5);
   bool btl_listed = false;
@@ -200,7 +210,8 @@ TEST_F(AbCli, BisectFindsTheFirstCandidateOnTcp) {
   args.insert(args.end(),
               {"--min-pairs", "3", "--max-pairs", "8", "--confidence", "0.8", "--bisect"});
   for (int i = 1; i <= 6; ++i)
-    args.insert(args.end(), {"--candidate", i >= 4 ? "OMPI_MCA_btl=self,tcp" : "OMPI_MCA_btl=self,vader"});
+    args.insert(args.end(),
+                {"--candidate", i >= 4 ? "OMPI_MCA_btl=self,tcp" : "OMPI_MCA_btl=self,vader"});
   const auto job = run_job(args, 600);
   ASSERT_EQ(job.exit_code, 1) << job.output;
   EXPECT_NE(job.output.find("first bad candidate: 4 of 6 (4 A/Bs, at most 4)"), std::string::npos)
@@ -208,8 +219,10 @@ TEST_F(AbCli, BisectFindsTheFirstCandidateOnTcp) {
   std::vector<fs::path> bisect_files;
   std::size_t ab_dirs = 0;
   for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) {
-    if (e.path().string().ends_with("-bisect.json")) bisect_files.push_back(e.path());
-    else if (e.is_directory()) ++ab_dirs;
+    if (e.path().string().ends_with("-bisect.json"))
+      bisect_files.push_back(e.path());
+    else if (e.is_directory())
+      ++ab_dirs;
   }
   ASSERT_EQ(bisect_files.size(), 1u);
   EXPECT_EQ(ab_dirs, 4u);  // one A/B per probe, none repeated
@@ -307,13 +320,16 @@ TEST_F(AbCli, SequentialDesignStopsAtTheFirstLookThatDecides) {
   const int pairs = static_cast<int>(ab["pairs_compared"].size());
   expect_interleaved_launches(ab, ab_dir(), pairs);
   int last_decision = 0;
+  bool any_fail = false;
   for (const auto& k : ab["keys"]) {
     EXPECT_NE(k["verdict"], "PASS") << k.dump(2);
     const int needed = k["pairs_needed"].get<int>();
     EXPECT_GE(needed, 3) << k.dump(2);
     EXPECT_LE(needed, pairs) << k.dump(2);
     last_decision = std::max(last_decision, needed);
+    any_fail = any_fail || k["fails_gate"].get<bool>();
   }
+  EXPECT_EQ(job.exit_code, any_fail ? 1 : 3) << job.output;
   if (ab["decided"].get<bool>()) {
     EXPECT_EQ(pairs, last_decision) << "the series went on after every key was decided";
     EXPECT_NE(job.output.find("stopped: every key decided after " + std::to_string(pairs)),
@@ -321,7 +337,6 @@ TEST_F(AbCli, SequentialDesignStopsAtTheFirstLookThatDecides) {
         << job.output;
   } else {
     EXPECT_EQ(pairs, 8) << ab["stop_reason"];
-    EXPECT_EQ(job.exit_code, 3) << job.output;
   }
   EXPECT_NE(job.output.find("fabricgate ab: pair 3 of 3..8"), std::string::npos) << job.output;
 }
@@ -330,10 +345,10 @@ TEST_F(AbCli, SequentialDesignStopsAtTheFirstLookThatDecides) {
 // right before the bench, and the sides' difference names it.
 TEST_F(AbCli, WrappedSideRunsItsRanksUnderTheCommand) {
   const auto s = suite("wrap-mpi", json::array({mpi_entry()}));
-  const auto job = run_job(
-      ab_args(s, kMpiShm, {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader", "wrap=taskset -c 0"},
-              "1"),
-      120);
+  const auto job =
+      run_job(ab_args(s, kMpiShm,
+                      {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader", "wrap=taskset -c 0"}, "1"),
+              120);
   ASSERT_NE(job.exit_code, 2) << job.output;
   const json ab = ab_json();
   ASSERT_EQ(ab["pairs_compared"].size(), 1u) << job.output;

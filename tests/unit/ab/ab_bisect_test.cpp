@@ -48,9 +48,8 @@ TEST(AbBisect, EveryLadderAndEveryFirstBadIsFoundWithinTheBound) {
 }
 
 TEST(AbBisect, AnUndecidedProbeStopsTheSearch) {
-  const auto r = gate::bisect_first_bad(8, [](std::size_t i) {
-    return i == 7 ? ProbeOutcome::bad : ProbeOutcome::undecided;
-  });
+  const auto r = gate::bisect_first_bad(
+      8, [](std::size_t i) { return i == 7 ? ProbeOutcome::bad : ProbeOutcome::undecided; });
   EXPECT_TRUE(r.stopped);
   EXPECT_FALSE(r.first_bad.has_value());
   EXPECT_NE(r.summary.find("not decided"), std::string::npos);
@@ -72,8 +71,8 @@ ProbeOutcome measured_probe(std::size_t i, std::size_t k, unsigned seed) {
     a.bytes = 1 << 20;
     a.time_us = noisy(100 * std::exp(drift(g)), 0.02, 5, base + 2 * static_cast<unsigned>(p));
     ResultSpec b = a;
-    b.time_us =
-        noisy(100 * slowdown * std::exp(drift(g)), 0.02, 5, base + 2 * static_cast<unsigned>(p) + 1);
+    b.time_us = noisy(100 * slowdown * std::exp(drift(g)), 0.02, 5,
+                      base + 2 * static_cast<unsigned>(p) + 1);
     pairs.push_back(ab_pair(p, {make_result(a)}, {make_result(b)}));
     if (p < schedule.min_pairs) continue;
     const auto c = gate::judge_sequential(ab_side("a"), ab_side("b"), pairs, o, schedule);

@@ -1,6 +1,7 @@
 // compare_ab on synthetic pairs: clear regressions FAIL, A/A and small shifts PASS, noise with few
-// samples stays UNDECIDED (exit 3, never a pass), latency keys are judged on time, broken or lost keys fail, routes and
-// side changes are listed, tolerances follow the policy (and A's spread) or --tolerance.
+// samples stays UNDECIDED (exit 3, never a pass), latency keys are judged on time, broken or lost
+// keys fail, routes and side changes are listed, tolerances follow the policy (and A's spread) or
+// --tolerance.
 #include <gtest/gtest.h>
 
 #include "harness/ab/ab_compare.hpp"

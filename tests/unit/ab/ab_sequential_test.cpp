@@ -76,9 +76,8 @@ TEST(AbSequential, ClearRegressionFailsAtTheFirstLook) {
 TEST(AbSequential, AnAAPassesOnlyOnceItsIntervalIsInsideTheTolerance) {
   const auto pairs = series(1.0, 0.01, 0.01, 12, 11);
   // Before the first look nothing is decided.
-  const auto early = gate::judge_sequential(ab_side("a"), ab_side("a"),
-                                            {pairs.begin(), pairs.begin() + 2}, options(),
-                                            kSchedule);
+  const auto early = gate::judge_sequential(
+      ab_side("a"), ab_side("a"), {pairs.begin(), pairs.begin() + 2}, options(), kSchedule);
   EXPECT_FALSE(early.decided);
   EXPECT_EQ(early.keys.front().verdict, AbVerdict::undecided);
   EXPECT_NE(early.keys.front().stop_reason.find("collecting"), std::string::npos);
@@ -102,8 +101,7 @@ TEST(AbSequential, AWideIntervalIsNeverAPassAndStaysUndecidedAtTheMaximum) {
   // is 1.6 x slower with huge launch-to-launch noise and a 35 % tolerance: at no look is the
   // interval wholly above 1 - tolerance.
   const auto pairs = series(1.6, 0.05, 0.9, 4, 3);
-  const auto c =
-      gate::judge_sequential(ab_side("a"), ab_side("b"), pairs, options(0.35), {4, 4});
+  const auto c = gate::judge_sequential(ab_side("a"), ab_side("b"), pairs, options(0.35), {4, 4});
   const gate::AbKey& k = c.keys.front();
   EXPECT_NE(k.verdict, AbVerdict::pass) << k.reason;
   if (k.verdict == AbVerdict::undecided) {
@@ -196,9 +194,8 @@ TEST(AbSequential, SimulatedAAsFailAKeyAtMostAtThePolicysRate) {
   for (int t = 0; t < trials; ++t) {
     const auto pairs = series(1.0, 0.02, 0.03, 12, 5000 + static_cast<unsigned>(t));
     for (int n = kSchedule.min_pairs; n <= kSchedule.max_pairs; ++n) {
-      const auto c = gate::judge_sequential(ab_side("a"), ab_side("a"),
-                                            {pairs.begin(), pairs.begin() + n}, options(0.05),
-                                            kSchedule);
+      const auto c = gate::judge_sequential(
+          ab_side("a"), ab_side("a"), {pairs.begin(), pairs.begin() + n}, options(0.05), kSchedule);
       if (!c.decided && n < kSchedule.max_pairs) continue;
       fails += c.failing_count();
       decided += c.decided ? 1 : 0;

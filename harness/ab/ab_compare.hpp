@@ -2,10 +2,15 @@
 // The A/B upgrade gate (`fabricgate ab`): side A and side B (NCCL libraries, environment sets)
 // were launched interleaved, A B A B ..., each launch a fresh process. Per key, the per-repetition
 // samples of every complete pair are pooled per side and B is compared with A as a ratio: the
-// Hodges-Lehmann estimate with its distribution-free confidence interval (shift_estimate.hpp).
-// A key FAILs when the whole interval is worse than 1 - tolerance. Route differences (algorithm,
-// protocol, channels, transport, libfabric provider) and what changed between the sides (variables,
-// NCCL version and library) are listed. Plain data and pure functions: reports only read this.
+// Hodges-Lehmann estimate with its distribution-free confidence interval (shift_estimate.hpp),
+// widened to cover the pairs' own interval (launch-to-launch drift, Student's t on the per-pair
+// median ratios).
+// A key FAILs when the whole interval is worse than 1 - tolerance and PASSes only when the whole
+// interval lies above 1 - tolerance; otherwise it is UNDECIDED (ab_sequential.hpp adds pairs). A
+// side whose launches sit on two levels (two_levels.hpp) is BIMODAL, never a pass. Route
+// differences (algorithm, protocol, channels, transport, libfabric provider) and what changed
+// between the sides (variables, NCCL version and library) are listed. Plain data and pure
+// functions: reports only read this.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -19,7 +24,9 @@
 
 namespace fabricgate::gate {
 
-inline constexpr const char* kAbSchema = "fabricgate.ab/1";
+// /2: sequential pairs (min/max pairs, per-key pairs_needed and stop_reason), PASS only when the
+// whole interval lies above 1 - tolerance (AMBIGUOUS became UNDECIDED), two-level sides, wrap.
+inline constexpr const char* kAbSchema = "fabricgate.ab/2";
 
 // One side as the user specified it (parsed from --a / --b by harness/launch/ab_spec).
 struct AbSide {
@@ -30,6 +37,9 @@ struct AbSide {
   std::string nccl;                        // nccl=PATH as given; "" = whatever the machine loads
   std::string nccl_dir;                    // directory prepended to LD_LIBRARY_PATH
   std::string nccl_expected;               // real path of the libnccl.so.2 the loader must pick
+  // wrap=CMD: the side's ranks run `CMD... fabricgate-bench ...` (numactl, taskset, a container
+  // entry point); CMD split on blanks, its program resolved to an absolute path. Empty: none.
+  std::vector<std::string> wrap;
 };
 
 // What one launch really loaded: the bench's records header and rank table, and NCCL's log.
@@ -58,16 +68,22 @@ std::vector<std::string> recordable_items(const AbSide& side);
 enum class AbVerdict {
   invalid,      // a launch of either side errored or computed wrong results for this key
   fail,         // the whole interval is worse than 1 - tolerance
+  bimodal,      // a side has two levels and a level of B is worse than A beyond the tolerance
   only_a,       // measured with A, not with B (B lost it)
-  ambiguous,    // the estimate is worse than 1 - tolerance but the interval reaches further
+  undecided,    // the interval reaches below 1 - tolerance and not wholly beyond it: not a pass
+  two_states,   // a side has two levels, none of B's worse than A: not a pass either
   improvement,  // the whole interval is better than 1 + tolerance
   only_b,       // measured with B only
-  pass,
-  skipped,  // skipped on both sides
+  pass,         // the whole interval lies above 1 - tolerance
+  skipped,      // skipped on both sides
 };
 
 const char* ab_verdict_name(AbVerdict v);  // "FAIL", "ONLY-A", ...
 bool ab_verdict_fails(AbVerdict v);
+// A verdict more pairs could still change: UNDECIDED (TWO-STATES is final, and not a pass either).
+bool ab_verdict_open(AbVerdict v);
+// Neither failing nor a pass: UNDECIDED, TWO-STATES (the exit code says "not decided", 3).
+bool ab_verdict_not_decided(AbVerdict v);
 
 struct AbInterval {
   double estimate = 1;
@@ -75,6 +91,16 @@ struct AbInterval {
   double high = 0;
   bool bounded = false;   // false: too few samples for the confidence asked
   double confidence = 0;  // achieved coverage when bounded
+};
+
+// Two levels of one side's launch medians (harness/stats/two_levels.hpp), for the report.
+struct AbLevels {
+  bool found = false;
+  double low = 0;  // launch-median levels of the judged metric
+  double high = 0;
+  std::size_t low_count = 0;
+  std::size_t high_count = 0;
+  double separation = 0;
 };
 
 struct AbKey : KeyIdentity {
@@ -86,12 +112,18 @@ struct AbKey : KeyIdentity {
   std::size_t samples_b = 0;
   double median_a = 0;  // pooled medians of the judged metric
   double median_b = 0;
-  AbInterval ratio;        // metric B / metric A
-  AbInterval performance;  // > 1: B better (the ratio for bandwidth, its inverse for time)
+  AbInterval ratio;         // metric B / metric A: the hull of the two below
+  AbInterval pooled_ratio;  // Hodges-Lehmann over every repetition (the repetitions' noise)
+  AbInterval paired_ratio;  // Student's t over the pairs' log median ratios (the launches' drift)
+  AbInterval performance;   // > 1: B better (the ratio for bandwidth, its inverse for time)
   double tolerance = 0;
   double static_tolerance = 0;
   double spread_a = 0;              // A's relative spread (repetitions and launch-to-launch)
   std::vector<double> pair_ratios;  // per compared pair: median B / median A of the metric
+  AbLevels levels_a;                // two states among A's launches (found = false: one level)
+  AbLevels levels_b;
+  int pairs_needed = 0;     // pairs compared when the verdict was reached (sequential design)
+  std::string stop_reason;  // why this key's verdict is final, or why it is still open
   std::vector<Change>
       route_changes;  // A -> B: provider, network, transports, gdrdma, algo, proto, channels
   std::vector<std::string> notes;
@@ -123,7 +155,11 @@ struct AbComparison {
   // (fingerprint_changes.hpp); `fingerprint_note` says why when nothing could be compared.
   std::vector<Change> fingerprint_changes;
   std::string fingerprint_note;
-  int pairs_requested = 0;
+  int pairs_requested = 0;     // the most pairs the design allows (--max-pairs)
+  int min_pairs = 0;           // the first look (--min-pairs)
+  double look_confidence = 0;  // confidence of each look's interval (alpha split over the looks)
+  bool decided = false;        // every key has a final verdict: no more pairs are needed
+  std::string stop_reason;     // why the series stopped (or "running")
   std::vector<int> pairs_compared;
   std::vector<AbLaunchRef> launches;
   bool complete = true;
@@ -136,7 +172,8 @@ struct AbComparison {
 
   std::vector<AbVerdictCount> counts() const;
   std::size_t failing_count() const;
-  std::string headline() const;  // "FAIL: 2 of 24 keys: B worse than A (2 FAIL)"
+  std::size_t not_decided_count() const;  // UNDECIDED and TWO-STATES keys
+  std::string headline() const;           // "FAIL: 2 of 24 keys: B worse than A (2 FAIL)"
 };
 
 struct AbOptions {
@@ -148,8 +185,12 @@ struct AbOptions {
   std::string incomplete_reason;  // why fewer pairs than requested were compared ("" = all ran)
 };
 
-// Compares the complete pairs. Exit code: 1 when a key fails; else 3 when incomplete; else 0.
+// Compares the complete pairs in one look at `options.confidence`. Exit code: 1 when a key
+// fails; else 3 when a key is not decided or the series is incomplete; else 0.
 AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPair>& pairs,
                         const AbOptions& options);
+
+// 1 when a key fails; else 3 when a key is not decided or the series is incomplete; else 0.
+ExitCode ab_exit_code(const AbComparison& c);
 
 }  // namespace fabricgate::gate

@@ -44,7 +44,17 @@ json side_to_json(const AbSide& s, const LoadedLibraries& loaded) {
           {"nccl", s.nccl},
           {"nccl_dir", s.nccl_dir},
           {"nccl_expected", s.nccl_expected},
+          {"wrap", s.wrap},
           {"loaded", libraries_to_json(loaded)}};
+}
+
+json levels_to_json(const AbLevels& l) {
+  if (!l.found) return nullptr;
+  return {{"low", l.low},
+          {"low_count", l.low_count},
+          {"high", l.high},
+          {"high_count", l.high_count},
+          {"separation", bound(l.separation)}};
 }
 
 json key_to_json(const AbKey& k) {
@@ -57,6 +67,8 @@ json key_to_json(const AbKey& k) {
             {"verdict", ab_verdict_name(k.verdict)},
             {"fails_gate", ab_verdict_fails(k.verdict)},
             {"reason", k.reason},
+            {"pairs_needed", k.pairs_needed},
+            {"stop_reason", k.stop_reason},
             {"route_changes", changes_to_json(k.route_changes)},
             {"notes", k.notes}};
   if (k.samples_a > 0 && k.samples_b > 0) {
@@ -68,11 +80,15 @@ json key_to_json(const AbKey& k) {
     j["median_a"] = k.median_a;
     j["median_b"] = k.median_b;
     j["ratio_b_over_a"] = interval_to_json(k.ratio);
+    j["ratio_pooled"] = interval_to_json(k.pooled_ratio);
+    j["ratio_pairs"] = interval_to_json(k.paired_ratio);
     j["performance"] = interval_to_json(k.performance);
     j["tolerance"] = k.tolerance;
     j["static_tolerance"] = k.static_tolerance;
     j["spread_a"] = k.spread_a;
     j["pair_ratios"] = k.pair_ratios;
+    j["levels_a"] = levels_to_json(k.levels_a);
+    j["levels_b"] = levels_to_json(k.levels_b);
   }
   return j;
 }
@@ -98,6 +114,11 @@ json ab_to_json(const AbComparison& c) {
       {"fingerprint_diff", fingerprint_diff_to_json(c.fingerprint_changes)},
       {"fingerprint_note", c.fingerprint_note},
       {"pairs_requested", c.pairs_requested},
+      {"min_pairs", c.min_pairs},
+      {"max_pairs", c.pairs_requested},
+      {"look_confidence", c.look_confidence},
+      {"decided", c.decided},
+      {"stop_reason", c.stop_reason},
       {"pairs_compared", c.pairs_compared},
       {"launches", std::move(launches)},
       {"complete", c.complete},

@@ -1,5 +1,5 @@
 #pragma once
-// ab.json (schema fabricgate.ab/1): the A/B comparison as written next to the launches'
+// ab.json (schema fabricgate.ab/2): the A/B comparison as written next to the launches'
 // run directories, and read by people and scripts (docs/AB-GATE.md describes the fields).
 #include <nlohmann/json.hpp>
 

@@ -12,6 +12,7 @@
 #include "core/suite.hpp"
 #include "harness/ab/ab_json.hpp"
 #include "harness/ab/ab_library_guard.hpp"
+#include "harness/ab/ab_sequential.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
 #include "harness/launch/ab_spec.hpp"
 #include "harness/launch/run_assembly.hpp"
@@ -95,11 +96,12 @@ struct AbSeries {
 std::optional<gate::AbLaunch> launch_side(const AbRunOptions& o, const gate::AbSide& side, int pair,
                                           const AbSeries& series,
                                           std::vector<gate::AbLaunchRef>& launches,
-                                          std::string& stopped) {
+                                          std::string& stopped, double& took) {
   const std::string name = side.id + "-" + std::to_string(pair);
   RunOptions ro = o.run;
   ro.scenarios = o.run.scenarios.empty() ? std::vector<std::string>{"default"} : o.run.scenarios;
   ro.extra_env = ab_launch_env(side, series.inherited_ld_path);
+  ro.bench_wrapper = side.wrap;
   ro.run_dir = series.dir / name;
   ro.run_id = series.run_id + "-" + name;
   ro.fingerprint = series.fingerprint;
@@ -115,14 +117,13 @@ std::optional<gate::AbLaunch> launch_side(const AbRunOptions& o, const gate::AbS
   const auto started = std::chrono::steady_clock::now();
   const ScenarioRun sr = run_suite(ro).front();  // one scenario, one launch
   launches.push_back({name, sr.dir.string(), sr.complete});
-  const double took =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::fputs(fmt::format("fabricgate ab: launch {}/{} (pair {} of {}, side {}) {} in {:.1f} s -> "
-                         "{}\n",
-                         launches.size(), 2 * o.pairs, pair, o.pairs, side.label,
-                         sr.complete ? "done" : "stopped", took, sr.dir.string())
-                 .c_str(),
-             stderr);
+  took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!sr.complete) {
+    std::fputs(fmt::format("fabricgate ab: launch {} (side {}) stopped after {:.1f} s -> {}\n",
+                           name, side.label, took, sr.dir.string())
+                   .c_str(),
+               stderr);
+  }
   if (sr.bench_refused) {
     throw InputError("fabricgate-bench refused the suite in launch " + name +
                      " (see its message above); " + sr.dir.string() + " keeps the launch details");
@@ -151,8 +152,35 @@ void require_same_as_first(const gate::AbSide& side, const gate::AbLaunch& measu
   }
 }
 
+// The running decision after a pair: how many keys are decided, how, and how many are open.
+std::string pair_line(const gate::AbComparison& c, int pair, double took_a, double took_b,
+                      const gate::AbSchedule& s) {
+  std::string tally;
+  std::size_t open = 0;
+  for (const gate::AbVerdictCount& n : c.counts()) {
+    if (gate::ab_verdict_open(n.verdict)) {
+      open += n.count;
+      continue;
+    }
+    tally += (tally.empty() ? "" : ", ") + std::to_string(n.count) + " " +
+             gate::ab_verdict_name(n.verdict);
+  }
+  std::string state;
+  if (pair < s.min_pairs) {
+    state = fmt::format("collecting (first look after pair {})", s.min_pairs);
+  } else {
+    state = (tally.empty() ? std::string("none decided") : tally) +
+            (open > 0 ? fmt::format("; {} undecided", open) : std::string()) +
+            (c.decided             ? " -> all decided"
+             : pair >= s.max_pairs ? " -> maximum reached"
+                                   : "");
+  }
+  return fmt::format("fabricgate ab: pair {} of {}..{} (A {:.1f} s, B {:.1f} s): {}\n", pair,
+                     s.min_pairs, s.max_pairs, took_a, took_b, state);
+}
+
 Suite checked_ab_suite(const AbRunOptions& o) {
-  if (o.pairs < 1) throw InputError("--pairs", "", "at least 1 pair");
+  gate::check_schedule(o.schedule);
   if (o.run.scenarios.size() > 1)
     throw InputError("--scenario", "", "one scenario for both sides of an A/B");
   Suite suite = load_suite(resolve_suite(o.run.suite, o.run.suite_dirs));
@@ -180,10 +208,10 @@ AbRunResult run_ab(const AbRunOptions& o) {
   series.inherited_ld_path = std::getenv("LD_LIBRARY_PATH");
   const std::string platform = series.fingerprint.at("platform_key").get<std::string>();
   gate::AbOptions compare = o.compare;
-  compare.pairs_requested = o.pairs;
+  compare.pairs_requested = o.schedule.max_pairs;
   choose_policy(o, platform, compare);
 
-  series.run_id = utc_now_compact() + "-" + suite.name + "-ab";
+  series.run_id = utc_now_compact() + "-" + suite.name + "-ab" + o.run_id_tag;
   AbRunResult result;
   result.dir = series.dir = o.run.results_dir / platform / series.run_id;
   fs::create_directories(result.dir);
@@ -191,7 +219,7 @@ AbRunResult run_ab(const AbRunOptions& o) {
   std::vector<gate::AbLaunchRef> launches;
   const auto write = [&](const std::string& incomplete_reason) {
     compare.incomplete_reason = incomplete_reason;
-    gate::AbComparison c = gate::compare_ab(o.a, o.b, pairs, compare);
+    gate::AbComparison c = gate::judge_sequential(o.a, o.b, pairs, compare, o.schedule);
     c.run_id = series.run_id;
     c.suite = suite.name;
     c.platform = platform;
@@ -205,21 +233,25 @@ AbRunResult run_ab(const AbRunOptions& o) {
   std::optional<gate::LoadedLibraries> first_b;
   std::string stopped;
   try {
-    for (int p = 1; p <= o.pairs && stopped.empty(); ++p) {
+    for (int p = 1; p <= o.schedule.max_pairs && stopped.empty(); ++p) {
       gate::AbPair pair;
       pair.index = p;
+      double took[2] = {0, 0};
       for (const gate::AbSide* side : {&o.a, &o.b}) {
+        const bool is_a = side == &o.a;
         std::optional<gate::AbLaunch> measured =
-            launch_side(o, *side, p, series, launches, stopped);
+            launch_side(o, *side, p, series, launches, stopped, took[is_a ? 0 : 1]);
         if (!measured) break;
-        require_same_as_first(*side, *measured, p, side == &o.a ? first_a : first_b);
-        (side == &o.a ? pair.a : pair.b) = std::move(*measured);
+        require_same_as_first(*side, *measured, p, is_a ? first_a : first_b);
+        (is_a ? pair.a : pair.b) = std::move(*measured);
       }
       if (!stopped.empty()) break;
       pairs.push_back(std::move(pair));
       // Kept current after every pair: a later crash (or SIGKILL) leaves this comparison behind.
-      if (p < o.pairs)
-        write("running: " + std::to_string(p) + " of " + std::to_string(o.pairs) + " pairs done");
+      // (marked running: a SIGKILL now leaves a file that says the series did not finish)
+      const gate::AbComparison c = write("running: " + std::to_string(p) + " pair(s) done");
+      std::fputs(pair_line(c, p, took[0], took[1], o.schedule).c_str(), stderr);
+      if (c.decided) break;
     }
   } catch (const std::exception& e) {
     write(std::string("stopped: ") + e.what());

@@ -1,6 +1,10 @@
 #include "harness/launch/ab_spec.hpp"
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <system_error>
 
 #include "core/errors.hpp"
@@ -71,7 +75,47 @@ void resolve_nccl(const std::string& option, const std::string& path, gate::AbSi
     throw InputError(item + ": cannot resolve " + (dir / kSoname).string() + ": " + ec.message());
 }
 
+bool is_executable_file(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
 }  // namespace
+
+std::vector<std::string> parse_wrap_command(const std::string& item, const std::string& command,
+                                            const char* path) {
+  // No shell runs CMD, so quotes and expansions would reach the program literally: refuse them.
+  if (!is_safe_env_value(command)) {
+    throw InputError(item +
+                     ": expected a command and its arguments separated by blanks, without "
+                     "shell syntax ($ ` ; | & < > quotes or newlines); no shell runs it");
+  }
+  std::vector<std::string> argv;
+  std::istringstream words(command);
+  for (std::string w; words >> w;) argv.push_back(w);
+  if (argv.empty()) throw InputError(item + ": expected a command, e.g. wrap=taskset -c 0");
+  const std::string program = argv.front();
+  if (program.find('/') != std::string::npos) {
+    if (program.front() != '/') {
+      throw InputError(item + ": \"" + program +
+                       "\" is a relative path; expected an absolute path or a name on PATH");
+    }
+    if (!is_executable_file(program))
+      throw InputError(item + ": " + program + " is not an executable file");
+    return argv;
+  }
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (dir.empty() || dir.front() != '/') continue;  // "." in PATH would depend on the cwd
+    const fs::path candidate = fs::path(dir) / program;
+    if (is_executable_file(candidate)) {
+      argv.front() = candidate.string();
+      return argv;
+    }
+  }
+  throw InputError(item + ": \"" + program + "\" is not an executable on PATH (" +
+                   (path ? path : "PATH unset") + ")");
+}
 
 gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>& items) {
   gate::AbSide side;
@@ -85,7 +129,7 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
     if (eq == std::string::npos || eq == 0) {
       throw InputError(
           option + " \"" + item +
-          "\": expected NAME=VALUE (an environment variable), nccl=PATH or label=NAME");
+          "\": expected NAME=VALUE (an environment variable), nccl=PATH, wrap=CMD or label=NAME");
     }
     const std::string name = item.substr(0, eq);
     const std::string value = item.substr(eq + 1);
@@ -93,6 +137,10 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
       if (!side.nccl.empty())
         throw InputError(option + " nccl=" + value + ": nccl= given twice for one side");
       resolve_nccl(option, value, side);
+    } else if (name == "wrap") {
+      if (!side.wrap.empty())
+        throw InputError(option + " wrap=" + value + ": wrap= given twice for one side");
+      side.wrap = parse_wrap_command(option + " wrap=" + value, value, std::getenv("PATH"));
     } else if (name == "label") {
       if (labelled)
         throw InputError(option + " label=" + value + ": label= given twice for one side");
@@ -111,9 +159,9 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
       if (side.env.count(name)) throw InputError(option + " " + name + ": set twice for one side");
       side.env[name] = value;
     } else {
-      throw InputError(
-          option + " \"" + item + "\": \"" + name +
-          "\" is neither an environment variable name ([A-Z_][A-Za-z0-9_]*) nor nccl or label");
+      throw InputError(option + " \"" + item + "\": \"" + name +
+                       "\" is neither an environment variable name ([A-Z_][A-Za-z0-9_]*) nor nccl, "
+                       "wrap or label");
     }
   }
   if (!side.nccl.empty() && side.env.count("LD_LIBRARY_PATH")) {

@@ -6,6 +6,10 @@
 //                below it, as in the nvidia-nccl pip package); its directory goes first in
 //                LD_LIBRARY_PATH so the bench, linked against the soname libnccl.so.2, loads it
 //   label=NAME   the side's name in reports
+//   wrap=CMD     the side's ranks run under CMD (mpirun ... CMD fabricgate-bench ...): numactl,
+//                taskset, a container entry point, a load. No shell: CMD is split on blanks into
+//                argv, shell syntax is refused, and its program must be an absolute executable
+//                or found on PATH (resolved here, so every launch runs the same file)
 // No items: the machine as it is.
 #include <map>
 #include <string>
@@ -17,6 +21,11 @@ namespace fabricgate::launch {
 
 // Throws InputError naming the option (--a / --b), the item and what was expected.
 gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>& items);
+
+// wrap=CMD's argv with its program resolved against `path` (a PATH value; may be null). Throws
+// InputError naming `item` when CMD is empty, has shell syntax, or its program is not executable.
+std::vector<std::string> parse_wrap_command(const std::string& item, const std::string& command,
+                                            const char* path);
 
 // What a launch of `side` adds to every rank's environment: its variables, and for nccl=PATH an
 // LD_LIBRARY_PATH of the library's directory followed by `inherited_ld_library_path` (may be null).

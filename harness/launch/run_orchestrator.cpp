@@ -296,6 +296,8 @@ LaunchRequest bench_request(const SuiteLaunch& shared, const capture::ControlSce
   if (o.progress) req.bench_command.push_back("--progress");
   req.bench_command.insert(req.bench_command.end(), o.extra_bench_args.begin(),
                            o.extra_bench_args.end());
+  req.bench_command.insert(req.bench_command.begin(), o.bench_wrapper.begin(),
+                           o.bench_wrapper.end());
   return req;
 }
 

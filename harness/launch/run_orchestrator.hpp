@@ -46,6 +46,9 @@ struct RunOptions {
                          // prints one line per launch of its own)
   std::vector<std::string>
       extra_bench_args;  // appended to the bench's arguments (a confirmation's filter)
+  // Put before the bench on its command line (`fabricgate ab` wrap=CMD: mpirun ... taskset -c 0
+  // fabricgate-bench ...); already validated and resolved by the caller.
+  std::vector<std::string> bench_wrapper;
   // --allow-suite-launcher-env: the suite may set loader, PATH, plugin and launcher-agent
   // variables (harness/launch/suite_env_policy.hpp); refused otherwise.
   bool allow_suite_launcher_env = false;

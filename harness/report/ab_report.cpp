@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -58,14 +59,41 @@ std::string side_text(const gate::AbSide& s) {
 
 const char* colour_of(gate::AbVerdict v) {
   if (gate::ab_verdict_fails(v)) return "\033[1;31m";
-  if (v == gate::AbVerdict::ambiguous) return "\033[33m";
+  if (gate::ab_verdict_not_decided(v)) return "\033[33m";
   if (v == gate::AbVerdict::improvement) return "\033[32m";
   return "";
 }
 
 std::string pairs_text(const gate::AbComparison& c) {
-  return std::to_string(c.pairs_compared.size()) + " of " + std::to_string(c.pairs_requested) +
-         " pairs";
+  const std::string most = c.min_pairs > 0 && c.min_pairs < c.pairs_requested
+                               ? "at most " + std::to_string(c.pairs_requested)
+                               : std::to_string(c.pairs_requested);
+  return std::to_string(c.pairs_compared.size()) + " of " + most + " pairs";
+}
+
+std::string design_text(const gate::AbComparison& c) {
+  if (c.min_pairs <= 0) return {};
+  if (c.min_pairs == c.pairs_requested) {
+    return fmt::format("fixed design: {} pairs, one look at {:.1f}%", c.pairs_requested,
+                       c.look_confidence * 100);
+  }
+  return fmt::format(
+      "sequential design: looks after pairs {}..{}, each interval at {:.2f}% ({:.0f}% split over "
+      "{} looks)",
+      c.min_pairs, c.pairs_requested, c.look_confidence * 100, c.confidence * 100,
+      c.pairs_requested - c.min_pairs + 1);
+}
+
+// Skipped keys are one line per reason, not one per key.
+std::string skipped_groups(const gate::AbComparison& c) {
+  std::map<std::string, std::size_t> by_reason;
+  for (const gate::AbKey& k : c.keys) {
+    if (k.verdict == gate::AbVerdict::skipped) ++by_reason[k.reason];
+  }
+  std::string out;
+  for (const auto& [reason, n] : by_reason)
+    out += fmt::format("SKIPPED     {} key{}: {}\n", n, n == 1 ? "" : "s", reason);
+  return out;
 }
 
 }  // namespace
@@ -83,6 +111,7 @@ std::string render_ab_console(const gate::AbComparison& c, bool color) {
   out +=
       fmt::format("{:.0f}% intervals (Hodges-Lehmann, distribution-free); ", c.confidence * 100) +
       c.tolerance_source + "\n";
+  if (const std::string d = design_text(c); !d.empty()) out += d + "\n";
   for (const std::string& w : c.warnings) out += "warning: " + w + "\n";
   if (!c.directory.empty()) out += "results: " + c.directory + "\n";
   if (c.keys.empty()) return out;
@@ -92,11 +121,12 @@ std::string render_ab_console(const gate::AbComparison& c, bool color) {
   key_width = std::min<std::size_t>(key_width, 72);
   out += "\n" + padded("VERDICT", 12) + padded("KEY", key_width) + padded("SIZE", 9) +
          padded("METRIC", 7) + padded("A", 14) + padded("B", 14) + padded("B/A [interval]", 26) +
-         "CHANGE (+ = B better)\n";
+         padded("CHANGE", 9) + "PAIRS\n";
   std::size_t quiet_rows = 0;
   std::size_t hidden = 0;
   for (const gate::AbKey& k : c.keys) {
-    const bool quiet = k.verdict == gate::AbVerdict::pass || k.verdict == gate::AbVerdict::skipped;
+    if (k.verdict == gate::AbVerdict::skipped) continue;  // grouped by reason below
+    const bool quiet = k.verdict == gate::AbVerdict::pass;
     if (quiet && ++quiet_rows > kMaxQuietRows) {
       ++hidden;
       continue;
@@ -108,16 +138,22 @@ std::string render_ab_console(const gate::AbComparison& c, bool color) {
     if (judged(k)) {
       out += padded(short_metric(k.metric), 7) + padded(figure(k.median_a, k.metric), 14) +
              padded(figure(k.median_b, k.metric), 14) + padded(interval_text(k.ratio), 26) +
-             gate::format_percent(k.performance.estimate - 1);
+             padded(gate::format_percent(k.performance.estimate - 1), 9) +
+             (k.pairs_needed > 0 ? std::to_string(k.pairs_needed) : "-");
     }
     out += "\n";
     if (!quiet) out += "    " + k.reason + "\n";
+    if (!quiet && !k.stop_reason.empty()) out += "    " + k.stop_reason + "\n";
     if (!k.route_changes.empty())
       out += "    route A -> B: " + changes_text(k.route_changes) + "\n";
     for (const std::string& n : k.notes) out += "    note: " + n + "\n";
   }
-  if (hidden > 0)
-    out += "(" + std::to_string(hidden) + " passing/skipped keys not listed; see ab.json)\n";
+  if (hidden > 0) out += "(" + std::to_string(hidden) + " passing keys not listed; see ab.json)\n";
+  out += skipped_groups(c);
+  // The verdict last, where a person reads first when the log ends.
+  out += "\n" + std::string(color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() +
+         (color ? "\033[0m" : "") + "\n";
+  if (!c.stop_reason.empty()) out += "stopped: " + c.stop_reason + "\n";
   return out;
 }
 
@@ -147,8 +183,8 @@ std::string render_ab_markdown(const gate::AbComparison& c) {
       {c.fingerprint_changes, c.fingerprint_note, "A", "B", "Fingerprint difference (A → B)"});
   out +=
       "### Keys\n\n| verdict | key | size | metric | A | B | B/A [interval] | change (+ = B "
-      "better) | tolerance | route A → B |\n"
-      "|---|---|---:|---|---:|---:|---|---:|---:|---|\n";
+      "better) | tolerance | pairs | route A → B |\n"
+      "|---|---|---:|---|---:|---:|---|---:|---:|---:|---|\n";
   for (const gate::AbKey& k : c.keys) {
     const bool fails = gate::ab_verdict_fails(k.verdict);
     std::string verdict = gate::ab_verdict_name(k.verdict);
@@ -158,20 +194,25 @@ std::string render_ab_markdown(const gate::AbComparison& c) {
       out += std::string(short_metric(k.metric)) + " | " + figure(k.median_a, k.metric) + " | " +
              figure(k.median_b, k.metric) + " | " + interval_text(k.ratio) + " | " +
              gate::format_percent(k.performance.estimate - 1) + " | " +
-             gate::format_percent(k.tolerance).substr(1) + " | ";
+             gate::format_percent(k.tolerance).substr(1) + " | " +
+             (k.pairs_needed > 0 ? std::to_string(k.pairs_needed) : "") + " | ";
     } else {
-      out += " | | | " + markdown_cell(k.reason) + " | | | ";
+      out += " | | | " + markdown_cell(k.reason) + " | | | | ";
     }
     std::string route = changes_text(k.route_changes);
     for (const std::string& n : k.notes) route += (route.empty() ? "" : "; ") + n;
+    if (gate::ab_verdict_not_decided(k.verdict) || k.verdict == gate::AbVerdict::bimodal)
+      route += (route.empty() ? "" : "; ") + k.reason;
     out += markdown_cell(route) + " |\n";
   }
   out += fmt::format(
              "\n<sub>Per key, every repetition of every compared pair is pooled per side; B/A is "
              "the Hodges-Lehmann ratio with its {:.0f}% distribution-free interval. A key fails "
-             "when the whole interval is worse than 1 − tolerance. ",
+             "when the whole interval is worse than 1 − tolerance and passes only when the whole "
+             "interval lies above it; otherwise it is UNDECIDED, never a pass. ",
              c.confidence * 100) +
-         markdown_cell(c.tolerance_source) + ".</sub>\n";
+         markdown_cell(c.tolerance_source) + ". " + markdown_cell(design_text(c)) + "; " +
+         markdown_cell(c.stop_reason) + ".</sub>\n";
   return out;
 }
 

@@ -2,10 +2,11 @@
 // MPI host collectives over shared memory (vader) vs TCP on lo, and libfabric shm vs tcp through
 // the "env" provider (FI_PROVIDER), must FAIL; the same configuration on both sides must PASS;
 // bad specs are refused before anything runs (exit 2); nccl=PATH is verified against the library
-// each rank really loaded. Short suites (two sizes, 5 repetitions, 5 pairs): well under a minute
-// each on 2 cores. Five pairs, not three: on a loaded 2-core runner a whole launch is now and then
-// 20x slower, and with 25 samples per side one such launch cannot move the interval past the
-// tolerance (with 9 it can). Traffic stays on lo.
+// each rank really loaded; the sequential design stops at the first look once TCP has failed;
+// wrap=CMD puts the command before the bench on the launcher's line. Short suites (two sizes, 5
+// repetitions, 5 pairs): well under a minute each on 2 cores. Five pairs, not three: on a loaded
+// 2-core runner a whole launch is now and then 20x slower, and with 25 samples per side one such
+// launch cannot move the interval past the tolerance (with 9 it can). Traffic stays on lo.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -84,7 +85,7 @@ class AbCli : public ::testing::Test {
     return dirs.size() == 1 ? dirs.front() : fs::path();
   }
 
-  json ab_json() const { return load_json_file(ab_dir() / "ab.json", "fabricgate.ab/1"); }
+  json ab_json() const { return load_json_file(ab_dir() / "ab.json", "fabricgate.ab/2"); }
 
   fs::path dir_;
 };
@@ -124,10 +125,20 @@ void expect_interleaved_launches(const json& ab, const fs::path& dir, int pairs)
 TEST_F(AbCli, MpiSharedMemoryVsTcpFails) {
   const auto s = suite("ab-mpi", json::array({mpi_entry()}));
   const auto job = run_job(ab_args(s, kMpiShm, kMpiTcp), 120);
-  ASSERT_EQ(job.exit_code, 1) << job.output;
+  // Never a pass. On a runner so loaded that some of shared memory's own launches are 1000x
+  // slower (seen with three builds on the 2-core box: 8 B all_reduce 0.6 us x3 and 20 ms x2), A
+  // itself is on two levels and the A/B is not decided (exit 3, TWO-STATES): said, not passed.
+  ASSERT_TRUE(job.exit_code == 1 || job.exit_code == 3) << job.output;
   const json ab = ab_json();
   expect_interleaved_launches(ab, ab_dir(), 5);
   EXPECT_EQ(ab["keys"].size(), 2u);
+  if (job.exit_code == 3) {
+    for (const auto& k : ab["keys"]) {
+      EXPECT_NE(k["verdict"], "PASS") << k.dump(2);
+      EXPECT_FALSE(k["levels_a"].is_null()) << "not decided without A on two levels: " << k.dump(2);
+    }
+    GTEST_SKIP() << "runner too loaded to judge (A on two levels): " << ab["headline"];
+  }
   EXPECT_EQ(ab["keys"][0]["verdict"], "FAIL") << ab["keys"].dump(2);
   EXPECT_LT(ab["keys"][0]["performance"]["high"].get<double>(), 0.5);
   bool btl_listed = false;
@@ -141,26 +152,85 @@ TEST_F(AbCli, MpiSharedMemoryVsTcpFails) {
   EXPECT_TRUE(fs::exists(ab_dir() / "ab.md"));
 }
 
-TEST_F(AbCli, MpiSameConfigurationPasses) {
+// An A/A never fails. It passes when every key's interval lies inside the tolerance; on a loaded
+// 2-core runner a launch is now and then 20x slower, and then a key may stay UNDECIDED (exit 3):
+// not decided is said, never called a pass. The sequential design (3..8 pairs) adds pairs for it.
+TEST_F(AbCli, MpiSameConfigurationNeverFails) {
   const auto s = suite("aa-mpi", json::array({mpi_entry()}));
-  const auto job = run_job(ab_args(s, kMpiShm, kMpiShm), 120);
-  ASSERT_EQ(job.exit_code, 0) << job.output;
+  auto args = ab_args(s, kMpiShm, kMpiShm);
+  args.erase(args.begin() + 4, args.begin() + 6);  // drop --pairs N
+  args.insert(args.end(), {"--min-pairs", "3", "--max-pairs", "8"});
+  const auto job = run_job(args, 240);
+  ASSERT_TRUE(job.exit_code == 0 || job.exit_code == 3) << job.output;
   const json ab = ab_json();
-  expect_interleaved_launches(ab, ab_dir(), 5);
-  for (const auto& k : ab["keys"]) EXPECT_FALSE(k["fails_gate"].get<bool>()) << k.dump(2);
+  const int pairs = static_cast<int>(ab["pairs_compared"].size());
+  expect_interleaved_launches(ab, ab_dir(), pairs);
+  bool open = false;
+  for (const auto& k : ab["keys"]) {
+    EXPECT_FALSE(k["fails_gate"].get<bool>()) << k.dump(2);
+    if (job.exit_code == 0) {
+      EXPECT_EQ(k["verdict"], "PASS") << k.dump(2);
+    }
+    open = open || k["verdict"] == "UNDECIDED";
+  }
+  // Pairs are added while a key is open, and only then.
+  EXPECT_EQ(ab["decided"].get<bool>(), !open) << ab["stop_reason"];
+  if (open) {
+    EXPECT_EQ(pairs, 8) << ab["stop_reason"];
+  }
   EXPECT_EQ(ab["changes"].size(), 0u) << ab["changes"].dump();
-  // A log a person reads: one line per launch (the bench's progress and table stay in each
-  // launch's directory), the verdict table after the last launch.
-  std::size_t launch_lines = 0;
+  // A log a person reads: one line per pair with the running decision (the bench's progress and
+  // table stay in each launch's directory), the verdict table after the last pair, the verdict
+  // last of all.
+  std::size_t pair_lines = 0;
   std::istringstream lines(job.output);
   for (std::string line; std::getline(lines, line);)
-    launch_lines += line.rfind("fabricgate ab: launch ", 0) == 0 ? 1 : 0;
-  EXPECT_EQ(launch_lines, 10u) << job.output;
-  EXPECT_LT(std::count(job.output.begin(), job.output.end(), '\n'), 40) << job.output;
-  const std::size_t last_launch = job.output.find("fabricgate ab: launch 10/10 (pair 5 of 5");
-  ASSERT_NE(last_launch, std::string::npos) << job.output;
-  EXPECT_GT(job.output.find("VERDICT"), last_launch) << job.output;
-  EXPECT_TRUE(fs::exists(ab_dir() / "b-5" / "bench-console.txt"));
+    pair_lines += line.rfind("fabricgate ab: pair ", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(pair_lines, static_cast<std::size_t>(pairs)) << job.output;
+  EXPECT_LT(std::count(job.output.begin(), job.output.end(), '\n'), 45) << job.output;
+  const std::size_t last_pair =
+      job.output.find("fabricgate ab: pair " + std::to_string(pairs) + " of 3..8");
+  ASSERT_NE(last_pair, std::string::npos) << job.output;
+  EXPECT_GT(job.output.find("VERDICT"), last_pair) << job.output;
+  EXPECT_GT(job.output.rfind(job.exit_code == 0 ? "PASS: 2 of 2 keys" : "UNDECIDED: "),
+            job.output.find("VERDICT"))
+      << job.output;
+  EXPECT_TRUE(fs::exists(ab_dir() / ("b-" + std::to_string(pairs)) / "bench-console.txt"));
+}
+
+// --bisect over a ladder of six: candidates 4..6 put MPI on TCP. The search probes the last (bad),
+// then halves: 3 (good), 5 (bad), 4 (bad) -> first bad 4, in ceil(log2 6) + 1 = 4 A/Bs, each
+// candidate once. Every probe is a sequential A/B (3..8 pairs) with its own directory; at 80 %
+// family confidence, so that the good probes (A/As) are decided on a loaded 2-core runner too
+// (an undecided probe stops the search, exit 3, rather than guess).
+TEST_F(AbCli, BisectFindsTheFirstCandidateOnTcp) {
+  const auto s = suite("bisect-mpi", json::array({mpi_entry()}));
+  auto args = ab_args(s, kMpiShm, {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl_tcp_if_include=lo"});
+  args.erase(args.begin() + 4, args.begin() + 6);  // drop --pairs N
+  args.insert(args.end(),
+              {"--min-pairs", "3", "--max-pairs", "8", "--confidence", "0.8", "--bisect"});
+  for (int i = 1; i <= 6; ++i)
+    args.insert(args.end(),
+                {"--candidate", i >= 4 ? "OMPI_MCA_btl=self,tcp" : "OMPI_MCA_btl=self,vader"});
+  const auto job = run_job(args, 600);
+  ASSERT_EQ(job.exit_code, 1) << job.output;
+  EXPECT_NE(job.output.find("first bad candidate: 4 of 6 (4 A/Bs, at most 4)"), std::string::npos)
+      << job.output;
+  std::vector<fs::path> bisect_files;
+  std::size_t ab_dirs = 0;
+  for (const auto& e : fs::directory_iterator(dir_ / "results" / "test-box")) {
+    if (e.path().string().ends_with("-bisect.json"))
+      bisect_files.push_back(e.path());
+    else if (e.is_directory())
+      ++ab_dirs;
+  }
+  ASSERT_EQ(bisect_files.size(), 1u);
+  EXPECT_EQ(ab_dirs, 4u);  // one A/B per probe, none repeated
+  const json b = load_json_file(bisect_files.front(), "fabricgate.ab-bisect/1");
+  EXPECT_EQ(b["first_bad"], 4);
+  std::vector<int> order;
+  for (const auto& p : b["probes"]) order.push_back(p["candidate"].get<int>());
+  EXPECT_EQ(order, (std::vector<int>{6, 3, 5, 4})) << b.dump(2);
 }
 
 #if FABRICGATE_TEST_LIBFABRIC
@@ -216,12 +286,88 @@ TEST_F(AbCli, BadSpecsAreRefusedBeforeAnythingRuns) {
        std::vector<std::vector<std::string>>{{"nccl=/nonexistent"},
                                              {"NCCL_ALGO=Ring;reboot"},
                                              {"NCCL_ALGO=$(id)"},
-                                             {"lowercase=1"}}) {
+                                             {"lowercase=1"},
+                                             {"wrap=no-such-wrapper-fg -c 0"},
+                                             {"wrap=taskset -c 0;id"}}) {
     const auto job = run_job(ab_args(s, {}, b), 30);
     EXPECT_EQ(job.exit_code, 2) << b.front() << "\n" << job.output;
     EXPECT_NE(job.output.find("--b"), std::string::npos) << job.output;
   }
+  // A schedule that cannot run is refused the same way.
+  auto args = ab_args(s, {}, {});
+  args.erase(args.begin() + 4, args.begin() + 6);  // drop --pairs N
+  args.insert(args.end(), {"--min-pairs", "5", "--max-pairs", "3"});
+  const auto job = run_job(args, 30);
+  EXPECT_EQ(job.exit_code, 2) << job.output;
+  EXPECT_NE(job.output.find("--max-pairs"), std::string::npos) << job.output;
   EXPECT_FALSE(fs::exists(dir_ / "results"));  // nothing launched, nothing written
+}
+
+// The sequential design on shared memory vs TCP: never a pass; the series stops at the first look
+// that decides every key (TCP's latencies usually fail at pair 3, well before the maximum), and
+// each key's pairs_needed is the look that decided it. On a runner so loaded that launches vary
+// 1000x, a key may stay open to the maximum: then exit 3, said plainly.
+TEST_F(AbCli, SequentialDesignStopsAtTheFirstLookThatDecides) {
+  const auto s = suite("seq-mpi", json::array({mpi_entry()}));
+  auto args = ab_args(s, kMpiShm, kMpiTcp);
+  args.erase(args.begin() + 4, args.begin() + 6);  // drop --pairs N
+  args.insert(args.end(), {"--min-pairs", "3", "--max-pairs", "8"});
+  const auto job = run_job(args, 240);
+  ASSERT_TRUE(job.exit_code == 1 || job.exit_code == 3) << job.output;
+  const json ab = ab_json();
+  EXPECT_EQ(ab["min_pairs"], 3);
+  EXPECT_EQ(ab["max_pairs"], 8);
+  const int pairs = static_cast<int>(ab["pairs_compared"].size());
+  expect_interleaved_launches(ab, ab_dir(), pairs);
+  int last_decision = 0;
+  bool any_fail = false;
+  for (const auto& k : ab["keys"]) {
+    EXPECT_NE(k["verdict"], "PASS") << k.dump(2);
+    const int needed = k["pairs_needed"].get<int>();
+    EXPECT_GE(needed, 3) << k.dump(2);
+    EXPECT_LE(needed, pairs) << k.dump(2);
+    last_decision = std::max(last_decision, needed);
+    any_fail = any_fail || k["fails_gate"].get<bool>();
+  }
+  EXPECT_EQ(job.exit_code, any_fail ? 1 : 3) << job.output;
+  if (ab["decided"].get<bool>()) {
+    EXPECT_EQ(pairs, last_decision) << "the series went on after every key was decided";
+    EXPECT_NE(job.output.find("stopped: every key decided after " + std::to_string(pairs)),
+              std::string::npos)
+        << job.output;
+  } else {
+    EXPECT_EQ(pairs, 8) << ab["stop_reason"];
+  }
+  EXPECT_NE(job.output.find("fabricgate ab: pair 3 of 3..8"), std::string::npos) << job.output;
+}
+
+// wrap=CMD: side B's ranks run under taskset (one CPU); the launcher's command line has it
+// right before the bench, and the sides' difference names it.
+TEST_F(AbCli, WrappedSideRunsItsRanksUnderTheCommand) {
+  const auto s = suite("wrap-mpi", json::array({mpi_entry()}));
+  const auto job =
+      run_job(ab_args(s, kMpiShm,
+                      {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader", "wrap=taskset -c 0"}, "1"),
+              120);
+  ASSERT_NE(job.exit_code, 2) << job.output;
+  const json ab = ab_json();
+  ASSERT_EQ(ab["pairs_compared"].size(), 1u) << job.output;
+  ASSERT_EQ(ab["sides"]["b"]["wrap"].size(), 3u);
+  EXPECT_EQ(ab["sides"]["b"]["wrap"][1], "-c");
+  const std::string taskset = ab["sides"]["b"]["wrap"][0];
+  EXPECT_EQ(taskset.front(), '/');
+  bool listed = false;
+  for (const auto& c : ab["changes"]) listed = listed || c["what"] == "wrap";
+  EXPECT_TRUE(listed) << ab["changes"].dump();
+  const json launch_b = load_json_file(ab_dir() / "b-1" / "launch.json");
+  const auto argv = launch_b["argv"].get<std::vector<std::string>>();
+  const auto at = std::find(argv.begin(), argv.end(), taskset);
+  ASSERT_NE(at, argv.end()) << launch_b.dump(2);
+  ASSERT_LT(at + 3, argv.end());
+  EXPECT_EQ(*(at + 3), FABRICGATE_BENCH) << launch_b.dump(2);
+  const json launch_a = load_json_file(ab_dir() / "a-1" / "launch.json");
+  const auto argv_a = launch_a["argv"].get<std::vector<std::string>>();
+  EXPECT_EQ(std::find(argv_a.begin(), argv_a.end(), taskset), argv_a.end());
 }
 
 #if FABRICGATE_TEST_NCCL
@@ -248,9 +394,9 @@ class AbNcclLibrary : public AbCli {
     if (system_.empty()) {
       const auto s = suite("probe", json::array({mpi_entry()}));
       const auto job = run_job(ab_args(s, {}, {}, "1"), 120);
-      // One A/A pair of 8-byte latencies may "fail" on a loaded runner's noise: only the library
-      // its run.json names is read here.
-      EXPECT_TRUE(job.exit_code == 0 || job.exit_code == 1) << job.output;
+      // One A/A pair of 8-byte latencies may "fail" on a loaded runner's noise, or stay
+      // undecided (3): only the library its run.json names is read here.
+      EXPECT_NE(job.exit_code, 2) << job.output;
       system_ = system_nccl_from(load_json_file(ab_dir() / "a-1" / "run.json", "fabricgate.run/1"));
       fs::remove_all(dir_ / "results");
     }
@@ -267,8 +413,8 @@ TEST_F(AbNcclLibrary, SideBLoadsTheNamedLibraryAndTheReportSaysSo) {
               {"OMPI_MCA_pml=ob1", "OMPI_MCA_btl=self,vader", "nccl=" + nccl_dir.string()}, "1"),
       120);
   ASSERT_NE(job.exit_code, 2) << job.output;
-  ASSERT_NE(job.exit_code, 3) << job.output;
   const json ab = ab_json();
+  ASSERT_TRUE(ab["complete"].get<bool>()) << job.output;  // 3 here: undecided, not a crash
   const std::string loaded_b = ab["sides"]["b"]["loaded"]["nccl_libraries"][0];
   EXPECT_EQ(loaded_b, fs::canonical(nccl_dir / "libnccl.so.2").string());
   EXPECT_EQ(ab["sides"]["a"]["loaded"]["nccl_libraries"][0], system_nccl().string());

@@ -63,7 +63,7 @@ TEST(AbReport, MarkdownHasTheChangeTableAndTheKeys) {
 
 TEST(AbReport, JsonCarriesSchemaIntervalsAndRedactedSides) {
   const auto j = gate::ab_to_json(sample());
-  EXPECT_EQ(j["schema"], "fabricgate.ab/1");
+  EXPECT_EQ(j["schema"], "fabricgate.ab/2");
   EXPECT_EQ(j["exit_code"], 1);
   EXPECT_EQ(j["sides"]["b"]["env"]["SECRET_TOKEN"], "<redacted>");
   EXPECT_EQ(j["sides"]["b"]["items"][0], "SECRET_TOKEN=<redacted>");

@@ -93,3 +93,55 @@ TEST_F(AbSpec, NcclAndLdLibraryPathTogetherAreRefused) {
 
 }  // namespace
 }  // namespace fabricgate::launch
+
+namespace fabricgate::launch {
+namespace {
+
+// wrap=CMD: split into argv, the program resolved on PATH or taken as an absolute executable;
+// no shell, so shell syntax, relative paths and unknown programs are InputErrors naming the item.
+std::string wrap_error(const std::string& command, const char* path) {
+  try {
+    parse_wrap_command("--b wrap=" + command, command, path);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+TEST(AbWrap, CommandIsSplitAndItsProgramResolvedOnPath) {
+  const auto argv = parse_wrap_command("--b wrap=env FOO=1", "env  FOO=1", "/nonexistent:/usr/bin");
+  ASSERT_EQ(argv.size(), 2u);
+  EXPECT_EQ(argv[0], "/usr/bin/env");
+  EXPECT_EQ(argv[1], "FOO=1");
+  EXPECT_EQ(parse_wrap_command("x", "/usr/bin/env", nullptr).front(), "/usr/bin/env");
+}
+
+TEST(AbWrap, BadCommandsAreRefusedWithTheItemNamed) {
+  EXPECT_NE(wrap_error("no-such-wrapper-xyz -c 0", "/usr/bin").find("not an executable on PATH"),
+            std::string::npos);
+  EXPECT_NE(wrap_error("taskset -c 0; rm -rf /", "/usr/bin").find("shell syntax"),
+            std::string::npos);
+  EXPECT_NE(wrap_error("bin/env", "/usr").find("relative path"), std::string::npos);
+  const fs::path plain = testing::fresh_temp_dir("ab-wrap") / "not-executable";
+  std::ofstream(plain) << "data";
+  fs::permissions(plain, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_NE(wrap_error(plain.string(), "/usr/bin").find("not an executable file"),
+            std::string::npos)
+      << wrap_error(plain.string(), "/usr/bin");
+  fs::remove_all(plain.parent_path());
+  EXPECT_NE(wrap_error("   ", "/usr/bin").find("expected a command"), std::string::npos);
+  EXPECT_NE(wrap_error("env", ".").find("not an executable on PATH"), std::string::npos)
+      << "a relative PATH entry must not be searched";
+  EXPECT_NE(wrap_error("/nonexistent", "/usr/bin").find("--b wrap=/nonexistent"),
+            std::string::npos);
+}
+
+TEST(AbWrap, SideCarriesTheWrapAndRefusesItTwice) {
+  const gate::AbSide s = parse_ab_side("b", {"wrap=/usr/bin/env", "label=wrapped"});
+  ASSERT_EQ(s.wrap.size(), 1u);
+  EXPECT_EQ(s.wrap.front(), "/usr/bin/env");
+  EXPECT_THROW(parse_ab_side("b", {"wrap=/usr/bin/env", "wrap=/usr/bin/env"}), InputError);
+}
+
+}  // namespace
+}  // namespace fabricgate::launch

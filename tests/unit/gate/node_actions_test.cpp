@@ -27,6 +27,26 @@ ClusterFinding suspect(const std::string& name) {
           ""};
 }
 
+// A host outside the fleet (runner_split.hpp) is the node's finding under every --gate: its
+// drain line is planned even when the finding does not fail the job (--gate change).
+TEST(NodeActions, AHostOutsideTheFleetIsPlannedWhateverTheGateAsked) {
+  const ClusterFinding outlier{
+      "HOST-OUTLIER",
+      false,
+      "gpu-node-7",
+      "3f2a9c01b7e4",
+      "HOST-OUTLIER host 3f2a9c01b7e4 (gpu-node-7): 2 key(s) outside the fleet",
+      ""};
+  const NodeActionPlan plan = plan_node_actions({outlier}, {}, "r1");
+  ASSERT_EQ(plan.actions.size(), 1u);
+  EXPECT_EQ(plan.actions.front().node, "gpu-node-7");
+  EXPECT_EQ(plan.actions.front().reason, "fabricgate: HOST-OUTLIER (run r1)");
+  // No host name: nothing to act on.
+  ClusterFinding nameless = outlier;
+  nameless.node = "";
+  EXPECT_TRUE(plan_node_actions({nameless}, {}, "r1").actions.empty());
+}
+
 TEST(NodeActions, MismatchWithAMajorityDrainsThatNode) {
   const std::vector<NodeRecord> nodes = {node("gpu-01", "580"), node("gpu-02", "580"),
                                          node("gpu-03", "570")};

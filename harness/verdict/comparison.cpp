@@ -189,9 +189,13 @@ std::string Comparison::runner_line() const {
   if (!has_baseline) return "Runner: not judged against a fleet (no baseline)";
   std::string findings;
   for (const ClusterFinding& f : cluster_findings) {
-    if (f.id == "HOST-OUTLIER" || f.id == "BELOW-ROOFLINE")
+    if (f.id == "HOST-OUTLIER" || f.id == "BELOW-ROOFLINE" || f.id == "DEGRADED-LINK")
       findings += (findings.empty() ? "" : "; ") + f.text;
   }
+  // What the runner was doing (harness/gate/runner_evidence.hpp): another process on its GPU.
+  if (runner_evidence.foreign_load)
+    findings += (findings.empty() ? "" : "; ") +
+                std::string("another process computed on the GPU: ") + runner_evidence.summary();
   if (!findings.empty()) return "Runner: " + findings;
   if (outside_fleet_count() > 0)
     return fmt::format("Runner: {} key(s) outside the fleet (see the verdicts)",

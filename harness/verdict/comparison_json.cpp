@@ -52,8 +52,9 @@ std::string change_word(const Comparison& c) {
 std::string runner_word(const Comparison& c) {
   if (!c.has_baseline) return "NOT-JUDGED";
   for (const ClusterFinding& f : c.cluster_findings) {
-    if (f.id == "HOST-OUTLIER") return "HOST-OUTLIER";
+    if (f.id == "HOST-OUTLIER" || f.id == "DEGRADED-LINK") return f.id;
   }
+  if (c.runner_evidence.foreign_load) return "BUSY-GPU";
   if (c.outside_fleet_count() > 0) return "HOST-OUTLIER";
   for (const ClusterFinding& f : c.cluster_findings) {
     if (f.id == "BELOW-ROOFLINE") return "BELOW-ROOFLINE";

@@ -106,7 +106,10 @@ TEST_F(gate_SessionsCli, BaselineOfThreeHostsAndLeaveOneSessionOut) {
 
   // Every injected launch (pinned copies lost 30-44 %) is still caught by the two-level band.
   for (const fs::path& r : injected_) {
-    const Result c = run({FABRICGATE_CLI, "compare", r.string(), "--baseline", baseline.string()});
+    // --store none: these are the repository's committed runs, and a test never writes a store
+    // into the checkout (results/fabricgate.sqlite).
+    const Result c = run({FABRICGATE_CLI, "compare", r.string(), "--baseline", baseline.string(),
+                          "--store", "none"});
     EXPECT_EQ(c.code, 1) << r << "\n" << c.out << c.err;
     EXPECT_NE(c.out.find("REGRESSION"), std::string::npos) << c.out;
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""gemm-load.py SECONDS [N]: a foreign compute process on the GPU for the busy-GPU tests (issue
-#39): bf16 N x N matrix products back to back for SECONDS (bounded), printing how many it did.
+"""gemm-load.py SECONDS [N]: a foreign compute process on the GPU for the busy-GPU tests
+(docs/COUNTERS.md): bf16 N x N matrix products back to back for SECONDS (bounded), printing how many it did.
 It shares the GPU with fabricgate's launch the way a leftover training job would."""
 import sys
 import time

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the runner was doing (issue #39, docs/COUNTERS.md), live on a one-GPU H200: A/A launches of
+# What the runner was doing (docs/COUNTERS.md), live on a one-GPU H200: A/A launches of
 # `fabricgate run --suite p2p --gate change` with the counter snapshot on (none may be flagged
 # busy; run.json runner_counters holds the deltas and snapshot_ms), then launches while a foreign
 # bf16 GEMM process computes on the same GPU (expected: exit 3, RUNNER BUSY naming the process).

@@ -1,5 +1,5 @@
 #pragma once
-// What the runner was doing behind the verdicts (issue #39, docs/COUNTERS.md), from the run.json
+// What the runner was doing behind the verdicts (docs/COUNTERS.md), from the run.json
 // "runner_counters" of the first launch and its confirmation launches. A step after judge_run's
 // busy-CPU rule (mark_busy_runner), on the same terms:
 //   1. DEGRADED-LINK: a fatal RDMA counter increment during a judged launch (link_downed,

@@ -80,4 +80,6 @@ function(fabricgate_print_feature_summary)
   if(FABRICGATE_WITH_NCCL)
     message(STATUS "  NCCL headers: ${NCCL_VERSION} (${NCCL_INCLUDE_DIR})")
   endif()
+  message(STATUS "  build: compiler cache ${FABRICGATE_BUILD_CCACHE}, precompiled headers "
+                 "${FABRICGATE_PCH}, unity ${FABRICGATE_UNITY} (batch ${FABRICGATE_UNITY_BATCH})")
 endfunction()

@@ -6,7 +6,7 @@ namespace fabricgate::gate {
 
 namespace {
 
-std::string join(const std::set<std::string>& items) {
+std::string join_names(const std::set<std::string>& items) {
   std::string out;
   for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
   return out.empty() ? "(none)" : out;
@@ -14,7 +14,7 @@ std::string join(const std::set<std::string>& items) {
 
 std::string describe(const LoadedLibraries& l) {
   return "NCCL " + (l.nccl_version.empty() ? std::string("(none)") : l.nccl_version) + " from " +
-         join(l.nccl_libraries) + ", MPI " +
+         join_names(l.nccl_libraries) + ", MPI " +
          (l.mpi_version.empty() ? std::string("(unknown)") : l.mpi_version);
 }
 
@@ -25,12 +25,12 @@ void verify_loaded_libraries(const AbSide& side, const LoadedLibraries& loaded,
   const std::string who = "side " + side.label + " (launch " + launch + ", " + where + ")";
   if (loaded.nccl_libraries.size() > 1) {
     throw InputError(
-        who + ": the ranks loaded different NCCL libraries (" + join(loaded.nccl_libraries) +
+        who + ": the ranks loaded different NCCL libraries (" + join_names(loaded.nccl_libraries) +
         "); every node must see the same library (LD_LIBRARY_PATH is forwarded by mpirun -x)");
   }
   if (loaded.capture_nccl_versions_full.size() > 1) {
     throw InputError(who + ": NCCL's logs show different versions across ranks (" +
-                     join(loaded.capture_nccl_versions_full) + ")");
+                     join_names(loaded.capture_nccl_versions_full) + ")");
   }
   if (!loaded.capture_nccl_version.empty() && !loaded.nccl_version.empty() &&
       loaded.capture_nccl_version != loaded.nccl_version) {

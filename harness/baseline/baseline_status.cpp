@@ -14,14 +14,14 @@ namespace fabricgate::gate {
 
 namespace {
 
-const MetricBaseline& judged_metric(const BaselineEntry& e) {
+const MetricBaseline& status_metric(const BaselineEntry& e) {
   const Metric m = metric_from_name(e.metric);
   if (m == Metric::busbw_GBps && e.busbw_GBps) return *e.busbw_GBps;
   if (m == Metric::algbw_GBps) return e.algbw_GBps;
   return e.time_us;
 }
 
-std::string pct(double fraction) { return fmt::format("{:.1f}%", 100 * fraction); }
+std::string status_pct(double fraction) { return fmt::format("{:.1f}%", 100 * fraction); }
 
 }  // namespace
 
@@ -46,7 +46,7 @@ BaselineStatus baseline_status(const Baseline& baseline) {
   const auto min_runs = static_cast<std::size_t>(std::max(p.min_runs, 2));
   std::vector<std::size_t> needed;  // launches_to_gate of the NOISY keys that have one
   for (const auto& [key, entry] : baseline.entries) {
-    const LaunchBand band = launch_band(p, entry, judged_metric(entry));
+    const LaunchBand band = launch_band(p, entry, status_metric(entry));
     KeyStatus k;
     k.key = key;
     k.size_class = entry.tolerance ? "key" : size_class_for(p, entry.bytes).name;
@@ -62,7 +62,7 @@ BaselineStatus baseline_status(const Baseline& baseline) {
       ++s.noisy;
       // A calibrated band has no spread of its own here: the run medians' spread stands in.
       const double sd = k.calibrated
-                            ? prediction_band(judged_metric(entry).run_medians, p.band_alpha).log_sd
+                            ? prediction_band(status_metric(entry).run_medians, p.band_alpha).log_sd
                             : k.log_sd;
       k.launches_to_gate = launches_to_gate(sd, p.band_alpha, p.max_band, k.launches + 1);
       if (k.launches_to_gate) {
@@ -106,8 +106,8 @@ std::string render_baseline_status(const BaselineStatus& s, bool all_keys) {
   std::string out = fmt::format(
       "baseline {} ({}): {} keys, {} gateable, {} NOISY (band wider than max_band {}), {} with "
       "fewer than min_runs {} launches\n",
-      s.source, s.platform, s.keys.size(), s.gateable, s.noisy, pct(s.policy.max_band), s.too_few,
-      s.policy.min_runs);
+      s.source, s.platform, s.keys.size(), s.gateable, s.noisy, status_pct(s.policy.max_band),
+      s.too_few, s.policy.min_runs);
   if (s.noisy > 0) {
     out += s.launches_for_most_noisy
                ? fmt::format(
@@ -129,7 +129,7 @@ std::string render_baseline_status(const BaselineStatus& s, bool all_keys) {
   for (const SizeClassSummary& c : s.classes) {
     const bool none = c.keys == c.noisy;
     out += fmt::format("  {:<10} {:>5} {:>6} {:>11} {:>8}\n", c.name, c.keys, c.noisy,
-                       none ? "-" : pct(c.median_mde), none ? "-" : pct(c.max_mde));
+                       none ? "-" : status_pct(c.median_mde), none ? "-" : status_pct(c.max_mde));
   }
   std::size_t listed = 0;
   std::string rows;
@@ -158,7 +158,7 @@ std::string render_baseline_status(const BaselineStatus& s, bool all_keys) {
     else
       what = "gateable";
     rows += fmt::format("  {}  launches {}  spread {}  band {}  MDE {}{}  {}\n", k.key, k.launches,
-                        pct(std::expm1(k.log_sd)), pct(k.band), pct(k.mde),
+                        status_pct(std::expm1(k.log_sd)), status_pct(k.band), status_pct(k.mde),
                         k.calibrated ? " (calibrated)" : "", what);
   }
   if (listed > 0)
@@ -172,7 +172,8 @@ std::string baseline_gateability_warning(const BaselineStatus& s) {
   std::string w = fmt::format(
       "warning: this baseline gates only {} of {} keys: {} NOISY (launch-to-launch band wider "
       "than max_band {}), {} with fewer than min_runs {} launches. ",
-      s.gateable, s.keys.size(), s.noisy, pct(s.policy.max_band), s.too_few, s.policy.min_runs);
+      s.gateable, s.keys.size(), s.noisy, status_pct(s.policy.max_band), s.too_few,
+      s.policy.min_runs);
   if (s.launches_for_most_noisy) {
     w += fmt::format("With {} launches per key at least half of the NOISY keys would be gateable; ",
                      *s.launches_for_most_noisy);

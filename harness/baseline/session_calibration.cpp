@@ -35,7 +35,7 @@ std::set<std::string> failing_keys(const Comparison& c) {
   return out;
 }
 
-std::string pct(double fraction) { return fmt::format("{:.2f}%", fraction * 100); }
+std::string session_pct(double fraction) { return fmt::format("{:.2f}%", fraction * 100); }
 
 }  // namespace
 
@@ -193,14 +193,15 @@ std::string render_session_calibration(const SessionCalibration& c) {
     s += fmt::format(
         "between-session term NOT estimated ({} sessions < min_sessions): the band uses "
         "session_allowance {} (log-scale SD) instead\n",
-        c.sessions, pct(c.session_allowance));
+        c.sessions, session_pct(c.session_allowance));
   }
   s += fmt::format("\n{:<64} {:>7} {:>5} {:>5} {:>8} {:>8} {:>8} {:>8} {:>9}\n", "key", "sess",
                    "hosts", "runs", "within", "between", "band", "MDE", "LOSO fail");
   for (const SessionKeyRow& r : c.rows) {
     s += fmt::format("{:<64} {:>7} {:>5} {:>5} {:>8} {:>8}{} {:>8} {:>8} {:>4}/{:<4}{}\n", r.key,
-                     r.sessions, r.hosts, r.launches, pct(r.within_sd), pct(r.between_sd),
-                     r.between_estimated ? " " : "*", pct(r.band), pct(r.mde), r.loso_failed,
+                     r.sessions, r.hosts, r.launches, session_pct(r.within_sd),
+                     session_pct(r.between_sd), r.between_estimated ? " " : "*",
+                     session_pct(r.band), session_pct(r.mde), r.loso_failed,
                      r.loso_failed_confirmed, r.noisy ? " NOISY" : "");
   }
   s += "(* between term is the allowance, not an estimate; LOSO fail: first launch / after "
@@ -220,8 +221,9 @@ std::string render_session_calibration(const SessionCalibration& c) {
   s += fmt::format(
       "false alarms: {} of {} launches ({}, 95 % upper bound {}) at the first launch; {} of {} "
       "({}, 95 % upper bound {}) after confirmation\n",
-      c.failed, c.judged, pct(rate(c.failed, c.judged)), pct(c.upper95), c.failed_confirmed,
-      c.judged, pct(rate(c.failed_confirmed, c.judged)), pct(c.upper95_confirmed));
+      c.failed, c.judged, session_pct(rate(c.failed, c.judged)), session_pct(c.upper95),
+      c.failed_confirmed, c.judged, session_pct(rate(c.failed_confirmed, c.judged)),
+      session_pct(c.upper95_confirmed));
   if (c.judged > 0)
     s += fmt::format("launches per gate (the first and the confirmations it needed): {:.2f}\n",
                      static_cast<double>(c.launches_spent) / static_cast<double>(c.judged));
@@ -229,13 +231,13 @@ std::string render_session_calibration(const SessionCalibration& c) {
     s += fmt::format(
         "between-session SD over the {} keys: 90th percentile {} -> session_allowance {:.2f} for "
         "baselines of this kind with fewer than min_sessions sessions (harness/gate/README.md)\n",
-        c.rows.size(), pct(*c.between_sd_p90), *c.suggested_allowance);
+        c.rows.size(), session_pct(*c.between_sd_p90), *c.suggested_allowance);
   }
   s += "\nMDE per size class (median / max over gateable keys):\n";
   for (const ClassMde& m : c.classes) {
     if (m.keys == 0) continue;
     s += fmt::format("  {:<10} {:>3} keys, {:>3} NOISY, MDE median {} max {}\n", m.name, m.keys,
-                     m.noisy, pct(m.median_mde), pct(m.max_mde));
+                     m.noisy, session_pct(m.median_mde), session_pct(m.max_mde));
   }
   return s;
 }

@@ -18,11 +18,11 @@ namespace fabricgate::report {
 
 namespace {
 
-std::string esc(const std::string& s) { return xml_escape(s); }
+std::string site_esc(const std::string& s) { return xml_escape(s); }
 
 // The dashboard's own rules, after the shared ones (html_page_head.cpp: the HTML report's policy,
 // nothing is fetched, nothing runs); links go only to the site's pages.
-constexpr const char* kStyles = R"(h3{font-size:14px;font-family:monospace}th{text-align:left}
+constexpr const char* kSiteStyles = R"(h3{font-size:14px;font-family:monospace}th{text-align:left}
 .v-fail{color:#b00;font-weight:bold}.v-pass{color:#080}.v-none{color:#777}
 .worse{color:#b00}.better{color:#080}
 section.key{display:inline-block;vertical-align:top;margin:0 12px 12px 0}section.key svg{border:1px solid #eee}
@@ -186,8 +186,8 @@ std::string trend_svg(const PlatformView& v, const KeyTrend& t, std::size_t inde
 }
 
 std::string page(const std::string& title, const std::string& body, const DashboardOptions& o) {
-  return html_page_start(title, kStyles) + body + "<footer>fabricgate dashboard from " +
-         esc(o.source) + ", generated " + esc(o.generated_at) +
+  return html_page_start(title, kSiteStyles) + body + "<footer>fabricgate dashboard from " +
+         site_esc(o.source) + ", generated " + site_esc(o.generated_at) +
          ". Static: no script, nothing fetched.</footer>\n</body>\n</html>\n";
 }
 
@@ -198,13 +198,13 @@ std::string runs_table(const PlatformView& v) {
   const auto& runs = v.platform->runs;
   for (auto it = runs.rbegin(); it != runs.rend(); ++it) {  // newest first
     const std::string verdict = run_verdict(*it);
-    out += "<tr class=\"run\" data-run-id=\"" + esc(it->run.run_id) + "\" data-host=\"" +
-           esc(it->host) + "\" data-verdict=\"" + esc(verdict) + "\"><td>" +
-           esc(it->run.started_at) + "</td><td><code>" + esc(it->run.run_id) + "</code></td><td>" +
-           esc(it->host) + "</td><td>" + esc(it->run.suite) + " / " + esc(it->run.scenario) +
-           (it->run.complete ? "" : " (incomplete)") + "</td><td class=\"" +
-           verdict_class(verdict) + "\">" + esc(verdict) + "</td><td>" + esc(verdict_counts(*it)) +
-           "</td></tr>\n";
+    out += "<tr class=\"run\" data-run-id=\"" + site_esc(it->run.run_id) + "\" data-host=\"" +
+           site_esc(it->host) + "\" data-verdict=\"" + site_esc(verdict) + "\"><td>" +
+           site_esc(it->run.started_at) + "</td><td><code>" + site_esc(it->run.run_id) +
+           "</code></td><td>" + site_esc(it->host) + "</td><td>" + site_esc(it->run.suite) + " / " +
+           site_esc(it->run.scenario) + (it->run.complete ? "" : " (incomplete)") +
+           "</td><td class=\"" + verdict_class(verdict) + "\">" + site_esc(verdict) + "</td><td>" +
+           site_esc(verdict_counts(*it)) + "</td></tr>\n";
   }
   return out + "</table>\n";
 }
@@ -226,13 +226,13 @@ std::string hosts_table(const PlatformView& v) {
       latest = &r;
     }
     const std::string last_verdict = run_verdict(*latest);
-    out += "<tr class=\"host\" data-host=\"" + esc(host) + "\"><td>" + esc(host) +
+    out += "<tr class=\"host\" data-host=\"" + site_esc(host) + "\"><td>" + site_esc(host) +
            "</td><td class=\"num\">" + fmt::format("{}", n) + "</td><td class=\"num\">" +
            fmt::format("{}", by["FAIL"]) + "</td><td class=\"num\">" +
            fmt::format("{}", by["PASS"]) + "</td><td class=\"num\">" +
-           fmt::format("{}", by["NOT GATED"]) + "</td><td>" + esc(first->run.started_at) +
-           "</td><td><code>" + esc(latest->run.run_id) + "</code></td><td class=\"" +
-           verdict_class(last_verdict) + "\">" + esc(last_verdict) + "</td></tr>\n";
+           fmt::format("{}", by["NOT GATED"]) + "</td><td>" + site_esc(first->run.started_at) +
+           "</td><td><code>" + site_esc(latest->run.run_id) + "</code></td><td class=\"" +
+           verdict_class(last_verdict) + "\">" + site_esc(last_verdict) + "</td></tr>\n";
   }
   return out + "</table>\n";
 }
@@ -243,16 +243,17 @@ std::string change_table(const PlatformView& v) {
     for (const HostSeries& hs : v.keys[i].hosts) {
       const bool is_time = hs.history.metric == gate::Metric::time_us;
       for (const HistoryChangePoint& c : hs.steps) {
-        rows += "<tr class=\"change\" data-key=\"" + esc(v.keys[i].key) + "\" data-host=\"" +
-                esc(hs.host) + "\" data-run-id=\"" + esc(c.run_id) + "\"><td><a href=\"" +
+        rows += "<tr class=\"change\" data-key=\"" + site_esc(v.keys[i].key) + "\" data-host=\"" +
+                site_esc(hs.host) + "\" data-run-id=\"" + site_esc(c.run_id) + "\"><td><a href=\"" +
                 platform_file(v.platform->platform) + fmt::format("#k-{}", i) + "\">" +
-                esc(v.keys[i].key) + "</a></td><td>" + esc(hs.host) + "</td><td><code>" +
-                esc(c.run_id) + "</code></td><td>" + esc(c.started_at) + "</td><td class=\"" +
-                (c.worse ? "worse" : "better") + "\">" +
-                esc(gate::format_metric(c.before, is_time) + " -> " +
-                    gate::format_metric(c.after, is_time) + ", " +
-                    gate::format_percent(c.ratio - 1) + (c.worse ? " worse" : " better")) +
-                "</td><td class=\"num\">" + esc(gate::format_p_value(c.p_value)) + "</td></tr>\n";
+                site_esc(v.keys[i].key) + "</a></td><td>" + site_esc(hs.host) + "</td><td><code>" +
+                site_esc(c.run_id) + "</code></td><td>" + site_esc(c.started_at) +
+                "</td><td class=\"" + (c.worse ? "worse" : "better") + "\">" +
+                site_esc(gate::format_metric(c.before, is_time) + " -> " +
+                         gate::format_metric(c.after, is_time) + ", " +
+                         gate::format_percent(c.ratio - 1) + (c.worse ? " worse" : " better")) +
+                "</td><td class=\"num\">" + site_esc(gate::format_p_value(c.p_value)) +
+                "</td></tr>\n";
       }
     }
   }
@@ -264,7 +265,8 @@ std::string change_table(const PlatformView& v) {
 
 std::string platform_page(const PlatformView& v, const DashboardOptions& o) {
   const std::string& p = v.platform->platform;
-  std::string body = "<h1>" + esc(p) + "</h1>\n<p><a href=\"index.html\">all platforms</a> · " +
+  std::string body = "<h1>" + site_esc(p) +
+                     "</h1>\n<p><a href=\"index.html\">all platforms</a> · " +
                      fmt::format("{} runs, {} hosts, {} keys with a trend", v.window.size(),
                                  v.hosts.size(), v.keys.size()) +
                      "; one series per host; vertical lines mark change points (the first run on "
@@ -275,9 +277,9 @@ std::string platform_page(const PlatformView& v, const DashboardOptions& o) {
     for (const HostSeries& hs : t.hosts)
       for (const HistoryChangePoint& c : hs.steps)
         change_runs += (change_runs.empty() ? "" : " ") + c.run_id;
-    body += fmt::format("<section class=\"key\" id=\"k-{}\"", i) + " data-key=\"" + esc(t.key) +
-            "\" data-change-runs=\"" + esc(change_runs) + "\">\n<h3>" + esc(t.key) + "</h3>\n" +
-            trend_svg(v, t, i) + "\n</section>\n";
+    body += fmt::format("<section class=\"key\" id=\"k-{}\"", i) + " data-key=\"" +
+            site_esc(t.key) + "\" data-change-runs=\"" + site_esc(change_runs) + "\">\n<h3>" +
+            site_esc(t.key) + "</h3>\n" + trend_svg(v, t, i) + "\n</section>\n";
   }
   return page("fabricgate: " + p, body, o);
 }
@@ -302,15 +304,15 @@ std::vector<DashboardPage> render_dashboard(const std::vector<DashboardPlatform>
   std::string index =
       "<h1>fabricgate dashboard</h1>\n<p>" +
       fmt::format("{} runs of {} platform(s)", total, platforms.size()) + " from <code>" +
-      esc(options.source) +
+      site_esc(options.source) +
       "</code>. Verdicts are the gate's when the run was recorded; NOT GATED runs "
       "were recorded without a comparison (imports, runs without a baseline).</p>\n";
   for (const DashboardPlatform& p : platforms) {
     const PlatformView v = view_of(p, options.max_keys);
-    index += "<h2 id=\"p-" + esc(p.platform) + "\">" + esc(p.platform) + "</h2>\n<p><a href=\"" +
-             platform_file(p.platform) + "\">trends of every key</a></p>\n<h3>Hosts</h3>\n" +
-             hosts_table(v) + "<h3>Change points</h3>\n" + change_table(v) + "<h3>Runs</h3>\n" +
-             runs_table(v);
+    index += "<h2 id=\"p-" + site_esc(p.platform) + "\">" + site_esc(p.platform) +
+             "</h2>\n<p><a href=\"" + platform_file(p.platform) +
+             "\">trends of every key</a></p>\n<h3>Hosts</h3>\n" + hosts_table(v) +
+             "<h3>Change points</h3>\n" + change_table(v) + "<h3>Runs</h3>\n" + runs_table(v);
     pages.push_back({platform_file(p.platform), platform_page(v, options)});
   }
   pages.insert(pages.begin(), {"index.html", page("fabricgate dashboard", index, options)});

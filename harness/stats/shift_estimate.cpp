@@ -11,10 +11,6 @@ namespace fabricgate::gate {
 
 namespace {
 
-// The rank test's limit for exact tables (statistics.cpp): beyond it the normal approximation is
-// accurate to well under the error rates we ask for.
-constexpr std::size_t kExactMaxPairs = 2500;
-
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 }  // namespace

@@ -53,10 +53,6 @@ double robust_relative_spread(std::span<const double> values) {
 
 namespace {
 
-// Exact tables are cheap up to this many (n1 x n2) pairs; beyond, the normal approximation is
-// accurate to well under the alpha we gate at.
-constexpr std::size_t kExactMaxPairs = 2500;
-
 // Probability mass of U for sizes (n1, n2): coefficients of [n1+n2 choose n1]_q / C(n1+n2, n1).
 // Built as prod_{i=1..m} (1 - q^(n-m+i)) / (1 - q^i); after each step the polynomial is the
 // q-binomial [n-m+i choose i]_q, so all intermediate coefficients stay small and positive.

@@ -34,6 +34,10 @@ RankTestResult mann_whitney_less(std::span<const double> lower, std::span<const 
 // Exact null CDF P(U <= u) for sample sizes n1, n2 without ties (cached per size pair).
 double mann_whitney_exact_cdf(std::size_t n1, std::size_t n2, double u);
 
+// Exact tables are cheap up to this many (n1 x n2) pairs; beyond, the normal approximation is
+// accurate to well under the alpha we gate at.
+inline constexpr std::size_t kExactMaxPairs = 2500;
+
 // Adjusted p-values in input order. Holm controls the family-wise error rate; Benjamini-Hochberg
 // the false discovery rate (less conservative when many sizes regress together).
 std::vector<double> holm_adjust(std::span<const double> p_values);

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "core/errors.hpp"
+#include "harness/verdict/fingerprint_changes.hpp"
 
 namespace fabricgate::gate {
 
@@ -84,6 +85,14 @@ std::vector<std::string> software_changes(const std::vector<VersionChange>& vers
     if (fabric_setting) out.push_back(c.what + " " + shown(c.before) + " -> " + shown(c.after));
   }
   return out;
+}
+
+std::vector<std::string> software_changes_since(const Baseline& baseline, const RunRecord& run) {
+  return software_changes(
+      version_differences(baseline.provenance.versions, run_versions(run)),
+      fingerprint_changes(baseline.fingerprint_detail, run.fingerprint.detail,
+                          kBaselineWithoutDetail, "run has no fingerprint detail")
+          .changes);
 }
 
 }  // namespace fabricgate::gate

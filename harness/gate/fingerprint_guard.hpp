@@ -32,6 +32,10 @@ std::vector<VersionChange> version_differences(const std::map<std::string, std::
 std::vector<std::string> software_changes(const std::vector<VersionChange>& versions,
                                           const std::vector<Change>& fingerprint);
 
+// software_changes of `run` against `baseline` (its versions and fingerprint detail), as compare
+// reports them in Comparison::software_changes.
+std::vector<std::string> software_changes_since(const Baseline& baseline, const RunRecord& run);
+
 // Throws InputError (exit 2) when the run and baseline mix one- and multi-GPU-per-process (P02).
 void require_same_gpus_per_process(const RunRecord& run, const Baseline& baseline);
 

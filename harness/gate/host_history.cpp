@@ -14,12 +14,12 @@ const std::vector<HostLaunch>* HostHistory::of(const std::string& key, Metric me
   return v.empty() ? nullptr : &v;
 }
 
-bool verdict_keeps_host_level(const std::string& verdict) {
+bool verdict_keeps_host_level(const std::string& verdict, bool software_as_baseline) {
   if (verdict.empty()) return true;  // recorded without a comparison (--no-compare, import)
   for (const VerdictFacts& f : verdict_table()) {
     if (verdict != f.name) continue;
-    if (f.fails) return false;
-    return f.verdict != Verdict::unstable && f.verdict != Verdict::skipped;
+    if (f.verdict == Verdict::runner_differs) return software_as_baseline;
+    return f.joins_window;
   }
   return false;  // a verdict this build does not know: not trusted as a level
 }
@@ -36,7 +36,8 @@ void add(std::vector<HostLaunch>& to, const HistoryRun& r, std::optional<double>
 
 }  // namespace
 
-HostHistory host_history_from(const RunHistory& history, const RunRecord& run) {
+HostHistory host_history_from(const RunHistory& history, const RunRecord& run,
+                              bool software_as_baseline) {
   HostHistory h;
   h.host_id = run.host_id;
   h.source = history.source;
@@ -48,7 +49,7 @@ HostHistory host_history_from(const RunHistory& history, const RunRecord& run) {
     if ((r.scenario.empty() ? "default" : r.scenario) != scenario) continue;
     bool used = false;
     for (const HistoryMedian& m : r.medians) {
-      if (!verdict_keeps_host_level(m.verdict)) continue;
+      if (!verdict_keeps_host_level(m.verdict, software_as_baseline)) continue;
       auto& slots = h.launches[m.key];
       add(slots[static_cast<std::size_t>(Metric::time_us)], r, m.time_us);
       add(slots[static_cast<std::size_t>(Metric::algbw_GBps)], r, m.algbw_GBps);

@@ -7,11 +7,19 @@
 // when it gets slower than it was.
 //
 // Which launches stand for the host's level: runs of the same host, platform, suite and scenario
-// that started before the judged run, per key only where the recorded verdict did not fail
-// (PASS, IMPROVEMENT, NOISY, AMBIGUOUS, JITTER, NEW, RUNNER-DIFFERS, or not compared). A
-// REGRESSION, DRIFT or any other failing launch never joins the level: a host that regressed keeps
-// failing against the level it had, instead of teaching itself the slower one. An UNSTABLE launch
-// means little and is left out too.
+// that started before the judged run, per key only where the recorded verdict may join a
+// baseline's rolling window (the verdict table's `joins_window`: PASS, IMPROVEMENT, NOISY; the
+// same rule `baseline update` uses), or the run was recorded without a comparison. A REGRESSION,
+// DRIFT or any other failing launch never joins: a host that regressed keeps failing against the
+// level it had instead of teaching itself the slower one. Nor do AMBIGUOUS, JITTER, UNSTABLE or
+// NEW launches: one slow spell that was not confirmed would otherwise widen the level until a
+// real loss of that size passes.
+//
+// RUNNER-DIFFERS launches (a host outside the fleet, not judged) join only while the judged run's
+// software equals the baseline's: that is how a host that differs from the fleet gets a level of
+// its own. When the software changed (a new NCCL, OMPI_MCA_btl=tcp), earlier RUNNER-DIFFERS
+// launches cannot stand for the host: nothing recorded says whether they ran the old software or
+// the changed one, and a fall-back judged against its own unjudged launches would pass.
 #include <array>
 #include <cstddef>
 #include <map>
@@ -41,12 +49,13 @@ struct HostHistory {
   const std::vector<HostLaunch>* of(const std::string& key, Metric metric) const;
 };
 
-// A verdict name as the store keeps it ("PASS", "" for a run recorded without a comparison):
-// true when a launch with it may stand for the host's level (see above).
-bool verdict_keeps_host_level(const std::string& verdict);
+// A verdict name as the store keeps it: true when a launch with it may stand for the host's level
+// (above). `software_as_baseline`: the judged run's software equals the baseline's.
+bool verdict_keeps_host_level(const std::string& verdict, bool software_as_baseline);
 
 // The host's launches in `history` that may stand for its level when `run` is judged: same host
 // (both ids known), same suite and scenario (when both are recorded), not `run` itself.
-HostHistory host_history_from(const RunHistory& history, const RunRecord& run);
+HostHistory host_history_from(const RunHistory& history, const RunRecord& run,
+                              bool software_as_baseline);
 
 }  // namespace fabricgate::gate

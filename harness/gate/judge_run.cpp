@@ -1,5 +1,6 @@
 #include "harness/gate/judge_run.hpp"
 
+#include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/host_history.hpp"
 #include "harness/gate/outcome.hpp"
 #include "harness/gate/runner_evidence.hpp"
@@ -20,7 +21,11 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
   HostHistory host;
   CompareOptions compare = options.compare;
   if (history) {
-    host = host_history_from(*history, run);
+    // Unjudged launches of a host outside the fleet stand for its level only while the software
+    // is the baseline's (host_history.hpp).
+    const bool software_as_baseline =
+        !baseline || !run.fingerprint.present || software_changes_since(*baseline, run).empty();
+    host = host_history_from(*history, run, software_as_baseline);
     compare.host_history = &host;
   }
   Comparison c = compare_with_confirmation(run, baseline, compare, options.confirm, confirmations);

@@ -56,6 +56,16 @@ struct HostLaunches {
   std::size_t from_store = 0;
 };
 
+// A host inside the fleet whose own band is NOISY or wider than the fleet's is judged against the
+// fleet: a few launches of its own (or a slow slide they took in) must not gate fewer keys, or
+// looser, than the fleet file does. A host whose level lies outside the fleet band keeps its own.
+bool fleet_band_serves_host(const LaunchBand& fleet, const LaunchBand& own) {
+  if (fleet.noisy || !(fleet.centre > 0) || !(own.centre > 0) || fleet.tolerance >= 1) return false;
+  const bool inside = own.centre >= fleet.centre * (1 - fleet.tolerance) &&
+                      own.centre <= fleet.centre / (1 - fleet.tolerance);
+  return inside && (own.noisy || own.tolerance > fleet.tolerance);
+}
+
 HostLaunches host_launches(const std::string& key, const MetricBaseline& reference, Metric metric,
                            const JudgedHost& host) {
   HostLaunches out;
@@ -128,16 +138,28 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
                         : launch_band(policy, base, reference);
   j.reference = band.centre_scope == "host" ? "host-baseline" : "fleet";
   std::size_t from_store = 0;
+  std::string own_note;
   if (j.reference == "fleet" && !host.host.empty() && (host.history || host.session_hosts)) {
     // Earlier launches of this host, in the baseline's sessions or in the store: its own level.
     const HostLaunches mine = host_launches(now.key, reference, j.metric, host);
     if (mine.values.size() >= static_cast<std::size_t>(std::max(policy.min_runs, 2))) {
-      band = host_level_band(policy, base, reference, mine.values, mine.sessions, host.host);
-      j.reference = mine.from_store > 0 ? "host-history" : "host-baseline";
-      from_store = mine.from_store;
+      LaunchBand own =
+          host_level_band(policy, base, reference, mine.values, mine.sessions, host.host);
+      if (fleet_band_serves_host(band, own)) {
+        // Still a known host: its key is judged for the change, not set aside as RUNNER-DIFFERS.
+        j.reference = "fleet-for-host";
+        own_note = fmt::format(
+            "; host {}'s own band ({:.1f} % from {} launches{}) is wider than the fleet's, which "
+            "judges it",
+            host.host, own.tolerance * 100, own.launches, own.noisy ? ", NOISY" : "");
+      } else {
+        band = std::move(own);
+        j.reference = mine.from_store > 0 ? "host-history" : "host-baseline";
+        from_store = mine.from_store;
+      }
     }
   }
-  j.band_scope = band_scope_text(band, from_store);
+  j.band_scope = band_scope_text(band, from_store) + own_note;
   j.between_sd = band.between_sd;
   j.static_tolerance = band.floor;
   j.baseline_spread = band.log_sd;

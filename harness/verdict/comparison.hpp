@@ -59,7 +59,9 @@ struct MetricJudgement {
   // and hosts, and whether the between-session term was estimated or an allowance stood in.
   std::string band_scope;
   // What the centre is: "fleet" (the baseline's platform centre), "host-baseline" (this host's
-  // sessions in the baseline) or "host-history" (this host's earlier launches in the store).
+  // sessions in the baseline), "host-history" (this host's earlier launches in the store) or
+  // "fleet-for-host" (a known host inside the fleet whose own band was wider: the fleet's judges
+  // it, and its keys are judged for the change).
   std::string reference = "fleet";
   double between_sd = 0;  // the band's between-session SD (log scale; the allowance if unmeasured)
 };

@@ -10,6 +10,7 @@
 
 #include "harness/baseline/baseline_builder.hpp"
 #include "harness/gate/drift.hpp"
+#include "harness/gate/host_history.hpp"
 #include "harness/gate/judge_run.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
@@ -193,6 +194,68 @@ TEST(gate_TwoQuestions, FailedLaunchesNeverBecomeTheHostsLevel) {
   EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
   EXPECT_EQ(large_key(c).judgement->reference, "host-history");
   EXPECT_EQ(large_key(c).judgement->launches, 3u);
+}
+
+// The TCP fall-back case: three earlier runs of a new host with changed software were not judged
+// (RUNNER-DIFFERS, exit 3). They never become the level its fourth run passes against; with the
+// baseline's software the same launches are the host's own level.
+TEST(gate_TwoQuestions, UnjudgedLaunchesOfChangedSoftwareNeverBecomeTheLevel) {
+  const Baseline b = fleet_baseline();
+  const RunHistory h = history_of("newhost00001", {1 / 0.75, 1 / 0.75, 1 / 0.75},
+                                  {"RUNNER-DIFFERS", "RUNNER-DIFFERS", "RUNNER-DIFFERS"});
+  RunSpec changed;
+  changed.versions = {{"driver", ""}, {"nccl", "2.29.7"}, {"mpi", "Open MPI 4.1.6"}};
+  const Comparison c =
+      judge(run_of("now", launch(85, 1 / 0.75), "newhost00001", changed), b, GateMode::change, &h);
+  const KeyComparison& k = large_key(c);
+  EXPECT_EQ(k.verdict, Verdict::runner_differs) << k.reason;
+  EXPECT_EQ(k.judgement->reference, "fleet");
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);  // never a pass
+
+  const Comparison same =
+      judge(run_of("now", launch(85, 1 / 0.75), "newhost00001"), b, GateMode::change, &h);
+  EXPECT_EQ(large_key(same).verdict, Verdict::pass) << large_key(same).reason;
+  EXPECT_EQ(large_key(same).judgement->reference, "host-history");
+  EXPECT_EQ(large_key(same).judgement->launches, 3u);
+}
+
+// One slow spell that was not confirmed (AMBIGUOUS) is not the host's level: it would widen the
+// band until a loss of its size passes. The verdict table's joins_window decides, as for
+// `baseline update`.
+TEST(gate_TwoQuestions, AnAmbiguousDipNeverBecomesTheLevel) {
+  const Baseline b = fleet_baseline();
+  const RunHistory h = history_of("host00000001", {1, 1, 1, 1 / 0.7, 1},
+                                  {"PASS", "PASS", "PASS", "AMBIGUOUS", "JITTER"});
+  const Comparison c =
+      judge(run_of("now", launch(86, 1 / 0.7), "host00000001"), b, GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
+  EXPECT_EQ(large_key(c).judgement->reference, "host-history");
+  EXPECT_EQ(large_key(c).judgement->launches, 3u);
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+  EXPECT_FALSE(verdict_keeps_host_level("AMBIGUOUS", true));
+  EXPECT_FALSE(verdict_keeps_host_level("NEW", true));
+  EXPECT_FALSE(verdict_keeps_host_level("UNSTABLE", true));
+  EXPECT_TRUE(verdict_keeps_host_level("NOISY", true));
+  EXPECT_TRUE(verdict_keeps_host_level("IMPROVEMENT", false));
+  EXPECT_TRUE(verdict_keeps_host_level("RUNNER-DIFFERS", true));
+  EXPECT_FALSE(verdict_keeps_host_level("RUNNER-DIFFERS", false));
+  EXPECT_FALSE(verdict_keeps_host_level("REGRESSION", true));
+}
+
+// A host inside the fleet whose own launches are noisier than the fleet's band gates no fewer
+// keys than the fleet file: its wide band gives way to the fleet's, and a 10 % loss fails.
+TEST(gate_TwoQuestions, ANoisyOwnLevelInsideTheFleetGivesWayToTheFleetBand) {
+  const Baseline b = fleet_baseline();
+  const RunHistory h = history_of("host00000001", {1, 1.02, 0.985, 1.015, 0.99},
+                                  {"PASS", "PASS", "PASS", "PASS", "PASS"});
+  const Comparison c =
+      judge(run_of("now", launch(87, 1 / 0.9), "host00000001"), b, GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
+  EXPECT_EQ(large_key(c).judgement->reference, "fleet-for-host");
+  EXPECT_NE(large_key(c).judgement->band_scope.find("is wider than the fleet's"), std::string::npos)
+      << large_key(c).judgement->band_scope;
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);  // judged, not RUNNER-DIFFERS
+  // A quiet own level inside the fleet keeps judging the host (FailedLaunchesNever... above).
 }
 
 TEST(gate_TwoQuestions, TooLittleHistoryLeavesTheFleetAsReference) {

@@ -4,7 +4,7 @@
 # every shipped suite registers the keys of tests/data/suite-keys/ (two ranks, as the test on the
 # CPU box), and one `p2p` launch runs and is judged. Prints a table last; logs under $OUT.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 # Work files in $work; only logs.tgz and table.md go to $OUT (the device tool returns few files).
 work=$(mktemp -d /tmp/build-speed-check.XXXXXX)
 final=${OUT:-$work}

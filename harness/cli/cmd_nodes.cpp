@@ -55,7 +55,23 @@ std::vector<gate::ClusterFinding> fleet_findings(const NodesArgs& a) {
                         compare_options(false, false, "fleet"), a.store, store::Access::read);
     std::vector<gate::ClusterFinding> out;
     for (const gate::ClusterFinding& f : g.comparison.cluster_findings) {
-      if (f.id == "HOST-OUTLIER") out.push_back(f);
+      if (f.id != "HOST-OUTLIER") continue;
+      // An offset recorded beside a software change may be the change's (a fall-back to TCP
+      // makes every host an outlier): no node action until it is seen on the baseline's software.
+      if (!g.comparison.software_changes.empty()) {
+        std::cerr << report::console_text(
+                         "fabricgate nodes: " + f.field + " (" + f.node +
+                         ") is outside the fleet, but the run's software differs from the "
+                         "baseline's (" +
+                         g.comparison.software_changes.front() +
+                         (g.comparison.software_changes.size() > 1 ? ", ..." : "") +
+                         "): the offset may be the change's, not the node's; no action planned "
+                         "for it (judge the change with `fabricgate ab`, the node on the "
+                         "baseline's software)")
+                  << "\n";
+        continue;
+      }
+      out.push_back(f);
     }
     return out;
   } catch (const InputError& e) {

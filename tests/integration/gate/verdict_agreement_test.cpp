@@ -213,6 +213,25 @@ TEST_F(gate_VerdictAgreement, ANonDefaultScenarioIsJudgedAgainstItsOwnBaselineBy
                             "none", "--gate", "fleet", "--format", "json"});
   EXPECT_EQ(fleet.code, 1) << fleet.out << fleet.err;
   EXPECT_EQ(json::parse(fleet.out).at("runner").at("verdict"), "HOST-OUTLIER");
+  // `nodes` acts on that outlier while the software is the baseline's; beside a software change
+  // the offset may be the change's (a fall-back makes every host an outlier): no node action.
+  const Result same_software =
+      cli({"nodes", new_host.string(), "--baselines-dir", baselines, "--store", "none"});
+  EXPECT_EQ(same_software.code, 0) << same_software.out << same_software.err;
+  EXPECT_EQ(same_software.err.find("no action planned"), std::string::npos) << same_software.err;
+  json upgraded = stranger;
+  upgraded["run_id"] = "slow-new-host-upgraded";
+  upgraded["fingerprint"]["versions"]["nccl"] = "2.29.7";
+  const fs::path upgraded_dir = testing::write_run_dir(root_ / "results", upgraded);
+  const Result changed_software =
+      cli({"nodes", upgraded_dir.string(), "--baselines-dir", baselines, "--store", "none"});
+  EXPECT_EQ(changed_software.code, 0) << changed_software.out << changed_software.err;
+  EXPECT_NE(changed_software.err.find("is outside the fleet, but the run's software differs"),
+            std::string::npos)
+      << changed_software.err;
+  EXPECT_NE(changed_software.err.find("nccl 2.28.3 -> 2.29.7"), std::string::npos)
+      << changed_software.err;
+  EXPECT_EQ(changed_software.out.find("State=DRAIN"), std::string::npos) << changed_software.out;
   // A scenario with no baseline of its own is not gated (and says so), never the default file.
   json other = run("other", "2026-11-30T22:00:00Z", 79, 1.25, 1.25, 1.25);
   other["scenario"]["name"] = "socket-only";

@@ -59,32 +59,34 @@ set(FABRICGATE_PCH_HEADERS
   <nlohmann/json.hpp> <fmt/format.h> <algorithm> <filesystem> <map> <memory> <optional> <set>
   <string> <string_view> <vector>)
 
-# fabricgate_pch_source_target(): the targets whose precompiled headers the others reuse. A
-# reused header is only valid with the same compile flags (GCC silently ignores it otherwise), so
-# they carry the warnings target and the standard like every library here.
-function(fabricgate_make_pch_targets)
-  if(NOT FABRICGATE_PCH)
-    return()
-  endif()
-  file(WRITE ${CMAKE_BINARY_DIR}/fabricgate_pch.cpp "// precompiled-header holder\n")
-  add_library(fabricgate_pch OBJECT ${CMAKE_BINARY_DIR}/fabricgate_pch.cpp)
-  set_target_properties(fabricgate_pch PROPERTIES UNITY_BUILD OFF)
-  target_link_libraries(fabricgate_pch PRIVATE nlohmann_json::nlohmann_json fmt::fmt fabricgate_warnings)
-  target_precompile_headers(fabricgate_pch PRIVATE ${FABRICGATE_PCH_HEADERS})
+# _fabricgate_pch_holder(NAME LIBS ... HEADERS ...): an empty OBJECT target whose precompiled
+# header the others reuse. A reused header is only valid with the same compile flags (GCC
+# silently ignores it otherwise), so it carries the warnings target and the standard like every
+# target here.
+function(_fabricgate_pch_holder name)
+  cmake_parse_arguments(H "" "" "LIBS;HEADERS" ${ARGN})
+  file(WRITE ${CMAKE_BINARY_DIR}/${name}.cpp "// precompiled-header holder\n")
+  add_library(${name} OBJECT ${CMAKE_BINARY_DIR}/${name}.cpp)
+  set_target_properties(${name} PROPERTIES UNITY_BUILD OFF)
+  target_link_libraries(${name} PRIVATE nlohmann_json::nlohmann_json fmt::fmt ${H_LIBS}
+                        fabricgate_warnings)
+  target_precompile_headers(${name} PRIVATE ${FABRICGATE_PCH_HEADERS} ${H_HEADERS})
 endfunction()
 
-function(fabricgate_make_test_pch_target)
-  if(NOT FABRICGATE_PCH)
-    return()
+# The libraries' header (json, {fmt}, std).
+function(fabricgate_make_pch_targets)
+  if(FABRICGATE_PCH)
+    _fabricgate_pch_holder(fabricgate_pch)
   endif()
-  file(WRITE ${CMAKE_BINARY_DIR}/fabricgate_test_pch.cpp "// precompiled-header holder\n")
-  add_library(fabricgate_test_pch OBJECT ${CMAKE_BINARY_DIR}/fabricgate_test_pch.cpp)
-  set_target_properties(fabricgate_test_pch PROPERTIES UNITY_BUILD OFF)
-  target_link_libraries(fabricgate_test_pch PRIVATE nlohmann_json::nlohmann_json fmt::fmt GTest::gtest
-                        fabricgate_warnings)
-  target_compile_definitions(fabricgate_test_pch PRIVATE
-    FABRICGATE_SOURCE_DIR="${PROJECT_SOURCE_DIR}" FABRICGATE_BINARY_DIR="${PROJECT_BINARY_DIR}")
-  target_precompile_headers(fabricgate_test_pch PRIVATE ${FABRICGATE_PCH_HEADERS} <gtest/gtest.h>)
+endfunction()
+
+# The tests' header: the libraries' plus GoogleTest, with the definitions every test has.
+function(fabricgate_make_test_pch_target)
+  if(FABRICGATE_PCH)
+    _fabricgate_pch_holder(fabricgate_test_pch LIBS GTest::gtest HEADERS <gtest/gtest.h>)
+    target_compile_definitions(fabricgate_test_pch PRIVATE
+      FABRICGATE_SOURCE_DIR="${PROJECT_SOURCE_DIR}" FABRICGATE_BINARY_DIR="${PROJECT_BINARY_DIR}")
+  endif()
 endfunction()
 
 # Every C++ target of the source tree starts from a shared precompiled header: the tests (named

@@ -12,26 +12,24 @@ Per judgement: the exit code, change and runner verdicts, the host's earlier run
 question read, keys gated and, of them, keys judged against the host's own level."""
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+from two_questions_replay import compare_change  # noqa: E402
+
 
 def judge(fabricgate, baseline, store, run):
-    p = subprocess.run([fabricgate, "compare", str(run), "--baseline", baseline, "--gate", "change",
-                        "--store", f"sqlite:{store}", "--format", "json"],
-                       capture_output=True, text=True, timeout=300)
-    try:
-        c = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        return [str(p.returncode), "-", "-", "-", "-", "-", (p.stderr.strip().splitlines() or ["?"])[-1]]
+    code, c, err = compare_change(fabricgate, baseline, store, run, timeout=300)
+    if c is None:
+        return [str(code), "-", "-", "-", "-", "-", err]
     gated = [k for k in c["keys"] if k.get("judgement") and k["verdict"] not in ("NOISY", "NEW", "SKIPPED")]
     own = [k for k in gated if k["judgement"].get("reference", "").startswith("host")]
     refs = sorted({k["judgement"].get("reference", "") for k in gated})
     fails = sum(1 for k in c["keys"] if k["fails_gate"])
-    return [str(p.returncode), c["change"]["verdict"], c["runner"]["verdict"],
+    return [str(code), c["change"]["verdict"], c["runner"]["verdict"],
             str(c["change"].get("host_history_runs", "")), str(len(gated)), str(len(own)),
             f"{fails} failing; references {','.join(refs)}"]
 

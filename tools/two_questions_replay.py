@@ -36,14 +36,22 @@ def launches(machine_dir, work):
     return list(zip(labels, runs))
 
 
-def judge(fabricgate, baseline, store, run):
+def compare_change(fabricgate, baseline, store, run, timeout=120):
+    """`fabricgate compare RUN --gate change` into the SQLite `store`: (exit code, parsed JSON or
+    None, the last stderr line)."""
     p = subprocess.run([fabricgate, "compare", str(run), "--baseline", baseline, "--gate", "change",
                         "--store", f"sqlite:{store}", "--format", "json"],
-                       capture_output=True, text=True, timeout=120)
+                       capture_output=True, text=True, timeout=timeout)
     try:
-        c = json.loads(p.stdout)
+        return p.returncode, json.loads(p.stdout), ""
     except json.JSONDecodeError:
-        return p.returncode, "-", "-", 0, p.stderr.strip().splitlines()[-1:] or ["no output"]
+        return p.returncode, None, (p.stderr.strip().splitlines() or ["no output"])[-1]
+
+
+def judge(fabricgate, baseline, store, run):
+    code, c, err = compare_change(fabricgate, baseline, store, run)
+    if c is None:
+        return code, "-", "-", 0, [err]
     fails = [f"{k['verdict']} {k['key'].split('/')[2]}/{k['key'].split('/')[-1]}"
              for k in c["keys"] if k["fails_gate"]]
     return (p.returncode, c["change"]["verdict"], c["runner"]["verdict"],

@@ -21,6 +21,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::run_job;
@@ -442,5 +443,6 @@ TEST_F(AbNcclLibrary, ASideThatLoadsAnotherLibraryIsRefused) {
 }
 #endif
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

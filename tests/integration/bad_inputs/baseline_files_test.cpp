@@ -13,6 +13,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -95,5 +96,6 @@ TEST_F(BaselineFiles, ModeAndSymlinkSurviveAnUpdate) {
   }
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

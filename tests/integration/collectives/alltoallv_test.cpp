@@ -12,6 +12,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -95,5 +96,6 @@ TEST_P(AlltoallvTest, InPlaceIsSkippedWithAReason) {
 
 INSTANTIATE_TEST_SUITE_P(Ranks, AlltoallvTest, ::testing::Values(2, 3, 4));
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

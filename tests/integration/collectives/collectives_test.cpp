@@ -11,6 +11,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::mpirun;
@@ -170,5 +171,6 @@ TEST_F(CollectivesTest, BadSuiteFieldIsAnInputErrorNamingTheField) {
   EXPECT_NE(job.output.find("/benchmarks/0/dtypes/0"), std::string::npos) << job.output;
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

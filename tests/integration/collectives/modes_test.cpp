@@ -18,6 +18,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::mpirun;
@@ -284,5 +285,6 @@ TEST_F(ModesTest, HostMemoryForNcclAndUnknownMemoryAreRefusedNamingTheField) {
   EXPECT_NE(job.output.find("(host or device), found \"gpu\""), std::string::npos) << job.output;
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -25,6 +25,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -295,5 +296,6 @@ TEST_F(dashboard_Site, PostgresStoreGivesTheSameIndex) {
 }
 #endif
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -11,6 +11,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 ProgramResult fabricgate(std::vector<std::string> args) {
   args.insert(args.begin(), FABRICGATE_CLI);
@@ -86,5 +87,6 @@ TEST(fingerprint_cli, UnknownFlagIsUsageError) {
   EXPECT_NE((result.out + result.err).find("--no-such-flag"), std::string::npos);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

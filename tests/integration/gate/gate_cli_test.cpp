@@ -11,6 +11,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 namespace fs = std::filesystem;
@@ -161,5 +162,6 @@ TEST_F(gate_GateCli, UpdateWithABadRunLeavesTheBaselineUntouched) {
   EXPECT_NE(slurp(baseline_file()), before);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -21,6 +21,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::json;
@@ -167,5 +168,6 @@ TEST_F(gate_SessionsCli, TwoSessionsSayTheBetweenTermIsNotEstimated) {
   EXPECT_NE(made.out.find("between-session term NOT estimated"), std::string::npos) << made.out;
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -15,6 +15,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 namespace fs = std::filesystem;
@@ -244,5 +245,6 @@ TEST_F(gate_VerdictAgreement, ANonDefaultScenarioIsJudgedAgainstItsOwnBaselineBy
   EXPECT_FALSE(json::parse(ungated.out).at("has_baseline").get<bool>());
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -16,6 +16,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::run_job;
@@ -188,5 +189,6 @@ TEST_F(Multinode, EmulatedNodesMustDivideTheRanks) {
       << job.output;
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -17,6 +17,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::NetnsHosts;
@@ -224,5 +225,6 @@ TEST_F(NetnsTwoHosts, DuplicateHostNamesDoNotMergeNodes) {
       << r["benchmarks"].dump();
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

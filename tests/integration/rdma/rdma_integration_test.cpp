@@ -20,6 +20,9 @@
 #include "harness/fingerprint/subprocess.hpp"
 
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
+
+namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -225,4 +228,6 @@ TEST(RdmaTwoHosts, TcpProviderAcrossNetworkNamespaces) {
   EXPECT_EQ(ok, 8) << r.output;  // 4 ops × 2 sizes
 }
 
+}  // namespace
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace

@@ -13,6 +13,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::run_job;
@@ -148,5 +149,6 @@ TEST_F(ConfirmCli, NoConfirmFailsOnTheFirstLaunch) {
   EXPECT_FALSE(fs::exists(newest_run() / "confirm"));
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -14,6 +14,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -64,5 +65,6 @@ TEST(MainJob, AnAaRunOnThisCpuBoxNeverBlamesAChange) {
   fs::remove_all(dir);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

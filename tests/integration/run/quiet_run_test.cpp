@@ -16,6 +16,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -153,5 +154,6 @@ TEST_F(QuietRun, OnATerminalProgressIsOneLineRewrittenInPlace) {
   EXPECT_EQ(tty.compare(cleared + 4, 19, "fabricgate compare:"), 0) << tty.substr(cleared, 80);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -19,6 +19,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::run_job;
@@ -263,5 +264,6 @@ TEST_F(RunCli, SecondRunWaitsForTheRunnerLockThenGivesUp) {
   EXPECT_TRUE(run_dirs().empty());  // nothing was measured while the other run held the lock
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

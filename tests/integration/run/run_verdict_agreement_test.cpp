@@ -19,6 +19,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::run_job;
@@ -178,5 +179,6 @@ TEST_F(run_VerdictAgreement, RunCompareAndReportGiveTheSameVerdicts) {
   EXPECT_EQ(verdicts_of(load_json_file(reported_json)), by_run);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -19,6 +19,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -95,5 +96,6 @@ TEST(SuiteKeys, TheCpuSuiteRegisters115Keys) {
   EXPECT_EQ(listed_keys(cpu).size(), 115u);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

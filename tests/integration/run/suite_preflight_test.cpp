@@ -14,6 +14,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -190,5 +191,6 @@ TEST_F(SuitePreflight, SixteenThousandBenchmarksRegisterInSeconds) {
   RecordProperty("seconds", std::to_string(seconds));
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -15,6 +15,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::json;
@@ -116,5 +117,6 @@ TEST(store_DriftCli, StepWithinToleranceFailsAsDriftAfterThreeRunsAndHistoryFind
   fs::remove_all(root);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

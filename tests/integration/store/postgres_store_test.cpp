@@ -16,6 +16,7 @@
 
 namespace fabricgate::store {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using fabricgate::testing::holds_complete_runs;
 using fabricgate::testing::synthetic_run;
@@ -215,5 +216,6 @@ TEST_F(PostgresStoreTest, AWrongPasswordFailsWithoutPrintingIt) {
   if (saved) setenv("PGPASSWORD", keep.c_str(), 1);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::store

@@ -26,6 +26,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::json;
@@ -503,5 +504,6 @@ TEST(store_Safety, AStoreThatCannotBeWrittenNeverLosesTheRunSilently) {
   }
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

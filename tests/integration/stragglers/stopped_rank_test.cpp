@@ -22,6 +22,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -147,5 +148,6 @@ TEST(StoppedRank, HangJsonNamesTheStoppedRankAndKeepsFinishedResults) {
   fs::remove_all(dir);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -9,6 +9,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -26,5 +27,6 @@ TEST(workflows_Files, ParseAndCallOnlyWhatExists) {
   EXPECT_NE(r.output.find("0 problems"), std::string::npos) << r.output;
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

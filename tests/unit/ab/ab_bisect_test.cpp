@@ -14,6 +14,7 @@
 
 namespace fabricgate::testing {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using gate::ProbeOutcome;
 
@@ -95,5 +96,6 @@ TEST(AbBisect, ANoisyLadderOfEightFindsItsFirstBadInNineOfTenRuns) {
   EXPECT_GE(found, 9);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::testing

@@ -11,6 +11,7 @@
 
 namespace fabricgate::testing {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using gate::AbVerdict;
 
@@ -235,11 +236,13 @@ TEST(AbCompare, IncompleteWithoutFailureExits3WithFailureExits1) {
   EXPECT_EQ(bad.exit_code, ExitCode::gate_failure);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::testing
 
 namespace fabricgate::testing {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 // What changed between the sides' fingerprints: named field by field in ab.json and ab.md; a
 // side without fingerprint detail is said, not guessed.
@@ -272,5 +275,6 @@ TEST(AbCompare, TheSidesFingerprintDifferenceIsListed) {
   EXPECT_EQ(none.fingerprint_note, "side B's run has no fingerprint detail");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::testing

@@ -9,6 +9,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::ab_side;
 using testing::libs;
@@ -63,5 +64,6 @@ TEST(AbLibraryGuard, AChangeBetweenLaunchesOfOneSideIsAnInfraError) {
                InfraError);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

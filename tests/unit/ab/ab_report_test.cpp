@@ -11,6 +11,7 @@
 
 namespace fabricgate::testing {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 gate::AbComparison sample() {
   std::vector<gate::AbPair> pairs;
@@ -83,5 +84,6 @@ TEST(AbReport, JsonCarriesSchemaIntervalsAndRedactedSides) {
   EXPECT_TRUE(gate::ab_to_json(c)["keys"][0]["ratio_b_over_a"]["high"].is_null());
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::testing

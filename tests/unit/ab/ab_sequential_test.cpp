@@ -15,6 +15,7 @@
 
 namespace fabricgate::testing {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using gate::AbVerdict;
 
@@ -208,5 +209,6 @@ TEST(AbSequential, SimulatedAAsFailAKeyAtMostAtThePolicysRate) {
   EXPECT_GT(decided, static_cast<std::size_t>(trials / 2));  // most A/As do reach a decision
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::testing

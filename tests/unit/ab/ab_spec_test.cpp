@@ -11,6 +11,7 @@
 
 namespace fabricgate::launch {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -91,11 +92,13 @@ TEST_F(AbSpec, NcclAndLdLibraryPathTogetherAreRefused) {
             std::string::npos);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::launch
 
 namespace fabricgate::launch {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 // wrap=CMD: split into argv, the program resolved on PATH or taken as an absolute executable;
 // no shell, so shell syntax, relative paths and unknown programs are InputErrors naming the item.
@@ -143,5 +146,6 @@ TEST(AbWrap, SideCarriesTheWrapAndRefusesItTwice) {
   EXPECT_THROW(parse_ab_side("b", {"wrap=/usr/bin/env", "wrap=/usr/bin/env"}), InputError);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::launch

@@ -12,6 +12,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 // x = {1,2,3}, y = {2,4,6,8}: the 12 differences y - x sorted are
 // -1 0 1 1 2 3 3 4 5 5 6 7; their median is 3. For m = 3, n = 4 the null distribution of U has
@@ -142,5 +143,6 @@ TEST(ShiftEstimate, IntervalCoversTheTrueRatioAsOftenAsItPromises) {
   EXPECT_LE(coverage, 0.95);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

@@ -11,6 +11,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 constexpr double kTolerance = 0.08;  // the default policy's medium size class
 
@@ -95,5 +96,6 @@ TEST(TwoLevels, TooFewLaunchesAreNeverTwoStates) {
   EXPECT_GT(two_levels_threshold(4), two_levels_threshold(10));
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

@@ -6,6 +6,7 @@
 
 namespace fabricgate::capture {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(captureJson, DesignFieldsArePresent) {
   testing::LogWriter w("h", 1, 0);
@@ -36,5 +37,6 @@ TEST(captureJson, EnvOverridesAreRecordedWithoutSecrets) {
   EXPECT_EQ(doc.dump().find("s3cret"), std::string::npos);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::capture

@@ -5,6 +5,7 @@
 
 namespace fabricgate::capture {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 CollectiveChoice ring_ll() {
   CollectiveChoice c;
@@ -50,5 +51,6 @@ TEST(captureCollector, InitAndFinalizeAreCounted) {
   EXPECT_TRUE(collector.active());  // stays true: the run's capture path was the profiler
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::capture

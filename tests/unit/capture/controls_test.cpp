@@ -7,6 +7,7 @@
 
 namespace fabricgate::capture {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using Env = std::vector<std::pair<std::string, std::string>>;
 
@@ -101,5 +102,6 @@ TEST(captureControls, AlgoAndProtoFromTuningOrProfiler) {
       verify_control(control_scenario("proto:LL"), CaptureSummary{}).ok);  // nothing to check
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::capture

@@ -6,6 +6,7 @@
 
 namespace fabricgate::capture {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::comm_ptr;
 using testing::LogWriter;
@@ -147,5 +148,6 @@ TEST(captureCorpus, Nccl229And230) {
   EXPECT_EQ(s.ranks[1].nranks, 1);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::capture

@@ -6,6 +6,7 @@
 
 namespace fabricgate::capture {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::comm_ptr;
 using testing::LogWriter;
@@ -158,5 +159,6 @@ TEST(captureCorpus, Nccl223MultiNodeIbGdrdma) {
   EXPECT_EQ(s.tuning[1].algo, "Tree");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::capture

@@ -8,6 +8,7 @@
 
 namespace fabricgate::capture {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(captureLogLine, PrefixFieldsAreRead) {
   const auto parsed = parse_nccl_log_line("gpu-07:12345:12399 [5] NCCL INFO Using network IB\r");
@@ -166,5 +167,6 @@ TEST(captureLogLine, RandomInputNeverThrows) {
   }
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::capture

@@ -9,6 +9,7 @@
 
 namespace fabricgate::capture {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace abi = nccl_abi;
 
@@ -162,5 +163,6 @@ TEST(captureProfilerEnv, StaticPluginOnlyWhenUnset) {
   ::unsetenv("NCCL_PROFILER_PLUGIN");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::capture

@@ -6,6 +6,7 @@
 
 namespace fabricgate::counters {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(counters_delta, plain_increase_is_end_minus_start) {
   const CounterDelta d = counter_delta("x", {5, Overflow::wraps, 64}, {12, Overflow::wraps, 64});
@@ -92,5 +93,6 @@ TEST(counters_delta, counter_read_at_one_end_only_is_unread_with_the_reason) {
   EXPECT_EQ(d[0].unread[0].reason, "read at the start, not at the end");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::counters

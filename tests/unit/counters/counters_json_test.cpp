@@ -8,6 +8,7 @@
 
 namespace fabricgate::counters {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 RunnerCounters sample() {
   RunnerCounters c;
@@ -107,11 +108,13 @@ TEST(counters_json, bad_input_names_the_pointer) {
   expect_error(nlohmann::json::array(), "/runner_counters", "an object");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::counters
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 nlohmann::json minimal_run() {
   return {{"schema", "fabricgate.run/1"}, {"run_id", "r1"},
@@ -138,5 +141,6 @@ TEST(counters_json, run_record_reads_the_section_and_names_bad_fields) {
   }
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

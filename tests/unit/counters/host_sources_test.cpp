@@ -7,6 +7,7 @@
 
 namespace fabricgate::counters {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using fingerprint::testing::FakeTree;
 
@@ -71,5 +72,6 @@ TEST(counters_process_tree, a_cycle_in_the_table_does_not_hang) {
   EXPECT_FALSE(descends_from(t.root(), 10, 5));
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::counters

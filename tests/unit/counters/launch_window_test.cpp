@@ -14,6 +14,7 @@
 
 namespace fabricgate::counters {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using fingerprint::testing::FakeTree;
 
@@ -164,5 +165,6 @@ TEST(counters_launch_window, without_nvml_the_counters_say_why_and_the_rest_is_r
   EXPECT_EQ(c.devices[0].counter("psi_cpu_some_us")->delta, 0U);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::counters

@@ -15,6 +15,7 @@
 
 namespace fabricgate::counters {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using fingerprint::testing::FakeTree;
@@ -219,5 +220,6 @@ TEST(counters_rdma_fixtures, port_counter_widths_follow_ibta) {
   EXPECT_EQ(port_counter_bits("port_xmit_data"), 64U);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::counters

@@ -9,6 +9,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 counters::RunnerCounters with_foreign_process() {
   counters::RunnerCounters c;
@@ -216,5 +217,6 @@ TEST(counters_runner_evidence, nvml_absent_is_named) {
   EXPECT_EQ(e.unread[0], "r1: counters not read: NVML not found: libnvidia-ml.so.1: cannot open");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

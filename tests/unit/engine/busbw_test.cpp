@@ -7,6 +7,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 const CollectiveDef& def(const char* name) {
   const CollectiveDef* d = CollectiveRegistry::instance().find(name);
@@ -105,5 +106,6 @@ TEST(Counts, AllReduceRoundsToElements) {
   EXPECT_EQ(def("all_reduce").counts(3, 4, 2).call_count, 0u);  // nothing fits: not registered
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

@@ -6,6 +6,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using std::chrono::microseconds;
 using std::chrono::milliseconds;
@@ -88,5 +89,6 @@ TEST(DeadlineWait, RealClockTimesOutPromptly) {
   EXPECT_LT(waited, milliseconds(2000));  // bounded, not a performance figure
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

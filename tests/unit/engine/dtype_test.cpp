@@ -7,6 +7,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(DataTypes, NamesRoundTrip) {
   for (const DataType t : all_data_types()) {
@@ -45,5 +46,6 @@ TEST(DataTypes, Sizes) {
   EXPECT_EQ(size_of(DataType::float64), 8u);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

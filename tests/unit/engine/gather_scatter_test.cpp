@@ -7,6 +7,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 const CollectiveDef& def(const char* name) {
   const CollectiveDef* d = CollectiveRegistry::instance().find(name);
@@ -52,5 +53,6 @@ TEST(GatherScatter, ExpectedData) {
   EXPECT_EQ(def("scatter").expected(0, 3, 0, s, 1, input, RedOp::sum), input(1, 0));
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

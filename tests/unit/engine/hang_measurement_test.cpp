@@ -9,6 +9,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 // Hangs in batch number `hang_at` (0 = the correctness batch): reports hung() as a backend does
 // after its deadline poll gave up.
@@ -142,5 +143,6 @@ TEST(ReadPlan, TimeoutSecondsFromTheSuiteAndItsBounds) {
   }
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

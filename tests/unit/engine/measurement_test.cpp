@@ -6,6 +6,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 class ScriptedOp : public MeasuredOp {
  public:
@@ -122,5 +123,6 @@ TEST_F(MeasurementTest, FactoryExceptionIsAnError) {
   EXPECT_EQ(records[0]["message"], "device fell off");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

@@ -8,6 +8,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using Buffers = std::vector<std::vector<char>>;
 
@@ -141,11 +142,13 @@ INSTANTIATE_TEST_SUITE_P(EveryOp, PatternCheck,
                                   std::to_string(param_info.param.nranks);
                          });
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 // Beyond 16 Mi elements the check samples the head, the tail and a stride; the fill replicates the
 // pattern's period. Both must still accept correct data and catch an error at the edges.
@@ -169,5 +172,6 @@ TEST(PatternCheckLarge, SampledCheckOfALargeAllReduce) {
   EXPECT_EQ(count_wrong_elements(call, 0, n, out.data()), 2);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

@@ -6,6 +6,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using nlohmann::json;
 
@@ -48,5 +49,6 @@ TEST(RankGpuCheck, NoCollectivesNoCheck) {
   EXPECT_EQ(p01_refusal({false, false, false, 1, 1}, json::array()), "");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

@@ -20,6 +20,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -284,5 +285,6 @@ TEST(BenchmarkKeyParts, BuilderNamesEveryPartAndReadersFindTags) {
             "coll/nccl/all_reduce/float32/sum/bytes:8/ranks:*/oop");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

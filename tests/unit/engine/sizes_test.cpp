@@ -5,6 +5,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(Sizes, ParsesBinaryPrefixes) {
   EXPECT_EQ(parse_size("8"), 8u);
@@ -54,5 +55,6 @@ TEST(Sizes, FormatsWithBinaryUnits) {
   EXPECT_EQ(format_size(4ull << 30), "4 GiB");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

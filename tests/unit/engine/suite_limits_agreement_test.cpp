@@ -13,6 +13,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 bool harness_accepts_dtype(std::string_view name) {
   const json doc = {{"benchmarks", json::array({{{"family", "coll"},
@@ -57,5 +58,6 @@ TEST(SuiteLimitsAgreement, SizeTextIsParsedByOneFunction) {
   }
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

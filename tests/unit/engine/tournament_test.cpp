@@ -8,6 +8,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 void expect_valid(int k, const std::vector<Round>& rounds) {
   for (const Round& round : rounds) {
@@ -75,5 +76,6 @@ TEST(engine_NodeLayout, KeySafeNames) {
   EXPECT_EQ(key_safe_node_name(""), "unnamed");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

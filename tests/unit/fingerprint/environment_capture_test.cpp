@@ -5,6 +5,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(fingerprint_environment, KeepsFabricVariablesAndRedactsSecrets) {
   const json env = capture_environment({
@@ -88,5 +89,6 @@ TEST(fingerprint_environment, MalformedEntriesAndLookup) {
   EXPECT_FALSE(process_environment().empty());
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

@@ -7,6 +7,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 // libfabric >= 1.22 on one EFA NIC: the same domain under fabric "efa" and "efa-direct", plus the
 // host's tcp provider; then an older libfabric's -rdm/-dgrm domain pair for a second NIC.
@@ -124,5 +125,6 @@ TEST(fingerprint_rdma_section, MissingFiInfoIsSkippedWithReason) {
   EXPECT_EQ(run_fi_info("", std::chrono::seconds(1)).reason, "fi_info probe switched off");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

@@ -9,6 +9,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::FakeTree;
 
@@ -130,5 +131,6 @@ TEST(fingerprint_document, RecordedH200DocumentSummarizesAndMatchesDerivation) {
   EXPECT_NE(summary.find("450 GB/s per direction"), std::string::npos) << summary;
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

@@ -10,6 +10,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::FakeTree;
 
@@ -174,5 +175,6 @@ TEST(fingerprint_gpu_section, NvlinkFiguresAndNumaFromSysfs) {
   EXPECT_EQ(section["topology"]["matrix"][0][1], "NV18");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

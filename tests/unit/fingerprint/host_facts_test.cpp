@@ -7,6 +7,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::FakeTree;
 
@@ -71,5 +72,6 @@ TEST(fingerprint_host_facts, OsReleaseQuoting) {
   EXPECT_EQ(os_release_field(text, "VERSION"), "");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

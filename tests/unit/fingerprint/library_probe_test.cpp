@@ -7,6 +7,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(fingerprint_library_probe, NcclVersionCodes) {
   EXPECT_EQ(nccl_version_name(22803), "2.28.3");
@@ -62,5 +63,6 @@ TEST(fingerprint_library_probe, NcclConfigFiles) {
   EXPECT_EQ(nccl_config_files(tree.root(), "").size(), 1U);  // no HOME: only /etc
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

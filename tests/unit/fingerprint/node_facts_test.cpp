@@ -9,6 +9,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::FakeTree;
 
@@ -56,5 +57,6 @@ TEST(fingerprint_node_facts, MalformedOverrideIsAnInputError) {
   }
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

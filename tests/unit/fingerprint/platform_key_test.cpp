@@ -10,6 +10,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 PlatformFacts facts_of(const GpuInventory& inv) {
   const auto topology = derive_topology(inv);
@@ -90,5 +91,6 @@ TEST(fingerprint_platform_key, CollectRejectsUnsafeOverrideAndUsesSafeOne) {
   EXPECT_EQ(doc["platform_key_derived"], "h200-sxm-x2-nv18");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

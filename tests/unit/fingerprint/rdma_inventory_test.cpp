@@ -7,6 +7,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::FakeTree;
 
@@ -72,5 +73,6 @@ TEST(fingerprint_rdma_inventory, SysfsValueDecoding) {
   EXPECT_DOUBLE_EQ(port_rate_Gbps("invalid"), 0.0);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

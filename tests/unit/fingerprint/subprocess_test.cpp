@@ -5,6 +5,7 @@
 
 namespace fabricgate::fingerprint {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using std::chrono::milliseconds;
 
@@ -51,5 +52,6 @@ TEST(fingerprint_subprocess, StderrIsSeparate) {
   EXPECT_FALSE(result.err.empty());
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::fingerprint

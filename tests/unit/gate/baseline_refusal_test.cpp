@@ -10,6 +10,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 
@@ -120,5 +121,6 @@ TEST(gate_BaselineSchema, VersionOneLoadsWithBandDefaultsVersionTwoIsWritten) {
   std::filesystem::remove_all(dir);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

@@ -11,6 +11,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 // n launch medians around 100 whose log values have sample standard deviation exactly `sd`.
 std::vector<double> medians_with_spread(std::size_t n, double sd) {
@@ -90,5 +91,6 @@ TEST(gate_BaselineStatus, CountsWhatTheBaselineGatesAndWarnsWhenMostKeysGateNoth
   EXPECT_EQ(baseline_gateability_warning(baseline_status(b)), "");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

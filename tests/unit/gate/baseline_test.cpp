@@ -16,6 +16,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 using testing::ResultSpec;
@@ -215,5 +216,6 @@ TEST(gate_BaselineSave, UpdateWithBadRunsNeverWrites) {
   std::filesystem::remove_all(dir);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

@@ -12,6 +12,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 
@@ -128,5 +129,6 @@ TEST(gate_BaselineWindow, RefusesARunAlreadyMergedOrIncomplete) {
   EXPECT_THROW(update_baseline_window(old, {}, "now"), InputError);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

@@ -9,6 +9,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 KeyComparison key(const std::string& name, Verdict v) {
   KeyComparison k;
@@ -95,5 +96,6 @@ TEST(gate_BusyRunner, TheBusiestConfirmationLaunchCounts) {
   EXPECT_DOUBLE_EQ(*merged.host_cpu_pressure, 0.7);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

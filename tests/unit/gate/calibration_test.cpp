@@ -11,6 +11,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 
@@ -72,5 +73,6 @@ TEST(gate_Calibration, NeedsTwoLaunches) {
   EXPECT_THROW(calibrate({launch("a1", 1, 1)}, nullptr, TolerancePolicy::defaults()), InputError);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

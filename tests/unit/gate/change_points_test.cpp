@@ -15,6 +15,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using Noise = fabricgate::testing::SeededRandom;
 
@@ -225,5 +226,6 @@ TEST(Drift, ApplyDriftTurnsPassIntoDriftNamingTheRun) {
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

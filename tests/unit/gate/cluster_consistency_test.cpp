@@ -8,6 +8,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 NodeRecord node(const std::string& name, const std::string& driver,
                 const std::string& nccl = "2.28.3",
@@ -112,5 +113,6 @@ TEST(gate_ClusterConsistency, NodesAreReadFromRunJson) {
   }
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

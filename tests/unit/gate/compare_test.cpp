@@ -10,6 +10,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 using testing::ResultSpec;
@@ -447,11 +448,13 @@ TEST(gate_Compare, BandAlphaSetsTheBandWidth) {
   EXPECT_GT(loose, 0.03);  // wider than the large floor: the launches' own spread
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 // P04 end to end: a run at another rank count meets the baseline key of the same benchmark and is
 // judged on elapsed time (never busbw); those baseline keys are not reported MISSING.
@@ -480,5 +483,6 @@ TEST(gate_Compare, AnotherRankCountIsComparedOnTimeNotMissing) {
   EXPECT_EQ(find_key(slower, kLarge).verdict, Verdict::regression);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

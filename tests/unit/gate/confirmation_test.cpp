@@ -9,6 +9,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 using testing::ResultSpec;
@@ -220,5 +221,6 @@ TEST(gate_Confirmation, CorrectnessFailuresAreNotReRun) {
   EXPECT_TRUE(verdict_needs_confirmation(Verdict::dip));  // a curve's shape is measured too
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

@@ -14,6 +14,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using Random = fabricgate::testing::SeededRandom;
 
@@ -89,5 +90,6 @@ TEST(EnergySplit, FindChangePointsGivesTheSameAnswersWithEitherStatisticOn600Ran
   EXPECT_GT(with_change_points, 200u);  // the comparison covered series with steps, not only "none"
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

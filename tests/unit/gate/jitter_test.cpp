@@ -13,6 +13,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 using testing::ResultSpec;
@@ -142,5 +143,6 @@ TEST(gate_Jitter, SaveAndLoadKeepTheRatios) {
   EXPECT_EQ(e.time_jitter->run_medians, b.entries.begin()->second.time_jitter->run_medians);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

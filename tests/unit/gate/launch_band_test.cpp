@@ -11,6 +11,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(gate_StudentT, QuantilesMatchScipy) {
   EXPECT_NEAR(student_t_quantile(0.99, 4), 3.7469473879811366, 1e-7);
@@ -156,5 +157,6 @@ TEST(gate_LaunchVerdict, NoisyThenUnstableThenBand) {
   EXPECT_FALSE(verdict_fails_gate(Verdict::unstable));  // not judged: a warning
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

@@ -5,6 +5,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 KeyComparison coll_key(double busbw, int nranks) {
   KeyComparison k;
@@ -59,5 +60,6 @@ TEST(gate_MultiNode, OneNodeAndFourNodes) {
   ASSERT_EQ(four.keys[0].notes.size(), 1u);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

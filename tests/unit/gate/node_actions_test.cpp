@@ -8,6 +8,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 NodeRecord node(const std::string& name, const std::string& driver,
                 const std::string& hostname = "") {
@@ -196,5 +197,6 @@ TEST(NodeActions, NameRules) {
   EXPECT_FALSE(is_kubernetes_node_name("dot."));
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

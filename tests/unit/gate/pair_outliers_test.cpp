@@ -5,6 +5,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 BenchmarkResult pair(const std::string& a, const std::string& b, double GBps,
                      std::uint64_t bytes = 1 << 20) {
@@ -100,5 +101,6 @@ TEST(gate_PairOutliers, TooFewPairsAndOtherFamiliesAreIgnored) {
   EXPECT_TRUE(find_pair_outliers(skipped).empty());
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

@@ -13,6 +13,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 
@@ -188,5 +189,6 @@ TEST_F(gate_RunFiles, SkippedResultsNeedNoNumbers) {
   EXPECT_EQ(r.benchmarks[0].status, ResultStatus::skipped);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -8,6 +8,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(gate_SessionAllowance, NinetiethPercentileRoundedUpToAWholePercent) {
   // Ten keys, 1 % .. 10 %: rank ceil(0.9 * 10) = 9 -> 9 %, already whole.
@@ -25,5 +26,6 @@ TEST(gate_SessionAllowance, NinetiethPercentileRoundedUpToAWholePercent) {
   EXPECT_DOUBLE_EQ(allowance_from_between_sds(std::vector<double>(5, 0.0)), 0.0);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

@@ -7,6 +7,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(gate_Median, OddEvenAndEmpty) {
   EXPECT_DOUBLE_EQ(median(std::vector<double>{3, 1, 2}), 2);
@@ -103,5 +104,6 @@ TEST(gate_MultipleComparison, CappedAtOneAndEmptyOk) {
   EXPECT_TRUE(benjamini_hochberg_adjust(std::vector<double>{}).empty());
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

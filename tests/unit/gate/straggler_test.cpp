@@ -11,6 +11,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 // `n` ranks, `samples` samples; rank `slow` is `factor` x slower in every `every`-th sample.
 BenchmarkResult timed(int n, int samples, int slow, double factor, int every = 1,
@@ -161,5 +162,6 @@ TEST(Straggler, MergedPerRankAcrossKeys) {
   EXPECT_NE(found[0].text.find("2 of 2 keys"), std::string::npos) << found[0].text;
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

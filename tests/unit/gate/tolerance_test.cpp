@@ -4,6 +4,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(gate_SizeClass, DefaultBoundariesAreBinary) {
   const TolerancePolicy p = TolerancePolicy::defaults();
@@ -63,5 +64,6 @@ TEST(gate_DefaultMetric, LatencyForSmallBusbwForCollectivesAlgbwOtherwise) {
   EXPECT_EQ(default_metric(p, 1u << 20, false, false), Metric::time_us);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

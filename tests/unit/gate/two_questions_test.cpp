@@ -16,6 +16,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::ResultSpec;
 using testing::RunSpec;
@@ -306,5 +307,6 @@ TEST(gate_TwoQuestions, ARecoveredRunIsNotDrift) {
   EXPECT_EQ(found->began_index, 15u);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

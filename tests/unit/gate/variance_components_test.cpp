@@ -16,6 +16,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 std::vector<std::vector<double>> logs(const std::vector<std::vector<double>>& groups) {
   std::vector<std::vector<double>> out;
@@ -195,5 +196,6 @@ TEST(gate_SessionBand, UntaggedLaunchesAreOneSessionWithTheAllowance) {
   EXPECT_NEAR(b.centre, 100.00997799859218, 1e-9);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

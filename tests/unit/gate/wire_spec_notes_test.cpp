@@ -5,6 +5,7 @@
 
 namespace fabricgate::gate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 struct Fixture {
   RunRecord run;
@@ -55,5 +56,6 @@ TEST(gate_WireSpec, NothingWithoutNvlinkOrAcrossNodes) {
   EXPECT_TRUE(f.c.keys[0].notes.empty());
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

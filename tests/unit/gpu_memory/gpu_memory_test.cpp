@@ -11,6 +11,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(GpuMemory, NoDeviceGivesAReasonNotABuffer) {
   std::string reason;
@@ -56,5 +57,6 @@ TEST(GpuMemory, DmabufExportOrAReason) {
   ::close(d.fd);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

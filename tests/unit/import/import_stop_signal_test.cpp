@@ -17,6 +17,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -80,5 +81,6 @@ TEST(import_StopSignal, ALaterImportRemovesWhatAKilledOneLeft) {
   EXPECT_TRUE(leftovers(root).empty()) << leftovers(root).front();
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

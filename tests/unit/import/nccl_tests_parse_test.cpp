@@ -13,6 +13,7 @@
 
 namespace fabricgate::import {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 const std::string kResults = std::string(FABRICGATE_SOURCE_DIR) + "/results/h200-sxm-x2-nv18/";
 const std::string kData = std::string(FABRICGATE_SOURCE_DIR) + "/tests/data/import/";
@@ -274,5 +275,6 @@ TEST(import_NcclTestsKeys, VersionCodes) {
   EXPECT_EQ(nccl_version_from_code(2708), "2.7.8");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::import

@@ -11,6 +11,7 @@
 
 namespace fabricgate::import {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 const std::string kFile =
     std::string(FABRICGATE_SOURCE_DIR) + "/tests/data/import/nvbandwidth-2gpu-handwritten.json";
@@ -80,5 +81,6 @@ TEST(import_Nvbandwidth, PartialAndMalformedFilesAreRefused) {
   EXPECT_NE(error_of("{\"other\": 1}").find("/nvbandwidth"), std::string::npos);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::import

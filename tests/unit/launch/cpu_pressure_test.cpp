@@ -11,6 +11,7 @@
 
 namespace fabricgate::launch {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(launch_CpuPressure, ParsesTheSomeTotal) {
   EXPECT_EQ(parse_cpu_pressure_total_us("some avg10=2.59 avg60=2.87 avg300=3.47 total=11843957665\n"
@@ -39,5 +40,6 @@ TEST(launch_CpuPressure, ShareIsStalledTimeOverWallTime) {
   EXPECT_FALSE(CpuPressureWindow(file.string()).share());
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::launch

@@ -7,6 +7,7 @@
 
 namespace fabricgate::launch {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 Suite suite_of(const std::string& backend) {
   Suite s;
@@ -47,5 +48,6 @@ TEST(GpuCapacity, CudaVisibleDevicesAndGpusPerProcessCount) {
       std::string::npos);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::launch

@@ -9,6 +9,7 @@
 
 namespace fabricgate::launch {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using nlohmann::json;
 
@@ -94,5 +95,6 @@ TEST(launch_HangJudge, ARankStoppedInItsTeardownIsStillNamed) {
       << r.console[0];
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::launch

@@ -7,6 +7,7 @@
 
 namespace fabricgate::launch {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 Suite with_env(std::map<std::string, std::string> env) {
   Suite s;
@@ -73,5 +74,6 @@ TEST(launch_SuiteEnvPolicy, SummaryNamesEveryOverrideAndRedactsSecrets) {
   EXPECT_EQ(suite_env_summary(with_env({})), "");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::launch

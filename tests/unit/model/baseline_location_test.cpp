@@ -13,6 +13,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -84,5 +85,6 @@ TEST_F(model_BaselineLocation, AMissingRelativeDirectoryIsNotCalledUnwritable) {
   fs::current_path(before);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

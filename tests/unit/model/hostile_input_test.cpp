@@ -16,6 +16,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -202,5 +203,6 @@ TEST(model_SuiteLimits, RankCountsAreBounded) {
   EXPECT_THROW(require_rank_count(1000000, "--ranks", ""), InputError);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

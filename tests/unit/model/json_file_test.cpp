@@ -9,6 +9,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -100,11 +101,13 @@ TEST(model_JsonLines, AppendsWholeLines) {
   fs::remove(file);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(model_JsonPointer, KeysFromInputAreEscaped) {
   EXPECT_EQ(json_pointer_escape("Ring/LL"), "Ring~1LL");
@@ -125,5 +128,6 @@ TEST(model_AtomicWrite, InvalidUtf8FromProbesIsReplacedNotFatal) {
   fs::remove(file);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

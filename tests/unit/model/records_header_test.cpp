@@ -13,6 +13,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -61,5 +62,6 @@ TEST(RecordsHeader, AFieldOfTheWrongTypeIsRefused) {
   EXPECT_THROW(read_records_header(nlohmann::json{{"nranks", "four"}}), nlohmann::json::type_error);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

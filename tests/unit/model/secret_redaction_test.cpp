@@ -9,6 +9,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(model_secret_redaction, SecretNames) {
   for (const char* name :
@@ -111,5 +112,6 @@ TEST(model_secret_redaction, ConfigTextIsRecordedLineByLine) {
   EXPECT_EQ(recordable_config_text("NCCL_ALGO=Ring"), "NCCL_ALGO=Ring");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

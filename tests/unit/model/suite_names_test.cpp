@@ -10,6 +10,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 std::string suite_error(const json& entry) {
   const json doc = {{"benchmarks", json::array({entry})}};
@@ -166,5 +167,6 @@ TEST(model_CanonicalKey, KeyMustAgreeWithItsRecord) {
   EXPECT_EQ(key_record_mismatch("p2p/ce/local/gpu:0/bytes:8", {"p2p", 8, 1, 1}), "");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

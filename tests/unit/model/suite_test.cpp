@@ -13,6 +13,7 @@
 
 namespace fabricgate {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 
@@ -79,5 +80,6 @@ TEST(model_Suite, ResolvesByNameOrPath) {
   EXPECT_THROW(resolve_suite("bad name;x", dirs), InputError);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -6,6 +6,9 @@
 
 #include "bench/fixtures/p2p/copy_plan.hpp"
 
+namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
+
 namespace fb = fabricgate::bench;
 
 namespace {
@@ -174,3 +177,5 @@ TEST(P2pPlan, NamesAreValidated) {
   EXPECT_TRUE(fb::valid_host_direction("bi"));
   EXPECT_FALSE(fb::valid_host_memory("managed"));
 }
+}  // namespace FABRICGATE_TEST_UNIT
+}  // namespace

@@ -3,6 +3,9 @@
 
 #include "bench/fixtures/p2p/link_specs.hpp"
 
+namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
+
 namespace fb = fabricgate::bench;
 
 namespace {
@@ -128,3 +131,5 @@ TEST(P2pLinkSpecs, SpecNoteIsAP07Note) {
   EXPECT_EQ(n.level, "note");
   EXPECT_EQ(n.text, "55.4 GB/s = 87.9 % of the 63.0 GB/s unidirectional PCIe Gen5 x16 spec (P07)");
 }
+}  // namespace FABRICGATE_TEST_UNIT
+}  // namespace

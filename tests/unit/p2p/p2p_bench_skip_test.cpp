@@ -13,6 +13,9 @@
 
 #include "harness/fingerprint/subprocess.hpp"
 
+namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -97,3 +100,5 @@ TEST(P2pBenchIntegration, TwoRanksAgreeAndFinish) {
   EXPECT_EQ(two.records.front()["message"].get<std::string>().rfind("rank 0: ", 0), 0u)
       << two.records.front().dump();
 }
+}  // namespace FABRICGATE_TEST_UNIT
+}  // namespace

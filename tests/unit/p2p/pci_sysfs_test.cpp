@@ -7,6 +7,9 @@
 
 #include "bench/fixtures/p2p/pci_sysfs.hpp"
 
+namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
+
 namespace fb = fabricgate::bench;
 namespace fs = std::filesystem;
 
@@ -115,3 +118,5 @@ TEST_F(P2pFakeSysfs, NumaNodeAndItsCpus) {
   EXPECT_EQ(fb::read_numa_node(root_, "0000:19:00.0"), -1);
   EXPECT_EQ(fb::read_numa_node(root_, "0000:aa:00.0"), -1);
 }
+}  // namespace FABRICGATE_TEST_UNIT
+}  // namespace

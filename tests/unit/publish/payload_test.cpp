@@ -17,6 +17,7 @@
 
 namespace fabricgate::publish {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -269,5 +270,6 @@ TEST(publish_Github, PullRequestNumberComesFromPullRefsOnly) {
   EXPECT_EQ(pull_request_from_ref(""), std::nullopt);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::publish

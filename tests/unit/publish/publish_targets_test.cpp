@@ -13,6 +13,7 @@
 
 namespace fabricgate::publish {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 EnvLookup fake_env(std::map<std::string, std::string> vars) {
   return [vars = std::move(vars)](const char* name) -> std::optional<std::string> {
@@ -214,5 +215,6 @@ TEST(publish_Targets, GithubStatusAndCommentRequests) {
   EXPECT_EQ(comment.secrets, std::vector<std::string>{"gh-tok"});
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::publish

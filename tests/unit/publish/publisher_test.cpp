@@ -6,6 +6,7 @@
 
 namespace fabricgate::publish {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 HttpResponse answered(long status) {
   HttpResponse r;
@@ -79,5 +80,6 @@ TEST(publish_Redact, BodyExcerptIsOneBoundedLine) {
   EXPECT_EQ(e, std::string(300, 'x') + "…");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::publish

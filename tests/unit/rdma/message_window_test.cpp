@@ -10,6 +10,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using namespace std::chrono_literals;
 
@@ -180,5 +181,6 @@ TEST(TransferOps, ParseAndPrintRoundTrip) {
   EXPECT_FALSE(parse_transfer_op("Write").has_value());
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

@@ -7,6 +7,7 @@
 
 namespace fabricgate::bench {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 RdmaEntryOptions parse(const json& entry) {
   const json doc = {{"benchmarks", json::array({entry})}};
@@ -137,5 +138,6 @@ TEST(VerbsLinkRate, SpeedAndWidthCodes) {
   EXPECT_EQ(link_name(3, 9), "speed code 3 width code 9");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::bench

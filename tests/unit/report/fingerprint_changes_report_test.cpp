@@ -13,6 +13,7 @@
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using testing::json;
 
@@ -124,11 +125,13 @@ TEST(FingerprintChangesReport, HostileValuesAreEscapedAndSecretsRedacted) {
   EXPECT_EQ(render(c, ReportFormat::html, {}).find('\x1b'), std::string::npos);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(FingerprintChangesReport, ABaselineWithANonTextDetailIsRefusedNamingTheField) {
   json doc = baseline_to_json(baseline_of_three());
@@ -142,5 +145,6 @@ TEST(FingerprintChangesReport, ABaselineWithANonTextDetailIsRefusedNamingTheFiel
   }
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report

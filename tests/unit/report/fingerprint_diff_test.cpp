@@ -5,6 +5,7 @@
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using nlohmann::json;
 
@@ -28,5 +29,6 @@ TEST(FingerprintDiff, NamesChangedAddedAndRemovedFacts) {
   EXPECT_TRUE(fingerprint_diff(json(), after).empty());  // one side unknown: nothing to compare
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report

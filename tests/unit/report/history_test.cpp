@@ -14,6 +14,7 @@
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using testing::json;
@@ -225,5 +226,6 @@ TEST(report_HistoryRealRuns, H200RunsInStartOrderAndP2pDisabledRunStandsOut) {
   EXPECT_EQ(text.find("NCCL_NVLS_ENABLE"), std::string::npos) << text;
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report

@@ -11,6 +11,7 @@
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using gate::KeyComparison;
 using gate::Verdict;
@@ -174,5 +175,6 @@ TEST(report_MermaidChart, BarsForBaselineLineForTheRun) {
       << "one chart per collective (the pair keys have one size)";
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report

@@ -10,6 +10,7 @@
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using gate::Verdict;
 
@@ -63,5 +64,6 @@ TEST(report_JudgedBand, JustInsideTheDrawnLinePassesJustOutsideFails) {
       Verdict::improvement);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report

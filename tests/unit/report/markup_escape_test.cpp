@@ -17,6 +17,7 @@
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 const std::vector<std::string> kHostile = {
     "@octocat please look",
@@ -215,5 +216,6 @@ TEST(report_MarkupEscape, SlackTextMakesNoMentionLinkOrFormatting) {
   }
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report

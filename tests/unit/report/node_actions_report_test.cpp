@@ -7,6 +7,7 @@
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 gate::Comparison with_actions(std::size_t n) {
   gate::Comparison c;
@@ -53,5 +54,6 @@ TEST(NodeActionsReport, MarkdownFencesThemAndStopsAt200) {
             std::string::npos);
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report

@@ -12,6 +12,7 @@
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using gate::KeyComparison;
 using gate::Verdict;
@@ -153,5 +154,6 @@ TEST(NoteGroups, PitfallLinksOnlyForPCodes) {
   EXPECT_EQ(pitfall_link("P1"), "");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report

@@ -11,6 +11,7 @@
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 using gate::Comparison;
 using gate::KeyComparison;
@@ -239,5 +240,6 @@ TEST(report_Escape, Rules) {
   EXPECT_EQ(slack_text("<!channel> @here *b*"), "&lt;!channel&gt; @\u200bhere \u200b*b\u200b*");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report

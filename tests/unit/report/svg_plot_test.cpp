@@ -9,6 +9,7 @@
 
 namespace fabricgate::report::svg {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 std::vector<double> attribute_values(const std::string& svg, const std::string& element,
                                      const std::string& attr) {
@@ -166,5 +167,6 @@ TEST(report_SvgHeatMap, CellsColoursOutlinesAndEmptyCells) {
   EXPECT_EQ(heat_colour(2), heat_colour(1));
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report::svg

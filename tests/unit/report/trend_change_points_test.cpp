@@ -12,6 +12,7 @@
 
 namespace fabricgate::report {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 const std::string kKey = "coll/nccl/all_reduce/float32/sum/bytes:1048576/ranks:2/oop";
 
@@ -86,5 +87,6 @@ TEST(TrendChangePoints, AnAaHistoryGetsNoMarker) {
   EXPECT_EQ(svg.find("change-point"), std::string::npos) << svg;
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::report

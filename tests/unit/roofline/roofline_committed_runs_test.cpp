@@ -15,6 +15,9 @@
 #include "harness/gate/confirmation.hpp"
 #include "harness/model/run_record.hpp"
 
+namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
+
 namespace fs = std::filesystem;
 namespace fg = fabricgate::gate;
 namespace fr = fabricgate::roofline;
@@ -294,3 +297,5 @@ TEST(RooflineCommittedRuns, ADipIsConfirmedByLaterLaunchesLikeARegression) {
   EXPECT_NE(k->reason.find("confirmed: the dip in all 3 launches"), std::string::npos) << k->reason;
   EXPECT_EQ(upheld.exit_code, fabricgate::ExitCode::gate_failure);
 }
+}  // namespace FABRICGATE_TEST_UNIT
+}  // namespace

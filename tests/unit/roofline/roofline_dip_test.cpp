@@ -3,6 +3,9 @@
 
 #include "harness/roofline/dip_check.hpp"
 
+namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
+
 namespace fr = fabricgate::roofline;
 using fabricgate::BenchmarkResult;
 
@@ -67,3 +70,5 @@ TEST(RooflineDip, DifferentSeriesAreNotCompared) {
   other.params = {{"direction", "d2h"}};
   EXPECT_TRUE(fr::find_dips({point(256ull << 20, {100, 100, 100}), other}, policy()).empty());
 }
+}  // namespace FABRICGATE_TEST_UNIT
+}  // namespace

@@ -10,6 +10,9 @@
 #include "core/errors.hpp"
 #include "harness/roofline/policy.hpp"
 
+namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
+
 namespace fr = fabricgate::roofline;
 using nlohmann::json;
 
@@ -124,3 +127,5 @@ TEST(RooflinePolicy, PlatformFileReplacesTheTiersItNames) {
   EXPECT_FALSE(fr::find_roofline_policy("x", {dir / "missing"}));
   std::filesystem::remove_all(dir);
 }
+}  // namespace FABRICGATE_TEST_UNIT
+}  // namespace

@@ -9,6 +9,9 @@
 #include "harness/roofline/judge.hpp"
 #include "harness/roofline/policy.hpp"
 
+namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
+
 namespace fr = fabricgate::roofline;
 using fabricgate::BenchmarkResult;
 using nlohmann::json;
@@ -282,3 +285,5 @@ TEST(RooflineTier, PortRateText) {
   EXPECT_DOUBLE_EQ(fr::parse_port_rate_Gbps("100 Gb/sec"), 100.0);
   EXPECT_DOUBLE_EQ(fr::parse_port_rate_Gbps("unknown"), 0.0);
 }
+}  // namespace FABRICGATE_TEST_UNIT
+}  // namespace

@@ -21,6 +21,7 @@
 
 namespace fabricgate::store {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
 using fabricgate::testing::fresh_temp_dir;
@@ -246,11 +247,13 @@ TEST(StoreLocation, KindsDefaultsAndRefusedPasswords) {
   unsetenv("FABRICGATE_STORE");
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::store
 
 namespace fabricgate::store {
 namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 // v4: the run's compact runner counters (docs/COUNTERS.md) are written to their own column.
 TEST(SqliteStore, KeepsRunnerCountersInTheirOwnColumn) {
@@ -275,5 +278,6 @@ TEST(SqliteStore, KeepsRunnerCountersInTheirOwnColumn) {
   EXPECT_EQ(facts.find("foreign_processes"), std::string::npos);  // not a "what changed" fact
 }
 
+}  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::store

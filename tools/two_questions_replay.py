@@ -54,7 +54,7 @@ def judge(fabricgate, baseline, store, run):
         return code, "-", "-", 0, [err]
     fails = [f"{k['verdict']} {k['key'].split('/')[2]}/{k['key'].split('/')[-1]}"
              for k in c["keys"] if k["fails_gate"]]
-    return (p.returncode, c["change"]["verdict"], c["runner"]["verdict"],
+    return (code, c["change"]["verdict"], c["runner"]["verdict"],
             c["change"]["host_history_runs"], fails)
 
 

@@ -42,13 +42,26 @@ std::optional<gate::RunHistory> load_history(const store::StoreLocation& locatio
     // This host's runs: DRIFT follows one machine, and the change question reads its own level
     // (a shared store's newest runs of the platform may hold none of this host's).
     q.host = run.host_id;
+    const auto history_runs = [&](const store::RunQuery& query) {
+      std::vector<gate::HistoryRun> out;
+      for (const store::StoredRun& r : s->runs(query)) {
+        gate::HistoryRun hr{r.run_id, r.host_id, {}, r.session_id, r.suite, r.scenario};
+        for (const store::StoredMedian& m : r.medians)
+          hr.medians.push_back({m.key, m.time_us, m.algbw_GBps, m.busbw_GBps, m.verdict});
+        out.push_back(std::move(hr));
+      }
+      return out;
+    };
     gate::RunHistory h;
     h.source = s->display();
-    for (const store::StoredRun& r : s->runs(q)) {
-      gate::HistoryRun hr{r.run_id, r.host_id, {}, r.session_id, r.suite, r.scenario};
-      for (const store::StoredMedian& m : r.medians)
-        hr.medians.push_back({m.key, m.time_us, m.algbw_GBps, m.busbw_GBps, m.verdict});
-      h.runs.push_back(std::move(hr));
+    h.runs = history_runs(q);
+    if (!run.host_id.empty()) {
+      // The host's first runs: its first accepted level stays a reference however far the
+      // rolling one moves (harness/gate/host_history.hpp).
+      store::RunQuery first = q;
+      first.oldest = true;
+      first.last = window;
+      h.earliest = history_runs(first);
     }
     return h;
   } catch (const store::StoreError& e) {

@@ -401,9 +401,10 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline,
   const std::map<std::string, std::string> hosts_of_sessions =
       baseline ? session_hosts(*baseline) : std::map<std::string, std::string>{};
   // --gate fleet asks only how this runner compares with the fleet: the platform centre judges.
-  const JudgedHost host = options.gate == GateMode::fleet
-                              ? JudgedHost{}
-                              : JudgedHost{run.host_id, &hosts_of_sessions, options.host_history};
+  const JudgedHost host =
+      options.gate == GateMode::fleet
+          ? JudgedHost{}
+          : JudgedHost{run.host_id, &hosts_of_sessions, options.host_history, options.host_anchor};
   for (const BenchmarkResult& r : run.benchmarks) {
     KeyComparison k = start_key(r);
     const BaselineMatcher::Match match = matcher.find(r, k);

@@ -26,6 +26,7 @@ struct CompareOptions {
   // one (its baseline sessions, or `host_history`).
   GateMode gate = GateMode::both;
   const HostHistory* host_history = nullptr;  // the judged host's earlier launches (store)
+  const HostHistory* host_anchor = nullptr;   // its first launches: its first accepted level
 };
 
 // `baseline` may be null: every key is NEW and the result says how to create a baseline.

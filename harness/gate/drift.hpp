@@ -89,6 +89,9 @@ struct HistoryRun {
 struct RunHistory {
   std::string source;  // the store, for messages
   std::vector<HistoryRun> runs;
+  // The host's oldest runs, oldest first: where its first accepted level comes from (the change
+  // question's anchor, host_history.hpp). May overlap `runs`.
+  std::vector<HistoryRun> earliest = {};
 };
 
 // Each key's series of its judged metric from `history` (same host only, when known), then this

@@ -19,6 +19,7 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
   // This host's own earlier launches give the change question its reference (host_history.hpp);
   // the first launch and its confirmations are judged against the same level.
   HostHistory host;
+  HostHistory anchor;
   CompareOptions compare = options.compare;
   if (history) {
     // Unjudged launches of a host outside the fleet stand for its level only while the software
@@ -27,6 +28,10 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
         !baseline || !run.fingerprint.present || software_changes_since(*baseline, run).empty();
     host = host_history_from(*history, run, software_as_baseline);
     compare.host_history = &host;
+    // Its first runs, by the same join rule: the level a slow slide or a step is measured from.
+    anchor = host_history_from(RunHistory{history->source, history->earliest}, run,
+                               software_as_baseline);
+    compare.host_anchor = &anchor;
   }
   Comparison c = compare_with_confirmation(run, baseline, compare, options.confirm, confirmations);
   split_change_and_runner(c, run);

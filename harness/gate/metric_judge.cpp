@@ -67,7 +67,7 @@ bool fleet_band_serves_host(const LaunchBand& fleet, const LaunchBand& own) {
 }
 
 HostLaunches host_launches(const std::string& key, const MetricBaseline& reference, Metric metric,
-                           const JudgedHost& host) {
+                           const JudgedHost& host, const HostHistory* store_launches) {
   HostLaunches out;
   std::set<std::string> baseline_sessions;
   if (host.session_hosts && reference.run_sessions.size() == reference.run_medians.size()) {
@@ -79,8 +79,8 @@ HostLaunches host_launches(const std::string& key, const MetricBaseline& referen
       baseline_sessions.insert(reference.run_sessions[i]);
     }
   }
-  if (host.history) {
-    if (const auto* launches = host.history->of(key, metric)) {
+  if (store_launches) {
+    if (const auto* launches = store_launches->of(key, metric)) {
       for (const HostLaunch& l : *launches) {
         if (!l.session_id.empty() && baseline_sessions.count(l.session_id)) continue;
         out.values.push_back(l.value);
@@ -114,6 +114,82 @@ std::string band_scope_text(const LaunchBand& b, std::size_t from_store = 0) {
                     b.between_sd * 100, b.within_sd * 100);
 }
 
+// The judgement's centre, band and limits from `band` (the limits are what every report draws).
+void set_band(MetricJudgement& j, const LaunchBand& band, const BenchmarkResult& now,
+              const MetricBaseline& reference) {
+  j.between_sd = band.between_sd;
+  j.static_tolerance = band.floor;
+  j.baseline_spread = band.log_sd;
+  j.band = band.half_width;
+  j.launches = band.launches;
+  j.band_calibrated = band.calibrated;
+  j.noisy = band.noisy;
+  j.tolerance = band.tolerance;
+  // The centre is the geometric mean of launch medians (the interval is built in log space); an
+  // old baseline without launch medians falls back to its stored median.
+  j.baseline_median = band.centre > 0 ? band.centre : reference.median;
+  j.current_median = current_median(now, j.metric);
+  j.lower_limit = j.baseline_median * (1 - j.tolerance);
+  j.upper_limit = j.tolerance < 1 ? j.baseline_median / (1 - j.tolerance) : 0;
+  j.performance_ratio = 1;
+  if (j.baseline_median > 0 && j.current_median > 0) {
+    j.performance_ratio = metric_higher_is_better(j.metric) ? j.current_median / j.baseline_median
+                                                            : j.baseline_median / j.current_median;
+  }
+}
+
+// The host's rolling level (its newest accepted launches) moves with every launch that passes, so
+// a slow slide, or a step that a few launches absorbed, would become the level. The host's first
+// accepted level (its baseline sessions and oldest launches in the store, by the same join rule;
+// the fleet's band when that level sits inside it) stays: a key that the rolling level passes but
+// the first level fails is a REGRESSION, judged and reported against that first level, until a
+// baseline update makes a new one (harness/gate/README.md "Two questions").
+// A host whose newer launches all failed has no rolling level left: its first level judges it
+// (a key must not turn into RUNNER-DIFFERS through its own failures).
+void judge_from_anchor(MetricJudgement& j, const BenchmarkResult& now, const BaselineEntry& base,
+                       const TolerancePolicy& policy, const JudgedHost& host) {
+  const bool rolling = j.reference == "host-history";
+  if (j.launch_cv > policy.unstable_cv) return;  // UNSTABLE either way
+  if (rolling && !j.noisy && verdict_against_limits(j, j.current_median) == Verdict::regression)
+    return;
+  const MetricBaseline& reference = baseline_metric(base, j.metric);
+  const HostLaunches first = host_launches(now.key, reference, j.metric, host, host.anchor);
+  if (first.values.size() < static_cast<std::size_t>(std::max(policy.min_runs, 2))) return;
+  const LaunchBand fleet = launch_band(policy, base, reference);
+  LaunchBand anchor =
+      host_level_band(policy, base, reference, first.values, first.sessions, host.host);
+  const bool inside_fleet = !fleet.noisy && fleet.centre > 0 && fleet.tolerance < 1 &&
+                            anchor.centre >= fleet.centre * (1 - fleet.tolerance) &&
+                            anchor.centre <= fleet.centre / (1 - fleet.tolerance);
+  // A first level inside the fleet: the fleet's band is the anchor (and, without a rolling
+  // level, still judges a known host: a loss is REGRESSION, not RUNNER-DIFFERS).
+  if (inside_fleet) anchor = fleet;
+  if (anchor.noisy) return;
+  MetricJudgement anchored = j;
+  set_band(anchored, anchor, now, reference);
+  if (rolling && verdict_against_limits(anchored, anchored.current_median) != Verdict::regression)
+    return;
+  double moved = 0;  // + better, - worse, like every change figure
+  if (j.baseline_median > 0 && anchored.baseline_median > 0) {
+    moved = (metric_higher_is_better(j.metric) ? j.baseline_median / anchored.baseline_median
+                                               : anchored.baseline_median / j.baseline_median) -
+            1;
+  }
+  anchored.reference = "host-anchor";
+  anchored.band_scope =
+      (inside_fleet
+           ? fmt::format("host {}'s first level ({} launches) lay inside the fleet, whose band "
+                         "judges it: ",
+                         host.host, first.values.size())
+           : fmt::format("host {}'s first level ({} launches, {} from the store): ", host.host,
+                         first.values.size(), first.from_store)) +
+      band_scope_text(anchor, first.from_store) +
+      (rolling ? fmt::format("; its rolling level ({} launches) has moved {:+.1f} % from it",
+                             j.launches, moved * 100)
+               : std::string("; none of its newer launches joined its level"));
+  j = std::move(anchored);
+}
+
 }  // namespace
 
 MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,
@@ -141,7 +217,7 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
   std::string own_note;
   if (j.reference == "fleet" && !host.host.empty() && (host.history || host.session_hosts)) {
     // Earlier launches of this host, in the baseline's sessions or in the store: its own level.
-    const HostLaunches mine = host_launches(now.key, reference, j.metric, host);
+    const HostLaunches mine = host_launches(now.key, reference, j.metric, host, host.history);
     if (mine.values.size() >= static_cast<std::size_t>(std::max(policy.min_runs, 2))) {
       LaunchBand own =
           host_level_band(policy, base, reference, mine.values, mine.sessions, host.host);
@@ -160,28 +236,12 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
     }
   }
   j.band_scope = band_scope_text(band, from_store) + own_note;
-  j.between_sd = band.between_sd;
-  j.static_tolerance = band.floor;
-  j.baseline_spread = band.log_sd;
-  j.band = band.half_width;
-  j.launches = band.launches;
-  j.band_calibrated = band.calibrated;
-  j.noisy = band.noisy;
-  j.tolerance = band.tolerance;
-  // The centre is the geometric mean of launch medians (the interval is built in log space); an
-  // old baseline without launch medians falls back to its stored median.
-  j.baseline_median = band.centre > 0 ? band.centre : reference.median;
-  j.current_median = current_median(now, j.metric);
-  j.lower_limit = j.baseline_median * (1 - j.tolerance);
-  j.upper_limit = j.tolerance < 1 ? j.baseline_median / (1 - j.tolerance) : 0;
-  const bool higher_better = metric_higher_is_better(j.metric);
-  if (j.baseline_median > 0 && j.current_median > 0) {
-    j.performance_ratio =
-        higher_better ? j.current_median / j.baseline_median : j.baseline_median / j.current_median;
-  }
+  set_band(j, band, now, reference);
   const auto repetitions = current_samples(now, j.metric);
   j.repetitions = repetitions.size();
   j.launch_cv = launch_instability(repetitions);
+  if (host.anchor && (j.reference == "host-history" || j.reference == "fleet"))
+    judge_from_anchor(j, now, base, policy, host);
   return j;
 }
 

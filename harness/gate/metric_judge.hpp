@@ -24,6 +24,7 @@ struct JudgedHost {
   std::string host;
   const std::map<std::string, std::string>* session_hosts = nullptr;
   const HostHistory* history = nullptr;
+  const HostHistory* anchor = nullptr;  // the host's first launches in the store (its anchor)
 };
 
 MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,

@@ -124,7 +124,8 @@ class PostgresStore final : public ResultsStore {
     }
     // Empty filters match everything, so the parameter list keeps one shape.
     sql += " AND ($4 = '' OR r.host_id = $4) AND ($5 = '' OR r.started_at < $5)";
-    sql += " ORDER BY r.started_at DESC, r.run_id DESC";
+    sql += q.oldest ? " ORDER BY r.started_at ASC, r.run_id ASC"
+                    : " ORDER BY r.started_at DESC, r.run_id DESC";
     if (q.last > 0) sql += " LIMIT " + std::to_string(q.last);
     const Result header =
         exec(sql, {q.platform, q.exclude_run_id, q.key, q.host, q.started_before});
@@ -176,7 +177,7 @@ class PostgresStore final : public ResultsStore {
       }
     }
     t.commit();
-    std::reverse(out.begin(), out.end());
+    if (!q.oldest) std::reverse(out.begin(), out.end());  // oldest first
     return out;
   }
 

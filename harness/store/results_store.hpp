@@ -28,6 +28,7 @@ struct RunQuery {
   std::string exclude_run_id;  // leave this run out (the one being compared)
   std::string host;            // when set: only runs of this host id
   std::string started_before;  // when set (ISO 8601 UTC): only runs started strictly before
+  bool oldest = false;         // with last: the oldest runs instead (a host's first level)
 };
 
 class ResultsStore {

@@ -233,7 +233,8 @@ class SqliteStore final : public ResultsStore {
       sql += " AND EXISTS (SELECT 1 FROM medians m WHERE m.run = r.id AND m.key = ?3)";
     if (!q.host.empty()) sql += version_ >= 3 ? " AND r.host_id = ?5" : " AND ?5 = ''";
     if (!q.started_before.empty()) sql += " AND r.started_at < ?6";
-    sql += " ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?4";
+    sql += q.oldest ? " ORDER BY r.started_at ASC, r.run_id ASC LIMIT ?4"
+                    : " ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?4";
     Statement s(db_, sql, display());
     s.text(1, q.platform)
         .text(2, q.exclude_run_id)
@@ -287,7 +288,7 @@ class SqliteStore final : public ResultsStore {
       m.reset();
     }
     t.commit();
-    std::reverse(out.begin(), out.end());
+    if (!q.oldest) std::reverse(out.begin(), out.end());  // oldest first
     return out;
   }
 

@@ -52,10 +52,12 @@ RunRecord run_of(const std::string& id, const std::vector<ResultSpec>& specs,
 }
 
 // The fleet: three launches of another host.
-Baseline fleet_baseline() {
+Baseline fleet_baseline(const std::vector<double>& slowdowns = {1, 1, 1}) {
   std::vector<RunRecord> records;
-  for (unsigned i = 0; i < 3; ++i)
-    records.push_back(run_of("fleet-" + std::to_string(i), launch(10 + i), "fleethost0001"));
+  for (unsigned i = 0; i < slowdowns.size(); ++i) {
+    records.push_back(
+        run_of("fleet-" + std::to_string(i), launch(10 + i, slowdowns[i]), "fleethost0001"));
+  }
   BaselineBuildOptions o;
   o.now = "2026-11-29T00:00:00Z";
   o.policy.session_allowance = 0;
@@ -66,13 +68,14 @@ Baseline fleet_baseline() {
 
 // Earlier runs of `host` as the store returns them, with the verdict each was recorded with.
 RunHistory history_of(const std::string& host, const std::vector<double>& slowdowns,
-                      const std::vector<std::string>& verdicts) {
+                      const std::vector<std::string>& verdicts,
+                      const std::string& prefix = "earlier-") {
   RunHistory h;
   h.source = "sqlite:test";
   for (std::size_t i = 0; i < slowdowns.size(); ++i) {
-    const RunRecord r = run_of("earlier-" + std::to_string(i),
-                               launch(40 + static_cast<unsigned>(i), slowdowns[i]), host);
-    HistoryRun hr{r.run_id, host, {}, "session-" + std::to_string(i), "cpu", "default"};
+    const unsigned seed = 40 + static_cast<unsigned>(i) + (prefix == "earlier-" ? 0 : 500);
+    const RunRecord r = run_of(prefix + std::to_string(i), launch(seed, slowdowns[i]), host);
+    HistoryRun hr{r.run_id, host, {}, prefix + "session-" + std::to_string(i), "cpu", "default"};
     for (const BenchmarkResult& b : r.benchmarks)
       hr.medians.push_back({b.key, b.time_us, b.algbw_GBps, b.busbw_GBps, verdicts[i]});
     h.runs.push_back(std::move(hr));
@@ -257,6 +260,113 @@ TEST(gate_TwoQuestions, ANoisyOwnLevelInsideTheFleetGivesWayToTheFleetBand) {
       << large_key(c).judgement->band_scope;
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);  // judged, not RUNNER-DIFFERS
   // A quiet own level inside the fleet keeps judging the host (FailedLaunchesNever... above).
+}
+
+// The store's newest runs of a host (`rolling`) and its oldest ones (`first`), as load_history
+// reads them.
+RunHistory rolling_and_first(const std::string& host, const std::vector<double>& rolling,
+                             const std::vector<std::string>& rolling_verdicts,
+                             const std::vector<double>& first) {
+  RunHistory h = history_of(host, rolling, rolling_verdicts);
+  h.earliest =
+      history_of(host, first, std::vector<std::string>(first.size(), "PASS"), "first-").runs;
+  return h;
+}
+
+// A slow slide joins the rolling level a little at a time; the host's first level does not move,
+// and a launch beyond its band fails against it, reported against it.
+TEST(gate_TwoQuestions, ASlowSlideIsMeasuredFromTheHostsFirstLevel) {
+  const Baseline b = fleet_baseline();
+  const double level = 1 / 0.75;  // a host 25 % under the fleet, outside it
+  const RunHistory h =
+      rolling_and_first("slowhost0001", {level / 0.96, level / 0.95, level / 0.95, level / 0.95},
+                        {"PASS", "PASS", "PASS", "PASS"}, {level, level, level, level});
+  const Comparison slid =
+      judge(run_of("now", launch(88, level / 0.94), "slowhost0001"), b, GateMode::change, &h);
+  const KeyComparison& k = large_key(slid);
+  EXPECT_EQ(k.verdict, Verdict::regression) << k.reason;
+  ASSERT_TRUE(k.judgement.has_value());
+  EXPECT_EQ(k.judgement->reference, "host-anchor");
+  EXPECT_NEAR(k.judgement->performance_ratio, 0.94, 0.01);  // from the first level, not -1 %
+  EXPECT_NE(k.judgement->band_scope.find("host slowhost0001's first level (4 launches"),
+            std::string::npos)
+      << k.judgement->band_scope;
+  EXPECT_NE(k.judgement->band_scope.find("has moved -4."), std::string::npos)
+      << k.judgement->band_scope;
+  EXPECT_EQ(slid.exit_code, ExitCode::gate_failure);
+  // At the rolling level's own value, and at the first level, it passes: the anchor adds no
+  // failure to a host that did not move.
+  const RunHistory quiet =
+      rolling_and_first("slowhost0001", {level, level, level, level},
+                        {"PASS", "PASS", "PASS", "PASS"}, {level, level, level, level});
+  const Comparison same =
+      judge(run_of("now", launch(89, level), "slowhost0001"), b, GateMode::change, &quiet);
+  EXPECT_EQ(large_key(same).verdict, Verdict::pass) << large_key(same).reason;
+  EXPECT_EQ(large_key(same).judgement->reference, "host-history");
+  EXPECT_EQ(same.exit_code, ExitCode::pass);
+}
+
+// A host that started inside the fleet is held to the fleet's band however its rolling level
+// moves: it never gates fewer keys, or looser, than the fleet file.
+TEST(gate_TwoQuestions, AHostThatStartedInsideTheFleetIsHeldToTheFleetBand) {
+  // Three fleet launches that spread 1 %; twelve of the host's own make its band the narrower.
+  const Baseline b = fleet_baseline({1, 1.01, 0.99});
+  const double slid = 1 / 0.975;  // still inside the fleet's band
+  const RunHistory h = rolling_and_first("host00000001", std::vector<double>(12, slid),
+                                         std::vector<std::string>(12, "PASS"), {1, 1, 1, 1});
+  // Where the two bands' lower edges lie: a launch between them passes the rolling level only.
+  const Comparison probe =
+      judge(run_of("probe", launch(90, slid), "host00000001"), b, GateMode::change, &h);
+  ASSERT_TRUE(large_key(probe).fleet.has_value());
+  const MetricJudgement& rolling = *large_key(probe).judgement;
+  const MetricJudgement& fleet = *large_key(probe).fleet;
+  ASSERT_EQ(rolling.reference, "host-history");
+  ASSERT_EQ(rolling.metric, Metric::busbw_GBps);
+  ASSERT_LT(rolling.lower_limit, fleet.lower_limit);  // the slid level reaches below the fleet
+  const double between = (rolling.lower_limit + fleet.lower_limit) / 2;
+  const double slowdown = rolling.current_median / between * slid;
+  const Comparison c =
+      judge(run_of("now", launch(90, slowdown), "host00000001"), b, GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
+  EXPECT_EQ(large_key(c).judgement->reference, "host-anchor");
+  EXPECT_NE(large_key(c).judgement->band_scope.find("lay inside the fleet"), std::string::npos)
+      << large_key(c).judgement->band_scope;
+}
+
+// A step that failed every launch since leaves the rolling level empty: the first level still
+// judges the key, so it stays REGRESSION instead of turning into RUNNER-DIFFERS.
+TEST(gate_TwoQuestions, AFailureStaysFailedWhenNoNewerLaunchJoined) {
+  const Baseline b = fleet_baseline();
+  const double level = 1 / 0.75;
+  const std::vector<double> stepped(19, level / 0.94);
+  const RunHistory h =
+      rolling_and_first("slowhost0001", stepped, std::vector<std::string>(19, "REGRESSION"),
+                        {level, level, level, level});
+  const Comparison c =
+      judge(run_of("now", launch(91, level / 0.94), "slowhost0001"), b, GateMode::change, &h);
+  const KeyComparison& k = large_key(c);
+  EXPECT_EQ(k.verdict, Verdict::regression) << k.reason;
+  EXPECT_EQ(k.judgement->reference, "host-anchor");
+  EXPECT_NE(k.judgement->band_scope.find("none of its newer launches joined"), std::string::npos)
+      << k.judgement->band_scope;
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+  // A host that started inside the fleet: the fleet's band is its first level, and judges it as
+  // a known host.
+  const RunHistory inside =
+      rolling_and_first("host00000001", std::vector<double>(19, 1 / 0.94),
+                        std::vector<std::string>(19, "REGRESSION"), {1, 1, 1, 1});
+  const Comparison still =
+      judge(run_of("now", launch(92, 1 / 0.94), "host00000001"), b, GateMode::change, &inside);
+  EXPECT_EQ(large_key(still).verdict, Verdict::regression) << large_key(still).reason;
+  EXPECT_EQ(large_key(still).judgement->reference, "host-anchor");
+  EXPECT_EQ(still.exit_code, ExitCode::gate_failure);
+  // Without the first runs (a store that never had them) it is the fleet's outlier, not judged.
+  RunHistory rolling_only = h;
+  rolling_only.earliest.clear();
+  EXPECT_EQ(large_key(judge(run_of("now", launch(91, level / 0.94), "slowhost0001"), b,
+                            GateMode::change, &rolling_only))
+                .verdict,
+            Verdict::runner_differs);
 }
 
 TEST(gate_TwoQuestions, TooLittleHistoryLeavesTheFleetAsReference) {

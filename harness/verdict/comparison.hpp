@@ -61,7 +61,8 @@ struct MetricJudgement {
   // What the centre is: "fleet" (the baseline's platform centre), "host-baseline" (this host's
   // sessions in the baseline), "host-history" (this host's earlier launches in the store) or
   // "fleet-for-host" (a known host inside the fleet whose own band was wider: the fleet's judges
-  // it, and its keys are judged for the change).
+  // it, and its keys are judged for the change) or "host-anchor" (the host's first accepted level
+  // failed a key its rolling level passed, or judged a key none of whose newer launches joined).
   std::string reference = "fleet";
   double between_sd = 0;  // the band's between-session SD (log scale; the allowance if unmeasured)
 };

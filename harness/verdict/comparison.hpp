@@ -60,7 +60,7 @@ struct MetricJudgement {
   std::string band_scope;
   // What the centre is: "fleet" (the baseline's platform centre), "host-baseline" (this host's
   // sessions in the baseline), "host-history" (this host's earlier launches in the store) or
-  // "fleet-for-host" (a known host inside the fleet whose own band was wider: the fleet's judges
+  // "fleet-for-host" (a known host inside the fleet whose own band was NOISY: the fleet's judges
   // it, and its keys are judged for the change) or "host-anchor" (the host's first accepted level
   // failed a key its rolling level passed, or judged a key none of whose newer launches joined).
   std::string reference = "fleet";

@@ -138,6 +138,14 @@ TEST_F(PostgresStoreTest, RecordsReplacesAndReadsBack) {
   for (const StoredMedian& m : runs[1].medians) drift_seen = drift_seen || m.verdict == "DRIFT";
   EXPECT_TRUE(drift_seen);
   EXPECT_EQ(runs[1].facts["versions"]["nccl"], "2.28.3");
+  // The oldest runs instead (a host's first level), oldest first, like SQLite's.
+  RunQuery first = q;
+  first.oldest = true;
+  const auto oldest = s->runs(first);
+  ASSERT_EQ(oldest.size(), 2u);
+  EXPECT_EQ(oldest[0].run_id, synthetic_run("plat", 0, 0).run_id);
+  EXPECT_EQ(oldest[1].run_id, synthetic_run("plat", 1, 0).run_id);
+  EXPECT_EQ(oldest[0].medians.size(), 7u);
   for (const StoredMedian& m : runs[1].medians) {
     if (m.key.find("/ranks:1/") != std::string::npos)
       q.key = m.key;  // key 1: odd keys have no busbw

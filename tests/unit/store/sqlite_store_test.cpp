@@ -75,6 +75,14 @@ TEST(SqliteStore, RecordsAndReadsBackNewestRunsOldestFirst) {
   EXPECT_EQ(runs[2].env.at("NCCL_PROTO"), "Simple");
   EXPECT_EQ(runs[2].facts["versions"]["nccl"], "2.28.3");
   EXPECT_FALSE(runs[2].fingerprint_digest.empty());
+  // The oldest runs instead (a host's first level, harness/gate/host_history.hpp), oldest first.
+  RunQuery first = q;
+  first.oldest = true;
+  const auto oldest = s->runs(first);
+  ASSERT_EQ(oldest.size(), 3u);
+  EXPECT_EQ(oldest[0].run_id, synthetic_run("plat-a", 0, 0).run_id);
+  EXPECT_EQ(oldest[2].run_id, synthetic_run("plat-a", 2, 0).run_id);
+  EXPECT_EQ(oldest[0].medians.size(), 5u);
   q.key = runs[2].medians[1].key;
   q.exclude_run_id = runs[2].run_id;
   const auto one_key = s->runs(q);

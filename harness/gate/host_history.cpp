@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "harness/gate/outcome.hpp"
 #include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::gate {
@@ -16,6 +17,7 @@ const std::vector<HostLaunch>* HostHistory::of(const std::string& key, Metric me
 
 bool verdict_keeps_host_level(const std::string& verdict, bool software_as_baseline) {
   if (verdict.empty()) return true;  // recorded without a comparison (--no-compare, import)
+  if (verdict == kBusyLaunchVerdict) return false;  // measured on a busy runner
   for (const VerdictFacts& f : verdict_table()) {
     if (verdict != f.name) continue;
     if (f.verdict == Verdict::runner_differs) return software_as_baseline;

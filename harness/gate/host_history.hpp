@@ -13,7 +13,8 @@
 // DRIFT or any other failing launch never joins: a host that regressed keeps failing against the
 // level it had instead of teaching itself the slower one. Nor do AMBIGUOUS, JITTER, UNSTABLE or
 // NEW launches: one slow spell that was not confirmed would otherwise widen the level until a
-// real loss of that size passes.
+// real loss of that size passes. Nor do launches of a busy runner, recorded as RUNNER-BUSY
+// (outcome.hpp kBusyLaunchVerdict).
 //
 // RUNNER-DIFFERS launches (a host outside the fleet, not judged) join only while the judged run's
 // software equals the baseline's: that is how a host that differs from the fleet gets a level of

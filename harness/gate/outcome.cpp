@@ -10,9 +10,7 @@ namespace {
 // and the launching host waited for a CPU more than the threshold, or another process computed
 // on the launch's GPUs (runner_evidence.hpp).
 bool busy_runner(const Comparison& c) {
-  const bool cpu =
-      c.busy_threshold > 0 && c.host_cpu_pressure && *c.host_cpu_pressure > c.busy_threshold;
-  if (!(cpu || c.runner_evidence.foreign_load) || c.failing_findings() > 0) return false;
+  if (!measured_on_busy_runner(c) || c.failing_findings() > 0) return false;
   for (const KeyComparison& k : c.keys) {
     if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete &&
         !verdict_load_can_cause(k.verdict))

@@ -19,6 +19,20 @@ namespace fabricgate::gate {
 // c.host_cpu_pressure and c.busy_threshold (0: the busy rule is not applied).
 void settle_outcome(Comparison& c);
 
+// The launch was measured on a busy runner: the launching host waited for a CPU more than the
+// busy threshold, or another process computed on its GPUs. Whatever its verdicts, such a launch
+// cannot stand for the host's level (host_history.hpp).
+inline bool measured_on_busy_runner(const Comparison& c) {
+  const bool cpu =
+      c.busy_threshold > 0 && c.host_cpu_pressure && *c.host_cpu_pressure > c.busy_threshold;
+  return cpu || c.runner_evidence.foreign_load;
+}
+
+// What the results store records as every key's verdict of a launch measured on a busy runner:
+// not a verdict of the table, so it never joins a host's level, a DRIFT series or a baseline, and
+// `fabricgate history` shows why.
+inline constexpr const char* kBusyLaunchVerdict = "RUNNER-BUSY";
+
 // What the command adds after the judgement.
 struct CommandTail {
   bool store_failed = false;       // the store could not be read (judged without history)

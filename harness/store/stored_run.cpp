@@ -1,5 +1,6 @@
 #include "harness/store/stored_run.hpp"
 #include "harness/counters/counters_json.hpp"
+#include "harness/gate/outcome.hpp"
 
 #include <set>
 #include <unordered_map>
@@ -68,8 +69,10 @@ StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparis
   for (const auto& [name, value] : run.scenario_env) s.env[name] = value;
   std::unordered_map<std::string, const char*> verdicts;
   if (comparison) {
+    // A launch of a busy runner is kept, but marked: it must not become the host's level.
+    const bool busy = gate::measured_on_busy_runner(*comparison);
     for (const gate::KeyComparison& k : comparison->keys)
-      verdicts.emplace(k.key, gate::verdict_name(k.verdict));
+      verdicts.emplace(k.key, busy ? gate::kBusyLaunchVerdict : gate::verdict_name(k.verdict));
   }
   s.medians.reserve(run.benchmarks.size());
   for (const BenchmarkResult& b : run.benchmarks) {

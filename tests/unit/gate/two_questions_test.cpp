@@ -12,6 +12,8 @@
 #include "harness/gate/drift.hpp"
 #include "harness/gate/host_history.hpp"
 #include "harness/gate/judge_run.hpp"
+#include "harness/gate/outcome.hpp"
+#include "harness/store/stored_run.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {
@@ -376,6 +378,38 @@ TEST(gate_TwoQuestions, AFailureStaysFailedWhenNoNewerLaunchJoined) {
                             GateMode::change, &rolling_only))
                 .verdict,
             Verdict::runner_differs);
+}
+
+// A launch measured while the runner was busy is recorded, marked, and never joins the level:
+// one busy launch must not widen the host's band until a real loss passes.
+TEST(gate_TwoQuestions, ABusyLaunchIsRecordedButNeverJoinsTheLevel) {
+  const Baseline b = fleet_baseline();
+  RunRecord busy = run_of("busy-1", launch(93, 3.0), "host00000001");
+  busy.host_cpu_pressure = 0.6;  // above the policy's busy_cpu_pressure (0.25)
+  const Comparison c = judge(busy, b, GateMode::change);
+  EXPECT_TRUE(measured_on_busy_runner(c));
+  const store::StoredRun stored = store::stored_run_from(busy, &c);
+  ASSERT_FALSE(stored.medians.empty());
+  for (const store::StoredMedian& m : stored.medians) EXPECT_EQ(m.verdict, "RUNNER-BUSY") << m.key;
+  EXPECT_FALSE(verdict_keeps_host_level(kBusyLaunchVerdict, true));
+  // The same launch on a quiet runner keeps its verdicts.
+  RunRecord quiet = run_of("quiet-1", launch(94), "host00000001");
+  quiet.host_cpu_pressure = 0.04;
+  const Comparison q = judge(quiet, b, GateMode::change);
+  EXPECT_FALSE(measured_on_busy_runner(q));
+  for (const store::StoredMedian& m : store::stored_run_from(quiet, &q).medians)
+    EXPECT_EQ(m.verdict, "PASS") << m.key;
+  // Three quiet launches and a busy one: the level is the three quiet ones.
+  RunHistory h = history_of("host00000001", {1, 1, 1}, {"PASS", "PASS", "PASS"});
+  HistoryRun hr{"busy-1", "host00000001", {}, "session-busy", "cpu", "default"};
+  for (const store::StoredMedian& m : stored.medians)
+    hr.medians.push_back({m.key, m.time_us, m.algbw_GBps, m.busbw_GBps, m.verdict});
+  h.runs.push_back(std::move(hr));
+  const HostHistory host = host_history_from(h, quiet, true);
+  ASSERT_FALSE(host.launches.empty());
+  for (const auto& [key, metrics] : host.launches) {
+    for (const auto& launches : metrics) EXPECT_LE(launches.size(), 3u) << key;
+  }
 }
 
 TEST(gate_TwoQuestions, TooLittleHistoryLeavesTheFleetAsReference) {

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "harness/gate/launch_band.hpp"
+#include "harness/gate/outcome.hpp"
 #include "harness/stats/statistics.hpp"
 #include "harness/stats/student_t.hpp"
 #include "harness/verdict/units_text.hpp"
@@ -177,6 +178,7 @@ std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
       // A launch that already failed (REGRESSION, ...) was reported as such: it does not make a
       // level that fails later runs a second time. Earlier DRIFT runs stay: they are the level.
       if (!m.verdict.empty() && m.verdict != "DRIFT" && !verdict_name_passes(m.verdict)) continue;
+      if (m.verdict == kBusyLaunchVerdict) continue;  // measured on a busy runner: not a level
       if (const auto v = value_of(w->second, m.time_us, m.algbw_GBps, m.busbw_GBps)) {
         KeySeries& s = series[m.key];
         s.run_ids.push_back(r.run_id);

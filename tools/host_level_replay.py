@@ -11,7 +11,8 @@ start one hour after the previous): a change that stays, seen run after run on o
 --cycle N judges N runs in all, going round the RUN_DIRs (each copy a run of its own, an hour
 apart). --slide PCT EVERY makes every run slower by PCT % more each EVERY runs (times x, bandwidths
 / (1 - PCT/100)^(i // EVERY)): a slow slide, or a step with EVERY = the run it starts at and
---slide-once. --keys FILE writes one row per judged key and run: its verdict, what judged it
+--slide-once. --busy-at N makes run N (1-based) a busy launch: 3x slower, recorded with the host CPU
+pressure of a loaded runner (0.6). --keys FILE writes one row per judged key and run: its verdict, what judged it
 (reference), its band (tolerance %) and its change from that reference.
 Per judgement: the exit code, change and runner verdicts, the host's earlier runs the change
 question read, keys gated and, of them, keys judged against the host's own level."""
@@ -73,7 +74,7 @@ def slowed(doc, factor):
     return doc
 
 
-def copy_run(run, work, index, host_id=None, factor=1.0):
+def copy_run(run, work, index, host_id=None, factor=1.0, pressure=None):
     """Copy `index` (1-based) of `run`: its own run id, starting `index - 1` hours after the
     first, on `host_id` when given (a host the baseline never saw), slowed by `factor`."""
     doc = json.loads((run / "run.json").read_text())
@@ -88,6 +89,8 @@ def copy_run(run, work, index, host_id=None, factor=1.0):
             doc_f["host_id"] = host_id
         t = datetime.strptime(doc_f["started_at"], "%Y-%m-%dT%H:%M:%SZ")
         doc_f["started_at"] = (t + timedelta(hours=index - 1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        if pressure is not None:
+            doc_f["host_cpu_pressure"] = {"some_share": pressure, "source": "/proc/pressure/cpu"}
         f.write_text(json.dumps(slowed(doc_f, factor) if factor != 1.0 else doc_f))
     return d
 
@@ -125,6 +128,11 @@ def main(argv):
         KEYS_OUT = args[i + 1]
         del args[i:i + 2]
         Path(KEYS_OUT).write_text("run\tkey\tverdict\treference\ttolerance_pct\tchange_pct\n")
+    busy_at = None
+    if "--busy-at" in args:
+        i = args.index("--busy-at")
+        busy_at = int(args[i + 1])
+        del args[i:i + 2]
     once = "--slide-once" in args
     if once:
         args.remove("--slide-once")
@@ -141,8 +149,11 @@ def main(argv):
                 if once:
                     steps = min(steps, 1)
                 factor = 1 / (1 - slide[0] / 100) ** steps if slide else 1.0
-                r = copy_run(runs[i % len(runs)], work, i + 1, host_id, factor)
-                rows.append([r.name, f"{(1 / factor - 1) * 100:+.1f}"] +
+                busy = busy_at == i + 1
+                r = copy_run(runs[i % len(runs)], work, i + 1, host_id, factor * (3 if busy else 1),
+                             0.6 if busy else None)
+                label = "busy x3" if busy else f"{(1 / factor - 1) * 100:+.1f}"
+                rows.append([r.name, label] +
                             judge(fabricgate, baseline, store, r))
                 print("\t".join(rows[-1]), flush=True)
                 shutil.rmtree(r)

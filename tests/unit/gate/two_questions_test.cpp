@@ -5,6 +5,7 @@
 // the 3 % large-size floor as its band, so 25 % slower is far outside it and 0.5 % is inside.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -410,6 +411,24 @@ TEST(gate_TwoQuestions, ABusyLaunchIsRecordedButNeverJoinsTheLevel) {
   for (const auto& [key, metrics] : host.launches) {
     for (const auto& launches : metrics) EXPECT_LE(launches.size(), 3u) << key;
   }
+}
+
+// Nor does a busy runner's launch make a DRIFT series: the same four slower launches drift when
+// they were quiet, and do not when they were recorded busy.
+TEST(gate_TwoQuestions, BusyLaunchesAreNotPartOfADriftSeries) {
+  const Baseline b = fleet_baseline();
+  std::vector<double> levels(17, 1.0);
+  std::vector<std::string> verdicts(17, "PASS");
+  for (int i = 0; i < 4; ++i) {
+    levels.push_back(1 / 0.975);
+    verdicts.push_back("PASS");
+  }
+  const RunRecord now = run_of("now", launch(95, 1 / 0.975), "host00000001");
+  const RunHistory quiet = history_of("host00000001", levels, verdicts);
+  EXPECT_EQ(large_key(judge(now, b, GateMode::change, &quiet)).verdict, Verdict::drift);
+  std::fill(verdicts.begin() + 17, verdicts.end(), std::string(kBusyLaunchVerdict));
+  const RunHistory busy = history_of("host00000001", levels, verdicts);
+  EXPECT_NE(large_key(judge(now, b, GateMode::change, &busy)).verdict, Verdict::drift);
 }
 
 TEST(gate_TwoQuestions, TooLittleHistoryLeavesTheFleetAsReference) {

@@ -150,6 +150,7 @@ double between_sd_of(const Baseline* baseline, const KeyComparison& k) {
 
 // A verdict name as the store keeps it: true unless that verdict fails the gate.
 bool verdict_name_passes(const std::string& name) {
+  if (name == kBusyLaunchVerdict) return false;  // measured on a busy runner: not a level
   for (const VerdictFacts& f : verdict_table()) {
     if (name == f.name) return !f.fails;
   }
@@ -178,7 +179,6 @@ std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
       // A launch that already failed (REGRESSION, ...) was reported as such: it does not make a
       // level that fails later runs a second time. Earlier DRIFT runs stay: they are the level.
       if (!m.verdict.empty() && m.verdict != "DRIFT" && !verdict_name_passes(m.verdict)) continue;
-      if (m.verdict == kBusyLaunchVerdict) continue;  // measured on a busy runner: not a level
       if (const auto v = value_of(w->second, m.time_us, m.algbw_GBps, m.busbw_GBps)) {
         KeySeries& s = series[m.key];
         s.run_ids.push_back(r.run_id);

@@ -170,12 +170,9 @@ void judge_from_anchor(MetricJudgement& j, const BenchmarkResult& now, const Bas
   const LaunchBand fleet = launch_band(policy, base, reference);
   LaunchBand anchor =
       host_level_band(policy, base, reference, first.values, first.sessions, host.host);
-  const bool inside_fleet = !fleet.noisy && fleet.centre > 0 && fleet.tolerance < 1 &&
-                            anchor.centre >= fleet.centre * (1 - fleet.tolerance) &&
-                            anchor.centre <= fleet.centre / (1 - fleet.tolerance);
-  // A NOISY first level inside the fleet gives way to the fleet's band, as the rolling level does
-  // (fleet_band_serves_host); either way a known host's loss is REGRESSION, not RUNNER-DIFFERS.
-  const bool fleet_judges = anchor.noisy && inside_fleet;
+  // A NOISY first level inside the fleet gives way to the fleet's band, by the rolling level's
+  // rule; either way a known host's loss is REGRESSION, not RUNNER-DIFFERS.
+  const bool fleet_judges = fleet_band_serves_host(fleet, anchor);
   if (fleet_judges) anchor = fleet;
   if (anchor.noisy) return;
   MetricJudgement anchored = j;

@@ -19,13 +19,43 @@ bool busy_runner(const Comparison& c) {
   return true;
 }
 
+// A known host whose software is the baseline's failed only against the level the store learned
+// for it: a REGRESSION or DRIFT judged around its recorded launches (rolling, its first level, or
+// the fleet's band for a NOISY host inside the fleet), and no finding failed. Nothing that the
+// change question compares changed, so the runner changed: "runner degraded", not a change failure.
+// A software change, a failure against the fleet, a correctness or transport verdict, a missing key
+// or a failing finding keeps exit 1. So does a fall below the host's own sessions in the committed
+// baseline ("host-baseline"): that level was reviewed and accepted for the runner, the store's
+// level was only learned. --gate fleet asks about the runner, so it stays a failure there.
+bool degraded_runner(const Comparison& c) {
+  if (c.gate == GateMode::fleet || !c.software_changes.empty() || c.failing_findings() > 0)
+    return false;
+  // Unchanged only where both fingerprints were compared: an imported run without one may carry
+  // any software.
+  if (!c.fingerprint_note.empty()) return false;
+  std::size_t failing = 0;
+  for (const KeyComparison& k : c.keys) {
+    if (!verdict_fails_gate(k.verdict)) continue;
+    if (k.missing_because_incomplete) continue;
+    if (k.verdict != Verdict::regression && k.verdict != Verdict::drift) return false;
+    if (!k.judgement) return false;
+    const std::string& ref = k.judgement->reference;
+    if (ref != "host-history" && ref != "host-anchor" && ref != "fleet-for-host") return false;
+    ++failing;
+  }
+  return failing > 0;
+}
+
 }  // namespace
 
 void settle_outcome(Comparison& c) {
   c.runner_busy = false;
+  c.runner_degraded = false;
   if (c.failing_count() > 0 || c.failing_findings() > 0) {
     c.runner_busy = busy_runner(c);
-    c.exit_code = c.runner_busy ? ExitCode::infra_failure : ExitCode::gate_failure;
+    c.runner_degraded = !c.runner_busy && degraded_runner(c);
+    c.exit_code =
+        c.runner_busy || c.runner_degraded ? ExitCode::infra_failure : ExitCode::gate_failure;
   } else if (c.runner_differs_count() > 0) {
     // Keys outside the fleet on a busy host: the load, not the runner's hardware, may have put
     // them there; either way the change is not judged here.

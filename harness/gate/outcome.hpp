@@ -8,15 +8,17 @@
 //   3  not judged here: a busy runner (every failure one that a loaded host makes by itself, and
 //      the launching host's CPU pressure above the policy's busy_cpu_pressure: judge_run.hpp), keys
 //      outside the fleet on a host with no history of its own (RUNNER-DIFFERS: the change could
-//      not be told from the runner), an incomplete run, or a store that could not be read or
-//      written (the verdict is not kept). Unjudged never reads as passed.
+//      not be told from the runner), a degraded runner (every failure a key slower than the host's
+//      own level while the software is the baseline's: the runner changed, not the setup), an
+//      incomplete run, or a store that could not be read or written (the verdict is not kept).
+//      Unjudged never reads as passed.
 //   0  otherwise.
 #include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 
-// Sets c.exit_code (and c.runner_busy) from the verdicts, the findings, c.run_complete,
-// c.host_cpu_pressure and c.busy_threshold (0: the busy rule is not applied).
+// Sets c.exit_code (and c.runner_busy, c.runner_degraded) from the verdicts, the findings,
+// c.run_complete, c.host_cpu_pressure and c.busy_threshold (0: the busy rule is not applied).
 void settle_outcome(Comparison& c);
 
 // The launch was measured on a busy runner: the launching host waited for a CPU more than the

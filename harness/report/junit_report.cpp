@@ -34,6 +34,13 @@ std::string render_junit(const gate::Comparison& c) {
                xml_escape(std::string(gate::verdict_name(k.verdict)) +
                           ": not judged, the runner was busy: " + k.reason) +
                "\"/>\n";
+    } else if (c.runner_degraded && gate::verdict_fails_gate(k.verdict)) {
+      // Exit 3: the runner, not the change, is slower; an infrastructure error, not a failed test.
+      ++errors;
+      cases += "      <error type=\"RUNNER-DEGRADED\" message=\"" +
+               xml_escape(std::string(gate::verdict_name(k.verdict)) +
+                          ": slower than the host's own level, software unchanged: " + k.reason) +
+               "\">" + xml_escape(details) + "</error>\n";
     } else if (gate::verdict_fails_gate(k.verdict)) {
       ++failures;
       cases += "      <failure type=\"" + std::string(gate::verdict_name(k.verdict)) +

@@ -108,6 +108,14 @@ std::string Comparison::headline() const {
             runner_differs_count(), keys.size(), host_id.empty() ? "?" : host_id, gated_count());
         break;
       }
+      if (runner_degraded) {
+        head = fmt::format(
+            "RUNNER DEGRADED, CHANGE NOT BLAMED: {} of {} keys are slower than host {}'s own "
+            "level while the software is the baseline's; look at the runner (fabricgate nodes, "
+            "fabricgate history)",
+            failing_count(), keys.size(), host_id.empty() ? "?" : host_id);
+        break;
+      }
       head = runner_busy && runner_evidence.busy_gpu
                  ? fmt::format(
                        "RUNNER BUSY, NOT JUDGED: {} of {} keys look worse, but another process "
@@ -167,7 +175,12 @@ std::string Comparison::change_line() const {
   const std::size_t host = count_reference(keys, "host");
   const std::size_t fleet = count_reference(keys, "fleet");
   std::string line =
-      failing > 0 ? fmt::format("Change: FAIL, {} key(s) fail", failing)
+      failing > 0 && runner_degraded
+          ? fmt::format(
+                "Change: not blamed, {} key(s) slower than the host's own level with the "
+                "software unchanged (RUNNER DEGRADED)",
+                failing)
+      : failing > 0 ? fmt::format("Change: FAIL, {} key(s) fail", failing)
       : runner_differs_count() > 0
           ? fmt::format("Change: NOT JUDGED on {} key(s) (RUNNER-DIFFERS)", runner_differs_count())
           : std::string("Change: no regression");
@@ -196,6 +209,10 @@ std::string Comparison::runner_line() const {
   if (runner_evidence.foreign_load)
     findings += (findings.empty() ? "" : "; ") +
                 std::string("another process computed on the GPU: ") + runner_evidence.summary();
+  if (runner_degraded)
+    findings = fmt::format("degraded: {} key(s) slower than its own level, software unchanged",
+                           failing_count()) +
+               (findings.empty() ? "" : "; " + findings);
   if (!findings.empty()) return "Runner: " + findings;
   if (outside_fleet_count() > 0)
     return fmt::format("Runner: {} key(s) outside the fleet (see the verdicts)",

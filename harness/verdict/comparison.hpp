@@ -219,6 +219,9 @@ struct Comparison {
   std::optional<double> host_cpu_pressure;
   bool runner_busy = false;
   double busy_threshold = 0;
+  // Every failing key is slower than this host's own level with the software unchanged: the
+  // runner degraded, the change is not blamed (exit 3, harness/gate/outcome.hpp).
+  bool runner_degraded = false;
   // The question the exit code answers, and the runner the run was measured on.
   GateMode gate = GateMode::both;
   std::string host_id;

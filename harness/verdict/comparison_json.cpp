@@ -41,6 +41,7 @@ nlohmann::json judgement_to_json(const MetricJudgement& m) {
 std::string change_word(const Comparison& c) {
   if (!c.has_baseline) return "NOT-JUDGED";
   if (c.gate == GateMode::fleet) return "NOT-ASKED";
+  if (c.runner_degraded) return "NOT-JUDGED";  // software unchanged: the runner moved (exit 3)
   for (const KeyComparison& k : c.keys) {
     if (verdict_fails_gate(k.verdict) && k.verdict != Verdict::below_roofline &&
         !k.missing_because_incomplete)
@@ -51,6 +52,7 @@ std::string change_word(const Comparison& c) {
 
 std::string runner_word(const Comparison& c) {
   if (!c.has_baseline) return "NOT-JUDGED";
+  if (c.runner_degraded) return "DEGRADED";  // slower than itself: what made this run exit 3
   for (const ClusterFinding& f : c.cluster_findings) {
     if (f.id == "HOST-OUTLIER" || f.id == "DEGRADED-LINK") return f.id;
   }
@@ -210,6 +212,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"host_cpu_pressure",
            c.host_cpu_pressure ? nlohmann::json(*c.host_cpu_pressure) : nlohmann::json(nullptr)},
           {"runner_busy", c.runner_busy},
+          {"runner_degraded", c.runner_degraded},
           {"runner_evidence", runner_evidence_to_json(c.runner_evidence)},
           {"keys", std::move(keys)}};
 }

@@ -92,9 +92,12 @@ class dashboard_Site : public ::testing::Test {
           fabricgate({"compare", (runs / id).string(), "--baseline",
                       (dir_ / "baseline.json").string(), "--store", store},
                      dir_ / "compare.txt");
-      // 0 pass, 1 the stepped key fails: both are verdicts recorded in the store.
-      EXPECT_TRUE(compared.exit_code == 0 || compared.exit_code == 1)
-          << id << ": " << compared.describe() << slurp(dir_ / "compare.txt");
+      // 0 pass, 1 the stepped key fails, 3 it fails on a host with a level of its own and the
+      // baseline's software (runner degraded): all are verdicts recorded in the store.
+      const std::string said = slurp(dir_ / "compare.txt");
+      EXPECT_TRUE(compared.exit_code == 0 || compared.exit_code == 1 ||
+                  (compared.exit_code == 3 && said.find("RUNNER DEGRADED") != std::string::npos))
+          << id << ": " << compared.describe() << said;
     }
     return ids;
   }

@@ -15,6 +15,7 @@
 #include "harness/gate/judge_run.hpp"
 #include "harness/gate/outcome.hpp"
 #include "harness/store/stored_run.hpp"
+#include "harness/verdict/comparison_json.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {
@@ -48,6 +49,11 @@ RunRecord run_of(const std::string& id, const std::vector<ResultSpec>& specs,
   std::vector<testing::json> results;
   for (const ResultSpec& s : specs) results.push_back(testing::make_result(s));
   RunRecord r = testing::to_run(testing::make_run(rs, results));
+  // What the fingerprint's software fields say; the baseline keeps its last run's, so every run
+  // here compares fingerprints (a run without one cannot say its software is unchanged).
+  r.fingerprint.detail = {{"mpi", rs.versions.value("mpi", "")},
+                          {"nccl", rs.versions.value("nccl", "")},
+                          {"hostname", host}};
   r.host_id = host;
   r.suite = "cpu";
   r.scenario = "default";
@@ -187,8 +193,33 @@ TEST(gate_TwoQuestions, AHostThatGetsSlowerThanItWasFails) {
   const RunRecord worse = run_of("now", launch(81, 1 / (0.75 * 0.92)), "slowhost0001");
   const Comparison c = judge(worse, b, GateMode::change, &h);
   EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
-  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
-  EXPECT_NE(c.change_line().find("Change: FAIL"), std::string::npos) << c.change_line();
+  // The software is the baseline's: nothing the change question compares changed, so the runner
+  // did. "Runner degraded", exit 3, never a pass and never blamed on the change.
+  EXPECT_TRUE(c.runner_degraded);
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);
+  EXPECT_EQ(c.headline().rfind("RUNNER DEGRADED, CHANGE NOT BLAMED: 1 of 2 keys", 0), 0u)
+      << c.headline();
+  EXPECT_NE(c.change_line().find("Change: not blamed, 1 key(s)"), std::string::npos)
+      << c.change_line();
+  EXPECT_NE(c.runner_line().find("Runner: degraded: 1 key(s)"), std::string::npos)
+      << c.runner_line();
+  const nlohmann::json j = comparison_to_json(c);
+  EXPECT_EQ(j.at("change").at("verdict"), "NOT-JUDGED") << j.at("change").dump();
+  EXPECT_EQ(j.at("runner").at("verdict"), "DEGRADED") << j.at("runner").dump();
+  EXPECT_EQ(j.at("runner_degraded"), true);
+  // The same launch with changed software is the change's failure.
+  RunSpec changed;
+  changed.versions = {{"driver", ""}, {"nccl", "2.29.7"}, {"mpi", "Open MPI 4.1.6"}};
+  const Comparison upgraded =
+      judge(run_of("now", launch(81, 1 / (0.75 * 0.92)), "slowhost0001", changed), b,
+            GateMode::change, &h);
+  EXPECT_EQ(large_key(upgraded).verdict, Verdict::regression) << large_key(upgraded).reason;
+  EXPECT_FALSE(upgraded.runner_degraded);
+  EXPECT_EQ(upgraded.exit_code, ExitCode::gate_failure);
+  EXPECT_NE(upgraded.change_line().find("Change: FAIL"), std::string::npos)
+      << upgraded.change_line();
+  // --gate fleet asks about the runner: a slower runner fails there.
+  EXPECT_EQ(judge(worse, b, GateMode::fleet, &h).exit_code, ExitCode::gate_failure);
 }
 
 TEST(gate_TwoQuestions, FailedLaunchesNeverBecomeTheHostsLevel) {
@@ -238,7 +269,8 @@ TEST(gate_TwoQuestions, AnAmbiguousDipNeverBecomesTheLevel) {
   EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
   EXPECT_EQ(large_key(c).judgement->reference, "host-history");
   EXPECT_EQ(large_key(c).judgement->launches, 3u);
-  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);  // the software is the baseline's
+  EXPECT_TRUE(c.runner_degraded);
   EXPECT_FALSE(verdict_keeps_host_level("AMBIGUOUS", true));
   EXPECT_FALSE(verdict_keeps_host_level("NEW", true));
   EXPECT_FALSE(verdict_keeps_host_level("UNSTABLE", true));
@@ -262,7 +294,8 @@ TEST(gate_TwoQuestions, ANoisyOwnLevelInsideTheFleetGivesWayToTheFleetBand) {
   EXPECT_NE(large_key(c).judgement->band_scope.find(", NOISY) is wider than the fleet's"),
             std::string::npos)
       << large_key(c).judgement->band_scope;
-  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);  // judged, not RUNNER-DIFFERS
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);  // judged (not RUNNER-DIFFERS): degraded
+  EXPECT_TRUE(c.runner_degraded);
   // An own band that is wider but not NOISY keeps judging the host: inside the fleet band but off
   // its centre, its ordinary launches reach beyond the fleet's edge.
   const RunHistory wider = history_of("host00000001", {1, 1.02, 0.985, 1.015, 0.99},
@@ -304,7 +337,8 @@ TEST(gate_TwoQuestions, ASlowSlideIsMeasuredFromTheHostsFirstLevel) {
       << k.judgement->band_scope;
   EXPECT_NE(k.judgement->band_scope.find("has moved -5.0 % from it"), std::string::npos)
       << k.judgement->band_scope;
-  EXPECT_EQ(slid.exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(slid.exit_code, ExitCode::infra_failure);  // software unchanged: runner degraded
+  EXPECT_TRUE(slid.runner_degraded);
   // At the rolling level's own value, and at the first level, it passes: the anchor adds no
   // failure to a host that did not move.
   const RunHistory quiet =
@@ -361,7 +395,8 @@ TEST(gate_TwoQuestions, AFailureStaysFailedWhenNoNewerLaunchJoined) {
   EXPECT_EQ(k.judgement->reference, "host-anchor");
   EXPECT_NE(k.judgement->band_scope.find("none of its newer launches joined"), std::string::npos)
       << k.judgement->band_scope;
-  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);  // run after run: degraded, never a pass
+  EXPECT_TRUE(c.runner_degraded);
   // A host that started inside the fleet: the fleet's band is its first level, and judges it as
   // a known host.
   const RunHistory inside =
@@ -371,7 +406,8 @@ TEST(gate_TwoQuestions, AFailureStaysFailedWhenNoNewerLaunchJoined) {
       judge(run_of("now", launch(92, 1 / 0.94), "host00000001"), b, GateMode::change, &inside);
   EXPECT_EQ(large_key(still).verdict, Verdict::regression) << large_key(still).reason;
   EXPECT_EQ(large_key(still).judgement->reference, "host-anchor");
-  EXPECT_EQ(still.exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(still.exit_code, ExitCode::infra_failure);
+  EXPECT_TRUE(still.runner_degraded);
   // Without the first runs (a store that never had them) it is the fleet's outlier, not judged.
   RunHistory rolling_only = h;
   rolling_only.earliest.clear();

@@ -8,6 +8,7 @@
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
 #include "harness/report/render.hpp"
+#include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::report {
 namespace {
@@ -172,6 +173,22 @@ TEST(report_Junit, ARunnerBusyRunSkipsItsLoadMadeFailuresAndKeepsTheOthers) {
   expect_match(xml, R"(<skipped message="REGRESSION: not judged, the runner was busy: 256 MiB)");
   expect_match(xml, R"(<failure type="TRANSPORT-CHANGED")");
   EXPECT_EQ(xml.find(R"(<failure type="REGRESSION")"), std::string::npos) << xml;
+}
+
+// A degraded runner (exit 3, harness/gate/outcome.hpp): its failing keys are infrastructure
+// errors, not failed tests, and say why.
+TEST(report_Junit, ARunnerDegradedRunReportsItsFailuresAsErrors) {
+  Comparison c = sample();
+  std::erase_if(c.keys, [](const KeyComparison& k) {
+    return verdict_fails_gate(k.verdict) && k.verdict != Verdict::regression;
+  });
+  c.runner_degraded = true;
+  const std::string xml = render_junit(c);
+  expect_match(xml, R"(failures="0" errors="1")");
+  expect_match(
+      xml, R"(<error type="RUNNER-DEGRADED" message="REGRESSION: slower than the host&apos;s own )"
+           R"(level, software unchanged: 256 MiB)");
+  EXPECT_EQ(xml.find("<failure "), std::string::npos) << xml;
 }
 
 TEST(report_Junit, OneTestcasePerKeyFailuresCarryTheMessage) {

@@ -9,9 +9,15 @@ of the keys outside the fleet band). Runs whose software equals the baseline's a
 runners (A/A, degraded machines included); runs whose software changed are listed apart.
 
   tools/gross_change_limits.py FABRICGATE OUT.tsv SOURCE... [--keys KEYS.tsv]
+                               [--limits GROSS.json --factor F]
 SOURCE is a run directory tree or a .tgz of one. Prints per platform, host and software: launches,
 the lowest ratio to the fleet of any key (and the key), the widest offset in SDs. --keys writes
-every key's ratio per run (platform, host, source, run, software, key, ratio)."""
+every key's ratio per run (platform, host, source, run, software, key, ratio).
+
+--limits writes the gross-change file the gate reads (harness/gate/gross_change.hpp, schema
+fabricgate.gross-change/1) from the same-software runs of the SOURCEs: per key the lowest ratio to
+the fleet centre, the launches and hosts it comes from, and --factor (the margin below it). Give
+only sessions known to be quiet A/A launches of the baseline's software (one platform)."""
 import json
 import subprocess
 import sys
@@ -44,6 +50,21 @@ def main(argv):
         keys_out = open(argv[i + 1], "w")
         keys_out.write("platform\thost\tsource\trun\tsoftware\tkey\tratio\n")
         del argv[i:i + 2]
+    limits_out, factor = None, None
+    if "--limits" in argv:
+        i = argv.index("--limits")
+        limits_out = Path(argv[i + 1])
+        del argv[i:i + 2]
+        if "--factor" not in argv:
+            print("--limits needs --factor F (0 < F < 1)", file=sys.stderr)
+            return 2
+        i = argv.index("--factor")
+        factor = float(argv[i + 1])
+        del argv[i:i + 2]
+        if not 0 < factor < 1:
+            print("--factor must be in (0, 1)", file=sys.stderr)
+            return 2
+    per_key = {}  # (platform, key) -> [lowest ratio, launches, {hosts}]
     fabricgate, out = argv[1], Path(argv[2])
     rows = []
     with tempfile.TemporaryDirectory() as work:
@@ -65,6 +86,12 @@ def main(argv):
                 ratios = [(k["judgement"]["performance_ratio"], k["key"]) for k in c["keys"]
                           if k.get("judgement") and k["judgement"].get("performance_ratio")]
                 lowest = min(ratios) if ratios else (1.0, "-")
+                if not changed:
+                    for ratio, key in ratios:
+                        e = per_key.setdefault((doc.get("platform", "?"), key), [ratio, 0, set()])
+                        e[0] = min(e[0], ratio)
+                        e[1] += 1
+                        e[2].add(doc.get("host_id", "?"))
                 if keys_out:
                     for ratio, key in ratios:
                         keys_out.write("\t".join([doc.get("platform", "?"), doc.get("host_id", "?"),
@@ -85,6 +112,23 @@ def main(argv):
         n, low, key, sd = hosts.get(k, (0, 1.0, "-", 0.0))
         ratio = float(r[5])
         hosts[k] = (n + 1, min(low, ratio), r[6] if ratio < low else key, min(sd, float(r[8])))
+    if limits_out:
+        platforms = sorted({p for p, _ in per_key})
+        if len(platforms) != 1:
+            print(f"--limits: the same-software runs are of {len(platforms)} platforms "
+                  f"({', '.join(platforms)}): give one platform's sessions", file=sys.stderr)
+            return 2
+        sources = ", ".join(str(s) for s in argv[3:])
+        launches = max(n for _, n, _ in per_key.values())
+        host_ids = sorted({h for _, _, hs in per_key.values() for h in hs})
+        doc = {"schema": "fabricgate.gross-change/1", "platform": platforms[0], "factor": factor,
+               "derived_from": f"tools/gross_change_limits.py over {sources}: up to {launches} "
+                               f"launches of the baseline's software on {len(host_ids)} host(s) "
+                               f"({', '.join(host_ids)})",
+               "keys": {key: {"slowest_ratio": float(f"{min(1.0, low):.4g}"), "launches": n,
+                              "hosts": len(hs)}
+                        for (_, key), (low, n, hs) in sorted(per_key.items())}}
+        limits_out.write_text(json.dumps(doc, indent=2) + "\n")
     print("platform\thost\tsoftware\tlaunches\tlowest_ratio\tkey\twidest_sd")
     for (platform, host, sw), (n, low, key, sd) in sorted(hosts.items()):
         print(f"{platform}\t{host}\t{sw}\t{n}\t{low:.4f}\t{key}\t{sd:.1f}")

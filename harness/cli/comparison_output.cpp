@@ -109,10 +109,15 @@ gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Ba
                                     const store::StoreLocation& store, store::Access access,
                                     const gate::JudgeOptions& options, std::string& store_failure) {
   const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
+  // The platform's gross-change limits live next to its baseline (gross_change.hpp).
+  const std::optional<gate::GrossChangeLimits> gross =
+      baseline ? gate::find_gross_change_limits(baseline->source, run.platform) : std::nullopt;
+  gate::JudgeOptions judge = options;
+  if (gross) judge.compare.gross_change = &*gross;
   const std::optional<gate::RunHistory> history =
       load_history(store, run, gate::drift_policy_from(policy).window, access, store_failure);
   return gate::judge_run(run, baseline ? &*baseline : nullptr, confirmations,
-                         history ? &*history : nullptr, options);
+                         history ? &*history : nullptr, judge);
 }
 
 void report_missing_required_baseline(const gate::Comparison& c, const RunRecord& run,

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/gate/gross_change.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/verdict/comparison.hpp"
@@ -27,6 +28,9 @@ struct CompareOptions {
   GateMode gate = GateMode::both;
   const HostHistory* host_history = nullptr;  // the judged host's earlier launches (store)
   const HostHistory* host_anchor = nullptr;   // its first launches: its first accepted level
+  // The platform's gross-change limits (gross_change.hpp), or null: a changed setup's key on a
+  // host with no level of its own is then RUNNER-DIFFERS however far it fell.
+  const GrossChangeLimits* gross_change = nullptr;
 };
 
 // `baseline` may be null: every key is NEW and the result says how to create a baseline.

@@ -34,7 +34,7 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
     compare.host_anchor = &anchor;
   }
   Comparison c = compare_with_confirmation(run, baseline, compare, options.confirm, confirmations);
-  split_change_and_runner(c, run);
+  split_change_and_runner(c, run, options.compare.gross_change);
   if (history) {
     // Without a baseline the defaults hold, spread over the keys this run compared.
     TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();

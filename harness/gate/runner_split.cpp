@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,9 +59,55 @@ std::string host_label(const Comparison& c) {
          (c.host_name.empty() ? "" : " (" + c.host_name + ")");
 }
 
+// The paired check that would judge the change on this runner: the changed fabric settings
+// (env/NCCL_*, OMPI_*, FI_*, UCX_*), the baseline's value as side A and this run's as side B. A
+// setting the baseline did not set has no A item: the check must run where it is unset.
+std::string paired_check_command(const Comparison& c, const RunRecord& run) {
+  std::string a;
+  std::string b;
+  bool unset_on_a = false;
+  for (const Change& ch : c.fingerprint_changes) {
+    if (!ch.what.starts_with("env/")) continue;
+    const std::string name = ch.what.substr(4);
+    const bool fabric = name.starts_with("NCCL_") || name.starts_with("OMPI_") ||
+                        name.starts_with("FI_") || name.starts_with("UCX_");
+    if (!fabric) continue;
+    if (ch.before.empty()) {
+      unset_on_a = true;
+    } else {
+      a += " --a " + name + "=" + ch.before;
+    }
+    if (!ch.after.empty()) b += " --b " + name + "=" + ch.after;
+  }
+  if (a.empty() && b.empty()) return "";
+  std::string cmd =
+      "fabricgate ab --suite " + (run.suite.empty() ? std::string("<suite>") : run.suite) + a + b;
+  if (unset_on_a) cmd += " (in a job where the settings side A lacks are unset)";
+  return cmd;
+}
+
+// A changed setup's key further below the fleet than any runner of the fleet has been
+// (gross_change.hpp): the change, not the runner. nullopt: within the limit, or no limit.
+std::optional<std::string> gross_change_reason(const Comparison& c, const KeyComparison& k,
+                                               const MetricJudgement& fleet,
+                                               const GrossChangeLimits* limits) {
+  if (!limits || c.software_changes.empty()) return std::nullopt;
+  const std::optional<double> limit = limits->limit_for(k.key);
+  if (!limit) return std::nullopt;
+  const double ratio = std::exp(log_offset(fleet, fleet.current_median));
+  if (!(ratio < *limit)) return std::nullopt;
+  const GrossChangeKey& seen = limits->keys.at(k.key);
+  return fmt::format(
+      "gross change: {} is at {:.3g}x the fleet centre on {}, below the gross-change limit {:.3g}x "
+      "({} of the fleet's slowest A/A launch, {:.3g}x, over {} launches of {} host(s), {}), "
+      "and the software changed ({}): the change, not the runner. Fleet judgement: {}",
+      k.key, ratio, host_label(c), *limit, limits->factor, seen.slowest_ratio, seen.launches,
+      seen.hosts, limits->source, c.software_changes.front(), k.reason);
+}
+
 // Why the change was not judged on a key of a host with no level of its own, and the way out.
 std::string not_judged_reason(const Comparison& c, const KeyComparison& k,
-                              const MetricJudgement& fleet) {
+                              const MetricJudgement& fleet, const RunRecord& run) {
   std::string why = fmt::format(
       "not judged here: {} sits outside the fleet on {} ({:+.1f} fleet SDs), which "
       "has no level of its own yet (needs launches of this host in the store or "
@@ -69,19 +116,24 @@ std::string not_judged_reason(const Comparison& c, const KeyComparison& k,
   if (c.software_changes.empty()) {
     why += "; the software equals the baseline's, so the runner differs, not the change";
   } else {
+    const std::string paired = paired_check_command(c, run);
     why += "; the software changed too (" + c.software_changes.front() +
-           "): runner and change cannot be told apart in this job. Judge the change with the "
-           "paired check on this runner (fabricgate ab --a <base> --b <candidate>), or on a host "
-           "with history; a change that cannot be switched inside one job (driver, kernel, "
-           "firmware) needs a known host";
+           "), within the fleet's gross-change limit: runner and change cannot be told apart "
+           "in this job. Judge the change with the paired check on this runner (" +
+           (paired.empty() ? std::string("fabricgate ab --a <base> --b <candidate>") : paired) +
+           "), or on a host with history; a change that cannot be switched inside one job "
+           "(driver, kernel, firmware) needs a known host";
   }
   return why + ". Fleet judgement: " + k.reason;
 }
 
 }  // namespace
 
-void split_change_and_runner(Comparison& c, const RunRecord& run) {
+void split_change_and_runner(Comparison& c, const RunRecord& run,
+                             const GrossChangeLimits* gross_change) {
   if (!c.has_baseline) return;
+  c.gross_change_keys = 0;
+  c.gross_change_source = gross_change ? gross_change->source : "";
   std::vector<std::string> outliers;
   std::vector<std::string> under_floor;
   for (KeyComparison& k : c.keys) {
@@ -100,8 +152,13 @@ void split_change_and_runner(Comparison& c, const RunRecord& run) {
       // baseline's hosts: the fleet judges it, as before the two questions.
       if (c.gate == GateMode::change && !k.fleet && k.verdict == Verdict::regression &&
           !c.host_id.empty()) {
-        k.reason = not_judged_reason(c, k, fleet);
-        k.verdict = Verdict::runner_differs;
+        if (auto gross = gross_change_reason(c, k, fleet, gross_change)) {
+          k.reason = std::move(*gross);  // stays REGRESSION: no runner of the fleet was this far
+          ++c.gross_change_keys;
+        } else {
+          k.reason = not_judged_reason(c, k, fleet, run);
+          k.verdict = Verdict::runner_differs;
+        }
       }
       if (!(c.gate == GateMode::both && was_failing))
         outliers.push_back(outlier_key_text(k, fleet));

@@ -16,17 +16,24 @@
 //    them: run the paired check, `fabricgate ab`, on this runner, or run on a known host), and
 //    how to give the host a level of its own. A run that names no host at all (an import without a
 //    fingerprint) is judged by the fleet as before: nothing says it is a new runner.
+//    Except (gross_change.hpp) when the software changed and the key is further below the fleet
+//    centre than the gross-change limit: no runner of the fleet has been that far, so it stays
+//    REGRESSION, its reason naming the limit. Within the limit the reason gives the exact paired
+//    check to run (the changed settings as `fabricgate ab` sides).
 //  - A HOST-OUTLIER finding names the host id and name, the keys, their offset in fleet
 //    between-session SDs and their roofline fraction. It fails under --gate fleet and both, never
 //    under change; `fabricgate nodes` plans the action for the host in every mode. Under --gate
 //    both a key that is already a failing REGRESSION is not counted again in the finding.
 //  - --gate change: keys under their roofline floor (a note, not a verdict, there) are a
 //    BELOW-ROOFLINE runner finding that does not fail.
+#include "harness/gate/gross_change.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 
-void split_change_and_runner(Comparison& c, const RunRecord& run);
+// `gross_change`: the platform's gross-change limits, or null (every such key RUNNER-DIFFERS).
+void split_change_and_runner(Comparison& c, const RunRecord& run,
+                             const GrossChangeLimits* gross_change = nullptr);
 
 }  // namespace fabricgate::gate

@@ -189,6 +189,9 @@ std::string Comparison::change_line() const {
   if (host_history_launches > 0)
     line += fmt::format(" ({} earlier launches in the store)", host_history_launches);
   line += fmt::format(", {} against the fleet", fleet);
+  if (gross_change_keys > 0)
+    line += fmt::format(" ({} beyond the gross-change limit of {})", gross_change_keys,
+                        gross_change_source);
   line += software_changes.empty()
               ? "; software as the baseline's"
               : "; software changed: " + software_changes.front() +

@@ -230,7 +230,11 @@ struct Comparison {
   // settings, nccl.conf): "nccl 2.27.3 -> 2.28.3". Empty: the same software as the baseline's.
   std::vector<std::string> software_changes;
   std::size_t host_history_launches = 0;  // this host's earlier launches the change question read
-  RunnerEvidence runner_evidence;         // harness/gate/runner_evidence.hpp
+  // Keys a changed setup put beyond the gross-change limit (harness/gate/gross_change.hpp): the
+  // change question answered without a level of the host's own; the file that set the limits.
+  std::size_t gross_change_keys = 0;
+  std::string gross_change_source;
+  RunnerEvidence runner_evidence;  // harness/gate/runner_evidence.hpp
   ExitCode exit_code = ExitCode::pass;
 
   std::vector<VerdictCount> counts() const;  // non-zero counts, in urgency order

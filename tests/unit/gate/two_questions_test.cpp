@@ -515,6 +515,50 @@ TEST(gate_TwoQuestions, ARecoveredRunIsNotDrift) {
   EXPECT_EQ(found->began_index, 15u);
 }
 
+// A fresh runner whose setup changed (gross_change.hpp): a key further below the fleet than any
+// runner of the fleet has been, by the file's margin, is the change's REGRESSION; within that limit
+// it stays RUNNER-DIFFERS with the paired check to run; with the baseline's software it stays
+// RUNNER-DIFFERS however far it fell (the runner, not a change).
+TEST(gate_TwoQuestions, AChangedSetupFarBeyondEveryRunnerOfTheFleetIsJudgedOnAFreshRunner) {
+  const Baseline b = fleet_baseline();
+  GrossChangeLimits limits;
+  limits.source = "baselines/cpu-test-2c/gross-change.json";
+  limits.platform = "cpu-test-2c";
+  limits.factor = 0.5;
+  limits.derived_from = "test";
+  const RunRecord probe = run_of("probe", launch(96), "newhost00001");
+  limits.keys[large_key(judge(probe, b, GateMode::change)).key] = {0.9, 30, 3};  // limit 0.45
+  const auto judged = [&](double slowdown, bool tcp) {
+    RunRecord r = run_of("now", launch(97, slowdown), "newhost00001");
+    if (tcp) r.fingerprint.detail["env/OMPI_MCA_btl"] = "tcp,self";
+    JudgeOptions o;
+    o.compare.gate = GateMode::change;
+    o.compare.gross_change = &limits;
+    o.confirm.launches = 0;
+    return judge_run(r, &b, {}, nullptr, o);
+  };
+  const Comparison fell = judged(10, true);  // 0.1 of the fleet: beyond 0.45
+  const KeyComparison& k = large_key(fell);
+  EXPECT_EQ(k.verdict, Verdict::regression) << k.reason;
+  EXPECT_EQ(k.reason.rfind("gross change: ", 0), 0u) << k.reason;
+  EXPECT_NE(k.reason.find("env/OMPI_MCA_btl none -> tcp,self"), std::string::npos) << k.reason;
+  EXPECT_EQ(fell.exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(fell.gross_change_keys, 1u);
+  EXPECT_NE(fell.change_line().find("1 beyond the gross-change limit of baselines/cpu-test-2c"),
+            std::string::npos)
+      << fell.change_line();
+  const Comparison within = judged(1 / 0.75, true);  // 0.75: outside the band, within the limit
+  EXPECT_EQ(large_key(within).verdict, Verdict::runner_differs) << large_key(within).reason;
+  EXPECT_NE(large_key(within).reason.find("fabricgate ab --suite cpu --b OMPI_MCA_btl=tcp,self "
+                                          "(in a job where the settings side A lacks are unset)"),
+            std::string::npos)
+      << large_key(within).reason;
+  EXPECT_EQ(within.exit_code, ExitCode::infra_failure);
+  const Comparison same = judged(10, false);  // the baseline's software: the runner differs
+  EXPECT_EQ(large_key(same).verdict, Verdict::runner_differs) << large_key(same).reason;
+  EXPECT_EQ(same.gross_change_keys, 0u);
+}
+
 }  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

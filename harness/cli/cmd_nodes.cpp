@@ -119,38 +119,46 @@ nlohmann::json plan_json(const gate::NodeActionPlan& plan, bool drain) {
           {"unblamed", plan.unblamed}};
 }
 
-void print_plan(const gate::NodeActionPlan& plan, const std::string& format, bool drain) {
-  if (format == "json") {
-    std::cout << plan_json(plan, drain).dump(2) << "\n";
-    return;
-  }
+// The plan as text. Details come from run files (a host id, an RDMA device name): they are
+// shown through console_text, so no line can carry a control sequence or start a GitHub
+// workflow command (`::error file=...::`).
+std::string plan_text(const gate::NodeActionPlan& plan, const std::string& format, bool drain) {
+  std::string out;
   if (format == "slurm") {  // bare lines, to review and paste
-    for (const gate::NodeAction& a : plan.actions) std::cout << a.slurm_line << "\n";
-    return;
+    for (const gate::NodeAction& a : plan.actions) out += a.slurm_line + "\n";
+    return out;
   }
   if (format == "kubernetes") {
     for (const gate::NodeAction& a : plan.actions) {
-      for (const std::string& k : a.kubectl_lines) std::cout << k << "\n";
+      for (const std::string& k : a.kubectl_lines) out += k + "\n";
     }
-    return;
+    return out;
   }
-  if (plan.empty()) {
-    std::cout << "fabricgate nodes: no node is blamed by this run\n";
-    return;
-  }
+  if (plan.empty()) return "fabricgate nodes: no node is blamed by this run\n";
   for (const gate::NodeAction& a : plan.actions) {
-    std::cout << "node " << a.node << ":\n";
-    for (const std::string& d : a.details) std::cout << "  finding: " << d << "\n";
-    std::cout << "  slurm:      " << a.slurm_line << "\n";
-    for (const std::string& k : a.kubectl_lines) std::cout << "  kubernetes: " << k << "\n";
+    out += "node " + a.node + ":\n";
+    for (const std::string& d : a.details) out += "  finding: " + report::printable(d) + "\n";
+    out += "  slurm:      " + a.slurm_line + "\n";
+    for (const std::string& k : a.kubectl_lines) out += "  kubernetes: " + k + "\n";
     if (a.kubectl_lines.empty())
-      std::cout << "  kubernetes: (not a Kubernetes node name: no kubectl line)\n";
+      out += "  kubernetes: (not a Kubernetes node name: no kubectl line)\n";
   }
   for (const gate::RefusedNode& r : plan.refused)
-    std::cout << "no action for " << r.finding << " node " << r.node << ": " << r.why << "\n";
-  for (const std::string& u : plan.unblamed) std::cout << "no single node to act on: " << u << "\n";
+    out += "no action for " + report::printable(r.finding) + " node " + report::printable(r.node) +
+           ": " + report::printable(r.why) + "\n";
+  for (const std::string& u : plan.unblamed)
+    out += "no single node to act on: " + report::printable(u) + "\n";
   if (!drain && !plan.actions.empty())
-    std::cout << "dry run: nothing changed; --drain runs the Slurm lines\n";
+    out += "dry run: nothing changed; --drain runs the Slurm lines\n";
+  return out;
+}
+
+void print_plan(const gate::NodeActionPlan& plan, const std::string& format, bool drain) {
+  if (format == "json") {  // the encoder escapes every control character itself
+    std::cout << plan_json(plan, drain).dump(2) << "\n";
+    return;
+  }
+  std::cout << report::console_text(plan_text(plan, format, drain)) << std::flush;
 }
 
 // Whether `scontrol show node NAME` describes exactly that one node: a run file can name a
@@ -187,7 +195,7 @@ int confirm_all(const gate::NodeActionPlan& plan, int timeout_s) {
     std::string why;
     const NodeKnown known = slurm_knows(a.node, timeout_s, why);
     if (known == NodeKnown::yes) continue;
-    std::cerr << "fabricgate nodes: " << why << "\n";
+    std::cerr << report::console_text("fabricgate nodes: " + why + "\n");
     // A node this cluster does not know is the run's fault (2); no answer at all is Slurm's (3).
     const int code =
         static_cast<int>(known == NodeKnown::no ? ExitCode::input_error : ExitCode::infra_failure);
@@ -203,12 +211,13 @@ int drain_all(const gate::NodeActionPlan& plan, int timeout_s) {
   for (const gate::NodeAction& a : plan.actions) {
     const auto r = fingerprint::run_program(a.drain_argv, 1 << 16, std::chrono::seconds(timeout_s));
     if (r.succeeded()) {
-      std::cerr << "fabricgate nodes: drained " << a.node << " (" << a.reason << ")\n";
+      std::cerr << report::console_text("fabricgate nodes: drained " + a.node + " (" + a.reason +
+                                        ")\n");
       continue;
     }
     ++failed;
-    std::cerr << "fabricgate nodes: could not drain " << a.node << ": "
-              << r.failure_text("scontrol update") << "\n";
+    std::cerr << report::console_text("fabricgate nodes: could not drain " + a.node + ": " +
+                                      r.failure_text("scontrol update") + "\n");
   }
   return failed;
 }

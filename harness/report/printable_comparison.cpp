@@ -36,9 +36,12 @@ void clean(gate::KeyComparison& k) {
   clean(k.backend);
   clean(k.op);
   clean(k.reason);
-  if (k.judgement) {
-    clean(k.judgement->size_class);
-    clean(k.judgement->why_metric);
+  for (auto* j : {k.judgement ? &*k.judgement : nullptr, k.fleet ? &*k.fleet : nullptr}) {
+    if (!j) continue;
+    clean(j->size_class);
+    clean(j->why_metric);
+    clean(j->band_scope);  // names the host whose launches judged: a store row's id
+    clean(j->reference);
   }
   clean(k.changes);
   for (Note& n : k.notes) {
@@ -86,6 +89,25 @@ gate::Comparison printable_copy(const gate::Comparison& original) {
     }
   }
   clean(c.node_layout);
+  // Fields a run file, a store row or another GPU user sets: host id and name, the software
+  // changes, the runner evidence (a foreign process's name is its /proc/PID/comm, which any user
+  // of the GPU chooses, ESC included), node actions, the confirmation's note.
+  clean(c.host_id);
+  clean(c.host_name);
+  clean(c.software_changes);
+  clean(c.node_actions);
+  clean(c.confirmation_run);
+  clean(c.confirmation_note);
+  clean(c.roofline_policy);
+  clean(c.gross_change_source);
+  for (gate::ForeignGpuProcess& p : c.runner_evidence.foreign_processes) {
+    clean(p.name);
+    clean(p.gpu_uuid);
+    clean(p.launch);
+    clean(p.seen);
+  }
+  clean(c.runner_evidence.throttling);
+  clean(c.runner_evidence.unread);
   return c;
 }
 

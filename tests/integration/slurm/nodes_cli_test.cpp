@@ -131,6 +131,31 @@ TEST(NodesCli, AHostileNodeNameRefusesTheRun) {
   fs::remove_all(dir);
 }
 
+// A fact a run file carries (here the blamed node's driver) reaches the finding's text: with a
+// line break, a GitHub workflow command, an OSC title sequence and BEL in it, no output line of
+// `nodes` starts a workflow command or carries a raw control character (issue 52, round five).
+TEST(NodesCli, AHostileFindingDetailIsShownEscaped) {
+  const fs::path dir = fs::temp_directory_path() / ("fg-nodes-det-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  json run = load_json_file(kRun / "run.json", "fabricgate.run/1");
+  run["nodes"][2]["facts"]["driver"] = "470.00.00\n::error file=a.cpp::pwned\x1b]0;owned\x07\r";
+  const fs::path file = dir / "run.json";
+  write_json_atomically(file, run);
+  for (const std::string format : {"text", "slurm", "kubernetes"}) {
+    const auto r = run_job({FABRICGATE_CLI, "nodes", file.string(), "--format", format}, 60);
+    EXPECT_EQ(r.exit_code, 1) << format << "\n" << r.output;  // still blamed
+    EXPECT_EQ(r.output.find("\n::"), std::string::npos) << format << "\n" << r.output;
+    EXPECT_NE(r.output.rfind("::", 0), 0u) << r.output;
+    for (const char raw : {'\x1b', '\x07', '\r'})
+      EXPECT_EQ(r.output.find(raw), std::string::npos) << format << "\n" << r.output;
+  }
+  const auto text = run_job({FABRICGATE_CLI, "nodes", file.string()}, 60);
+  EXPECT_NE(text.output.find("470.00.00\\n::error file=a.cpp::pwned\\x1b]0;owned\\x07\\r"),
+            std::string::npos)
+      << text.output;  // shown, escaped
+  fs::remove_all(dir);
+}
+
 // Slurm's reserved words and node lists are refused like any unsafe name: NodeName=ALL would
 // drain the whole cluster. Exit 2 before anything runs, dry run or --drain.
 TEST(NodesCli, AReservedWordOrNodeListIsNoNodeName) {

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <regex>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -103,6 +104,58 @@ TEST(store_HostileRows, EveryReaderPrintsThemInert) {
     expect_inert("history KEY", key.out + key.err);
     const Result json_out = cli({"history", testing::key_for(s) + bad, "--store", store, "--json"});
     expect_inert("history KEY --json", json_out.out + json_out.err);
+    fs::remove_all(root);
+  }
+}
+
+// A run file names its host: a host id with an OSC title sequence, BEL, a line break and a
+// workflow command reaches the RUNNER DIFFERS headline, the Change: and Runner: lines and the
+// HOST-OUTLIER finding of every text format; each must show it inert (issue 52, round five).
+TEST(store_HostileRows, AHostileHostIdInARunIsShownInert) {
+  for (std::size_t variant = 0; variant < kHostile.size(); ++variant) {
+    const std::string& bad = kHostile[variant];
+    const fs::path root = testing::fresh_temp_dir("hostile-host-" + std::to_string(variant));
+    const fs::path results = root / "results";
+    std::vector<std::string> create = {"baseline", "create"};
+    for (int i = 0; i < 4; ++i) {
+      testing::ResultSpec s;
+      s.bytes = 1 << 20;
+      // three launches of the fleet, then one 40 % slower on a host the baseline never saw
+      s.time_us = testing::noisy(i < 3 ? 100.0 : 140.0, 0.003, 5, 20 + static_cast<unsigned>(i));
+      testing::RunSpec rs;
+      rs.run_id = "run-0" + std::to_string(i);
+      json doc = testing::make_run(rs, {testing::make_result(s)});
+      doc["host_id"] = i < 3 ? "a1b2c3d4e5f6" : "host" + bad;
+      const fs::path dir = testing::write_run_dir(results, doc);
+      if (i < 3) create.insert(create.end(), {"--from", dir.string()});
+    }
+    const fs::path baseline = root / "baseline.json";
+    create.insert(create.end(), {"--out", baseline.string()});
+    const Result created = cli(create);
+    ASSERT_EQ(created.code, 0) << created.out << created.err;
+    const fs::path judged = results / "cpu-test-2c" / "run-03";
+    for (const std::string format : {"console", "markdown", "junit", "annotations"}) {
+      const std::string command = format == "annotations" ? "report" : "compare";
+      const Result r = cli({command, judged.string(), "--baseline", baseline.string(), "--store",
+                            "none", "--format", format});
+      EXPECT_TRUE(r.code == 1 || r.code == 3) << format << "\n" << r.out << r.err;
+      EXPECT_NE(r.out.find("host"), std::string::npos) << r.out;
+      if (format != "annotations") {
+        expect_inert("compare --format " + format, r.out + r.err);
+        continue;
+      }
+      // Annotations are workflow commands by design: each line is one that fabricgate built
+      // (its own title), the data inside escaped by GitHub's rules, no raw control byte.
+      expect_inert("report --format annotations (stderr)", r.err);
+      for (const char c : {'\x1b', '\x07', '\r'}) EXPECT_EQ(r.out.find(c), std::string::npos);
+      std::istringstream lines(r.out);
+      for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("::", 0) != 0) continue;
+        EXPECT_TRUE(
+            std::regex_search(line, std::regex(R"(^::(error|warning|notice) title=fabricgate )")))
+            << line;
+      }
+    }
     fs::remove_all(root);
   }
 }

@@ -175,6 +175,32 @@ TEST(report_Junit, ARunnerBusyRunSkipsItsLoadMadeFailuresAndKeepsTheOthers) {
   EXPECT_EQ(xml.find(R"(<failure type="REGRESSION")"), std::string::npos) << xml;
 }
 
+// What another GPU user sets reaches the console: a foreign process's name is its /proc/PID/comm,
+// a throttling line carries a GPU's text. Through render() (the CLI's path) both show escaped.
+TEST(report_Console, RunnerEvidenceFromOtherUsersIsShownEscaped) {
+  Comparison c = sample();
+  c.host_id = "h\x1b]0;t\x07";
+  gate::ForeignGpuProcess p;
+  p.pid = 4242;
+  p.name = "miner\x1b]0;owned\x07\r";
+  p.gpu_uuid = "GPU-1";
+  p.launch = "run-1";
+  p.seen = "start";
+  c.runner_evidence.recorded = true;
+  c.runner_evidence.foreign_processes.push_back(p);
+  c.runner_evidence.foreign_load = true;
+  c.runner_evidence.throttling.push_back("run-1: GPU 0\x1b[2J\n::error::x: HW slowdown");
+  for (const ReportFormat f : {ReportFormat::console, ReportFormat::markdown}) {
+    const std::string out = render(c, f, RenderOptions{});
+    for (const char raw : {'\x1b', '\x07', '\r'})
+      EXPECT_EQ(out.find(raw), std::string::npos) << out;
+    EXPECT_EQ(out.find("\n::"), std::string::npos) << out;
+    EXPECT_NE(out.find(f == ReportFormat::console ? "miner\\x1b]0;owned" : "miner\\\\x1b"),
+              std::string::npos)
+        << out;  // shown, escaped
+  }
+}
+
 // A degraded runner (exit 3, harness/gate/outcome.hpp): its failing keys are infrastructure
 // errors, not failed tests, and say why.
 TEST(report_Junit, ARunnerDegradedRunReportsItsFailuresAsErrors) {

@@ -9,9 +9,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "core/json_file.hpp"
@@ -69,6 +71,11 @@ class RunCli : public ::testing::Test {
 
   fs::path dir_;
 };
+
+// Where run_args puts the --lock value (the refusal test replaces it).
+std::size_t lock_value_index(const std::vector<std::string>& args) {
+  return static_cast<std::size_t>(std::find(args.begin(), args.end(), "--lock") - args.begin()) + 1;
+}
 
 json mpi_entry() {
   return {{"family", "coll"},
@@ -262,6 +269,56 @@ TEST_F(RunCli, SecondRunWaitsForTheRunnerLockThenGivesUp) {
   EXPECT_EQ(job.exit_code, 3) << job.output;
   EXPECT_NE(job.output.find("another fabricgate run holds"), std::string::npos) << job.output;
   EXPECT_TRUE(run_dirs().empty());  // nothing was measured while the other run held the lock
+}
+
+// --lock names a file the run writes its pid into. A symlink (to a baseline of ours), a hard
+// link, a file that is not a lock, or a lock another user owns (the default lives in /tmp) is
+// refused before anything is measured, exit 2 naming the file and --lock, and the file it
+// points at keeps every byte (issue 52, round four high 8).
+TEST_F(RunCli, ALockThatIsNotAPlainLockOfOursIsRefusedAndLeftAlone) {
+  const auto s = suite("lock", json::array({mpi_entry()}));
+  const fs::path precious = dir_ / "baseline.json";
+  const std::string content(4096, 'b');
+  std::ofstream(precious) << content;
+  const std::size_t at = lock_value_index(run_args(s));
+  ASSERT_LT(at, run_args(s).size());
+  const auto refused = [&](const fs::path& lock, const std::string& why) {
+    auto args = run_args(s);
+    args[at] = lock.string();
+    args.insert(args.end(), {"--lock-timeout", "1", "--no-compare"});
+    const auto job = run_job(args, 60);
+    EXPECT_EQ(job.exit_code, 2) << why << "\n" << job.output;
+    EXPECT_NE(job.output.find(lock.string()), std::string::npos) << job.output;
+    EXPECT_NE(job.output.find("--lock"), std::string::npos) << job.output;
+    EXPECT_TRUE(run_dirs().empty()) << why;  // nothing measured
+    std::ifstream in(precious);
+    const std::string now((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(now, content) << why;  // not truncated
+  };
+  fs::create_symlink(precious, dir_ / "link.lock");
+  refused(dir_ / "link.lock", "symlink");
+  fs::create_hard_link(precious, dir_ / "hard.lock");
+  refused(dir_ / "hard.lock", "hard link");
+  fs::remove(dir_ / "hard.lock");
+  refused(precious, "a file that holds something else");
+  if (::geteuid() == 0) {  // as root: a lock another user planted
+    const fs::path foreign = dir_ / "foreign.lock";
+    std::ofstream(foreign) << "";
+    ASSERT_EQ(::chown(foreign.c_str(), 65534, 65534), 0);
+    auto args = run_args(s);
+    args[at] = foreign.string();
+    args.insert(args.end(), {"--lock-timeout", "1", "--no-compare"});
+    const auto job = run_job(args, 60);
+    EXPECT_EQ(job.exit_code, 2) << job.output;
+    EXPECT_NE(job.output.find("belongs to uid 65534"), std::string::npos) << job.output;
+  }
+  // A stale lock of ours (an earlier run's pid) is still taken.
+  std::ofstream(dir_ / "stale.lock") << "12345\n";
+  auto args = run_args(s);
+  args[at] = (dir_ / "stale.lock").string();
+  args.insert(args.end(), {"--no-compare"});
+  const auto ok = run_job(args, 120);
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

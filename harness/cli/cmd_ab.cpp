@@ -25,6 +25,7 @@
 #include "harness/cli/shipped_suites.hpp"
 #include "harness/launch/ab_runner.hpp"
 #include "harness/launch/ab_spec.hpp"
+#include "harness/launch/suite_env_policy.hpp"
 #include "harness/report/ab_report.hpp"
 
 namespace fabricgate::cli {
@@ -47,7 +48,29 @@ struct AbArgs {
   int lock_timeout_s = launch::kDefaultLockTimeoutSeconds;
   std::string lock_file = launch::kDefaultLockFile;
   std::string baselines_dir = "baselines";
+  bool sides_from_file = false;  // --sides-from-file: the items come from a file a PR may change
 };
+
+// --sides-from-file (ci/paired-check): the items of both sides come from a settings file that a
+// pull request may change, so they may tune the fabric and nothing else. A NAME=VALUE item obeys
+// the suite env policy (no loader, PATH, plugin or MPI-agent variable: that would run code the
+// file's author chose on every rank), and wrap= and nccl= items (a program to run, a library to
+// load) are refused. Checked before anything runs.
+void refuse_launcher_items(const std::vector<std::string>& items, const std::string& flag) {
+  for (const std::string& item : items) {
+    const std::size_t eq = item.find('=');
+    const std::string name = item.substr(0, eq);
+    if (name == "wrap" || name == "nccl")
+      throw InputError(flag + " " + report::printable(item, 200) +
+                       ": a settings file may not name a program or a library (" + name +
+                       "=) under --sides-from-file; pass it on the command line instead");
+    if (eq != std::string::npos && name != "label" && launch::is_launcher_env(name))
+      throw InputError(flag + " " + report::printable(item, 200) + ": " + name +
+                       " changes which launcher, loader, library or plugin runs; a settings file "
+                       "may only tune the fabric under --sides-from-file (the suite env policy, "
+                       "docs/THREAT-MODEL.md)");
+  }
+}
 
 const char* outcome_name(gate::ProbeOutcome o) {
   switch (o) {
@@ -127,6 +150,10 @@ int bisect_command(AbArgs& a) {
 
 int ab_command(AbArgs& a) {
   // Both specs are checked before anything is launched.
+  if (a.sides_from_file) {
+    refuse_launcher_items(a.a_items, "--a");
+    refuse_launcher_items(a.b_items, "--b");
+  }
   a.ab.a = launch::parse_ab_side("a", a.a_items);
   a.ab.b = launch::parse_ab_side("b", a.b_items);
   if (!a.bisect && !a.candidates.empty()) throw InputError("--candidate: only with --bisect");
@@ -241,6 +268,10 @@ void add_ab_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--lock", a->lock_file, "Runner lock file, held across all launches")
       ->capture_default_str();
+  cmd->add_flag("--sides-from-file", a->sides_from_file,
+                "The --a/--b items come from a settings file a pull request may change "
+                "(ci/paired-check): NAME=VALUE must not be a launcher, loader or plugin variable, "
+                "and wrap=/nccl= items are refused");
   cmd->add_flag("--allow-suite-launcher-env", a->ab.run.allow_suite_launcher_env,
                 "Let the suite's env set variables that change what the launcher and ranks load "
                 "(LD_*, PATH, PYTHONPATH, *_PLUGIN, OMPI_MCA_*, ...); refused otherwise");

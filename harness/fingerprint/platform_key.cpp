@@ -32,7 +32,10 @@ std::string gpu_model_slug(std::string_view name) {
 }
 
 std::string cpu_model_slug(std::string_view model) {
-  std::string text(model);
+  // A CPU model name is under 100 characters; an imported fingerprint may carry any length, and
+  // std::regex recurses per character of `.*` (a 30 kB tail overflowed the stack). The slug
+  // keeps 40 characters, so the first 256 decide it.
+  std::string text(model.substr(0, 256));
   // Order matters: cut the tail first, then the words that carry no identity.
   for (const char* pattern : {R"(\s*@.*$)", R"(\s+with\s.*$)"}) {
     text = std::regex_replace(text, std::regex(pattern, std::regex::icase), "");

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <sstream>
 
 namespace fabricgate {
@@ -16,24 +15,148 @@ std::string upper(std::string_view s) {
   return up;
 }
 
-// Replaces group `keep` + what follows of every match of `re` in `text` by group `keep` and
-// "<redacted>"; `secret` decides per match (by its name group) whether it is one.
-template <typename Secret>
-std::string replace_matches(const std::string& text, const std::regex& re, int keep,
-                            Secret secret) {
+// The secret shapes are found by a scanner, not std::regex: libstdc++'s regex executor recurses
+// once per character a quantifier takes, so a 30 kB value overflowed the stack (issue 41/52: a
+// run.json string, an environment variable, a server's error body). Each pass below is linear in
+// time and constant in stack, and matches what the patterns in the comments describe, leftmost
+// first, quantifiers greedy, one match ending where the next may begin.
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool upper_or_digit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+// The length of the run of `in` characters at text[at...].
+template <typename In>
+std::size_t run_of(std::string_view text, std::size_t at, In in) {
+  std::size_t n = 0;
+  while (at + n < text.size() && in(text[at + n])) ++n;
+  return n;
+}
+
+// A token that announces itself, starting at text[t]: its length, or 0.
+//   gh[pousr]_[A-Za-z0-9]{16,} | github_pat_[A-Za-z0-9_]{16,} | xox[abposr]-[A-Za-z0-9-]{8,} |
+//   glpat-[A-Za-z0-9_-]{16,} | (AKIA|ASIA)[0-9A-Z]{16} | sk-[A-Za-z0-9_-]{20,} |
+//   eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}
+std::size_t shaped_token(std::string_view text, std::size_t t) {
+  const std::string_view rest = text.substr(t);
+  const auto with = [&](std::size_t prefix, std::size_t min, auto in) -> std::size_t {
+    const std::size_t n = run_of(text, t + prefix, in);
+    return n >= min ? prefix + n : 0;
+  };
+  const auto b64url = [](char c) { return alnum(c) || c == '_' || c == '-'; };
+  if (rest.size() >= 4 && rest.substr(0, 2) == "gh" &&
+      std::string_view("pousr").find(rest[2]) != std::string_view::npos && rest[3] == '_')
+    return with(4, 16, alnum);
+  if (rest.starts_with("github_pat_")) return with(11, 16, word_char);
+  if (rest.size() >= 4 && rest.substr(0, 3) == "xox" &&
+      std::string_view("abposr").find(rest[3]) != std::string_view::npos && rest.size() >= 5 &&
+      rest[4] == '-')
+    return with(5, 8, [](char c) { return alnum(c) || c == '-'; });
+  if (rest.starts_with("glpat-")) return with(6, 16, b64url);
+  if ((rest.starts_with("AKIA") || rest.starts_with("ASIA")) &&
+      run_of(text, t + 4, upper_or_digit) >= 16)
+    return 20;
+  if (rest.starts_with("sk-")) return with(3, 20, b64url);
+  if (rest.starts_with("eyJ")) {
+    std::size_t at = t + 3;
+    for (int part = 0; part < 3; ++part) {
+      if (part > 0) {
+        if (at >= text.size() || text[at] != '.') return 0;
+        ++at;
+      }
+      const std::size_t n = run_of(text, at, b64url);
+      if (n < 8) return 0;
+      at += n;
+    }
+    return at - t;
+  }
+  return 0;
+}
+
+// (^|[^A-Za-z0-9_])(TOKEN): the boundary kept, the token redacted.
+std::string redact_shaped_tokens(std::string_view text) {
   std::string out;
   std::size_t done = 0;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator();
-       ++it) {
-    const std::smatch& m = *it;
-    if (!secret(m)) continue;
-    const auto at = static_cast<std::size_t>(m.position(0));
-    out.append(text, done, at - done);
-    out += m.str(keep);
+  for (std::size_t t = 0; t < text.size(); ++t) {
+    if (t > 0 && (t - 1 < done || word_char(text[t - 1]))) continue;  // boundary taken or a word
+    const std::size_t n = shaped_token(text, t);
+    if (n == 0) continue;
+    out.append(text.substr(done, t - done));
     out += kRedacted;
-    done = at + static_cast<std::size_t>(m.length(0));
+    done = t + n;
+    t = done - 1;
   }
-  out.append(text, done, std::string::npos);
+  out.append(text.substr(done));
+  return out;
+}
+
+// (Bearer|Basic|Token|Digest)\s+[A-Za-z0-9._~+/=:-]{6,}, any case: the word and blanks kept.
+std::string redact_authorisation_values(std::string_view text) {
+  const auto credential = [](char c) {
+    return alnum(c) || std::string_view("._~+/=:-").find(c) != std::string_view::npos;
+  };
+  const auto blank = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  std::string out;
+  std::size_t done = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    for (const std::string_view word : {"BEARER", "BASIC", "TOKEN", "DIGEST"}) {
+      if (i + word.size() > text.size() || upper(text.substr(i, word.size())) != word) continue;
+      const std::size_t blanks = run_of(text, i + word.size(), blank);
+      if (blanks == 0) continue;
+      const std::size_t value_at = i + word.size() + blanks;
+      const std::size_t n = run_of(text, value_at, credential);
+      if (n < 6) continue;
+      out.append(text.substr(done, value_at - done));
+      out += kRedacted;
+      done = value_at + n;
+      i = done - 1;
+      break;
+    }
+  }
+  out.append(text.substr(done));
+  return out;
+}
+
+// (([?&;]|^)([A-Za-z0-9_.-]+)=)[^&#\s"'<>]+ where the name says it is a secret: "name=" kept.
+// A match that is not a secret is still consumed, as the regex iteration did.
+template <typename Secret>
+std::string redact_secret_params(std::string_view text, Secret secret) {
+  const auto name_char = [](char c) { return alnum(c) || c == '_' || c == '.' || c == '-'; };
+  const auto value_char = [](char c) {
+    return std::string_view("&#\"'<>").find(c) == std::string_view::npos &&
+           std::isspace(static_cast<unsigned char>(c)) == 0;
+  };
+  std::string out;
+  std::size_t done = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t name_at = std::string_view::npos;
+    if (std::string_view("?&;").find(text[i]) != std::string_view::npos) {
+      name_at = i + 1;
+    } else if (i == 0) {
+      name_at = 0;
+    }
+    if (name_at == std::string_view::npos) {
+      ++i;
+      continue;
+    }
+    const std::size_t name_len = run_of(text, name_at, name_char);
+    const std::size_t eq = name_at + name_len;
+    const std::size_t value_len =
+        name_len > 0 && eq < text.size() && text[eq] == '=' ? run_of(text, eq + 1, value_char) : 0;
+    if (value_len == 0) {
+      ++i;
+      continue;
+    }
+    const std::size_t end = eq + 1 + value_len;
+    if (secret(text.substr(name_at, name_len))) {
+      out.append(text.substr(done, eq + 1 - done));
+      out += kRedacted;
+      done = end;
+    }
+    i = end;
+  }
+  out.append(text.substr(done));
   return out;
 }
 
@@ -86,24 +209,17 @@ std::string redact_url_credentials(std::string_view value) {
 }
 
 std::string redact_secret_shapes(std::string_view text) {
-  // Token formats that announce themselves: GitHub (classic and fine-grained), Slack, GitLab,
-  // AWS access key ids, OpenAI-style keys, JSON web tokens.
-  static const std::regex shaped(
-      R"((^|[^A-Za-z0-9_])((gh[pousr]_[A-Za-z0-9]{16,})|(github_pat_[A-Za-z0-9_]{16,})|(xox[abposr]-[A-Za-z0-9-]{8,})|(glpat-[A-Za-z0-9_-]{16,})|((AKIA|ASIA)[0-9A-Z]{16})|(sk-[A-Za-z0-9_-]{20,})|(eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})))");
-  // An authorisation value, as a header or a log quotes it.
-  static const std::regex scheme(R"(((Bearer|Basic|Token|Digest)\s+)[A-Za-z0-9._~+/=:-]{6,})",
-                                 std::regex::icase);
-  // A URL query parameter (or a key=value list item) whose name says it is a secret.
-  static const std::regex param(R"((([?&;]|^)([A-Za-z0-9_.-]+)=)[^&#\s"'<>]+)");
+  // Token formats that announce themselves (GitHub classic and fine-grained, Slack, GitLab, AWS
+  // access key ids, OpenAI-style keys, JSON web tokens); an authorisation value as a header or a
+  // log quotes it; a URL query parameter (or a key=value list item) whose name says it is secret.
   std::string out = redact_url_credentials(text);
-  out = replace_matches(out, shaped, 1, [](const std::smatch&) { return true; });
-  out = replace_matches(out, scheme, 1, [](const std::smatch&) { return true; });
-  out = replace_matches(out, param, 1, [](const std::smatch& m) {
-    const std::string name = upper(m.str(3));
+  out = redact_shaped_tokens(out);
+  out = redact_authorisation_values(out);
+  return redact_secret_params(out, [](std::string_view n) {
+    const std::string name = upper(n);
     return is_secret_variable(name) || name == "SIGNATURE" || name == "CODE" ||
            name == "X-AMZ-SIGNATURE" || name == "X-AMZ-CREDENTIAL";
   });
-  return out;
 }
 
 std::string recordable_value(std::string_view name, std::string_view value) {

@@ -281,6 +281,42 @@ TEST_F(AbCli, LibfabricSameProviderPasses) {
 }
 #endif
 
+// ci/paired-check reads its sides from files a pull request may change. A line that would run
+// code on every rank (LD_PRELOAD, PATH, LD_LIBRARY_PATH, a plugin path, an MPI agent) or name a
+// program or library (wrap=, nccl=) is refused before anything runs, exit 2; --trust-files hands
+// the same lines to ab's ordinary checks (issue 52, round five high 2).
+TEST_F(AbCli, APairedCheckFileMayTuneTheFabricAndNothingElse) {
+  const auto s = suite("paired", json::array({mpi_entry()}));
+  const fs::path script = fs::path(FABRICGATE_SOURCE_DIR) / "ci" / "paired-check";
+  const fs::path base = dir_ / "base.env";
+  std::ofstream(base) << "# the base side\nNCCL_DEBUG=WARN\n";
+  const auto check = [&](const std::string& line, bool trust) {
+    const fs::path candidate = dir_ / "candidate.env";
+    std::ofstream(candidate) << line << "\n";
+    std::vector<std::string> args = {"env", std::string("FABRICGATE=") + FABRICGATE_CLI, "bash",
+                                     script.string()};
+    if (trust) args.push_back("--trust-files");
+    args.insert(args.end(),
+                {base.string(), candidate.string(), s.string(), "--pairs", "5", "--results-dir",
+                 (dir_ / "results").string(), "--lock", (dir_ / "lock").string(), "--bench",
+                 FABRICGATE_BENCH, "--platform", "test-box"});
+    return run_job(args, 30);
+  };
+  for (const std::string line : {"LD_PRELOAD=/tmp/evil.so", "PATH=/tmp/evil:/usr/bin",
+                                 "LD_LIBRARY_PATH=.", "NCCL_NET_PLUGIN=/tmp/evil.so",
+                                 "FI_PROVIDER_PATH=/tmp", "wrap=/usr/bin/true", "nccl=/usr/lib"}) {
+    const auto job = check(line, false);
+    EXPECT_EQ(job.exit_code, 2) << line << "\n" << job.output;
+    EXPECT_NE(job.output.find("--sides-from-file"), std::string::npos) << line << job.output;
+    EXPECT_FALSE(fs::exists(dir_ / "results")) << line;  // nothing launched
+  }
+  // With --trust-files, wrap= reaches ab's own check (here: a program that does not exist).
+  const auto trusted = check("wrap=no-such-wrapper-fg", true);
+  EXPECT_EQ(trusted.exit_code, 2) << trusted.output;
+  EXPECT_EQ(trusted.output.find("--sides-from-file"), std::string::npos) << trusted.output;
+  EXPECT_NE(trusted.output.find("no-such-wrapper-fg"), std::string::npos) << trusted.output;
+}
+
 TEST_F(AbCli, BadSpecsAreRefusedBeforeAnythingRuns) {
   const auto s = suite("bad", json::array({mpi_entry()}));
   for (const std::vector<std::string>& b :

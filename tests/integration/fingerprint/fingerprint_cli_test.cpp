@@ -49,6 +49,24 @@ TEST(fingerprint_cli, JsonDocumentOnThisMachine) {
   EXPECT_EQ(doc["platform_key_source"], "derived");
 }
 
+// A 60 kB CUDA_VISIBLE_DEVICES and a 100 kB token-shaped fabric setting go through the secret
+// redaction as the environment is recorded: no crash (std::regex overflowed the 8 MiB stack at
+// about 30 kB), the token redacted, the long harmless value kept (issue 52, round four high 1).
+TEST(fingerprint_cli, LongEnvironmentValuesAreRecordedWithoutACrash) {
+  const std::string devices(60000, '0');
+  const std::string token = "ghp_" + std::string(100000, 'a');
+  const auto result =
+      run_program({"env", "CUDA_VISIBLE_DEVICES=" + devices, "NCCL_FG_TEST_LONG=" + token,
+                   FABRICGATE_CLI, "fingerprint", "--json"},
+                  16 * 1024 * 1024, std::chrono::seconds(120));
+  ASSERT_TRUE(result.started) << result.start_error;
+  ASSERT_EQ(result.exit_code, 0) << result.err.substr(0, 2000);
+  const json doc = parse_json_text(result.out, "fabricgate fingerprint --json");
+  const json& vars = doc["environment"]["variables"];
+  ASSERT_TRUE(vars.contains("NCCL_FG_TEST_LONG")) << doc["environment"].dump().substr(0, 2000);
+  EXPECT_EQ(vars["NCCL_FG_TEST_LONG"], "<redacted>");
+}
+
 TEST(fingerprint_cli, DefaultIsAShortSummary) {
   const auto result = fabricgate({"fingerprint"});
   ASSERT_EQ(result.exit_code, 0) << result.err;

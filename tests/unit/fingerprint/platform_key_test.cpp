@@ -53,6 +53,9 @@ TEST(fingerprint_platform_key, CpuOnlyMachinesAreShortAndStable) {
   facts.cpu_model = "";
   EXPECT_EQ(derive_platform_key(facts), "cpu-unknown-c32");
   EXPECT_LE(cpu_model_slug(std::string(200, 'a')).size(), 40U);
+  // A megabyte tail after '@' (an imported fingerprint): bounded, no stack overflow.
+  EXPECT_EQ(cpu_model_slug("Intel(R) Xeon(R) Gold 6430 @ " + std::string(1 << 20, 'x')),
+            "intel-xeon-gold-6430");
 }
 
 TEST(fingerprint_platform_key, DerivedKeysAreSafeNames) {

@@ -99,6 +99,47 @@ TEST(model_secret_redaction, TokenShapedValuesAreReplaced) {
   }
 }
 
+// The redaction is linear: a value of a megabyte in each shape's alphabet, or a run of near
+// misses, is redacted in one pass. std::regex recursed per character and overflowed the default
+// 8 MiB stack (ulimit -s, as ctest runs this) at about 30 kB (issue 41/52, high 1).
+TEST(model_secret_redaction, MegabyteValuesAreRedactedWithoutRecursion) {
+  const std::size_t mb = 1 << 20;
+  EXPECT_EQ(redact_secret_shapes("ghp_" + std::string(mb, 'a')), "<redacted>");
+  EXPECT_EQ(redact_secret_shapes("x Bearer " + std::string(mb, '=')), "x Bearer <redacted>");
+  EXPECT_EQ(redact_secret_shapes("?password=" + std::string(mb, 'p')), "?password=<redacted>");
+  EXPECT_EQ(redact_secret_shapes("eyJ" + std::string(mb, 'a') + ".bbbbbbbb.cccccccc"),
+            "<redacted>");
+  const std::string plain(mb, 'z');
+  EXPECT_EQ(redact_secret_shapes(plain), plain);
+  std::string near;  // "ghp_" + 15 letters, "Bearer x", "a=b&": nothing to redact, many starts
+  while (near.size() < mb) near += "ghp_aaaaaaaaaaaaaaa Bearer x a=b&;";
+  EXPECT_EQ(redact_secret_shapes(near), near);
+  EXPECT_EQ(recordable_value("CUDA_VISIBLE_DEVICES", std::string(60000, '0')),
+            std::string(60000, '0'));
+}
+
+// Where a shape may start and end: a word character before a token hides it, one match ends
+// where the next may begin, a key=value list is judged item by item.
+TEST(model_secret_redaction, ShapeBoundariesAreTheOnesThePatternsDescribe) {
+  const std::string ghp = "ghp_" + std::string(16, 'a');
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"x" + ghp, "x" + ghp},                        // a word before: no boundary
+      {"-" + ghp, "-<redacted>"},                    // a dash is one
+      {ghp + " " + ghp, "<redacted> <redacted>"},    // back to back
+      {ghp + "_tail", "<redacted>_tail"},            // the run stops at '_'
+      {"AKIAABCDEFGHIJKLMNOPQRS", "<redacted>QRS"},  // exactly 16 after AKIA
+      {"eyJaaaaaaaa.bbbbbbbb.ccccccc", "eyJaaaaaaaa.bbbbbbbb.ccccccc"},  // third part too short
+      {"BEARER\t\tabcdef", "BEARER\t\t<redacted>"},                      // any case, any blanks
+      {"Bearer abcde", "Bearer abcde"},                                  // five is not a credential
+      {"a=1&token=t&b=2", "a=1&token=<redacted>&b=2"},
+      {"token=t", "token=<redacted>"},  // at the start
+      {"x;pass=p", "x;pass=<redacted>"},
+      {"?=v&pass=", "?=v&pass="},  // no name, no value
+  };
+  for (const auto& [value, recorded] : cases)
+    EXPECT_EQ(redact_secret_shapes(value), recorded) << value;
+}
+
 // nccl.conf is copied into the fingerprint: each line as an assignment of a name, comments kept.
 TEST(model_secret_redaction, ConfigTextIsRecordedLineByLine) {
   EXPECT_EQ(

@@ -88,7 +88,7 @@ void print_left_out(const std::vector<std::string>& left_out) {
 void warn_if_mostly_ungated(const std::filesystem::path& file, Baseline baseline) {
   baseline.source = file.string();
   const std::string warning = gate::baseline_gateability_warning(gate::baseline_status(baseline));
-  if (!warning.empty()) std::cerr << "fabricgate: " << warning << "\n";
+  if (!warning.empty()) std::cerr << report::console_text("fabricgate: " + warning) << "\n";
 }
 
 int run_create(const BaselineArgs& a) {
@@ -112,10 +112,11 @@ int run_create(const BaselineArgs& a) {
   options.policy = policy_for_new(a, previous);
   const gate::BuiltBaseline built = gate::create_baseline(runs, options);
   save_baseline(target, built.baseline);
-  std::cout << "wrote " << target.string() << "\n"
-            << gate::render_baseline_diff(
-                   gate::diff_baselines(previous ? &*previous : nullptr, built.baseline))
-            << gate::describe_sessions(built.baseline);
+  // Session and host ids, times and keys come from run files: shown inert (console_text).
+  std::cout << report::console_text("wrote " + target.string() + "\n" +
+                                    gate::render_baseline_diff(gate::diff_baselines(
+                                        previous ? &*previous : nullptr, built.baseline)) +
+                                    gate::describe_sessions(built.baseline));
   print_left_out(built.left_out);
   warn_if_mostly_ungated(target, built.baseline);
   return 0;
@@ -129,12 +130,12 @@ int run_update(const BaselineArgs& a) {
       gate::update_baseline_window(old, runs, gate::utc_now_iso8601());
   const gate::BuiltBaseline& built = update.built;
   save_baseline(a.baseline, built.baseline);
-  std::cout << "updated " << a.baseline << ": " << update.launches_merged
-            << " passing key launch(es) merged into windows of " << old.policy.window
-            << " launches (whole sessions dropped from the oldest, never below min_sessions "
-            << old.policy.min_sessions << ")\n"
-            << gate::render_baseline_diff(gate::diff_baselines(&old, built.baseline))
-            << gate::describe_sessions(built.baseline);
+  std::cout << report::console_text(
+      fmt::format("updated {}: {} passing key launch(es) merged into windows of {} launches "
+                  "(whole sessions dropped from the oldest, never below min_sessions {})\n",
+                  a.baseline, update.launches_merged, old.policy.window, old.policy.min_sessions) +
+      gate::render_baseline_diff(gate::diff_baselines(&old, built.baseline)) +
+      gate::describe_sessions(built.baseline));
   for (const std::string& l : update.not_merged)
     std::cout << report::console_text("not merged: " + l) << "\n";
   print_left_out(built.left_out);
@@ -162,7 +163,8 @@ int run_status(const BaselineArgs& a) {
     file = where.path;
   }
   const Baseline baseline = load_baseline(file);
-  std::cout << gate::render_baseline_status(gate::baseline_status(baseline), a.all_keys);
+  std::cout << report::console_text(
+      gate::render_baseline_status(gate::baseline_status(baseline), a.all_keys));
   return 0;
 }
 
@@ -253,19 +255,19 @@ int run_grow(const BaselineArgs& a) {
   const std::size_t keys = status.keys.size();
   const double share = keys ? static_cast<double>(status.gateable) / static_cast<double>(keys) : 0;
   if (share < a.min_gateable) {
-    std::cout << fmt::format(
-                     "not proposed yet: {} of {} keys would gate ({:.0f} %, --min-gateable "
-                     "{:.0f} %); keep recording sessions\n",
-                     status.gateable, keys, 100 * share, 100 * a.min_gateable)
-              << gate::render_baseline_status(status, false);
+    std::cout << report::console_text(
+        fmt::format("not proposed yet: {} of {} keys would gate ({:.0f} %, --min-gateable "
+                    "{:.0f} %); keep recording sessions\n",
+                    status.gateable, keys, 100 * share, 100 * a.min_gateable) +
+        gate::render_baseline_status(status, false));
     return 0;
   }
   require_writable_file(target, a.out.empty() ? "--baselines-dir" : "--out");
   save_baseline(target, built.baseline);
-  std::cout << "proposed " << report::console_text(target.string()) << ": " << status.gateable
-            << " of " << keys << " keys gate; commit it through a pull request\n"
-            << gate::describe_sessions(built.baseline)
-            << gate::render_baseline_status(status, false);
+  std::cout << report::console_text(
+      fmt::format("proposed {}: {} of {} keys gate; commit it through a pull request\n",
+                  target.string(), status.gateable, keys) +
+      gate::describe_sessions(built.baseline) + gate::render_baseline_status(status, false));
   print_left_out(built.left_out);
   return 0;
 }

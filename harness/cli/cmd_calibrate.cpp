@@ -11,6 +11,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/text_escape.hpp"
 #include "harness/baseline/baseline_builder.hpp"
 #include "harness/baseline/baseline_diff.hpp"
 #include "harness/baseline/calibration.hpp"
@@ -96,7 +97,7 @@ int run_calibrate(CalibrateArgs& a) {
     const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
     const std::string text =
         gate::render_session_calibration(gate::calibrate_by_session(runs, policy));
-    std::cout << text;
+    std::cout << report::console_text(text);  // session and host ids come from run files
     if (!a.out.empty()) write_file_atomically(a.out, text);
     return 0;
   }
@@ -107,15 +108,16 @@ int run_calibrate(CalibrateArgs& a) {
       gate::calibrate(runs, baseline ? &*baseline : nullptr,
                       baseline ? baseline->policy : TolerancePolicy::defaults());
   const std::string text = gate::render_calibration(table);
-  std::cout << text;
+  std::cout << report::console_text(text);
   if (!a.out.empty()) write_file_atomically(a.out, text);
   if (a.write) {
     Baseline updated = *baseline;
     updated.updated_at = gate::utc_now_iso8601();
     const std::size_t n = gate::write_calibrated_bands(updated, table, updated.updated_at);
     save_baseline(a.baseline, updated);
-    std::cout << "\nwrote calibrated bands of " << n << " keys into " << a.baseline << "\n"
-              << gate::render_baseline_diff(gate::diff_baselines(&*baseline, updated));
+    std::cout << report::console_text(
+        "\nwrote calibrated bands of " + std::to_string(n) + " keys into " + a.baseline + "\n" +
+        gate::render_baseline_diff(gate::diff_baselines(&*baseline, updated)));
   }
   return 0;
 }

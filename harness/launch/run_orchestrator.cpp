@@ -14,6 +14,7 @@ extern char** environ;
 #include "core/records_header.hpp"
 #include "core/suite.hpp"
 #include "core/suite_limits.hpp"
+#include "core/text_escape.hpp"
 #include "harness/analysis/capture_json.hpp"
 #include "harness/analysis/controls.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
@@ -385,8 +386,10 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
       const HangReport hang = write_hang_report(
           sr.dir, at_timeout ? *at_timeout : read_progress_snapshot(sr.dir, shared.ranks),
           facts.incomplete_reason);
+      // The lines quote the ranks' progress files, which the bench (or anything that can write
+      // the run directory) wrote: shown inert.
       for (const std::string& line : hang.console)
-        std::fprintf(stderr, "fabricgate: %s\n", line.c_str());
+        std::fprintf(stderr, "%s\n", report::console_text("fabricgate: " + line).c_str());
       std::fprintf(stderr, "fabricgate: hang forensics in %s\n", (sr.dir / "hang.json").c_str());
     }
   }

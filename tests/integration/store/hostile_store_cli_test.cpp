@@ -160,6 +160,47 @@ TEST(store_HostileRows, AHostileHostIdInARunIsShownInert) {
   }
 }
 
+// Session and host ids are any text in a run file: `baseline create`, `update`, `status` and
+// `calibrate --by-session` print them (sessions, hosts, keys) inert (issue 52, round four high 3).
+TEST(store_HostileRows, BaselineCommandsPrintRunFileIdsInert) {
+  for (std::size_t variant = 0; variant < kHostile.size(); ++variant) {
+    const std::string& bad = kHostile[variant];
+    const fs::path root = testing::fresh_temp_dir("hostile-ids-" + std::to_string(variant));
+    const fs::path results = root / "results";
+    std::vector<std::string> from;
+    for (int i = 0; i < 4; ++i) {
+      testing::ResultSpec s;
+      s.bytes = 1 << 20;
+      s.time_us = testing::noisy(100.0, 0.003, 5, 30 + static_cast<unsigned>(i));
+      testing::RunSpec rs;
+      rs.run_id = "run-0" + std::to_string(i);
+      json doc = testing::make_run(rs, {testing::make_result(s)});
+      doc["session_id"] = "session-" + std::to_string(i % 2) + bad;
+      doc["host_id"] = "host" + bad;
+      from.push_back(testing::write_run_dir(results, doc).string());
+    }
+    const fs::path baseline = root / "baseline.json";
+    const Result created = cli({"baseline", "create", "--from", from[0], "--from", from[1],
+                                "--from", from[2], "--out", baseline.string()});
+    EXPECT_EQ(created.code, 0) << created.out << created.err;
+    expect_inert("baseline create", created.out + created.err);
+    EXPECT_NE(created.out.find("session-0"), std::string::npos) << created.out;  // shown
+    const Result status =
+        cli({"baseline", "status", "--baseline", baseline.string(), "--all-keys"});
+    EXPECT_EQ(status.code, 0) << status.out << status.err;
+    expect_inert("baseline status", status.out + status.err);
+    const Result updated =
+        cli({"baseline", "update", "--baseline", baseline.string(), "--from", from[3]});
+    EXPECT_EQ(updated.code, 0) << updated.out << updated.err;
+    expect_inert("baseline update", updated.out + updated.err);
+    const Result by_session = cli({"calibrate", "--by-session", "--from", from[0], "--from",
+                                   from[1], "--from", from[2], "--from", from[3]});
+    EXPECT_EQ(by_session.code, 0) << by_session.out << by_session.err;
+    expect_inert("calibrate --by-session", by_session.out + by_session.err);
+    fs::remove_all(root);
+  }
+}
+
 }  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

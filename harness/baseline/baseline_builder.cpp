@@ -1,5 +1,7 @@
 #include "harness/baseline/baseline_builder.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -208,6 +210,23 @@ std::string utc_now_iso8601() {
   char text[32];
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return text;
+}
+
+std::vector<RunRecord> quiet_runs(const std::vector<RunRecord>& runs, double busy_threshold,
+                                  std::vector<std::string>& left_out) {
+  std::vector<RunRecord> out;
+  for (const RunRecord& r : runs) {
+    if (busy_threshold > 0 && r.host_cpu_pressure && *r.host_cpu_pressure > busy_threshold) {
+      left_out.push_back(fmt::format(
+          "{}: measured on a busy runner (a task waited for a CPU {:.0f} % of the launch, over "
+          "busy_cpu_pressure {:.0f} %)",
+          r.source.empty() ? r.run_id : r.source, 100 * *r.host_cpu_pressure,
+          100 * busy_threshold));
+      continue;
+    }
+    out.push_back(r);
+  }
+  return out;
 }
 
 BuiltBaseline create_baseline(const std::vector<RunRecord>& runs,

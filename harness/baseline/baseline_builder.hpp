@@ -27,6 +27,13 @@ struct BuiltBaseline {
 BuiltBaseline create_baseline(const std::vector<RunRecord>& runs,
                               const BaselineBuildOptions& options);
 
+// The runs that may stand for a platform's level: a launch measured while the launching host
+// waited for a CPU more than `busy_threshold` of the time (the policy's busy_cpu_pressure, the
+// same rule that makes a failure "runner busy, not judged") is left out, one "run: why" line each
+// in `left_out`. A launch without a pressure figure is kept (older runs, kernels without PSI).
+std::vector<RunRecord> quiet_runs(const std::vector<RunRecord>& runs, double busy_threshold,
+                                  std::vector<std::string>& left_out);
+
 // Updating (a rolling window of passing launches per key) is baseline_window.hpp.
 
 std::string utc_now_iso8601();

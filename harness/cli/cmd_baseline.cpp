@@ -110,6 +110,14 @@ int run_create(const BaselineArgs& a) {
   options.now = gate::utc_now_iso8601();
   // A re-created baseline keeps the thresholds someone tuned in review unless told otherwise.
   options.policy = policy_for_new(a, previous);
+  // The launches were named one by one, for a file that is reviewed in a pull request: a busy
+  // one is kept but said loudly (grow and update, which pick launches themselves, leave it out).
+  std::vector<std::string> busy;
+  gate::quiet_runs(runs, options.policy.busy_cpu_pressure, busy);
+  for (const std::string& b : busy)
+    std::cerr << report::console_text("fabricgate: warning: " + b +
+                                      "; it is in this baseline because --from named it")
+              << "\n";
   const gate::BuiltBaseline built = gate::create_baseline(runs, options);
   save_baseline(target, built.baseline);
   // Session and host ids, times and keys come from run files: shown inert (console_text).
@@ -124,8 +132,15 @@ int run_create(const BaselineArgs& a) {
 
 int run_update(const BaselineArgs& a) {
   const Baseline old = load_baseline(a.baseline);
-  const std::vector<RunRecord> runs = load_runs(a.from);
-  gate::require_runs_platform(runs, old, a.force_platform);
+  const std::vector<RunRecord> loaded = load_runs(a.from);
+  gate::require_runs_platform(loaded, old, a.force_platform);
+  std::vector<std::string> busy;  // launches of a busy runner never join the windows
+  const std::vector<RunRecord> runs = gate::quiet_runs(loaded, old.policy.busy_cpu_pressure, busy);
+  print_left_out(busy);
+  if (runs.empty())
+    throw InputError(
+        "baseline update: every launch given was measured on a busy runner; nothing "
+        "to merge");
   const gate::WindowUpdate update =
       gate::update_baseline_window(old, runs, gate::utc_now_iso8601());
   const gate::BuiltBaseline& built = update.built;
@@ -223,10 +238,33 @@ int run_grow(const BaselineArgs& a) {
       a.platform.empty() ? only_platform_with(results, a.suite) : a.platform;
   require_safe_name(platform, "--platform", "");
   const std::vector<std::filesystem::path> dirs = recorded_launches(results / platform, a.suite);
-  std::vector<RunRecord> runs;
-  for (const auto& d : dirs) runs.push_back(load_run(d.string()));
+  // The results directory persists on a self-hosted runner: one hung, cut-short or misfiled
+  // launch must not stop every later grow. Each is left out with why, as `store import` does;
+  // suite, scenario and platform come from the record, not the directory's name.
+  std::vector<RunRecord> recorded;
+  std::vector<std::string> unusable;
+  for (const auto& d : dirs) {
+    try {
+      RunRecord r = load_run(d.string());
+      if (!r.complete) {
+        unusable.push_back(d.string() + ": incomplete (" + r.incomplete_reason + ")");
+      } else if (r.platform != platform || r.suite != a.suite ||
+                 !(r.scenario.empty() || r.scenario == "default")) {
+        unusable.push_back(d.string() + ": a run of " + r.platform + " " + r.suite + "/" +
+                           r.scenario + ", not of " + platform + " " + a.suite + "/default");
+      } else {
+        recorded.push_back(std::move(r));
+      }
+    } catch (const InputError& e) {
+      unusable.push_back(d.string() + ": unreadable: " + e.what());
+    }
+  }
+  print_left_out(unusable);
   const std::filesystem::path target = output_file(a, platform, a.suite);
   const TolerancePolicy policy = policy_for_new(a, std::nullopt);
+  std::vector<std::string> busy;  // launches of a busy runner never make a level
+  const std::vector<RunRecord> runs = gate::quiet_runs(recorded, policy.busy_cpu_pressure, busy);
+  print_left_out(busy);
 
   std::set<std::string> sessions;
   for (const gate::RunSession& s : gate::sessions_of_runs(runs)) sessions.insert(s.id);

@@ -48,7 +48,13 @@ int run_dashboard(const DashboardArgs& a) {
   options.max_keys = a.max_keys;
   std::size_t runs = 0;
   for (const report::DashboardPlatform& p : platforms) runs += p.runs.size();
-  for (const report::DashboardPage& page : report::render_dashboard(platforms, options))
+  const std::vector<report::DashboardPage> pages = report::render_dashboard(platforms, options);
+  for (const report::DashboardPage& page : pages) {
+    // Page names come from store rows: never a path (dashboard_site.cpp platform_file).
+    if (!is_safe_name(page.file))
+      throw InputError(page.file, "dashboard page", "a file name without '/' or '..'");
+  }
+  for (const report::DashboardPage& page : pages)
     write_file_atomically(std::filesystem::path(a.out) / page.file, page.html);
   std::cout << "dashboard of " << runs << " run(s), " << platforms.size() << " platform(s) from "
             << s->display() << " -> " << (std::filesystem::path(a.out) / "index.html").string()

@@ -187,6 +187,7 @@ Comparison start_comparison(const RunRecord& run, const Baseline* baseline,
   c.run_source = run.source;
   c.run_complete = run.complete;
   c.host_cpu_pressure = run.host_cpu_pressure;
+  c.quietest_cpu_pressure = run.host_cpu_pressure;
   c.incomplete_reason = run.incomplete_reason;
   c.capture = run.capture;
   c.has_baseline = baseline != nullptr;

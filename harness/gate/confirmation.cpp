@@ -141,9 +141,15 @@ Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>
   std::vector<std::map<std::string, const KeyComparison*>> measured(later.size());
   for (std::size_t i = 0; i < later.size(); ++i) {
     if (!later[i].comparison) continue;
-    // The busiest launch judged decides whether the runner was too busy to judge (judge_run).
-    if (const auto p = later[i].comparison->host_cpu_pressure)
-      first.host_cpu_pressure = std::max(first.host_cpu_pressure.value_or(0.0), *p);
+    // The busiest launch judged is what the run reports; the quietest decides whether a failure
+    // may be excused as the runner's load (outcome.cpp): a quiet launch that failed too is not.
+    const auto p = later[i].comparison->host_cpu_pressure;
+    if (p) first.host_cpu_pressure = std::max(first.host_cpu_pressure.value_or(0.0), *p);
+    if (p && first.quietest_cpu_pressure) {
+      first.quietest_cpu_pressure = std::min(*first.quietest_cpu_pressure, *p);
+    } else {
+      first.quietest_cpu_pressure.reset();  // a launch whose load is unknown excuses nothing
+    }
     for (const KeyComparison& k : later[i].comparison->keys) {
       if (k.verdict != Verdict::missing) measured[i].emplace(k.key, &k);
     }

@@ -11,6 +11,11 @@ namespace {
 // on the launch's GPUs (runner_evidence.hpp).
 bool busy_runner(const Comparison& c) {
   if (!measured_on_busy_runner(c) || c.failing_findings() > 0) return false;
+  // Every judged launch must have been busy: one busy confirmation does not excuse a failure
+  // that a quiet launch measured (issue 52). A foreign GPU process is evidence on its own.
+  const bool every_launch_busy = c.busy_threshold > 0 && c.quietest_cpu_pressure &&
+                                 *c.quietest_cpu_pressure > c.busy_threshold;
+  if (!every_launch_busy && !c.runner_evidence.foreign_load) return false;
   for (const KeyComparison& k : c.keys) {
     if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete &&
         !verdict_load_can_cause(k.verdict))

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/json_file.hpp"
 #include "core/text_escape.hpp"
 #include "harness/report/history_change_points.hpp"
 #include "harness/report/html_page_head.hpp"
@@ -63,7 +64,15 @@ std::string short_time(const std::string& iso) {
   return iso.size() >= 16 ? iso.substr(5, 5) + " " + iso.substr(11, 5) : iso;
 }
 
-std::string platform_file(const std::string& platform) { return "platform-" + platform + ".html"; }
+// The platform comes from store rows that anyone with write access sets: it names a page file
+// and an href only when it is a safe name (letters, digits, '.', '_', '-'); any other text gets
+// a name made of its hash, so no row can write outside --out or reach an attribute unescaped.
+std::string platform_file(const std::string& platform) {
+  if (is_safe_name(platform)) return "platform-" + platform + ".html";
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a: a stable name, not a security property
+  for (const unsigned char c : platform) h = (h ^ c) * 1099511628211ull;
+  return fmt::format("platform-x{:016x}.html", h);
+}
 
 struct HostSeries {
   std::string host;
@@ -245,7 +254,7 @@ std::string change_table(const PlatformView& v) {
       for (const HistoryChangePoint& c : hs.steps) {
         rows += "<tr class=\"change\" data-key=\"" + site_esc(v.keys[i].key) + "\" data-host=\"" +
                 site_esc(hs.host) + "\" data-run-id=\"" + site_esc(c.run_id) + "\"><td><a href=\"" +
-                platform_file(v.platform->platform) + fmt::format("#k-{}", i) + "\">" +
+                site_esc(platform_file(v.platform->platform)) + fmt::format("#k-{}", i) + "\">" +
                 site_esc(v.keys[i].key) + "</a></td><td>" + site_esc(hs.host) + "</td><td><code>" +
                 site_esc(c.run_id) + "</code></td><td>" + site_esc(c.started_at) +
                 "</td><td class=\"" + (c.worse ? "worse" : "better") + "\">" +
@@ -310,7 +319,7 @@ std::vector<DashboardPage> render_dashboard(const std::vector<DashboardPlatform>
   for (const DashboardPlatform& p : platforms) {
     const PlatformView v = view_of(p, options.max_keys);
     index += "<h2 id=\"p-" + site_esc(p.platform) + "\">" + site_esc(p.platform) +
-             "</h2>\n<p><a href=\"" + platform_file(p.platform) +
+             "</h2>\n<p><a href=\"" + site_esc(platform_file(p.platform)) +
              "\">trends of every key</a></p>\n<h3>Hosts</h3>\n" + hosts_table(v) +
              "<h3>Change points</h3>\n" + change_table(v) + "<h3>Runs</h3>\n" + runs_table(v);
     pages.push_back({platform_file(p.platform), platform_page(v, options)});

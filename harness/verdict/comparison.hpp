@@ -217,6 +217,9 @@ struct Comparison {
   // The launching host's CPU pressure in the busiest launch judged (first or confirmation), and
   // whether it made the failing verdict "runner busy, not judged" (judge_run.hpp).
   std::optional<double> host_cpu_pressure;
+  // The least busy of those launches: a failure is excused as "runner busy" only when every
+  // judged launch was busy (a quiet launch beyond the band is the change's, or the runner's own).
+  std::optional<double> quietest_cpu_pressure;
   bool runner_busy = false;
   double busy_threshold = 0;
   // Every failing key is slower than this host's own level with the software unchanged: the

@@ -57,6 +57,27 @@ def main():
                   "%d sittings: does not say how many sessions are missing:\n%s" % (n, r.stdout))
             check(not os.path.exists(proposal), "%d sittings: a proposal was written" % n)
         add_sitting(3)
+        # A hung launch, a cut-short run.json and another suite's run filed as p2p: each is left
+        # out with why, and the grow goes on (issue 52: one bad launch stopped it for good).
+        def plant(name, edit):
+            dst = os.path.join(platform_dir, name)
+            shutil.copytree(launches[0], dst)
+            path = os.path.join(dst, "run.json")
+            doc = json.load(open(path))
+            doc["run_id"] = name
+            text = edit(doc)
+            open(path, "w").write(text if isinstance(text, str) else json.dumps(doc))
+
+        plant("20261201T235901Z-p2p-default",
+              lambda d: d.update({"complete": False, "incomplete_reason": "fabricgate-bench hung"}))
+        plant("20261201T235902Z-p2p-default", lambda d: json.dumps(d)[:300])
+        plant("20261201T235903Z-p2p-default", lambda d: d.update({"suite": "quick"}))
+        r = grow("--min-gateable", "1")
+        check(r.returncode == 0, "with unusable launches: exit %d: %s" % (r.returncode, r.stderr))
+        for why in ("235901Z-p2p-default: incomplete (fabricgate-bench hung)",
+                    "235902Z-p2p-default: unreadable", "235903Z-p2p-default: a run of h200-x1 quick/"):
+            check(why in r.stdout, "grow does not leave out %r:\n%s" % (why, r.stdout))
+        check("24 launch(es) in 3 session(s)" in r.stdout, "the usable launches are not counted:\n" + r.stdout)
         # A share no baseline can reach is never proposed, and says what would gate.
         r = grow("--min-gateable", "1")
         check(r.returncode == 0 and not os.path.exists(proposal) and "not proposed yet" in r.stdout

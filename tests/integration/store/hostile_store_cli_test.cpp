@@ -7,6 +7,8 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 
@@ -199,6 +201,108 @@ TEST(store_HostileRows, BaselineCommandsPrintRunFileIdsInert) {
     expect_inert("calibrate --by-session", by_session.out + by_session.err);
     fs::remove_all(root);
   }
+}
+
+// Launches measured on a busy runner (CPU pressure over the policy's busy_cpu_pressure) never join
+// a baseline by themselves: `baseline grow` and `update` leave them out and say so (`create`
+// keeps the launches it was given and warns), and a policy
+// whose busy threshold would call a quiet runner busy is refused (issue 52, round four high 6).
+TEST(store_HostileRows, BusyLaunchesNeverJoinABaseline) {
+  const fs::path root = testing::fresh_temp_dir("busy-baseline");
+  const fs::path results = root / "results";
+  std::vector<std::string> dirs;
+  for (int i = 0; i < 6; ++i) {
+    const bool busy = i == 1 || i == 5;
+    testing::ResultSpec s;
+    s.bytes = 1 << 20;
+    s.time_us = testing::noisy(busy ? 300.0 : 100.0, 0.003, 5, 40 + static_cast<unsigned>(i));
+    testing::RunSpec rs;
+    rs.run_id = "run-0" + std::to_string(i) + "-cpu-default";  // as `run` names its launches
+    json doc = testing::make_run(rs, {testing::make_result(s)});
+    doc["host_cpu_pressure"] = {{"some_share", busy ? 0.6 : 0.02},
+                                {"source", "/proc/pressure/cpu"}};
+    dirs.push_back(testing::write_run_dir(results, doc).string());
+  }
+  const fs::path baseline = root / "baseline.json";
+  const Result created = cli({"baseline", "create", "--from", dirs[0], "--from", dirs[1], "--from",
+                              dirs[2], "--from", dirs[3], "--out", baseline.string()});
+  ASSERT_EQ(created.code, 0) << created.out << created.err;
+  // `create` names its launches one by one: a busy one stays, said loudly on stderr.
+  EXPECT_NE(created.err.find(
+                "run-01-cpu-default/run.json: measured on a busy runner (a task waited for a "
+                "CPU 60 %"),
+            std::string::npos)
+      << created.err;
+  const json made = json::parse(std::ifstream(baseline));
+  // `grow` picks launches itself: it leaves the busy ones out and says so.
+  const Result grown = cli({"baseline", "grow", "--results-dir", results.string(), "--suite", "cpu",
+                            "--out", (root / "grown.json").string(), "--min-gateable", "0.01"});
+  EXPECT_EQ(grown.code, 0) << grown.out << grown.err;
+  EXPECT_NE(grown.out.find("4 launch(es)"), std::string::npos) << grown.out;  // of 6
+  EXPECT_NE(grown.out.find("run-05-cpu-default/run.json: measured on a busy runner"),
+            std::string::npos)
+      << grown.out;
+  const Result updated =
+      cli({"baseline", "update", "--baseline", baseline.string(), "--from", dirs[5]});
+  EXPECT_EQ(updated.code, 2) << updated.out << updated.err;  // nothing quiet to merge
+  EXPECT_NE(updated.err.find("busy runner"), std::string::npos) << updated.err;
+  EXPECT_EQ(json::parse(std::ifstream(baseline)), made);  // unchanged
+  // busy_cpu_pressure 0.01 would call every quiet runner busy: refused.
+  json lax = made;
+  lax["tolerance_policy"]["busy_cpu_pressure"] = 0.01;
+  std::ofstream(root / "lax.json") << lax.dump();
+  const Result refused = cli({"compare", dirs[4], "--baseline", (root / "lax.json").string()});
+  EXPECT_EQ(refused.code, 2) << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("busy_cpu_pressure"), std::string::npos) << refused.err;
+  fs::remove_all(root);
+}
+
+// A store row's platform names a dashboard page and reaches its links: with markup that would
+// redirect the page, and with "../" that would write outside --out, the dashboard writes only
+// pages inside --out, named by a hash, and no row's text becomes markup (issue 52, round four
+// high 2).
+TEST(store_HostileRows, TheDashboardKeepsHostilePlatformsInsideOutAndOutOfTheMarkup) {
+  const fs::path root = testing::fresh_temp_dir("hostile-dashboard");
+  const fs::path results = root / "results";
+  for (int i = 0; i < 3; ++i) {
+    testing::ResultSpec s;
+    s.bytes = 1 << 20;
+    s.time_us = testing::noisy(100.0, 0.003, 5, 50 + static_cast<unsigned>(i));
+    testing::RunSpec rs;
+    rs.run_id = "run-0" + std::to_string(i);
+    testing::write_run_dir(results, testing::make_run(rs, {testing::make_result(s)}));
+  }
+  const std::string store = "sqlite:" + (results / "fabricgate.sqlite").string();
+  ASSERT_EQ(cli({"store", "import", results.string(), "--store", store}).code, 0);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((results / "fabricgate.sqlite").string().c_str(), &db), SQLITE_OK);
+  const std::string redirect =
+      "x\"><meta http-equiv=\"refresh\" content=\"0;url=https://evil.example/\"><base "
+      "href=\"//e\">";
+  exec(db, "UPDATE runs SET platform = ? WHERE run_id = 'run-00'", {redirect});
+  exec(db, "UPDATE runs SET platform = ? WHERE run_id = 'run-01'", {"../../escaped"});
+  sqlite3_close(db);
+  const fs::path site = root / "deep" / "site";
+  const Result made = cli({"dashboard", "--store", store, "--out", site.string()});
+  ASSERT_EQ(made.code, 0) << made.out << made.err;
+  expect_inert("dashboard", made.out + made.err);
+  EXPECT_FALSE(fs::exists(root / "escaped.html"));
+  EXPECT_FALSE(fs::exists(root / "deep" / "escaped.html"));
+  std::size_t pages = 0;
+  for (const auto& e : fs::recursive_directory_iterator(root / "deep")) {
+    if (!e.is_regular_file()) continue;
+    ++pages;
+    EXPECT_EQ(e.path().parent_path(), site) << e.path();  // nothing outside --out
+    std::ifstream in(e.path());
+    const std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(html.find("<meta http-equiv=\"refresh\" content=\"0;url=https://evil"),
+              std::string::npos)
+        << e.path();
+    EXPECT_EQ(html.find("<base href"), std::string::npos) << e.path();
+    EXPECT_EQ(html.find("href=\"platform-../"), std::string::npos) << e.path();
+  }
+  EXPECT_GE(pages, 4u);  // index and one page per platform (three)
+  fs::remove_all(root);
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

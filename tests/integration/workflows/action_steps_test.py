@@ -72,6 +72,9 @@ def main():
         # in twenty that gates is enough to propose.
         policy = json.load(open(os.path.join(root, "baselines", "cpu-intel-xeon-c2.json")))
         policy["tolerance_policy"]["max_band"] = 0.95
+        # ctest runs other tests beside this one on a 2-core box: its launches may be busy, and
+        # grow leaves busy launches out (its own test: store_HostileRows). Not the subject here.
+        policy["tolerance_policy"]["busy_cpu_pressure"] = 1.0
         policy_file = os.path.join(workspace, "policy.json")
         json.dump(policy, open(policy_file, "w"))
         grow = dict(grow_baseline="true", grow_min_gateable="0.05", grow_policy_from=policy_file)

@@ -27,6 +27,7 @@
 #include "harness/import/source_text.hpp"
 #include "harness/launch/run_assembly.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/model/secret_redaction.hpp"
 #include "harness/store/results_store.hpp"
 
 namespace fabricgate::cli {
@@ -83,6 +84,22 @@ nlohmann::json fingerprint_of(const ImportArgs& a) {
     throw InputError(a.fingerprint, "/gpus",
                      "a fingerprint with a GPU section (fabricgate fingerprint --out FILE on the "
                      "machine that ran the tool)");
+  // The file was written elsewhere, perhaps by hand or an older tool: what `fingerprint` would
+  // never record (secret-named variables, token-shaped values, nccl.conf secrets) is redacted
+  // before it is copied into run.json (issue 52).
+  if (fp.contains("environment") && fp["environment"].is_object() &&
+      fp["environment"].contains("variables") && fp["environment"]["variables"].is_object()) {
+    for (auto& [name, value] : fp["environment"]["variables"].items()) {
+      if (value.is_string()) value = recordable_value(name, value.get<std::string>());
+    }
+  }
+  if (fp.contains("nccl") && fp["nccl"].is_object() && fp["nccl"].contains("config_files") &&
+      fp["nccl"]["config_files"].is_array()) {
+    for (auto& f : fp["nccl"]["config_files"]) {
+      if (f.is_object() && f.contains("contents") && f["contents"].is_string())
+        f["contents"] = recordable_config_text(f["contents"].get<std::string>());
+    }
+  }
   return fp;
 }
 

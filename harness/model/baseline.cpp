@@ -6,6 +6,7 @@
 #include "core/benchmark_key.hpp"
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "harness/model/fingerprint_detail.hpp"
 
 namespace fabricgate {
 
@@ -151,7 +152,9 @@ class BaselineParser {
     b.identity = r_.object_at("/identity");
     if (r_.find("/fingerprint_detail")) {
       for (const auto& [field, value] : r_.object_at("/fingerprint_detail").items()) {
-        b.fingerprint_detail[field] = r_.string_at("/fingerprint_detail" + escape(field));
+        // A file anyone may have written: secrets never reach WHAT CHANGED (issue 52).
+        b.fingerprint_detail[field] =
+            recordable_detail(field, r_.string_at("/fingerprint_detail" + escape(field)));
       }
     }
     b.gpus_per_process = int_in("/gpus_per_process", 0, 64);

@@ -123,6 +123,13 @@ void nics(FingerprintDetail& out, const json& fp) {
 
 }  // namespace
 
+std::string recordable_detail(const std::string& field, const std::string& value) {
+  for (const std::string_view prefix : {"env/", "nccl.conf/"}) {
+    if (field.rfind(prefix, 0) == 0) return recordable_value(field.substr(prefix.size()), value);
+  }
+  return redact_secret_shapes(value);
+}
+
 FingerprintDetail fingerprint_detail(const json& fp) {
   FingerprintDetail out;
   if (!fp.is_object()) return out;

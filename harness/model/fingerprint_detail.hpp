@@ -20,4 +20,10 @@ using FingerprintDetail = std::map<std::string, std::string>;
 // "gpu0/pcie", "gpu0/nvlinks", "nics", "kernel". Empty for a non-object.
 FingerprintDetail fingerprint_detail(const nlohmann::json& fingerprint);
 
+// A detail field's value as it may be shown or recorded: an env/NAME or nccl.conf/NAME field
+// whose NAME says secret loses its value, any other value its secret-shaped parts
+// (secret_redaction.hpp). For details read back from files (a baseline's fingerprint_detail),
+// which anyone may have written: WHAT CHANGED prints them in every format.
+std::string recordable_detail(const std::string& field, const std::string& value);
+
 }  // namespace fabricgate

@@ -117,7 +117,8 @@ std::string redact_authorisation_values(std::string_view text) {
   return out;
 }
 
-// (([?&;]|^)([A-Za-z0-9_.-]+)=)[^&#\s"'<>]+ where the name says it is a secret: "name=" kept.
+// (([?&;]|^-{0,2}|[ \t]-{0,2})([A-Za-z0-9_.-]+)=)[^&#\s"'<>]+ where the name says it is a
+// secret: "name=" kept.
 // A match that is not a secret is still consumed, as the regex iteration did.
 template <typename Secret>
 std::string redact_secret_params(std::string_view text, Secret secret) {
@@ -133,8 +134,12 @@ std::string redact_secret_params(std::string_view text, Secret secret) {
     std::size_t name_at = std::string_view::npos;
     if (std::string_view("?&;").find(text[i]) != std::string_view::npos) {
       name_at = i + 1;
-    } else if (i == 0) {
-      name_at = 0;
+    } else if (i == 0 || text[i] == ' ' || text[i] == '\t') {
+      // A command line inside a value (OMPI_MCA_plm_rsh_agent="ssh ... --password=x"): an
+      // option after a blank, or at the start, with its one or two dashes (issue 52).
+      name_at = i == 0 && text[i] != ' ' && text[i] != '\t' ? 0 : i + 1;
+      for (int dash = 0; dash < 2 && name_at < text.size() && text[name_at] == '-'; ++dash)
+        ++name_at;
     }
     if (name_at == std::string_view::npos) {
       ++i;

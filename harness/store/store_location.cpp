@@ -18,7 +18,30 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 // "user:secret@" in a URI, or a keyword whose name says secret (password=, sslpassword=,
 // PassWord=, a *_token= or *passphrase=; secret_redaction's rule) in a conninfo string or a URI
 // query. sslkey=, sslcert= and sslrootcert= name files and are allowed.
+// "%70assword" -> "password": libpq decodes a URI's percent escapes (keys included), so the
+// check must see the decoded names too (issue 52: `?pass%77ord=` passed the refusal).
+std::string percent_decoded(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+bool carries_password_as_written(const std::string& text);
+
 bool carries_password(const std::string& text) {
+  return carries_password_as_written(text) || carries_password_as_written(percent_decoded(text));
+}
+
+bool carries_password_as_written(const std::string& text) {
   static const std::regex uri_password(R"(^[a-z]+://[^/@]*:[^/@]*@)", std::regex::icase);
   static const std::regex keyword(R"((^|[\s?&])([A-Za-z_]+)\s*=)");
   if (std::regex_search(text, uri_password)) return true;

@@ -3,6 +3,8 @@
 // and leave nothing behind; the one-GPU outputs from the H200 machine are refused as P01.
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <unistd.h>
 #include <algorithm>
 #include <chrono>
@@ -127,6 +129,27 @@ TEST_F(import_ImportCli, ThreeLaunchesMakeABaselineAFourthPassesASlowedOneFails)
   }
   const Result passing = cli({"report", run_dir("launch-4").string(), "--baseline", baseline});
   EXPECT_EQ(passing.code, 0) << passing.out << passing.err;
+}
+
+// A fingerprint file written elsewhere (by hand, by an older tool) may hold secrets: import
+// --fingerprint redacts them as `fabricgate fingerprint` would before run.json is written (issue
+// 52, round four high 4).
+TEST_F(import_ImportCli, AnImportedFingerprintLosesItsSecrets) {
+  const fs::path fp = root_ / "fingerprint.json";
+  ASSERT_EQ(cli({"fingerprint", "--out", fp.string()}).code, 0);
+  nlohmann::json doc = nlohmann::json::parse(slurp(fp));
+  doc["environment"]["variables"]["NCCL_FOO_TOKEN"] = "hunter2-token";
+  doc["environment"]["variables"]["OMPI_MCA_plm_rsh_agent"] = "ssh --password=hunter3 -p 22";
+  doc["environment"]["variables"]["NCCL_X"] = "ghp_" + std::string(30, 'a');
+  std::ofstream(fp) << doc.dump();
+  const Result imported = cli({"import", "nccl-tests", kCall16 + "r1-nccl-tests-c0-all_gather.txt",
+                               "--out", run_dir("with-fp").string(), "--platform", kPlatform,
+                               "--fingerprint", fp.string(), "--store", "none"});
+  ASSERT_EQ(imported.code, 0) << imported.out << imported.err;
+  const std::string run = slurp(run_dir("with-fp") / "run.json");
+  for (const char* secret : {"hunter2", "hunter3", "ghp_aaaa"})
+    EXPECT_EQ(run.find(secret), std::string::npos) << secret;
+  EXPECT_NE(run.find("ssh --password=<redacted> -p 22"), std::string::npos);
 }
 
 // Imported runs are recorded in the results store like `run`'s, so history and the dashboard see

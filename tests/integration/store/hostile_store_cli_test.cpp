@@ -305,6 +305,45 @@ TEST(store_HostileRows, TheDashboardKeepsHostilePlatformsInsideOutAndOutOfTheMar
   fs::remove_all(root);
 }
 
+// A baseline's fingerprint_detail is a file anyone may have written: a secret in it never
+// reaches WHAT CHANGED, in any format (issue 52, round four high 4).
+TEST(store_HostileRows, ABaselinesFingerprintSecretsNeverReachWhatChanged) {
+  const fs::path root = testing::fresh_temp_dir("baseline-secrets");
+  const fs::path results = root / "results";
+  std::vector<std::string> from;
+  for (int i = 0; i < 4; ++i) {
+    testing::ResultSpec s;
+    s.bytes = 1 << 20;
+    s.time_us = testing::noisy(100.0, 0.003, 5, 60 + static_cast<unsigned>(i));
+    testing::RunSpec rs;
+    rs.run_id = "run-0" + std::to_string(i);
+    json doc = testing::make_run(rs, {testing::make_result(s)});
+    doc["fingerprint"]["environment"] = {{"variables", {{"NCCL_DEBUG", "WARN"}}}};
+    from.push_back(testing::write_run_dir(results, doc).string());
+  }
+  const fs::path baseline = root / "baseline.json";
+  ASSERT_EQ(cli({"baseline", "create", "--from", from[0], "--from", from[1], "--from", from[2],
+                 "--out", baseline.string()})
+                .code,
+            0);
+  json b = json::parse(std::ifstream(baseline));
+  b["fingerprint_detail"]["env/NCCL_SECRET_TOKEN"] = "hunter2-token";
+  b["fingerprint_detail"]["env/NCCL_IB_HCA"] = "mlx5_0 ghp_" + std::string(30, 'q');
+  b["fingerprint_detail"]["env/OMPI_MCA_plm_rsh_agent"] = "ssh --password=hunter3";
+  std::ofstream(baseline) << b.dump();
+  for (const std::string format : {"console", "markdown", "json", "junit"}) {
+    const Result r = cli({"compare", from[3], "--baseline", baseline.string(), "--store", "none",
+                          "--format", format});
+    EXPECT_EQ(r.code, 0) << format << "\n" << r.out << r.err;
+    for (const char* secret : {"hunter2", "hunter3", "ghp_qqqq"})
+      EXPECT_EQ((r.out + r.err).find(secret), std::string::npos) << format << ": " << secret;
+  }
+  const Result console =
+      cli({"compare", from[3], "--baseline", baseline.string(), "--store", "none"});
+  EXPECT_NE(console.out.find("NCCL_SECRET_TOKEN"), std::string::npos) << console.out;  // named
+  fs::remove_all(root);
+}
+
 }  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -135,6 +135,11 @@ TEST(model_secret_redaction, ShapeBoundariesAreTheOnesThePatternsDescribe) {
       {"token=t", "token=<redacted>"},  // at the start
       {"x;pass=p", "x;pass=<redacted>"},
       {"?=v&pass=", "?=v&pass="},  // no name, no value
+      // a command line inside a value (an MPI agent): options after a blank, with their dashes
+      {"ssh -l ci --password=hunter2 -p 22", "ssh -l ci --password=<redacted> -p 22"},
+      {"agent -token=abc --verbose=1", "agent -token=<redacted> --verbose=1"},
+      {"--pass=x", "--pass=<redacted>"},
+      {"ssh --mode=fast", "ssh --mode=fast"},
   };
   for (const auto& [value, recorded] : cases)
     EXPECT_EQ(redact_secret_shapes(value), recorded) << value;

@@ -237,8 +237,12 @@ TEST(StoreLocation, KindsDefaultsAndRefusedPasswords) {
   EXPECT_EQ(parse_store_location("none", "--store").kind, StoreKind::none);
   EXPECT_THROW(parse_store_location("mysql://db/fg", "--store"), InputError);
   EXPECT_THROW(parse_store_location("sqlite:", "--store"), InputError);
-  for (const char* secret : {"postgresql://ci:hunter2@db/fg", "host=db password=hunter2",
-                             "postgresql://db/fg?password=hunter2"}) {
+  // Percent-encoded keys too: libpq decodes them (issue 52, round four high 4).
+  for (const char* secret :
+       {"postgresql://ci:hunter2@db/fg", "host=db password=hunter2",
+        "postgresql://db/fg?password=hunter2", "postgresql://db/fg?pass%77ord=hunter2",
+        "postgresql://db/fg?%70assword=hunter2", "postgresql://db/fg?sslpass%77ord=hunter2",
+        "postgresql://db/fg?user=ci&%50ASSWORD=hunter2"}) {
     try {
       parse_store_location(secret, "FABRICGATE_STORE");
       ADD_FAILURE() << "accepted " << secret;

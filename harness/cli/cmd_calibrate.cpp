@@ -103,7 +103,7 @@ int run_calibrate(CalibrateArgs& a) {
   }
   // Without --baseline, the baseline `compare` would judge these runs with (one choice,
   // comparison_output.hpp baseline_for: platform, suite and scenario of the first run).
-  if (!baseline && !runs.empty()) baseline = baseline_for(runs.front(), "", a.baselines_dir);
+  if (!baseline && !runs.empty()) baseline = located_baseline(runs.front(), "", a.baselines_dir);
   const gate::CalibrationTable table =
       gate::calibrate(runs, baseline ? &*baseline : nullptr,
                       baseline ? baseline->policy : TolerancePolicy::defaults());

@@ -6,9 +6,12 @@
 #include <filesystem>
 #include <iostream>
 
+#include <fmt/format.h>
+
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/text_escape.hpp"
+#include "harness/baseline/baseline_status.hpp"
 #include "harness/cli/shipped_suites.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/model/baseline_location.hpp"
@@ -87,8 +90,43 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
   return g;
 }
 
+namespace {
+
+// A baseline that can fail nothing is refused before it judges anything (issue 52): a policy
+// such as max_band 0.001 or unstable_cv 0.001 reads as stricter in review but makes every key
+// NOISY, and a real regression then exits 0. A baseline that gates some keys is used; its
+// headline says how many.
+std::optional<Baseline> that_can_fail(std::optional<Baseline> b) {
+  if (!b || b->entries.empty()) return b;
+  const gate::BaselineStatus status = gate::baseline_status(*b);
+  if (status.gateable > 0) return b;
+  // Launches too noisy or too few for any policy are said in the headline ("0 of N keys
+  // gated"); refused is a policy that gates nothing where the default policy would gate keys.
+  Baseline with_defaults = *b;
+  with_defaults.policy = TolerancePolicy::defaults();
+  set_family_size(with_defaults.policy, b->entries.size());
+  const std::size_t by_default = gate::baseline_status(with_defaults).gateable;
+  if (by_default > 0)
+    throw InputError(b->source, "/tolerance_policy",
+                     fmt::format("a policy under which some key can gate: under this one none of "
+                                 "its {} keys can ({} NOISY: band wider than max_band {:.1f} %, "
+                                 "{} with fewer launches than min_runs {}) where the default "
+                                 "policy gates {}, so no regression could fail it; `fabricgate "
+                                 "baseline status --baseline {}` lists them",
+                                 status.keys.size(), status.noisy, 100 * b->policy.max_band,
+                                 status.too_few, b->policy.min_runs, by_default, b->source));
+  return b;
+}
+
+}  // namespace
+
 std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& baseline_file,
                                      const std::string& baselines_dir) {
+  return that_can_fail(located_baseline(run, baseline_file, baselines_dir));
+}
+
+std::optional<Baseline> located_baseline(const RunRecord& run, const std::string& baseline_file,
+                                         const std::string& baselines_dir) {
   if (!baseline_file.empty()) return gate::find_baseline(run, baseline_file, baselines_dir);
   const std::string variant = scenario_variant(run.scenario);
   const BaselineLocation where = locate_baseline(baselines_dir, run.platform, run.suite, variant);

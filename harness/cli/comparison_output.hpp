@@ -28,9 +28,15 @@ std::vector<std::string> recorded_confirmations(const RunRecord& run);
 
 // The baseline `run` is judged against: `baseline_file` when given, else the one under
 // `baselines_dir` for its platform and suite (with a note on stderr when that is the older
-// per-platform file); nullopt when there is none.
+// per-platform file); nullopt when there is none. A baseline whose policy lets no key gate where
+// the default policy would gate some is refused (InputError naming the file): it could fail
+// nothing. Launches too noisy for any policy are said in the headline instead.
 std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& baseline_file,
                                      const std::string& baselines_dir);
+
+// The same choice without that check (calibrate and status read such files to repair them).
+std::optional<Baseline> located_baseline(const RunRecord& run, const std::string& baseline_file,
+                                         const std::string& baselines_dir);
 
 // The one judge as every command calls it: the baseline's tolerance policy (the defaults without
 // a baseline) sets the DRIFT window of the history read from `store` (`access`: read commands

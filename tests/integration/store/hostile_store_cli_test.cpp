@@ -344,6 +344,48 @@ TEST(store_HostileRows, ABaselinesFingerprintSecretsNeverReachWhatChanged) {
   fs::remove_all(root);
 }
 
+// A policy that reads as stricter in review but lets no key gate (max_band 0.001 makes every key
+// NOISY; a half-log allowance with min_sessions 1000 widens every band past max_band) could
+// fail nothing: compare refuses the baseline, exit 2 naming its file and /tolerance_policy,
+// and a 30 % regression is never a pass through it (issue 52, round four high 5).
+TEST(store_HostileRows, ABaselineThatCanFailNothingIsRefused) {
+  const fs::path root = testing::fresh_temp_dir("gates-nothing");
+  const fs::path results = root / "results";
+  std::vector<std::string> from;
+  for (int i = 0; i < 4; ++i) {
+    testing::ResultSpec s;
+    s.bytes = 1 << 20;
+    s.time_us = testing::noisy(i < 3 ? 100.0 : 130.0, 0.01, 5, 70 + static_cast<unsigned>(i));
+    testing::RunSpec rs;
+    rs.run_id = "run-0" + std::to_string(i);
+    from.push_back(
+        testing::write_run_dir(results, testing::make_run(rs, {testing::make_result(s)})).string());
+  }
+  const fs::path baseline = root / "baseline.json";
+  ASSERT_EQ(cli({"baseline", "create", "--from", from[0], "--from", from[1], "--from", from[2],
+                 "--out", baseline.string()})
+                .code,
+            0);
+  const json good = json::parse(std::ifstream(baseline));
+  EXPECT_EQ(cli({"compare", from[3], "--baseline", baseline.string(), "--store", "none"}).code, 1);
+  for (const auto& [field, value] :
+       std::vector<std::pair<std::string, json>>{{"max_band", 0.001}, {"unstable_cv", 0.001}}) {
+    json b = good;
+    b["tolerance_policy"][field] = value;
+    std::ofstream(baseline) << b.dump();
+    const Result r = cli({"compare", from[3], "--baseline", baseline.string(), "--store", "none"});
+    EXPECT_NE(r.code, 0) << field << "\n" << r.out << r.err;  // never a pass
+    {  // refused on load: unstable_cv below 5 % by its range, max_band by what it leaves gated
+      EXPECT_EQ(r.code, 2) << r.out << r.err;
+      EXPECT_NE(r.err.find("/tolerance_policy" + std::string(field == "max_band" ? "" : "/")),
+                std::string::npos)
+          << r.err;
+      EXPECT_NE(r.err.find(baseline.string()), std::string::npos) << r.err;
+    }
+  }
+  fs::remove_all(root);
+}
+
 }  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

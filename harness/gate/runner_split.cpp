@@ -107,7 +107,8 @@ std::optional<std::string> gross_change_reason(const Comparison& c, const KeyCom
 
 // Why the change was not judged on a key of a host with no level of its own, and the way out.
 std::string not_judged_reason(const Comparison& c, const KeyComparison& k,
-                              const MetricJudgement& fleet, const RunRecord& run) {
+                              const MetricJudgement& fleet, const RunRecord& run,
+                              const GrossChangeLimits* limits) {
   std::string why = fmt::format(
       "not judged here: {} sits outside the fleet on {} ({:+.1f} fleet SDs), which "
       "has no level of its own yet (needs launches of this host in the store or "
@@ -117,9 +118,12 @@ std::string not_judged_reason(const Comparison& c, const KeyComparison& k,
     why += "; the software equals the baseline's, so the runner differs, not the change";
   } else {
     const std::string paired = paired_check_command(c, run);
-    why += "; the software changed too (" + c.software_changes.front() +
-           "), within the fleet's gross-change limit: runner and change cannot be told apart "
-           "in this job. Judge the change with the paired check on this runner (" +
+    const bool limited = limits && limits->limit_for(k.key).has_value();
+    why += "; the software changed too (" + c.software_changes.front() + ")" +
+           (limited ? ", within the fleet's gross-change limit"
+                    : ", and no gross-change limit covers this key") +
+           ": runner and change cannot be told apart in this job. Judge the change with the paired "
+           "check on this runner (" +
            (paired.empty() ? std::string("fabricgate ab --a <base> --b <candidate>") : paired) +
            "), or on a host with history; a change that cannot be switched inside one job "
            "(driver, kernel, firmware) needs a known host";
@@ -156,7 +160,7 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
           k.reason = std::move(*gross);  // stays REGRESSION: no runner of the fleet was this far
           ++c.gross_change_keys;
         } else {
-          k.reason = not_judged_reason(c, k, fleet, run);
+          k.reason = not_judged_reason(c, k, fleet, run, gross_change);
           k.verdict = Verdict::runner_differs;
         }
       }

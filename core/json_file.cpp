@@ -1,5 +1,7 @@
 #include "core/json_file.hpp"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -335,6 +337,18 @@ const json& JsonReader::object_at(const std::string& pointer) const {
 
 void JsonReader::fail(const std::string& pointer, const std::string& expectation) const {
   throw InputError(file_, pointer, "expected " + expectation);
+}
+
+void JsonReader::only_fields(const std::string& pointer,
+                             std::initializer_list<std::string_view> allowed) const {
+  for (const auto& [name, value] : object_at(pointer).items()) {
+    if (std::find(allowed.begin(), allowed.end(), name) != allowed.end()) continue;
+    std::vector<std::string_view> sorted(allowed);
+    std::sort(sorted.begin(), sorted.end());
+    std::string list;
+    for (const std::string_view a : sorted) list += (list.empty() ? "" : ", ") + std::string(a);
+    fail(pointer + "/" + json_pointer_escape(name), "no such field (allowed: " + list + ")");
+  }
 }
 
 bool is_safe_name(std::string_view name) {

@@ -3,6 +3,7 @@
 // Reads give InputError with the file name; writes are atomic (temp file, fsync, rename), so an
 // interrupted write never leaves a half file where a good one was.
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -54,6 +55,10 @@ class JsonReader {
   const json& array_at(const std::string& pointer) const;
   const json& object_at(const std::string& pointer) const;
   [[noreturn]] void fail(const std::string& pointer, const std::string& expectation) const;
+  // The object at `pointer` has no member outside `allowed` (a misspelt field is an error, never
+  // ignored); the error lists the allowed names.
+  void only_fields(const std::string& pointer,
+                   std::initializer_list<std::string_view> allowed) const;
 
   const std::string& file() const { return file_; }
 

@@ -24,14 +24,10 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from gross_change_limits import runs_under  # noqa: E402
 from session_replay import upper_95  # noqa: E402
 
 UNSEEN_HOST = "0f0e0d0c0b0a"
-
-
-def runs_under(root):
-    return sorted(p.parent for p in Path(root).glob("**/run.json")
-                  if not any(part.startswith("confirm") for part in p.parent.relative_to(root).parts))
 
 
 def with_setting(run, work, name, value):

@@ -1,26 +1,9 @@
 #include "harness/gate/gross_change.hpp"
 
-#include <set>
-
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 
 namespace fabricgate::gate {
-
-namespace {
-
-void only_fields(const JsonReader& r, const std::string& pointer,
-                 const std::set<std::string>& allowed) {
-  for (const auto& [name, value] : r.object_at(pointer).items()) {
-    if (!allowed.count(name)) {
-      std::string list;
-      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      r.fail(pointer + "/" + json_pointer_escape(name), "no such field (allowed: " + list + ")");
-    }
-  }
-}
-
-}  // namespace
 
 std::optional<double> GrossChangeLimits::limit_for(const std::string& key) const {
   const auto it = keys.find(key);
@@ -31,7 +14,7 @@ std::optional<double> GrossChangeLimits::limit_for(const std::string& key) const
 GrossChangeLimits parse_gross_change_limits(const nlohmann::json& doc, const std::string& origin) {
   const JsonReader r(doc, origin);
   r.object_at("");
-  only_fields(r, "", {"schema", "platform", "factor", "derived_from", "keys"});
+  r.only_fields("", {"schema", "platform", "factor", "derived_from", "keys"});
   if (r.string_at("/schema") != kGrossChangeSchema)
     r.fail("/schema", std::string("\"") + kGrossChangeSchema + "\"");
   GrossChangeLimits out;
@@ -46,7 +29,7 @@ GrossChangeLimits parse_gross_change_limits(const nlohmann::json& doc, const std
   for (const auto& [key, value] : r.object_at("/keys").items()) {
     const std::string p = "/keys/" + json_pointer_escape(key);
     if (key.empty()) r.fail(p, "a benchmark key");
-    only_fields(r, p, {"slowest_ratio", "launches", "hosts"});
+    r.only_fields(p, {"slowest_ratio", "launches", "hosts"});
     GrossChangeKey k;
     k.slowest_ratio = r.number_at(p + "/slowest_ratio");
     if (!(k.slowest_ratio > 0 && k.slowest_ratio <= 1))

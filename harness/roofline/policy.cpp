@@ -12,17 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-void only_fields(const JsonReader& r, const std::string& pointer,
-                 const std::set<std::string>& allowed) {
-  for (const auto& [name, value] : r.object_at(pointer).items()) {
-    if (!allowed.count(name)) {
-      std::string list;
-      for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      r.fail(pointer + "/" + json_pointer_escape(name), "no such field (allowed: " + list + ")");
-    }
-  }
-}
-
 std::uint64_t bytes_at(const JsonReader& r, const std::string& pointer) {
   const long long v = r.integer_at(pointer);
   if (v < 0) r.fail(pointer, "a byte count >= 0");
@@ -42,8 +31,8 @@ std::string required_text(const JsonReader& r, const std::string& pointer) {
 }
 
 FloorRule parse_rule(const JsonReader& r, const std::string& p) {
-  only_fields(r, p,
-              {"tier", "direction", "min_bytes", "max_bytes", "floor", "achievable", "source"});
+  r.only_fields(p,
+                {"tier", "direction", "min_bytes", "max_bytes", "floor", "achievable", "source"});
   FloorRule rule;
   rule.tier = r.string_at(p + "/tier");
   const auto& tiers = known_tiers();
@@ -85,7 +74,7 @@ bool overlap(const FloorRule& a, const FloorRule& b) {
 }
 
 DipPolicy parse_dip(const JsonReader& r, const std::string& p) {
-  only_fields(r, p, {"threshold", "noise_cv_multiple", "min_bytes", "source"});
+  r.only_fields(p, {"threshold", "noise_cv_multiple", "min_bytes", "source"});
   DipPolicy dip;
   dip.threshold = r.number_at(p + "/threshold");
   if (!(dip.threshold > 0 && dip.threshold < 1)) r.fail(p + "/threshold", "a fraction in (0, 1)");
@@ -119,7 +108,7 @@ const FloorRule* RooflinePolicy::floor_for(const std::string& tier, Direction d,
 RooflinePolicy parse_roofline_policy(const json& doc, const std::string& origin) {
   const JsonReader r(doc, origin);
   r.object_at("");
-  only_fields(r, "", {"schema", "version", "description", "floors", "dip"});
+  r.only_fields("", {"schema", "version", "description", "floors", "dip"});
   if (r.string_at("/schema") != kRooflineSchema)
     r.fail("/schema", std::string("\"") + kRooflineSchema + "\"");
   RooflinePolicy policy;

@@ -51,11 +51,25 @@ bool degraded_runner(const Comparison& c) {
   return failing > 0;
 }
 
+// With no baseline the roofline floors are all there is to judge. Under --gate change they do not
+// fail (they are the runner's), but a runner under them is no pass either: what it measured says
+// nothing about the change.
+std::vector<std::string> keys_under_floor_without_baseline(const Comparison& c) {
+  std::vector<std::string> out;
+  if (c.has_baseline || c.gate != GateMode::change) return out;
+  for (const KeyComparison& k : c.keys) {
+    if (k.roofline && k.roofline->status == roofline::Status::below_floor)
+      out.push_back(k.key + ": " + k.roofline->text);
+  }
+  return out;
+}
+
 }  // namespace
 
 void settle_outcome(Comparison& c) {
   c.runner_busy = false;
   c.runner_degraded = false;
+  c.below_roofline_unjudged = keys_under_floor_without_baseline(c);
   if (c.failing_count() > 0 || c.failing_findings() > 0) {
     c.runner_busy = busy_runner(c);
     c.runner_degraded = !c.runner_busy && degraded_runner(c);
@@ -66,7 +80,7 @@ void settle_outcome(Comparison& c) {
     // them there; either way the change is not judged here.
     c.runner_busy = busy_runner(c);
     c.exit_code = ExitCode::infra_failure;
-  } else if (!c.run_complete) {
+  } else if (!c.run_complete || !c.below_roofline_unjudged.empty()) {
     c.exit_code = ExitCode::infra_failure;
   } else {
     c.exit_code = ExitCode::pass;

@@ -9,7 +9,8 @@
 //      the launching host's CPU pressure above the policy's busy_cpu_pressure: judge_run.hpp), keys
 //      outside the fleet on a host with no history of its own (RUNNER-DIFFERS: the change could
 //      not be told from the runner), a degraded runner (every failure a key slower than the host's
-//      own level while the software is the baseline's: the runner changed, not the setup), an
+//      own level while the software is the baseline's: the runner changed, not the setup), a run
+//      with no baseline under its roofline floor (--gate change: the runner, not the change), an
 //      incomplete run, or a store that could not be read or written (the verdict is not kept).
 //      Unjudged never reads as passed.
 //   0  otherwise.

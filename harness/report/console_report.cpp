@@ -56,7 +56,9 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   // The two questions, whichever one the exit code answers (--gate).
   out += c.has_baseline
              ? console_text(c.change_line()) + "\n" + console_text(c.runner_line()) + "\n"
-             : "Change and runner: not judged (no baseline)\n";
+         : c.below_roofline_unjudged.empty()
+             ? "Change and runner: not judged (no baseline)\n"
+             : "Change: not judged (no baseline)\n" + console_text(c.runner_line()) + "\n";
   if (!c.has_baseline) {
     const std::vector<std::string> first_run = first_run_lines(c);
     if (first_run.empty()) {

@@ -41,6 +41,15 @@ std::string render_junit(const gate::Comparison& c) {
                xml_escape(std::string(gate::verdict_name(k.verdict)) +
                           ": slower than the host's own level, software unchanged: " + k.reason) +
                "\">" + xml_escape(details) + "</error>\n";
+    } else if (!c.below_roofline_unjudged.empty() && k.roofline &&
+               k.roofline->status == roofline::Status::below_floor) {
+      // Exit 3 with no baseline: the runner is under its hardware's floor; an error, not a test
+      // the change failed.
+      ++errors;
+      cases +=
+          "      <error type=\"BELOW-ROOFLINE\" message=\"" +
+          xml_escape("not judged, the runner is under its roofline floor: " + k.roofline->text) +
+          "\">" + xml_escape(details) + "</error>\n";
     } else if (gate::verdict_fails_gate(k.verdict)) {
       ++failures;
       cases += "      <failure type=\"" + std::string(gate::verdict_name(k.verdict)) +

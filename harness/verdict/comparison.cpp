@@ -129,6 +129,16 @@ std::string Comparison::headline() const {
                        "work, not the fabric, may have cost it; rerun on an idle runner",
                        failing_count() + runner_differs_count(), keys.size(),
                        100 * host_cpu_pressure.value_or(0), 100 * busy_threshold)
+             : run_complete && !below_roofline_unjudged.empty()
+                 ? fmt::format(
+                       "BELOW ROOFLINE, NOT JUDGED HERE: {} of {} keys are under their roofline "
+                       "floor on this runner, and there is no baseline to judge the change: {}{}; "
+                       "the runner does less than its hardware should (look at its links: "
+                       "fabricgate fingerprint)",
+                       below_roofline_unjudged.size(), keys.size(), below_roofline_unjudged.front(),
+                       below_roofline_unjudged.size() > 1
+                           ? fmt::format(" (+{} more)", below_roofline_unjudged.size() - 1)
+                           : std::string())
                  : "INCOMPLETE RUN: " + incomplete_reason;
       break;
     default:
@@ -202,6 +212,9 @@ std::string Comparison::change_line() const {
 }
 
 std::string Comparison::runner_line() const {
+  if (!has_baseline && !below_roofline_unjudged.empty())
+    return fmt::format("Runner: BELOW-ROOFLINE on {} key(s), no baseline: {}",
+                       below_roofline_unjudged.size(), below_roofline_unjudged.front());
   if (!has_baseline) return "Runner: not judged against a fleet (no baseline)";
   std::string findings;
   for (const ClusterFinding& f : cluster_findings) {

@@ -225,6 +225,10 @@ struct Comparison {
   // Every failing key is slower than this host's own level with the software unchanged: the
   // runner degraded, the change is not blamed (exit 3, harness/gate/outcome.hpp).
   bool runner_degraded = false;
+  // No baseline, --gate change, and keys under their roofline floor: the runner does less than
+  // its hardware should, so nothing about the change can be read from it (exit 3). The keys, with
+  // their link and fraction: "<key> <roofline text>".
+  std::vector<std::string> below_roofline_unjudged;
   // The question the exit code answers, and the runner the run was measured on.
   GateMode gate = GateMode::both;
   std::string host_id;

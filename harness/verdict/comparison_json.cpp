@@ -51,7 +51,7 @@ std::string change_word(const Comparison& c) {
 }
 
 std::string runner_word(const Comparison& c) {
-  if (!c.has_baseline) return "NOT-JUDGED";
+  if (!c.has_baseline) return c.below_roofline_unjudged.empty() ? "NOT-JUDGED" : "BELOW-ROOFLINE";
   if (c.runner_degraded) return "DEGRADED";  // slower than itself: what made this run exit 3
   for (const ClusterFinding& f : c.cluster_findings) {
     if (f.id == "HOST-OUTLIER" || f.id == "DEGRADED-LINK") return f.id;
@@ -215,6 +215,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
            c.host_cpu_pressure ? nlohmann::json(*c.host_cpu_pressure) : nlohmann::json(nullptr)},
           {"runner_busy", c.runner_busy},
           {"runner_degraded", c.runner_degraded},
+          {"below_roofline_unjudged", c.below_roofline_unjudged},
           {"runner_evidence", runner_evidence_to_json(c.runner_evidence)},
           {"keys", std::move(keys)}};
 }

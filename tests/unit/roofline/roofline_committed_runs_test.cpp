@@ -14,6 +14,7 @@
 #include "harness/gate/compare.hpp"
 #include "harness/gate/confirmation.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/comparison_json.hpp"
 
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
@@ -145,6 +146,44 @@ TEST(RooflineCommittedRuns, LinkTrainedBelowItsMaximumWithHalvedCopiesFails) {
     // The pageable copies have no floor and the small ones are latency-bound: not failed.
     EXPECT_EQ(key(c, "hostcopy/cuda/h2d/pageable/gpu:0/bytes:1073741824")->verdict,
               fg::Verdict::new_key);
+  }
+}
+
+TEST(RooflineCommittedRuns, HalfSpeedLinkWithoutBaselineIsNeverAPass) {
+  // Issue 53: with no baseline the floors are all that can be judged. Under the default gate
+  // (change) the run is "not judged here" (exit 3), naming the key, its link and its fraction;
+  // under --gate fleet or both the floor fails (exit 1). The unchanged run passes under all three.
+  const fs::path committed = kSource / "results/h200-x1/20261201T084506Z-p2p-default";
+  const auto halved = variant(committed, [](json& doc) {
+    json& pcie = doc["fingerprint"]["gpus"]["devices"][0]["pcie"];
+    pcie["current_width"] = 8;
+    pcie["downtrained"] = true;
+    scale_rates(doc, "hostcopy", 0.5);
+  });
+  const auto unchanged = fabricgate::load_run(committed);
+  for (const fg::GateMode gate : {fg::GateMode::change, fg::GateMode::fleet, fg::GateMode::both}) {
+    fg::CompareOptions o = with_roofline();
+    o.gate = gate;
+    const fg::Comparison c = fg::compare_run(halved, nullptr, o);
+    const fg::Comparison quiet = fg::compare_run(unchanged, nullptr, o);
+    EXPECT_EQ(quiet.exit_code, fabricgate::ExitCode::pass) << quiet.headline();
+    EXPECT_TRUE(quiet.below_roofline_unjudged.empty());
+    if (gate == fg::GateMode::change) {
+      EXPECT_EQ(c.exit_code, fabricgate::ExitCode::infra_failure) << c.headline();
+      ASSERT_FALSE(c.below_roofline_unjudged.empty());
+      const std::string head = c.headline();
+      EXPECT_NE(head.find("BELOW ROOFLINE, NOT JUDGED HERE"), std::string::npos) << head;
+      EXPECT_NE(head.find("hostcopy/cuda/"), std::string::npos) << head;
+      EXPECT_NE(head.find("PCIe Gen5 x16"), std::string::npos) << head;
+      EXPECT_NE(head.find("trained at Gen5 x8"), std::string::npos) << head;
+      EXPECT_NE(head.find(" % of the "), std::string::npos) << head;
+      EXPECT_NE(c.runner_line().find("BELOW-ROOFLINE"), std::string::npos) << c.runner_line();
+      const json j = fg::comparison_to_json(c);
+      EXPECT_EQ(j.at("runner").at("verdict"), "BELOW-ROOFLINE") << j.at("runner").dump();
+    } else {
+      EXPECT_EQ(c.exit_code, fabricgate::ExitCode::gate_failure) << c.headline();
+      EXPECT_TRUE(c.below_roofline_unjudged.empty());
+    }
   }
 }
 

@@ -1,10 +1,10 @@
 #pragma once
 // `fabricgate baseline status`: what a baseline can gate now and what it lacks. Per key: the
 // launches behind its band against policy min_runs, whether the band is wider than max_band
-// (NOISY: reported, never failing) and how many launches would bring it under max_band if the
-// launch-to-launch spread stays what the baseline measured, and the minimum detectable effect
-// (the smallest loss that fails at least half the time: max(size-class floor, band), as
-// `calibrate` reports it), summarised per size class.
+// (NOISY: not gated, fails only beyond its wide band) and how many launches would bring it under
+// max_band if the launch-to-launch spread stays what the baseline measured, and the minimum
+// detectable effect (the smallest loss that fails at least half the time: max(size-class floor,
+// band), as `calibrate` reports it), summarised per size class.
 //
 // Launches needed: the band's half-width is h(n) = 1 - exp(-t_{n-1, 1-band_alpha} s sqrt(1+1/n))
 // (launch_band.hpp) with s the measured spread; the smallest n with h(n) <= max_band. As n grows

@@ -291,7 +291,11 @@ void give_judged_verdict(KeyComparison& k, const TolerancePolicy& policy) {
   k.reason = describe_judgement(*k.judgement, k.bytes);
   if (k.verdict == Verdict::noisy) {
     k.reason += "; launch-to-launch noise wider than the policy's max_band " +
-                plain_percent(policy.max_band) + ": informational, not gated";
+                plain_percent(policy.max_band) +
+                ": informational, fails only beyond this wide band";
+  } else if (k.verdict == Verdict::regression && k.judgement->noisy) {
+    k.reason += "; NOISY (band wider than the policy's max_band " + plain_percent(policy.max_band) +
+                "), and beyond even that band: a gross loss";
   } else if (k.verdict == Verdict::unstable) {
     k.reason += "; this launch's repetitions disagree (CV above unstable_cv " +
                 plain_percent(policy.unstable_cv) + "): not judged";

@@ -11,8 +11,10 @@ namespace fabricgate::gate {
 
 namespace {
 
+// NOISY is judged too: a launch inside a NOISY key's band is a launch that did not fail it.
 bool judged(Verdict v) {
-  return v == Verdict::regression || v == Verdict::pass || v == Verdict::improvement;
+  return v == Verdict::regression || v == Verdict::pass || v == Verdict::improvement ||
+         v == Verdict::noisy;
 }
 
 std::string launches_text(std::size_t n) {

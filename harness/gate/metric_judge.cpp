@@ -256,7 +256,15 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
 }
 
 Verdict verdict_from_judgement(const MetricJudgement& j, const TolerancePolicy& policy) {
-  if (j.noisy) return Verdict::noisy;
+  // A NOISY band is too wide to gate a small loss, not every loss: a launch beyond even that band
+  // (its prediction interval at the same band_alpha) is a REGRESSION, which `run` confirms like
+  // any other. Issue 53: under a TCP fall-back NOISY keys were up to 25x slower than the fleet
+  // and passed; in the committed A/A sessions no confirmed launch lay beyond a NOISY band.
+  if (j.noisy) {
+    if (j.launch_cv > policy.unstable_cv) return Verdict::noisy;  // not judgeable either way
+    const Verdict v = verdict_against_limits(j, j.current_median);
+    return v == Verdict::regression ? v : Verdict::noisy;
+  }
   if (j.launch_cv > policy.unstable_cv) return Verdict::unstable;
   return verdict_against_limits(j, j.current_median);
 }

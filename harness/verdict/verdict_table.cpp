@@ -39,7 +39,7 @@ constexpr std::array kTable{
   VerdictFacts{Verdict::jitter,            "JITTER",            false, true,  false, false, false, true,  false, S::warn,
                "passed, but the launch's p99/p50 time is beyond the baseline's launches"},
   VerdictFacts{Verdict::noisy,             "NOISY",             false, false, false, true,  false, false, false, S::info,
-               "the baseline's band is wider than max_band: not gated"},
+               "the baseline's band is wider than max_band: not gated (beyond even that band: REGRESSION)"},
   VerdictFacts{Verdict::improvement,       "IMPROVEMENT",       false, false, false, true,  false, true,  false, S::pass,
                "better than the band"},
   VerdictFacts{Verdict::new_key,           "NEW",               false, false, false, false, true,  false, false, S::info,

@@ -211,6 +211,56 @@ TEST(gate_Confirmation, UnstableIsNeverAFailureAndNeverConfirmsOne) {
   EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::pass);
 }
 
+// A baseline whose large key moved from launch to launch far beyond max_band: NOISY.
+Baseline noisy_large_baseline() {
+  const double level[] = {1.0, 1.3, 0.9, 1.2, 0.95};
+  std::vector<RunRecord> runs;
+  for (unsigned i = 0; i < 5; ++i)
+    runs.push_back(run_of("base-" + std::to_string(i), three_sizes(i + 1, level[i])));
+  BaselineBuildOptions o;
+  o.now = "2026-12-01T00:00:00Z";
+  o.policy.session_allowance = 0;
+  return create_baseline(runs, o).baseline;
+}
+
+TEST(gate_Confirmation, ANoisyKeyFailsOnlyBeyondItsOwnWideBandInEveryLaunch) {
+  // Issue 53: NOISY is too wide to gate a small loss, not blind to a gross one.
+  const Baseline b = noisy_large_baseline();
+  RecordingLauncher l;
+  Comparison c = compare_with_confirmation(run_of("now", three_sizes(80)), &b, {}, {}, l.fn());
+  const KeyComparison& quiet = key_of(c, kLarge);
+  ASSERT_TRUE(quiet.judgement);
+  ASSERT_TRUE(quiet.judgement->noisy) << quiet.reason;
+  EXPECT_EQ(quiet.verdict, Verdict::noisy);
+  const double limit = quiet.judgement->upper_limit / quiet.judgement->baseline_median;
+  ASSERT_GT(limit, 1.5);  // the wide band: time may grow by this factor and still be inside
+  EXPECT_TRUE(l.calls.empty());
+
+  // Inside the wide band: NOISY, not re-measured, not failed.
+  c = compare_with_confirmation(run_of("now", three_sizes(81, 0.9 * limit)), &b, {}, {}, l.fn());
+  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::noisy) << key_of(c, kLarge).reason;
+  EXPECT_TRUE(l.calls.empty());
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+
+  // Beyond it in the launch and both confirmations: REGRESSION, exit 1, saying why.
+  l.answer = run_of("again", three_sizes(82, 2 * limit));
+  c = compare_with_confirmation(run_of("now", three_sizes(83, 2 * limit)), &b, {}, {}, l.fn());
+  EXPECT_EQ(l.calls.size(), 2u);
+  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::regression) << key_of(c, kLarge).reason;
+  EXPECT_NE(key_of(c, kLarge).confirmation->first_reason.find("beyond even that band"),
+            std::string::npos)
+      << key_of(c, kLarge).confirmation->first_reason;
+  EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
+
+  // Beyond it once, back inside in the confirmation: not failed.
+  l.calls.clear();
+  l.answer = run_of("again", three_sizes(84));
+  c = compare_with_confirmation(run_of("now", three_sizes(85, 2 * limit)), &b, {}, {}, l.fn());
+  EXPECT_EQ(l.calls.size(), 1u);  // a launch inside the band settles it
+  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::ambiguous) << key_of(c, kLarge).reason;
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+}
+
 TEST(gate_Confirmation, CorrectnessFailuresAreNotReRun) {
   EXPECT_FALSE(verdict_needs_confirmation(Verdict::wrong_results));
   EXPECT_FALSE(verdict_needs_confirmation(Verdict::transport_changed));

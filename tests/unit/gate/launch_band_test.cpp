@@ -151,7 +151,16 @@ TEST(gate_LaunchVerdict, NoisyThenUnstableThenBand) {
   j.current_median = 50;
   j.launch_cv = 0.3;  // above unstable_cv 0.25: this launch is not judged
   EXPECT_EQ(verdict_from_judgement(j, p), Verdict::unstable);
-  j.noisy = true;  // a key the baseline cannot gate never fails
+  j.noisy = true;  // an unstable launch of a NOISY key: reported NOISY, not judged
+  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::noisy);
+  // A NOISY key fails only beyond its own (wide) band, issue 53: time 50 -> 106 is beyond the
+  // upper limit 105.26, 104 is inside it and an improvement is informational.
+  j.launch_cv = 0.01;
+  j.current_median = 106;
+  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::regression);
+  j.current_median = 104;
+  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::noisy);
+  j.current_median = 50;
   EXPECT_EQ(verdict_from_judgement(j, p), Verdict::noisy);
   EXPECT_FALSE(verdict_fails_gate(Verdict::noisy));
   EXPECT_FALSE(verdict_fails_gate(Verdict::unstable));  // not judged: a warning

@@ -70,7 +70,7 @@ def main(argv):
     with tempfile.TemporaryDirectory() as work:
         for i, source in enumerate(map(Path, argv[3:])):
             root = source
-            if source.suffix == ".tgz":
+            if source.name.endswith((".tgz", ".tar.gz")):
                 root = Path(work) / f"s{i}"
                 with tarfile.open(source) as t:
                     t.extractall(root, filter="data")
@@ -80,6 +80,8 @@ def main(argv):
                 if c is None or not c.get("has_baseline", True):
                     continue
                 changed = bool(c.get("change", {}).get("software_changes"))
+                # Runs written before run.json carried a host id: the host compare derived.
+                doc.setdefault("host_id", c.get("runner", {}).get("host_id") or "?")
                 offsets = [(k["fleet_offset_sd"], k["key"]) for k in c["keys"]
                            if k.get("outside_fleet") and k.get("fleet_offset_sd") is not None]
                 widest = min(offsets) if offsets else (0.0, "-")

@@ -65,15 +65,20 @@ def main(argv):
         bdir.mkdir()
         shutil.copy(baseline, bdir / baseline.name)
         shutil.copy(limits, bdir / "gross-change.json")
+        # A per-platform baseline (<platform>.json) finds its limits in <platform>/.
+        platform = json.loads(limits.read_text())["platform"]
+        (bdir / platform).mkdir()
+        shutil.copy(limits, bdir / platform / "gross-change.json")
         for i, source in enumerate(map(Path, argv[5:])):
             root = source
-            if source.suffix == ".tgz":
+            if source.name.endswith((".tgz", ".tar.gz")):
                 root = Path(work) / f"s{i}"
                 with tarfile.open(source) as t:
                     t.extractall(root, filter="data")
             for run in runs_under(root):
                 doc = json.loads((run / "run.json").read_text())
-                if doc.get("suite", baseline.stem) != baseline.stem:
+                per_platform = baseline.stem == platform  # one file for every suite
+                if not per_platform and doc.get("suite", baseline.stem) != baseline.stem:
                     continue  # another suite's run (an `ab` launch): not this baseline's keys
                 judged = with_setting(run, work, name, value)
                 p = subprocess.run([fabricgate, "compare", str(judged), "--baseline",

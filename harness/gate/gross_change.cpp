@@ -51,7 +51,12 @@ GrossChangeLimits load_gross_change_limits(const std::filesystem::path& path) {
 std::optional<GrossChangeLimits> find_gross_change_limits(
     const std::filesystem::path& baseline_file, const std::string& platform) {
   if (baseline_file.empty()) return std::nullopt;
-  const std::filesystem::path file = baseline_file.parent_path() / "gross-change.json";
+  // A per-platform baseline (<dir>/<platform>.json) shares its directory with other platforms:
+  // its limits live in the platform's own directory, as a per-suite baseline's do.
+  const std::filesystem::path dir = baseline_file.stem() == platform
+                                        ? baseline_file.parent_path() / platform
+                                        : baseline_file.parent_path();
+  const std::filesystem::path file = dir / "gross-change.json";
   std::error_code ec;
   if (!std::filesystem::exists(file, ec)) return std::nullopt;
   GrossChangeLimits limits = load_gross_change_limits(file);

@@ -48,7 +48,8 @@ GrossChangeLimits parse_gross_change_limits(const nlohmann::json& doc, const std
 GrossChangeLimits load_gross_change_limits(const std::filesystem::path& path);
 
 // The limits for `platform` next to the baseline file `baseline_file` (its directory's
-// gross-change.json), when there is one and it is for that platform; nullopt otherwise. A file
+// gross-change.json; for a per-platform file `<dir>/<platform>.json`, `<dir>/<platform>/
+// gross-change.json`), when there is one and it is for that platform; nullopt otherwise. A file
 // that exists but is malformed throws InputError: a broken limit file is never silently ignored.
 std::optional<GrossChangeLimits> find_gross_change_limits(
     const std::filesystem::path& baseline_file, const std::string& platform);

@@ -84,6 +84,19 @@ TEST(gate_GrossChange, TheFileNextToTheBaselineServesItsPlatformOnly) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(gate_GrossChange, APerPlatformBaselineFindsItsPlatformsDirectory) {
+  // baselines/cpu-intel-xeon-c2.json: the limits are baselines/cpu-intel-xeon-c2/gross-change.json,
+  // not a file in baselines/ that every platform's per-platform baseline would share.
+  const std::filesystem::path dir = testing::fresh_temp_dir("gross-change-platform");
+  const std::filesystem::path baseline = dir / "cpu-test-2c.json";
+  std::ofstream(dir / "gross-change.json") << good().dump();
+  EXPECT_FALSE(find_gross_change_limits(baseline, "cpu-test-2c").has_value());
+  std::filesystem::create_directories(dir / "cpu-test-2c");
+  std::ofstream(dir / "cpu-test-2c" / "gross-change.json") << good().dump();
+  EXPECT_TRUE(find_gross_change_limits(baseline, "cpu-test-2c").has_value());
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

@@ -37,19 +37,13 @@ std::string compact(const std::string& iso) {
 std::vector<RunSession> sessions_of_runs(const std::vector<RunRecord>& runs,
                                          int legacy_gap_minutes) {
   std::vector<RunSession> out(runs.size());
-  std::map<std::string, std::vector<std::size_t>> legacy_by_host;
+  std::map<std::string, std::vector<std::size_t>> by_host;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    const RunRecord& r = runs[i];
-    out[i].host = r.host_id;
-    if (!r.session_id.empty()) {
-      out[i].id = r.session_id;
-      out[i].started_at = r.session_started_at.empty() ? r.started_at : r.session_started_at;
-    } else {
-      legacy_by_host[r.host_id].push_back(i);
-    }
+    out[i].host = runs[i].host_id;
+    by_host[runs[i].host_id].push_back(i);
   }
   const long long gap = static_cast<long long>(legacy_gap_minutes) * 60;
-  for (auto& [host, indices] : legacy_by_host) {
+  for (auto& [host, indices] : by_host) {
     std::stable_sort(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
       return runs[a].started_at < runs[b].started_at;  // ISO 8601 UTC sorts as text
     });
@@ -57,10 +51,15 @@ std::vector<RunSession> sessions_of_runs(const std::vector<RunRecord>& runs,
     std::string first;
     long long previous = -1;
     for (const std::size_t i : indices) {
-      const long long t = seconds_of_iso8601(runs[i].started_at);
+      const RunRecord& r = runs[i];
+      const long long t = seconds_of_iso8601(r.started_at);
       if (id.empty() || t < 0 || previous < 0 || t - previous > gap) {
-        first = runs[i].started_at;
-        id = fmt::format("legacy-{}-{}", host.empty() ? "unknown" : host, compact(first));
+        // A new sitting: named after its first run's session, as `run` named it.
+        first = r.session_id.empty() || r.session_started_at.empty() ? r.started_at
+                                                                     : r.session_started_at;
+        id = !r.session_id.empty()
+                 ? r.session_id
+                 : fmt::format("legacy-{}-{}", host.empty() ? "unknown" : host, compact(first));
       }
       previous = t;
       out[i].id = id;

@@ -1,12 +1,12 @@
 #pragma once
 // Which session each run of a `baseline create` / `update` belongs to: noise enters between
-// sittings and machines. Runs written by `fabricgate run` carry their session id; runs written
-// before that (legacy run.json) do not, so they are grouped per host in time: a run that starts
-// more than `legacy_gap_minutes` after the previous run of the same host opens a new session. 30
-// minutes: one `run` invocation starts its launches seconds apart (a suite of scenarios,
-// confirmations), while two sittings of a CI job on one runner are hours apart; a user repeating
-// `run` by hand within half an hour is, for the noise that matters (clocks, placement, the
-// machine's state), the same sitting.
+// sittings and machines, so a session is a sitting. Runs of one host less than
+// kSittingGapMinutes (30) apart are one sitting, whatever `run` invocations made them: five
+// `run --no-compare` launches within a minute are one sitting, not five sessions (issue 53: they
+// stood for the between-session noise, and 3 of 10 later A/A launches failed against a 16.5 %
+// band that the platform's own file has at 50 %). 30 minutes: one `run` starts its launches
+// seconds apart, two sittings of a CI job on one runner are hours apart. A sitting's id is its
+// first run's session id (runs written before run.json carried one: "legacy-<host>-<start>").
 #include <string>
 #include <vector>
 
@@ -15,7 +15,7 @@
 
 namespace fabricgate::gate {
 
-inline constexpr int kLegacySessionGapMinutes = 30;
+inline constexpr int kLegacySessionGapMinutes = kSittingGapMinutes;
 
 struct RunSession {
   std::string id;
@@ -23,8 +23,9 @@ struct RunSession {
   std::string started_at;
 };
 
-// One RunSession per run, in the runs' order. Legacy ids: "legacy-<host>-<compact UTC start of
-// the group's first run>" (stable: the same runs give the same ids at every create).
+// One RunSession per run, in the runs' order: its sitting. Ids: the sitting's first run's session
+// id, else "legacy-<host>-<compact UTC start of the sitting's first run>" (stable: the same runs
+// give the same ids at every create).
 std::vector<RunSession> sessions_of_runs(const std::vector<RunRecord>& runs,
                                          int legacy_gap_minutes = kLegacySessionGapMinutes);
 

@@ -39,6 +39,7 @@ std::optional<std::size_t> launches_to_gate(double log_sd, double band_alpha, do
 
 BaselineStatus baseline_status(const Baseline& baseline) {
   BaselineStatus s;
+  s.sittings = baseline.sessions.size();
   s.source = baseline.source;
   s.platform = baseline.platform;
   s.policy = baseline.policy;
@@ -58,6 +59,8 @@ BaselineStatus baseline_status(const Baseline& baseline) {
     k.mde = band.tolerance;
     k.calibrated = band.calibrated;
     k.noisy = band.noisy;
+    k.between_unmeasured = band.between_unmeasured;
+    s.unmeasured += k.between_unmeasured ? 1 : 0;
     if (k.noisy) {
       ++s.noisy;
       // A calibrated band has no spread of its own here: the run medians' spread stands in.
@@ -72,7 +75,7 @@ BaselineStatus baseline_status(const Baseline& baseline) {
       }
     }
     if (k.missing_launches > 0) ++s.too_few;
-    if (!k.noisy && k.missing_launches == 0) ++s.gateable;
+    if (!k.noisy && !k.between_unmeasured && k.missing_launches == 0) ++s.gateable;
     s.keys.push_back(std::move(k));
   }
   if (!needed.empty() && needed.size() * 2 >= s.noisy) {
@@ -108,6 +111,12 @@ std::string render_baseline_status(const BaselineStatus& s, bool all_keys) {
       "fewer than min_runs {} launches\n",
       s.source, s.platform, s.keys.size(), s.gateable, s.noisy, status_pct(s.policy.max_band),
       s.too_few, s.policy.min_runs);
+  if (s.unmeasured > 0)
+    out += fmt::format(
+        "{} key(s) not gated: between-sitting noise unmeasured (launches from {} sitting(s), "
+        "fewer than min_sessions {}; a sitting is launches less than {} minutes apart): record "
+        "launches in other sittings and `baseline grow` or `update`\n",
+        s.unmeasured, s.sittings, s.policy.min_sessions, kSittingGapMinutes);
   if (s.noisy > 0) {
     out += s.launches_for_most_noisy
                ? fmt::format(
@@ -135,11 +144,13 @@ std::string render_baseline_status(const BaselineStatus& s, bool all_keys) {
   std::string rows;
   for (const KeyStatus& k : s.keys) {
     const bool short_of_launches = k.missing_launches > 0;
-    if (!all_keys && !k.noisy && !short_of_launches) continue;
+    if (!all_keys && !k.noisy && !k.between_unmeasured && !short_of_launches) continue;
     ++listed;
     std::string what;
     if (short_of_launches)
       what = fmt::format("{} launch(es) short of min_runs", k.missing_launches);
+    else if (k.between_unmeasured)
+      what = "not gated: between-sitting noise unmeasured";
     else if (k.noisy && k.calibrated)
       // A calibrated band also holds the A/A launches' offset from the centre, which more
       // baseline launches do not shrink: the number is for the baseline's own spread only.
@@ -174,6 +185,12 @@ std::string baseline_gateability_warning(const BaselineStatus& s) {
       "than max_band {}), {} with fewer than min_runs {} launches. ",
       s.gateable, s.keys.size(), s.noisy, status_pct(s.policy.max_band), s.too_few,
       s.policy.min_runs);
+  if (s.unmeasured > 0)
+    w += fmt::format(
+        "{} not gated: between-sitting noise unmeasured (launches from {} sitting(s), fewer "
+        "than min_sessions {}; launches less than {} minutes apart are one sitting): record "
+        "launches in other sittings first. ",
+        s.unmeasured, s.sittings, s.policy.min_sessions, kSittingGapMinutes);
   if (s.launches_for_most_noisy) {
     w += fmt::format("With {} launches per key at least half of the NOISY keys would be gateable; ",
                      *s.launches_for_most_noisy);

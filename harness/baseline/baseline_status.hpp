@@ -30,6 +30,7 @@ struct KeyStatus {
   double mde = 0;                    // max(floor, band): smallest loss that fails
   bool calibrated = false;
   bool noisy = false;
+  bool between_unmeasured = false;  // fewer sittings than min_sessions: not gated (launch_band.hpp)
   // NOISY keys: launches that would make the band <= max_band (nullopt: no number of launches
   // does, the spread itself is too wide).
   std::optional<std::size_t> launches_to_gate;
@@ -45,6 +46,8 @@ struct BaselineStatus {
   std::size_t noisy = 0;
   std::size_t too_few = 0;         // fewer launches than min_runs
   std::size_t never_gateable = 0;  // NOISY whatever the launch count
+  std::size_t unmeasured = 0;      // between-sitting noise unmeasured: launches of other sittings
+  std::size_t sittings = 0;        // distinct sessions (sittings) the baseline's launches come from
   // Launches (per key) with which at least half of the NOISY keys would be gateable; nullopt when
   // no key is NOISY or more than half can never be.
   std::optional<std::size_t> launches_for_most_noisy;

@@ -48,10 +48,31 @@ struct BaselineArgs {
 };
 
 // The tolerance policy for a new baseline: another baseline's (`--policy-from`, e.g. the same CPU
-// class's file), else the replaced file's unless --reset-policy, else the defaults.
-TolerancePolicy policy_for_new(const BaselineArgs& a, const std::optional<Baseline>& previous) {
+// class's file), else the replaced file's unless --reset-policy, else the policy of the baseline
+// `compare` would choose for these runs (the platform's committed file: a CPU kind's floors and
+// max_band were reviewed for it; issue 53: a baseline written elsewhere took the defaults), else
+// the defaults. `said` gets the line that names where it came from ("" for the defaults).
+TolerancePolicy policy_for_new(const BaselineArgs& a, const std::optional<Baseline>& previous,
+                               const std::string& platform = "", const std::string& suite = "",
+                               const std::filesystem::path& target = {},
+                               std::string* said = nullptr) {
   if (!a.policy_from.empty()) return load_baseline(a.policy_from).policy;
   if (previous && !a.reset_policy) return previous->policy;
+  if (!a.reset_policy && !platform.empty()) {
+    const std::filesystem::path dir = a.baselines_dir.empty() ? "baselines" : a.baselines_dir;
+    const BaselineLocation committed = locate_baseline(dir, platform, suite);
+    std::error_code ec;
+    if (committed.exists && !std::filesystem::equivalent(committed.path, target, ec)) {
+      const Baseline b = load_baseline(committed.path);
+      if (b.platform == platform) {
+        if (said)
+          *said = "tolerance policy: " + committed.path.string() +
+                  "'s (the platform's baseline; --reset-policy for the defaults, --policy-from "
+                  "F for another)\n";
+        return b.policy;
+      }
+    }
+  }
   return TolerancePolicy::defaults();
 }
 
@@ -109,7 +130,8 @@ int run_create(const BaselineArgs& a) {
   options.platform = a.platform;
   options.now = gate::utc_now_iso8601();
   // A re-created baseline keeps the thresholds someone tuned in review unless told otherwise.
-  options.policy = policy_for_new(a, previous);
+  std::string policy_said;
+  options.policy = policy_for_new(a, previous, platform, suite, target, &policy_said);
   // The launches were named one by one, for a file that is reviewed in a pull request: a busy
   // one is kept but said loudly (grow and update, which pick launches themselves, leave it out).
   std::vector<std::string> busy;
@@ -124,7 +146,7 @@ int run_create(const BaselineArgs& a) {
   std::cout << report::console_text("wrote " + target.string() + "\n" +
                                     gate::render_baseline_diff(gate::diff_baselines(
                                         previous ? &*previous : nullptr, built.baseline)) +
-                                    gate::describe_sessions(built.baseline));
+                                    gate::describe_sessions(built.baseline) + policy_said);
   print_left_out(built.left_out);
   warn_if_mostly_ungated(target, built.baseline);
   return 0;
@@ -261,7 +283,10 @@ int run_grow(const BaselineArgs& a) {
   }
   print_left_out(unusable);
   const std::filesystem::path target = output_file(a, platform, a.suite);
-  const TolerancePolicy policy = policy_for_new(a, std::nullopt);
+  std::string policy_said;  // the platform's own file (even the one grow would replace)
+  const TolerancePolicy policy =
+      policy_for_new(a, std::nullopt, platform, a.suite, {}, &policy_said);
+  std::cout << report::console_text(policy_said);
   std::vector<std::string> busy;  // launches of a busy runner never make a level
   const std::vector<RunRecord> runs = gate::quiet_runs(recorded, policy.busy_cpu_pressure, busy);
   print_left_out(busy);
@@ -276,11 +301,11 @@ int run_grow(const BaselineArgs& a) {
       report::console_text((results / platform).string()));
   if (sessions.size() < need_sessions || runs.size() < static_cast<std::size_t>(policy.min_runs)) {
     std::cout << fmt::format(
-        "not proposed yet: {} more session(s) needed (min_sessions {}; a session is one "
-        "`fabricgate "
-        "run` invocation, or one FABRICGATE_SESSION; sittings hours apart teach the "
+        "not proposed yet: {} more session(s) needed (min_sessions {}; a session is a sitting: "
+        "the launches of a host less than {} minutes apart; sittings hours apart teach the "
         "between-session noise)\n",
-        need_sessions > sessions.size() ? need_sessions - sessions.size() : 0, policy.min_sessions);
+        need_sessions > sessions.size() ? need_sessions - sessions.size() : 0, policy.min_sessions,
+        kSittingGapMinutes);
     return 0;
   }
   gate::BaselineBuildOptions options;

@@ -289,7 +289,13 @@ bool compare_key(const RunRecord& run, const BenchmarkResult& r,
 void give_judged_verdict(KeyComparison& k, const TolerancePolicy& policy) {
   k.verdict = verdict_from_judgement(*k.judgement, policy);
   k.reason = describe_judgement(*k.judgement, k.bytes);
-  if (k.verdict == Verdict::noisy) {
+  if (k.verdict == Verdict::unmeasured) {
+    k.reason += fmt::format(
+        "; not gated: between-sitting noise unmeasured (the baseline's launches come from fewer "
+        "than min_sessions {} sittings; a sitting is launches less than {} minutes apart): grow "
+        "or update it with launches of other sittings",
+        policy.min_sessions, kSittingGapMinutes);
+  } else if (k.verdict == Verdict::noisy) {
     k.reason += "; launch-to-launch noise wider than the policy's max_band " +
                 plain_percent(policy.max_band) +
                 ": informational, fails only beyond this wide band";

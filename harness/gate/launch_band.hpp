@@ -35,7 +35,13 @@ struct LaunchBand {
   double within_sd = 0;            // launch-to-launch SD inside a session (log scale)
   double between_sd = 0;           // session-to-session SD; the allowance when not estimated
   bool between_estimated = false;  // false: < min_sessions sessions, policy session_allowance used
-  double dof = 0;                  // degrees of freedom of the t quantile (Satterthwaite)
+  // The file names each launch's sitting, fewer than min_sessions of them, and the policy's
+  // allowance stands in for the noise between sittings: nobody measured how far a new sitting
+  // moves the key, so it is not gated (UNMEASURED). A policy with session_allowance 0 states
+  // that term is nil (a narrower band: stricter, never more lenient); a calibrated band measured
+  // it.
+  bool between_unmeasured = false;
+  double dof = 0;                         // degrees of freedom of the t quantile (Satterthwaite)
   std::string centre_scope = "platform";  // "host": the judged host's own sessions judged it
   std::string host;                       // the host whose sessions made a "host" centre
 };

@@ -127,6 +127,7 @@ void set_band(MetricJudgement& j, const LaunchBand& band, const BenchmarkResult&
   j.launches = band.launches;
   j.band_calibrated = band.calibrated;
   j.noisy = band.noisy;
+  j.between_unmeasured = band.between_unmeasured;
   j.tolerance = band.tolerance;
   // The centre is the geometric mean of launch medians (the interval is built in log space); an
   // old baseline without launch medians falls back to its stored median.
@@ -256,6 +257,7 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
 }
 
 Verdict verdict_from_judgement(const MetricJudgement& j, const TolerancePolicy& policy) {
+  if (j.between_unmeasured) return Verdict::unmeasured;
   // A NOISY band is too wide to gate a small loss, not every loss: a launch beyond even that band
   // (its prediction interval at the same band_alpha) is a REGRESSION, which `run` confirms like
   // any other. Issue 53: under a TCP fall-back NOISY keys were up to 25x slower than the fleet

@@ -93,8 +93,12 @@ struct MetricBaseline {
   std::vector<std::string> run_sessions;
 };
 
-// One `fabricgate run` invocation whose launches the baseline holds (legacy runs without a
-// session id: grouped per host by time, harness/baseline/baseline_sessions.hpp).
+// Launches of one host less than this many minutes apart are one sitting: one session of the
+// baseline, whatever `run` invocations made them (harness/baseline/baseline_sessions.hpp).
+inline constexpr int kSittingGapMinutes = 30;
+
+// One sitting whose launches the baseline holds: runs of a host less than kSittingGapMinutes
+// apart (harness/baseline/baseline_sessions.hpp); its id is the first run's session id.
 struct BaselineSession {
   std::string id;
   std::string host;        // host id (harness/model/host_identity.hpp)

@@ -48,7 +48,9 @@ struct MetricJudgement {
   double band = 0;               // prediction half-width for one launch (launch_band.hpp)
   std::size_t launches = 0;      // baseline launches behind the band
   bool band_calibrated = false;  // band from `fabricgate calibrate`
-  bool noisy = false;    // band > policy max_band: not gated; fails only beyond this wide band
+  bool noisy = false;  // band > policy max_band: not gated; fails only beyond this wide band
+  // Fewer sittings than min_sessions behind the band: between-sitting noise unmeasured, not gated.
+  bool between_unmeasured = false;
   double launch_cv = 0;  // robust CV of this launch's repetitions (0: fewer than 3)
   std::size_t repetitions = 0;
   // The band the verdict was decided with, in the metric's unit; reports draw exactly these.

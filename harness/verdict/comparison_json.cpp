@@ -28,6 +28,7 @@ nlohmann::json judgement_to_json(const MetricJudgement& m) {
           {"baseline_launches", m.launches},
           {"band_calibrated", m.band_calibrated},
           {"noisy", m.noisy},
+          {"between_unmeasured", m.between_unmeasured},
           {"launch_cv", m.launch_cv},
           {"repetitions", m.repetitions},
           {"lower_limit", m.lower_limit},

@@ -16,11 +16,13 @@ enum class Verdict {
   missing,         // in the baseline, not in the run
   runner_differs,  // outside the fleet on a host with no history of its own: the change is not
                    // judged here (harness/gate/runner_split.hpp); a warning, exit 3
-  unstable,   // the launch's repetitions disagree (robust CV > policy unstable_cv): not judged, a
-              // warning
-  ambiguous,  // crossed the band once, the confirmation launch did not (or not judgeable)
-  jitter,     // passed, but the launch's p99/p50 is beyond the baseline's launches (jitter_judge)
-  noisy,      // the baseline's launch-to-launch band is wider than policy max_band: informational
+  unstable,    // the launch's repetitions disagree (robust CV > policy unstable_cv): not judged, a
+               // warning
+  ambiguous,   // crossed the band once, the confirmation launch did not (or not judgeable)
+  jitter,      // passed, but the launch's p99/p50 is beyond the baseline's launches (jitter_judge)
+  noisy,       // the baseline's launch-to-launch band is wider than policy max_band: informational
+  unmeasured,  // the baseline's launches come from fewer sittings than min_sessions: the noise
+               // between sittings is unmeasured, the key is not gated (launch_band.hpp)
   improvement,
   new_key,  // in the run, not in the baseline
   pass,

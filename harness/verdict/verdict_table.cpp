@@ -40,6 +40,8 @@ constexpr std::array kTable{
                "passed, but the launch's p99/p50 time is beyond the baseline's launches"},
   VerdictFacts{Verdict::noisy,             "NOISY",             false, false, false, true,  false, false, false, S::info,
                "the baseline's band is wider than max_band: not gated (beyond even that band: REGRESSION)"},
+  VerdictFacts{Verdict::unmeasured,        "UNMEASURED",        false, false, false, true,  false, false, false, S::info,
+               "the baseline's launches come from fewer sittings than min_sessions: the noise between sittings is unmeasured, not gated"},
   VerdictFacts{Verdict::improvement,       "IMPROVEMENT",       false, false, false, true,  false, true,  false, S::pass,
                "better than the band"},
   VerdictFacts{Verdict::new_key,           "NEW",               false, false, false, false, true,  false, false, S::info,

@@ -45,6 +45,10 @@ def main():
                 path = os.path.join(dst, "run.json")
                 doc = json.load(open(path))
                 doc["session_id"] = "sitting-%d" % n
+                # Sittings are hours apart (launches less than 30 minutes apart are one sitting):
+                # sitting n on day n, at the launch's own time of day.
+                doc["started_at"] = "2026-12-%02dT%s" % (10 + n, doc["started_at"][11:])
+                doc.pop("session_started_at", None)
                 json.dump(doc, open(path, "w"))
 
         for n in (1, 2):

@@ -83,6 +83,9 @@ class ConfirmCli : public ::testing::Test {
     // ctest runs other MPI tests beside this one: their spinning ranks are CPU pressure, and the
     // verdict under test is the REGRESSION, not "runner busy".
     b["tolerance_policy"]["busy_cpu_pressure"] = 1.0;
+    // Three launches of one sitting: no between-sitting term (left to the allowance, the key
+    // would be UNMEASURED and not gated); the subject here is the confirmation.
+    b["tolerance_policy"]["session_allowance"] = 0.0;
     for (auto& c : b["tolerance_policy"]["size_classes"]) c["tolerance"] = 0.9;
     // Three launches that agree (a band of ~0, so the 90 % floor applies) at 1/100 of the time.
     json& t = b["entries"][kKey]["time_us"];

@@ -165,13 +165,15 @@ fs::path write_run(const fs::path& results, const std::string& id, double time_u
   return testing::write_run_dir(results, doc);
 }
 
-// A baseline from three runs at 100 us, in root/baselines.
+// A baseline from three runs at 100 us in three sittings, in root/baselines.
 void make_baseline(const fs::path& root) {
   std::vector<std::string> args{"baseline", "create", "--baselines-dir",
                                 (root / "baselines").string()};
   for (unsigned i = 0; i < 3; ++i) {
     args.push_back("--from");
-    args.push_back(write_run(root / "base", "base-" + std::to_string(i), 100, 10 + i).string());
+    // Three sittings an hour apart (seed = minute of the day): between-sitting noise measured.
+    args.push_back(
+        write_run(root / "base", "base-" + std::to_string(i), 100, 10 + 60 * i).string());
   }
   const Result r = cli(args);
   ASSERT_EQ(r.code, 0) << r.out;

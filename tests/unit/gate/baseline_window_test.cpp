@@ -6,8 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include "core/errors.hpp"
 #include "harness/baseline/baseline_diff.hpp"
+#include "harness/baseline/baseline_sessions.hpp"
+#include "harness/baseline/baseline_status.hpp"
+#include "harness/gate/compare.hpp"
 #include "tests/unit/gate/gate_fixtures.hpp"
 
 namespace fabricgate::gate {
@@ -69,10 +74,14 @@ TEST(gate_BaselineWindow, RegressedLaunchIsNotMergedAndWindowIsBounded) {
   EXPECT_EQ(e.provenance.run_ids.back(), "ok2");
 }
 
+// Sessions s1, s2, ... are sittings hours apart (launches less than 30 minutes apart are one
+// sitting, baseline_sessions.hpp): s<N> starts at N o'clock, its launches a minute apart.
 RunRecord session_run(const std::string& session, int launch, double time_us) {
   RunRecord r = run_at(session + "-" + std::to_string(launch), time_us);
+  const int hour = session.back() - '0';
   r.session_id = session;
-  r.session_started_at = "2026-12-01T00:00:00Z";
+  r.session_started_at = fmt::format("2026-12-01T{:02}:00:00Z", hour);
+  r.started_at = fmt::format("2026-12-01T{:02}:{:02}:00Z", hour, launch);
   return r;
 }
 
@@ -121,6 +130,61 @@ TEST(gate_BaselineWindow, UpdateNeverDropsSessionsBelowMinSessions) {
   old.policy.window = 20;
   const WindowUpdate wide = update_baseline_window(old, session_runs("s4", 1002), "2026-12-02");
   EXPECT_EQ(sessions_in(wide.built.baseline.entries.begin()->second.time_us), 4u);
+}
+
+TEST(gate_Sittings, LaunchesLessThanThirtyMinutesApartAreOneSittingWhateverTheirSessionIds) {
+  // Issue 53: five `run --no-compare` launches within a minute are five session ids, one sitting.
+  std::vector<RunRecord> runs;
+  for (int i = 0; i < 5; ++i) {
+    RunRecord r = run_at("quick-" + std::to_string(i), 1000 + i);
+    r.session_id = "run-" + std::to_string(i);
+    r.session_started_at = fmt::format("2026-12-01T04:36:{:02}Z", 10 * i);
+    r.started_at = r.session_started_at;
+    runs.push_back(r);
+  }
+  RunRecord later = run_at("later", 1001);  // 31 minutes after the last: a new sitting
+  later.session_id = "run-later";
+  later.started_at = later.session_started_at = "2026-12-01T05:07:41Z";
+  runs.push_back(later);
+  const std::vector<RunSession> sittings = sessions_of_runs(runs);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(sittings[static_cast<std::size_t>(i)].id, "run-0");
+  EXPECT_EQ(sittings[5].id, "run-later");
+  EXPECT_EQ(sittings[5].started_at, "2026-12-01T05:07:41Z");
+}
+
+TEST(gate_Sittings, OneSittingGatesNoKeyAndSaysSoThreeSittingsGate) {
+  BaselineBuildOptions o;
+  o.now = "2026-12-02T00:00:00Z";
+  std::vector<RunRecord> one;
+  for (int i = 0; i < 5; ++i) {
+    RunRecord r = session_run("s1", i, 1000 + i % 2);
+    r.session_id = "run-" + std::to_string(i);  // five invocations of `run`, one sitting
+    one.push_back(r);
+  }
+  const Baseline single = create_baseline(one, o).baseline;
+  EXPECT_EQ(single.sessions.size(), 1u);
+  const BaselineStatus status = baseline_status(single);
+  EXPECT_EQ(status.gateable, 0u);
+  EXPECT_EQ(status.unmeasured, status.keys.size());
+  EXPECT_NE(render_baseline_status(status, false).find("between-sitting noise unmeasured"),
+            std::string::npos);
+  EXPECT_NE(baseline_gateability_warning(status).find("between-sitting noise unmeasured"),
+            std::string::npos);
+  // A launch judged against it, however slow, is UNMEASURED: not gated, never failed.
+  const Comparison slow = compare_run(run_at("slow", 5000), &single, {});
+  ASSERT_EQ(slow.keys.size(), 1u);
+  EXPECT_EQ(slow.keys[0].verdict, Verdict::unmeasured) << slow.keys[0].reason;
+  EXPECT_NE(slow.keys[0].reason.find("not gated: between-sitting noise unmeasured"),
+            std::string::npos);
+  EXPECT_EQ(slow.exit_code, ExitCode::pass);
+
+  std::vector<RunRecord> three;
+  for (const char* s : {"s1", "s2", "s3"})
+    for (const RunRecord& r : session_runs(s, 1000)) three.push_back(r);
+  const Baseline measured = create_baseline(three, o).baseline;
+  EXPECT_EQ(measured.sessions.size(), 3u);
+  EXPECT_EQ(baseline_status(measured).gateable, 1u);
+  EXPECT_EQ(compare_run(run_at("slow", 5000), &measured, {}).keys[0].verdict, Verdict::regression);
 }
 
 TEST(gate_BaselineWindow, RefusesARunAlreadyMergedOrIncomplete) {

@@ -1,5 +1,7 @@
 #include "tests/unit/gate/gate_fixtures.hpp"
 
+#include <ctime>
+
 #include <unistd.h>
 #include <algorithm>
 #include <random>
@@ -51,7 +53,23 @@ json make_result(const ResultSpec& s) {
   return r;
 }
 
+namespace {
+
+// 2026-11-29T19:00:00Z, then an hour later at every call.
+std::string next_sitting_start() {
+  static long long calls = 0;
+  const std::time_t t = 1795978800 + 3600 * calls++;  // 2026-11-29T19:00:00Z
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+}  // namespace
+
 json make_run(const RunSpec& s, const std::vector<json>& results) {
+  const std::string started = s.started_at.empty() ? next_sitting_start() : s.started_at;
   return json{{"schema", "fabricgate.run/1"},
               {"run_id", s.run_id},
               {"suite", "cpu"},
@@ -59,8 +77,8 @@ json make_run(const RunSpec& s, const std::vector<json>& results) {
               {"platform", s.platform},
               {"complete", s.complete},
               {"incomplete_reason", s.complete ? "" : "rank 1 crashed"},
-              {"started_at", "2026-11-29T19:00:00Z"},
-              {"finished_at", "2026-11-29T19:01:00Z"},
+              {"started_at", started},
+              {"finished_at", started.substr(0, 14) + "01:00Z"},
               {"metadata",
                {{"git_commit", s.git_commit}, {"ci_run_id", "1"}, {"fabricgate_version", "0.1.0"}}},
               {"launch",

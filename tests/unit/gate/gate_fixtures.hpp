@@ -50,6 +50,11 @@ struct RunSpec {
                   {"network", ""},   {"transports", json::array()},
                   {"gdrdma", false}, {"env_overrides", json::object()}};
   std::string git_commit = "abc123";
+  // Empty: each run made in this process starts an hour after the previous one, so runs made
+  // one after another are sittings of their own (launches less than 30 minutes apart are one
+  // sitting, harness/baseline/baseline_sessions.hpp) and a baseline of them has measured
+  // between-sitting noise. Tests of one sitting set it.
+  std::string started_at;
 };
 
 json make_run(const RunSpec& spec, const std::vector<json>& results);

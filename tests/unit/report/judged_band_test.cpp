@@ -29,6 +29,9 @@ Baseline baseline_of(std::uint64_t bytes) {
     runs.push_back(run_at("b" + std::to_string(i), bytes, testing::noisy(40, 0.01, 5, i + 1)));
   gate::BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
+  // One sitting of synthetic launches: the drawn band is the subject here, so no between-sitting
+  // term (with the default allowance one sitting gates nothing: UNMEASURED).
+  o.policy.session_allowance = 0;
   return gate::create_baseline(runs, o).baseline;
 }
 

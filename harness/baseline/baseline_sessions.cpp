@@ -78,10 +78,17 @@ std::string describe_sessions(const Baseline& b) {
                        s.started_at.empty() ? "unknown" : s.started_at, s.launches);
   out += "\n";
   if (b.sessions.size() < static_cast<std::size_t>(b.policy.min_sessions)) {
-    out += fmt::format(
-        "between-session term NOT estimated: {} session(s) < min_sessions {}; bands use "
-        "session_allowance {:.2f}% (log-scale SD) in its place\n",
-        b.sessions.size(), b.policy.min_sessions, b.policy.session_allowance * 100);
+    out += b.policy.session_allowance > 0
+               ? fmt::format(
+                     "between-session term NOT estimated: {} session(s) (sittings: launches of a "
+                     "host less than {} minutes apart) < min_sessions {}: keys without a "
+                     "calibrated band are UNMEASURED, not gated, until launches of other sittings "
+                     "join (baseline grow / update)\n",
+                     b.sessions.size(), kSittingGapMinutes, b.policy.min_sessions)
+               : fmt::format(
+                     "between-session term NOT estimated: {} session(s) < min_sessions {}; the "
+                     "policy's session_allowance 0 declares it nil\n",
+                     b.sessions.size(), b.policy.min_sessions);
   }
   return out;
 }

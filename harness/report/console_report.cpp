@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "core/text_escape.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/key_figures.hpp"
@@ -45,6 +47,39 @@ std::string row(const gate::KeyComparison& k, std::size_t key_width, bool color)
   return line;
 }
 
+// What a reader of a run that was not judged (exit 3) does next, by its settled cause.
+std::string what_to_do(const gate::Comparison& c) {
+  if (!c.run_complete) return "rerun; if it stops again, the reason above names where";
+  if (c.runner_busy) return "rerun on an idle runner (nothing was blamed)";
+  if (c.runner_degraded)
+    return "look at the runner: fabricgate nodes " + c.run_source +
+           ", fabricgate history --all; the change is not blamed";
+  if (c.runner_differs_count() > 0)
+    return "judge the change on a runner with history of its own, or with the paired check each "
+           "RUNNER-DIFFERS key names (--verbose)";
+  if (!c.below_roofline_unjudged.empty())
+    return "look at the runner's links (fabricgate fingerprint), then rerun";
+  return "rerun; the results store could not keep this verdict";
+}
+
+// A run that was not judged says why, how many keys it would have failed and what to do, in a
+// few lines (issue 54: a busy runner printed about 60 lines of keys and four node actions). The
+// keys are in --verbose, report.md and the JSON.
+std::string not_judged_console(const gate::Comparison& c, std::string out) {
+  std::size_t would_fail = 0;
+  for (const gate::KeyComparison& k : c.keys)
+    would_fail += gate::verdict_fails_gate(k.verdict) && !k.missing_because_incomplete ? 1 : 0;
+  if (!c.run_complete) out += "run incomplete: " + console_text(c.incomplete_reason) + "\n";
+  for (const std::string& r : c.runner_evidence.lines()) out += "runner: " + r + "\n";
+  if (!c.confirmation_note.empty()) out += "confirmation: " + c.confirmation_note + "\n";
+  out += fmt::format(
+      "not judged: {} key(s) would have failed, {} sit outside the fleet (RUNNER-DIFFERS), of {} "
+      "keys; each is in --verbose, report.md and --format json\n",
+      would_fail, c.runner_differs_count(), c.keys.size());
+  out += "what to do: " + console_text(what_to_do(c)) + "\n";
+  return out;
+}
+
 }  // namespace
 
 std::string render_console(const gate::Comparison& c, const RenderOptions& options) {
@@ -53,6 +88,10 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   const bool failed = c.exit_code != ExitCode::pass;
   out += (options.color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() +
          (options.color ? "\033[0m" : "") + "\n";
+  if (c.exit_code == ExitCode::infra_failure && !options.verbose && c.has_baseline) {
+    out += console_text(c.change_line()) + "\n" + console_text(c.runner_line()) + "\n";
+    return not_judged_console(c, std::move(out));
+  }
   // The two questions, whichever one the exit code answers (--gate).
   out += c.has_baseline
              ? console_text(c.change_line()) + "\n" + console_text(c.runner_line()) + "\n"

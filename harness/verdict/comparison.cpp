@@ -185,7 +185,9 @@ std::string Comparison::change_line() const {
   const std::size_t host = count_reference(keys, "host");
   const std::size_t fleet = count_reference(keys, "fleet");
   std::string line =
-      failing > 0 && runner_degraded
+      runner_busy ? fmt::format("Change: not judged, the runner was busy ({} key(s) look worse)",
+                                failing + runner_differs_count())
+      : failing > 0 && runner_degraded
           ? fmt::format(
                 "Change: not blamed, {} key(s) slower than the host's own level with the "
                 "software unchanged (RUNNER DEGRADED)",

@@ -43,6 +43,7 @@ std::string change_word(const Comparison& c) {
   if (!c.has_baseline) return "NOT-JUDGED";
   if (c.gate == GateMode::fleet) return "NOT-ASKED";
   if (c.runner_degraded) return "NOT-JUDGED";  // software unchanged: the runner moved (exit 3)
+  if (c.runner_busy) return "NOT-JUDGED";      // the load, not the change, may have cost it
   for (const KeyComparison& k : c.keys) {
     if (verdict_fails_gate(k.verdict) && k.verdict != Verdict::below_roofline &&
         !k.missing_because_incomplete)

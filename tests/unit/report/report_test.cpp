@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <regex>
 
+#include <nlohmann/json.hpp>
+
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
 #include "harness/report/render.hpp"
@@ -215,6 +217,37 @@ TEST(report_Junit, ARunnerDegradedRunReportsItsFailuresAsErrors) {
       xml, R"(<error type="RUNNER-DEGRADED" message="REGRESSION: slower than the host&apos;s own )"
            R"(level, software unchanged: 256 MiB)");
   EXPECT_EQ(xml.find("<failure "), std::string::npos) << xml;
+}
+
+// Issue 54: a run that was not judged (exit 3) says why, how many keys it would have failed and
+// what to do in a few lines; the keys go to --verbose (and report.md, JSON).
+TEST(report_Console, ANotJudgedRunFitsTwelveLinesAndSaysWhatToDo) {
+  Comparison c = sample();
+  std::erase_if(c.keys, [](const KeyComparison& k) {
+    return verdict_fails_gate(k.verdict) && k.verdict != Verdict::regression;
+  });
+  for (int i = 0; i < 60; ++i) {  // a busy runner's many slow keys
+    KeyComparison k = c.keys.front();
+    k.key += "/copy:" + std::to_string(i);
+    k.verdict = Verdict::regression;
+    c.keys.push_back(k);
+  }
+  c.runner_busy = true;
+  c.busy_threshold = 0.25;
+  c.host_cpu_pressure = 0.9;
+  c.exit_code = ExitCode::infra_failure;
+  const std::string out = render_console(c, {});
+  EXPECT_LE(std::count(out.begin(), out.end(), '\n'), 12) << out;
+  EXPECT_NE(out.find("RUNNER BUSY, NOT JUDGED"), std::string::npos) << out;
+  EXPECT_NE(out.find("Change: not judged, the runner was busy"), std::string::npos) << out;
+  EXPECT_NE(out.find("not judged: 61 key(s) would have failed"), std::string::npos) << out;
+  EXPECT_NE(out.find("what to do: rerun on an idle runner"), std::string::npos) << out;
+  EXPECT_EQ(out.find("/copy:"), std::string::npos) << out;  // no key rows by default
+  RenderOptions verbose;
+  verbose.verbose = true;
+  EXPECT_NE(render_console(c, verbose).find("/copy:59"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(render(c, ReportFormat::json, {}))["change"]["verdict"],
+            "NOT-JUDGED");
 }
 
 TEST(report_Junit, OneTestcasePerKeyFailuresCarryTheMessage) {

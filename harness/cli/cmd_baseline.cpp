@@ -368,7 +368,8 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
   create->add_flag("--force-platform", create_args->force_platform,
                    "Write even when the target file is another platform's baseline");
   create->add_flag("--reset-policy", create_args->reset_policy,
-                   "Use the default tolerance policy instead of the replaced baseline's");
+                   "Use the default tolerance policy instead of the replaced baseline's (or, "
+                   "for a new file, the platform's baseline's in --baselines-dir)");
   create->add_option("--policy-from", create_args->policy_from,
                      "Take the tolerance policy of this baseline file (e.g. another machine kind "
                      "of the same class)");

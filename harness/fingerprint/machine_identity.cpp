@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <system_error>
 
+#include "core/errors.hpp"
 #include "harness/fingerprint/text_files.hpp"
 #include "harness/model/host_identity.hpp"
 
@@ -106,6 +107,16 @@ bool is_placeholder_uuid(const std::string& uuid) {
   if (std::all_of(digits.begin(), digits.end(), [&](char c) { return c == digits.front(); }))
     return true;
   return digits == "03000200040005000006000700080009";
+}
+
+void require_usable_host_id_env() {
+  const char* given = std::getenv("FABRICGATE_HOST_ID");
+  if (given == nullptr || safe_runner_name(given)) return;
+  throw InputError("FABRICGATE_HOST_ID", "(environment)",
+                   "a runner name: 1 to 64 letters, digits, '.', '_' or '-' (it is " +
+                       std::to_string(std::string(given).size()) +
+                       " bytes and has other characters or none); unset it to use the machine's "
+                       "own identity");
 }
 
 MachineIdentity read_machine_identity(const fs::path& root) {

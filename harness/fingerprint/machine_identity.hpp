@@ -31,6 +31,11 @@ struct MachineIdentity {
 // only reads under it and never creates anything.
 MachineIdentity read_machine_identity(const std::filesystem::path& root);
 
+// FABRICGATE_HOST_ID, when set, names this runner (1-64 letters, digits, '.', '_', '-'). A value
+// outside that is an input error (InputError naming the variable), before anything is launched:
+// dropping it without a word would judge the runner under another identity (issue 58).
+void require_usable_host_id_env();
+
 // True for DMI UUIDs that firmware leaves unset or shares across machines.
 bool is_placeholder_uuid(const std::string& uuid);
 

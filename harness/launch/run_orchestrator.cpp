@@ -18,6 +18,7 @@ extern char** environ;
 #include "harness/analysis/capture_json.hpp"
 #include "harness/analysis/controls.hpp"
 #include "harness/fingerprint/fingerprint.hpp"
+#include "harness/fingerprint/machine_identity.hpp"
 #include "harness/launch/cpu_pressure.hpp"
 #include "harness/launch/gpu_capacity.hpp"
 #include "harness/launch/hang_forensics.hpp"
@@ -190,6 +191,7 @@ fs::path default_bench_path() {
 }
 
 Suite validate_run_options(const RunOptions& o) {
+  fingerprint::require_usable_host_id_env();
   Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));  // the whole suite, validated
   refuse_launcher_env(suite, o.allow_suite_launcher_env);
   if (o.ranks != 0) require_rank_count(o.ranks, "--ranks", "");

@@ -178,6 +178,28 @@ TEST_F(RunCli, TooFewRanksAreRefusedBeforeLaunchP01) {
   EXPECT_TRUE(run_dirs().empty());  // nothing measured, nothing written
 }
 
+// Issue 58: a FABRICGATE_HOST_ID outside its pattern was dropped without a word, and the runner
+// judged under the machine's own identity. Now it is an input error before anything runs.
+TEST_F(RunCli, AnUnusableHostIdIsRefusedBeforeLaunch) {
+  const auto s = suite("hostid", json::array({mpi_entry()}));
+  for (const std::string& bad : {std::string("runner 7; rm"), std::string(100000, 'a'),
+                                 std::string("gpu\x1b]0;owned\x07")}) {
+    ::setenv("FABRICGATE_HOST_ID", bad.c_str(), 1);
+    const auto job = run_job(run_args(s), 60);
+    ::unsetenv("FABRICGATE_HOST_ID");
+    EXPECT_EQ(job.exit_code, 2) << job.output.substr(0, 2000);
+    EXPECT_NE(job.output.find("FABRICGATE_HOST_ID"), std::string::npos) << job.output;
+    EXPECT_NE(job.output.find("1 to 64 letters"), std::string::npos) << job.output;
+    EXPECT_EQ(job.output.find(bad), std::string::npos);  // not echoed
+    EXPECT_EQ(job.output.find('\x1b'), std::string::npos);
+    EXPECT_TRUE(run_dirs().empty());  // nothing measured, nothing written
+  }
+  ::setenv("FABRICGATE_HOST_ID", "ci-runner-07", 1);  // a usable one is taken
+  const auto job = run_job(run_args(s), 120);
+  ::unsetenv("FABRICGATE_HOST_ID");
+  EXPECT_NE(job.exit_code, 2) << job.output;
+}
+
 TEST_F(RunCli, KilledRankKeepsFinishedRecordsAndExits3) {
   // Enough benchmarks that the run is still going when one rank is killed.
   json e = mpi_entry();

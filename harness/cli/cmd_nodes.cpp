@@ -25,6 +25,7 @@
 #include "harness/cluster/pair_outliers.hpp"
 #include "harness/cluster/straggler.hpp"
 #include "harness/fingerprint/subprocess.hpp"
+#include "harness/gate/outcome.hpp"
 #include "harness/gate/runner_evidence.hpp"
 #include "harness/model/run_record.hpp"
 
@@ -56,6 +57,15 @@ std::vector<gate::ClusterFinding> fleet_findings(const NodesArgs& a) {
     std::vector<gate::ClusterFinding> out;
     for (const gate::ClusterFinding& f : g.comparison.cluster_findings) {
       if (f.id != "HOST-OUTLIER") continue;
+      // A launch on a busy runner: the offset may be the load's (harness/gate/runner_split.cpp).
+      if (gate::measured_on_busy_runner(g.comparison)) {
+        std::cerr << report::console_text("fabricgate nodes: " + f.field + " (" + f.node +
+                                          ") is outside the fleet, but the run was measured on a "
+                                          "busy runner: the offset may be the load's; no action "
+                                          "planned for it (rerun on an idle runner)")
+                  << "\n";
+        continue;
+      }
       // An offset recorded beside a software change may be the change's (a fall-back to TCP
       // makes every host an outlier): no node action until it is seen on the baseline's software.
       if (!g.comparison.software_changes.empty()) {

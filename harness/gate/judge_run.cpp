@@ -34,6 +34,9 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
     compare.host_anchor = &anchor;
   }
   Comparison c = compare_with_confirmation(run, baseline, compare, options.confirm, confirmations);
+  // Known before the runner split: a busy launch's offset plans no node action (runner_split).
+  c.busy_threshold =
+      baseline ? baseline->policy.busy_cpu_pressure : TolerancePolicy::defaults().busy_cpu_pressure;
   split_change_and_runner(c, run, options.compare.gross_change);
   if (history) {
     // Without a baseline the defaults hold, spread over the keys this run compared.
@@ -43,8 +46,6 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
   }
   // What the runner was doing (runner_evidence.hpp): DEGRADED-LINK findings, throttling in the
   // failing keys' reasons, a foreign process on the launch's GPUs; then the one outcome.
-  c.busy_threshold =
-      baseline ? baseline->policy.busy_cpu_pressure : TolerancePolicy::defaults().busy_cpu_pressure;
   apply_runner_evidence(c, run);
   return c;
 }

@@ -137,6 +137,22 @@ TEST(gate_TwoQuestions, ANewHostOutsideTheFleetIsNotBlamedForTheChange) {
   EXPECT_NE(c.change_line().find("NOT JUDGED on 1 key"), std::string::npos) << c.change_line();
 }
 
+TEST(gate_TwoQuestions, ABusyLaunchPlansNoDrainForItsOffset) {
+  // Issue 55: the offset of a launch on a busy runner may be the load's, never a drain.
+  const Baseline b = fleet_baseline();
+  RunRecord run = run_of("new-1", launch(70, 1 / 0.75), "newhost00001");
+  run.fingerprint.document["host"]["hostname"] = "gpu-node-7";  // a node to act on
+  const Comparison quiet = judge(run, b, GateMode::change);
+  ASSERT_NE(finding(quiet, "HOST-OUTLIER"), nullptr);
+  ASSERT_FALSE(quiet.node_actions.empty());
+  run.host_cpu_pressure = 0.9;  // a task waited for a CPU 90 % of the launch (threshold 25 %)
+  const Comparison busy = judge(run, b, GateMode::change);
+  EXPECT_TRUE(busy.runner_busy) << busy.headline();
+  EXPECT_EQ(busy.exit_code, ExitCode::infra_failure);
+  ASSERT_NE(finding(busy, "HOST-OUTLIER"), nullptr);  // still reported
+  EXPECT_TRUE(busy.node_actions.empty());
+}
+
 TEST(gate_TwoQuestions, FleetModeFailsTheOutlierAndBothModeKeepsTheRegression) {
   const Baseline b = fleet_baseline();
   const RunRecord run = run_of("new-1", launch(70, 1 / 0.75), "newhost00001");

@@ -16,6 +16,7 @@ always(), success(), failure().
 import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -233,6 +234,8 @@ def drive(action_dir, inputs, workspace, env=None, github=None):
     for name, spec in (action.get("outputs") or {}).items():
         result["outputs"][name] = substitute(spec.get("value", ""), final)
     result["summary"] = open(summary_file, encoding="utf-8").read()
+    # The runner's temp directory ends with the job, as on GitHub: /tmp as the test found it.
+    shutil.rmtree(runner_temp, ignore_errors=True)
     return result
 
 

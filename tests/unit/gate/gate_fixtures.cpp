@@ -5,6 +5,8 @@
 #include <unistd.h>
 #include <algorithm>
 #include <random>
+#include <system_error>
+#include <vector>
 
 #include "core/json_file.hpp"
 
@@ -121,11 +123,40 @@ std::filesystem::path write_run_dir(const std::filesystem::path& root, const jso
   return dir;
 }
 
+namespace {
+
+// Every directory fresh_temp_dir made, removed when the test process ends: tests leave /tmp as
+// they found them (a `.ci/run` left 18 of these behind). Only by the process that made them: a
+// forked child that exits normally must not remove its parent's directories.
+class TempDirs {
+ public:
+  void add(const std::filesystem::path& dir) { dirs_.push_back(dir); }
+  ~TempDirs() {
+    if (::getpid() != owner_) return;
+    for (const auto& dir : dirs_) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    }
+  }
+
+ private:
+  pid_t owner_ = ::getpid();
+  std::vector<std::filesystem::path> dirs_;
+};
+
+TempDirs& temp_dirs() {
+  static TempDirs dirs;
+  return dirs;
+}
+
+}  // namespace
+
 std::filesystem::path fresh_temp_dir(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("fabricgate-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  temp_dirs().add(dir);
   return dir;
 }
 

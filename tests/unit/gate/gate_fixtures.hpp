@@ -67,7 +67,7 @@ std::vector<double> noisy(double value, double rel_noise, int n, unsigned seed, 
 // Writes run.json into dir/<platform>/<run_id>/ and returns that directory.
 std::filesystem::path write_run_dir(const std::filesystem::path& root, const json& run);
 
-// A fresh empty directory under the system temp dir.
+// A fresh empty directory under the system temp dir, removed when the test process ends.
 std::filesystem::path fresh_temp_dir(const std::string& name);
 
 }  // namespace fabricgate::testing

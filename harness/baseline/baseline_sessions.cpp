@@ -34,15 +34,14 @@ std::string compact(const std::string& iso) {
 
 }  // namespace
 
-std::vector<RunSession> sessions_of_runs(const std::vector<RunRecord>& runs,
-                                         int legacy_gap_minutes) {
+std::vector<RunSession> sessions_of_runs(const std::vector<RunRecord>& runs, int gap_minutes) {
   std::vector<RunSession> out(runs.size());
   std::map<std::string, std::vector<std::size_t>> by_host;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     out[i].host = runs[i].host_id;
     by_host[runs[i].host_id].push_back(i);
   }
-  const long long gap = static_cast<long long>(legacy_gap_minutes) * 60;
+  const long long gap = static_cast<long long>(gap_minutes) * 60;
   for (auto& [host, indices] : by_host) {
     std::stable_sort(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
       return runs[a].started_at < runs[b].started_at;  // ISO 8601 UTC sorts as text

@@ -15,8 +15,6 @@
 
 namespace fabricgate::gate {
 
-inline constexpr int kLegacySessionGapMinutes = kSittingGapMinutes;
-
 struct RunSession {
   std::string id;
   std::string host;
@@ -27,7 +25,7 @@ struct RunSession {
 // id, else "legacy-<host>-<compact UTC start of the sitting's first run>" (stable: the same runs
 // give the same ids at every create).
 std::vector<RunSession> sessions_of_runs(const std::vector<RunRecord>& runs,
-                                         int legacy_gap_minutes = kLegacySessionGapMinutes);
+                                         int gap_minutes = kSittingGapMinutes);
 
 // The baseline's top-level list: one entry per distinct session, launches = runs in it, ordered
 // by started_at then id.

@@ -105,6 +105,18 @@ BaselineStatus baseline_status(const Baseline& baseline) {
   return s;
 }
 
+namespace {
+
+// The keys a baseline of too few sittings leaves ungated, and why (status and create say it).
+std::string unmeasured_text(const BaselineStatus& s) {
+  return fmt::format(
+      "{} key(s) not gated: between-sitting noise unmeasured (launches from {} sitting(s), fewer "
+      "than min_sessions {}; a sitting is launches less than {} minutes apart)",
+      s.unmeasured, s.sittings, s.policy.min_sessions, kSittingGapMinutes);
+}
+
+}  // namespace
+
 std::string render_baseline_status(const BaselineStatus& s, bool all_keys) {
   std::string out = fmt::format(
       "baseline {} ({}): {} keys, {} gateable, {} NOISY (band wider than max_band {}), {} with "
@@ -112,11 +124,9 @@ std::string render_baseline_status(const BaselineStatus& s, bool all_keys) {
       s.source, s.platform, s.keys.size(), s.gateable, s.noisy, status_pct(s.policy.max_band),
       s.too_few, s.policy.min_runs);
   if (s.unmeasured > 0)
-    out += fmt::format(
-        "{} key(s) not gated: between-sitting noise unmeasured (launches from {} sitting(s), "
-        "fewer than min_sessions {}; a sitting is launches less than {} minutes apart): record "
-        "launches in other sittings and `baseline grow` or `update`\n",
-        s.unmeasured, s.sittings, s.policy.min_sessions, kSittingGapMinutes);
+    out += unmeasured_text(s) +
+           ": record launches in other sittings and `baseline grow` or "
+           "`update`\n";
   if (s.noisy > 0) {
     out += s.launches_for_most_noisy
                ? fmt::format(
@@ -185,12 +195,7 @@ std::string baseline_gateability_warning(const BaselineStatus& s) {
       "than max_band {}), {} with fewer than min_runs {} launches. ",
       s.gateable, s.keys.size(), s.noisy, status_pct(s.policy.max_band), s.too_few,
       s.policy.min_runs);
-  if (s.unmeasured > 0)
-    w += fmt::format(
-        "{} not gated: between-sitting noise unmeasured (launches from {} sitting(s), fewer "
-        "than min_sessions {}; launches less than {} minutes apart are one sitting): record "
-        "launches in other sittings first. ",
-        s.unmeasured, s.sittings, s.policy.min_sessions, kSittingGapMinutes);
+  if (s.unmeasured > 0) w += unmeasured_text(s) + ": record launches in other sittings first. ";
   if (s.launches_for_most_noisy) {
     w += fmt::format("With {} launches per key at least half of the NOISY keys would be gateable; ",
                      *s.launches_for_most_noisy);

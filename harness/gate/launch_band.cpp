@@ -78,6 +78,11 @@ SessionGroups group_by_session(const MetricBaseline& metric) {
   return g;
 }
 
+// The file names each launch's sitting (/3 files; /1 and /2 files name none).
+bool names_sittings(const MetricBaseline& metric) {
+  return !metric.run_medians.empty() && metric.run_sessions.size() == metric.run_medians.size();
+}
+
 std::string host_of(const std::map<std::string, std::string>& session_hosts,
                     const std::string& session) {
   const auto it = session_hosts.find(session);
@@ -139,10 +144,8 @@ LaunchBand session_band(const TolerancePolicy& policy, const BaselineEntry& entr
   b.floor = entry.tolerance ? *entry.tolerance : size_class_for(policy, entry.bytes).tolerance;
   b.tolerance = std::max(b.floor, b.half_width);
   b.noisy = b.half_width > policy.max_band;
-  const bool tagged =
-      !metric.run_medians.empty() && metric.run_sessions.size() == metric.run_medians.size();
-  b.between_unmeasured =
-      tagged && !vc.between_estimated && !b.calibrated && policy.session_allowance > 0;
+  b.between_unmeasured = names_sittings(metric) && !vc.between_estimated && !b.calibrated &&
+                         policy.session_allowance > 0;
   return b;
 }
 
@@ -188,9 +191,7 @@ LaunchBand host_level_band(const TolerancePolicy& policy, const BaselineEntry& e
   b.between_estimated = f.between_estimated;
   // The between-sitting term is the fleet's: unmeasured there, unmeasured here (the host's own
   // launches in the store are not sittings the baseline's reviewers saw).
-  const bool tagged =
-      !fleet.run_medians.empty() && fleet.run_sessions.size() == fleet.run_medians.size();
-  b.between_unmeasured = tagged && !f.between_estimated &&
+  b.between_unmeasured = names_sittings(fleet) && !f.between_estimated &&
                          !(entry.band && entry.band->launches >= 2) && policy.session_allowance > 0;
   b.dof = f.dof;
   if (h.sessions > 0) {

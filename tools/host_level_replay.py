@@ -40,7 +40,8 @@ def judge(fabricgate, baseline, store, run):
                 j = k.get("judgement") or {}
                 fh.write("\t".join([run.name, k["key"], k["verdict"], j.get("reference", ""),
                                      f"{j.get('tolerance', 0) * 100:.1f}",
-                                     f"{(j.get('performance_ratio', 1) - 1) * 100:+.1f}"]) + "\n")
+                                     f"{(j.get('performance_ratio', 1) - 1) * 100:+.1f}",
+                                     j.get("band_scope", "").replace("\t", " ")]) + "\n")
     gated = [k for k in c["keys"] if k.get("judgement") and k["verdict"] not in ("NOISY", "NEW", "SKIPPED")]
     own = [k for k in gated if k["judgement"].get("reference", "").startswith("host")]
     refs = sorted({k["judgement"].get("reference", "") for k in gated})
@@ -127,7 +128,7 @@ def main(argv):
         i = args.index("--keys")
         KEYS_OUT = args[i + 1]
         del args[i:i + 2]
-        Path(KEYS_OUT).write_text("run\tkey\tverdict\treference\ttolerance_pct\tchange_pct\n")
+        Path(KEYS_OUT).write_text("run\tkey\tverdict\treference\ttolerance_pct\tchange_pct\tband_scope\n")
     busy_at = None
     if "--busy-at" in args:
         i = args.index("--busy-at")

@@ -7,6 +7,7 @@
 
 #include "harness/gate/launch_band.hpp"
 #include "harness/gate/outcome.hpp"
+#include "harness/gate/stored_level_check.hpp"
 #include "harness/stats/statistics.hpp"
 #include "harness/stats/student_t.hpp"
 #include "harness/verdict/units_text.hpp"
@@ -148,6 +149,33 @@ double between_sd_of(const Baseline* baseline, const KeyComparison& k) {
   return b.between_estimated ? b.between_sd : 0;
 }
 
+// Which stored launches are too far from the fleet to be a level (stored_level_check.hpp), per
+// key and metric against the baseline's fleet band and host spread.
+class StoredLevelGuard {
+ public:
+  StoredLevelGuard(const Baseline* baseline, std::string host)
+      : baseline_(baseline), host_(std::move(host)) {
+    if (baseline_) hosts_ = session_hosts(*baseline_);
+  }
+  bool implausible(const std::string& key, Metric metric, double value) const {
+    if (!baseline_ || hosts_.empty()) return false;
+    const auto it = baseline_->entries.find(key);
+    if (it == baseline_->entries.end()) return false;
+    const BaselineEntry& e = it->second;
+    const MetricBaseline& m = metric == Metric::busbw_GBps && e.busbw_GBps ? *e.busbw_GBps
+                              : metric == Metric::algbw_GBps               ? e.algbw_GBps
+                                                                           : e.time_us;
+    return implausible_stored_level(value, launch_band(baseline_->policy, e, m), m, hosts_, host_,
+                                    metric_higher_is_better(metric))
+        .has_value();
+  }
+
+ private:
+  const Baseline* baseline_;
+  std::string host_;
+  std::map<std::string, std::string> hosts_;
+};
+
 // A verdict name as the store keeps it: true unless that verdict fails the gate.
 bool verdict_name_passes(const std::string& name) {
   if (name == kBusyLaunchVerdict) return false;  // measured on a busy runner: not a level
@@ -168,6 +196,8 @@ std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
   }
   std::map<std::string, KeySeries> series;
   std::size_t other_hosts = 0;
+  std::size_t set_aside = 0;
+  const StoredLevelGuard guard(baseline, run.host_id);
   for (const HistoryRun& r : history.runs) {
     if (!run.host_id.empty() && !r.host_id.empty() && r.host_id != run.host_id) {
       ++other_hosts;
@@ -180,6 +210,12 @@ std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
       // level that fails later runs a second time. Earlier DRIFT runs stay: they are the level.
       if (!m.verdict.empty() && m.verdict != "DRIFT" && !verdict_name_passes(m.verdict)) continue;
       if (const auto v = value_of(w->second, m.time_us, m.algbw_GBps, m.busbw_GBps)) {
+        // A stored launch further from the fleet than any of its hosts (and one launch's band)
+        // is a finding, not part of a level the run could have drifted from.
+        if (guard.implausible(m.key, w->second, *v)) {
+          ++set_aside;
+          continue;
+        }
         KeySeries& s = series[m.key];
         s.run_ids.push_back(r.run_id);
         s.values.push_back(*v);
@@ -209,6 +245,12 @@ std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
         std::to_string(drifted) + " key(s) DRIFT: the recent runs of this host in " +
         history.source + " sit on a level worse than the drift threshold" +
         (other_hosts ? " (" + std::to_string(other_hosts) + " runs of other hosts left out)" : ""));
+  }
+  if (set_aside > 0) {
+    comparison.warnings.push_back(
+        std::to_string(set_aside) + " stored launch(es) of this host in " + history.source +
+        " lie further from the fleet than any host of the baseline: left out of the DRIFT "
+        "series (a finding, not a level; check the store's rows for this host)");
   }
   return drifted;
 }

@@ -9,6 +9,7 @@
 
 #include "harness/gate/host_history.hpp"
 #include "harness/gate/launch_band.hpp"
+#include "harness/gate/stored_level_check.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/stats/statistics.hpp"
 #include "harness/verdict/units_text.hpp"
@@ -171,6 +172,10 @@ void judge_from_anchor(MetricJudgement& j, const BenchmarkResult& now, const Bas
   const LaunchBand fleet = launch_band(policy, base, reference);
   LaunchBand anchor =
       host_level_band(policy, base, reference, first.values, first.sessions, host.host);
+  if (first.from_store > 0 && host.session_hosts &&
+      implausible_stored_level(anchor.centre, fleet, reference, *host.session_hosts, host.host,
+                               metric_higher_is_better(j.metric)))
+    return;  // a first level no host of the fleet could have: not a level to hold the host to
   // A NOISY first level inside the fleet gives way to the fleet's band, by the rolling level's
   // rule; either way a known host's loss is REGRESSION, not RUNNER-DIFFERS.
   const bool fleet_judges = fleet_band_serves_host(fleet, anchor);
@@ -232,7 +237,15 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
     if (mine.values.size() >= static_cast<std::size_t>(std::max(policy.min_runs, 2))) {
       LaunchBand own =
           host_level_band(policy, base, reference, mine.values, mine.sessions, host.host);
-      if (fleet_band_serves_host(band, own)) {
+      const auto set_aside =
+          mine.from_store > 0 && host.session_hosts
+              ? implausible_stored_level(own.centre, band, reference, *host.session_hosts,
+                                         host.host, metric_higher_is_better(j.metric))
+              : std::nullopt;
+      if (set_aside) {
+        j.stored_level_set_aside = true;
+        own_note = "; " + *set_aside + ", so the fleet judges the key";
+      } else if (fleet_band_serves_host(band, own)) {
         // Still a known host: its key is judged for the change, not set aside as RUNNER-DIFFERS.
         j.reference = "fleet-for-host";
         own_note = fmt::format(
@@ -251,6 +264,7 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
   const auto repetitions = current_samples(now, j.metric);
   j.repetitions = repetitions.size();
   j.launch_cv = launch_instability(repetitions);
+  // A rolling level set aside leaves the first level to judge, if that one is plausible.
   if (host.anchor && (j.reference == "host-history" || j.reference == "fleet"))
     judge_from_anchor(j, now, base, policy, host);
   return j;

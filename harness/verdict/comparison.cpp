@@ -201,6 +201,14 @@ std::string Comparison::change_line() const {
   if (host_history_launches > 0)
     line += fmt::format(" ({} earlier launches in the store)", host_history_launches);
   line += fmt::format(", {} against the fleet", fleet);
+  std::size_t set_aside = 0;
+  for (const KeyComparison& k : keys)
+    set_aside += k.judgement && k.judgement->stored_level_set_aside;
+  if (set_aside > 0)
+    line += fmt::format(
+        " ({} whose stored level lay further from the fleet than any host of the baseline: a "
+        "finding, not a level; check the results store)",
+        set_aside);
   if (gross_change_keys > 0)
     line += fmt::format(" ({} beyond the gross-change limit of {})", gross_change_keys,
                         gross_change_source);

@@ -66,6 +66,9 @@ struct MetricJudgement {
   // it, and its keys are judged for the change) or "host-anchor" (the host's first accepted level
   // failed a key its rolling level passed, or judged a key none of whose newer launches joined).
   std::string reference = "fleet";
+  // The store taught this host a level further from the fleet than any host of the baseline
+  // (harness/gate/stored_level_check.hpp): set aside, the fleet judged the key (band_scope says).
+  bool stored_level_set_aside = false;
   double between_sd = 0;  // the band's between-session SD (log scale; the allowance if unmeasured)
 };
 

@@ -35,6 +35,7 @@ nlohmann::json judgement_to_json(const MetricJudgement& m) {
           {"upper_limit", m.upper_limit},
           {"band_scope", m.band_scope},
           {"reference", m.reference},
+          {"stored_level_set_aside", m.stored_level_set_aside},
           {"between_sd", m.between_sd}};
 }
 

@@ -575,6 +575,73 @@ TEST(gate_TwoQuestions, AChangedSetupFarBeyondEveryRunnerOfTheFleetIsJudgedOnAFr
   EXPECT_EQ(same.gross_change_keys, 0u);
 }
 
+// A fleet of several hosts says how far a healthy host sits from its centre. A level the store
+// taught that lies further (here twice as fast as the fleet: planted rows, or rows of a host that
+// was never like this) is a finding, not the host's level: a quiet launch at the fleet's level is
+// judged by the fleet, not failed on every key. A host within that spread keeps its own level.
+TEST(gate_TwoQuestions, AStoredLevelNoHostOfTheFleetHadIsAFindingNotALevel) {
+  std::vector<RunRecord> records;
+  const std::vector<std::pair<std::string, double>> hosts = {
+      {"fleethostaaaa", 1.0}, {"fleethostbbbb", 1.02}, {"fleethostcccc", 0.98}};
+  unsigned seed = 10;
+  for (const auto& [host, slowdown] : hosts) {
+    for (int i = 0; i < 2; ++i)
+      records.push_back(run_of(host + "-" + std::to_string(i), launch(seed++, slowdown), host));
+  }
+  BaselineBuildOptions o;
+  o.now = "2026-11-29T00:00:00Z";
+  o.policy.session_allowance = 0;
+  Baseline b = create_baseline(records, o).baseline;
+  b.source = "baselines/cpu-test-2c/cpu.json";
+
+  const RunHistory fast =
+      history_of("fasthost0001", {0.5, 0.5, 0.5, 0.5}, {"PASS", "PASS", "PASS", "PASS"});
+  const Comparison c =
+      judge(run_of("now", launch(90, 1.0), "fasthost0001"), b, GateMode::change, &fast);
+  const KeyComparison& k = large_key(c);
+  ASSERT_TRUE(k.judgement.has_value());
+  EXPECT_TRUE(k.judgement->stored_level_set_aside);
+  EXPECT_EQ(k.judgement->reference, "fleet");
+  EXPECT_EQ(k.verdict, Verdict::pass) << k.reason;
+  EXPECT_NE(k.judgement->band_scope.find("host fasthost0001's stored level is 100.1 % better than "
+                                         "the fleet centre, beyond the widest of the baseline's 3 "
+                                         "hosts"),
+            std::string::npos)
+      << k.judgement->band_scope;
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+  EXPECT_NE(c.change_line().find("whose stored level lay further from the fleet than any host"),
+            std::string::npos)
+      << c.change_line();
+  std::size_t set_aside_in_json = 0;
+  const nlohmann::json as_json = comparison_to_json(c);
+  for (const nlohmann::json& key : as_json.at("keys"))
+    set_aside_in_json += key.at("judgement").value("stored_level_set_aside", false);
+  EXPECT_EQ(set_aside_in_json, 1u);  // the large key; the small one sits inside the fleet's hosts
+
+  // Three real launches after the planted rows: the planted ones are no level a DRIFT could have
+  // come from either; they are left out of its series, and the run says so.
+  const RunHistory planted_then_real = history_of(
+      "fasthost0001", {0.5, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0}, std::vector<std::string>(7, "PASS"));
+  const Comparison later = judge(run_of("now", launch(92, 1.0), "fasthost0001"), b,
+                                 GateMode::change, &planted_then_real);
+  EXPECT_EQ(large_key(later).verdict, Verdict::pass) << large_key(later).reason;
+  EXPECT_EQ(later.exit_code, ExitCode::pass);
+  EXPECT_TRUE(std::any_of(later.warnings.begin(), later.warnings.end(), [](const std::string& w) {
+    return w.starts_with(
+        "4 stored launch(es) of this host in sqlite:test lie further from the "
+        "fleet than any host of the baseline: left out of the DRIFT series");
+  })) << (later.warnings.empty() ? std::string("no warning") : later.warnings.front());
+
+  // 1 % off the centre, inside the fleet's hosts: its own level, and a 10 % loss fails.
+  const RunHistory near =
+      history_of("nearhost0001", {1.01, 1.01, 1.01, 1.01}, {"PASS", "PASS", "PASS", "PASS"});
+  const Comparison own =
+      judge(run_of("now", launch(91, 1.01 / 0.9), "nearhost0001"), b, GateMode::change, &near);
+  EXPECT_FALSE(large_key(own).judgement->stored_level_set_aside);
+  EXPECT_EQ(large_key(own).judgement->reference, "host-history");
+  EXPECT_EQ(large_key(own).verdict, Verdict::regression) << large_key(own).reason;
+}
+
 }  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

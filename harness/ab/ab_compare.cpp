@@ -522,14 +522,16 @@ std::vector<Change> side_changes(const AbSide& a, const AbSide& b,
   std::set<std::string> names;
   for (const auto& [k, v] : a.env) names.insert(k);
   for (const auto& [k, v] : b.env) names.insert(k);
-  for (const std::string& name : names) {
-    const auto va = a.env.find(name);
-    const auto vb = b.env.find(name);
-    // Reports are published: a credential-like variable shows as <redacted> (secret_redaction.hpp).
-    add_if_different(
-        out, name, va == a.env.end() ? "(not set by the spec)" : recordable_value(name, va->second),
-        vb == b.env.end() ? "(not set by the spec)" : recordable_value(name, vb->second));
-  }
+  names.insert(a.unset.begin(), a.unset.end());
+  names.insert(b.unset.begin(), b.unset.end());
+  // Reports are published: a credential-like variable shows as <redacted> (secret_redaction.hpp).
+  const auto value_on = [](const AbSide& side, const std::string& name) -> std::string {
+    if (side.unset.count(name)) return "(unset)";
+    const auto it = side.env.find(name);
+    return it == side.env.end() ? "(not set by the spec)" : recordable_value(name, it->second);
+  };
+  for (const std::string& name : names)
+    add_if_different(out, name, value_on(a, name), value_on(b, name));
   const auto words = [](const std::vector<std::string>& w) {
     std::string t;
     for (const std::string& x : w) t += (t.empty() ? "" : " ") + x;
@@ -592,7 +594,8 @@ AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPa
     c.fingerprint_changes = std::move(fp.changes);
     c.fingerprint_note = std::move(fp.note);
   }
-  if (a.env == b.env && a.nccl_expected == b.nccl_expected && a.wrap == b.wrap) {
+  if (a.env == b.env && a.unset == b.unset && a.nccl_expected == b.nccl_expected &&
+      a.wrap == b.wrap) {
     c.warnings.push_back(
         "A and B are the same configuration (an A/A run): a FAIL here is noise or drift");
   } else if (c.side_changes.empty() && !pairs.empty()) {

@@ -34,6 +34,7 @@ struct AbSide {
   std::string label;                       // shown in reports ("A", "B" unless label=NAME)
   std::vector<std::string> items;          // as given, for the report
   std::map<std::string, std::string> env;  // set for every rank (NAME=VALUE items)
+  std::set<std::string> unset;             // unset for every rank (unset=NAME items)
   std::string nccl;                        // nccl=PATH as given; "" = whatever the machine loads
   std::string nccl_dir;                    // directory prepended to LD_LIBRARY_PATH
   std::string nccl_expected;               // real path of the libnccl.so.2 the loader must pick

@@ -64,8 +64,11 @@ void refuse_launcher_items(const std::vector<std::string>& items, const std::str
       throw InputError(flag + " " + report::printable(item, 200) +
                        ": a settings file may not name a program or a library (" + name +
                        "=) under --sides-from-file; pass it on the command line instead");
-    if (eq != std::string::npos && name != "label" && launch::is_launcher_env(name))
-      throw InputError(flag + " " + report::printable(item, 200) + ": " + name +
+    // unset=NAME changes what loads as much as NAME=VALUE does: the same policy, on NAME.
+    const std::string variable =
+        name == "unset" && eq != std::string::npos ? item.substr(eq + 1) : name;
+    if (eq != std::string::npos && name != "label" && launch::is_launcher_env(variable))
+      throw InputError(flag + " " + report::printable(item, 200) + ": " + variable +
                        " changes which launcher, loader, library or plugin runs; a settings file "
                        "may only tune the fabric under --sides-from-file (the suite env policy, "
                        "docs/THREAT-MODEL.md)");
@@ -194,7 +197,9 @@ void add_ab_command(CLI::App& app, int& exit_code) {
       "Side items (--a/--b, repeatable): NAME=VALUE sets an environment variable for every rank; "
       "nccl=PATH loads that NCCL (a libnccl.so.2 or a directory holding one, also DIR/lib); "
       "wrap=CMD runs the side's ranks under CMD (e.g. wrap=taskset -c 0; no shell, the program "
-      "absolute or on PATH); label=NAME names the side. No items: the machine as is. Each "
+      "absolute or on PATH); unset=NAME leaves NAME unset for the side's launcher and ranks (the "
+      "baseline's side of a setting it did not have); label=NAME names the side. No items: the "
+      "machine as is. Each "
       "launch's loaded NCCL is verified (wrong library: exit 2). Pairs are added until every key "
       "is decided: FAIL when the whole confidence interval of B/A is worse than 1 - tolerance, "
       "PASS only when the whole interval lies above 1 - tolerance; after --max-pairs an open key "
@@ -212,10 +217,12 @@ void add_ab_command(CLI::App& app, int& exit_code) {
       "--candidate nccl=/opt/nccl-2.27.7 --candidate nccl=/opt/nccl-2.28.3");
   cmd->add_option("--suite", a->ab.run.suite, "Suite name (suites/<name>.json) or file")
       ->required();
-  cmd->add_option("--a", a->a_items,
-                  "Side A items: NAME=VALUE, nccl=PATH, wrap=CMD, label=NAME (repeatable)");
-  cmd->add_option("--b", a->b_items,
-                  "Side B items: NAME=VALUE, nccl=PATH, wrap=CMD, label=NAME (repeatable)");
+  cmd->add_option(
+      "--a", a->a_items,
+      "Side A items: NAME=VALUE, nccl=PATH, wrap=CMD, unset=NAME, label=NAME (repeatable)");
+  cmd->add_option(
+      "--b", a->b_items,
+      "Side B items: NAME=VALUE, nccl=PATH, wrap=CMD, unset=NAME, label=NAME (repeatable)");
   auto* min_pairs = cmd->add_option("--min-pairs", a->ab.schedule.min_pairs,
                                     "Pairs before the first look (then one look per pair)")
                         ->check(CLI::Range(1, 1000))

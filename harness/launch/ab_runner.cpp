@@ -101,6 +101,7 @@ std::optional<gate::AbLaunch> launch_side(const AbRunOptions& o, const gate::AbS
   RunOptions ro = o.run;
   ro.scenarios = o.run.scenarios.empty() ? std::vector<std::string>{"default"} : o.run.scenarios;
   ro.extra_env = ab_launch_env(side, series.inherited_ld_path);
+  ro.extra_env_unset = side.unset;
   ro.bench_wrapper = side.wrap;
   ro.run_dir = series.dir / name;
   ro.run_id = series.run_id + "-" + name;

@@ -129,7 +129,8 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
     if (eq == std::string::npos || eq == 0) {
       throw InputError(
           option + " \"" + item +
-          "\": expected NAME=VALUE (an environment variable), nccl=PATH, wrap=CMD or label=NAME");
+          "\": expected NAME=VALUE (an environment variable), nccl=PATH, wrap=CMD, unset=NAME or "
+          "label=NAME");
     }
     const std::string name = item.substr(0, eq);
     const std::string value = item.substr(eq + 1);
@@ -141,6 +142,12 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
       if (!side.wrap.empty())
         throw InputError(option + " wrap=" + value + ": wrap= given twice for one side");
       side.wrap = parse_wrap_command(option + " wrap=" + value, value, std::getenv("PATH"));
+    } else if (name == "unset") {
+      if (!is_side_env_name(value))
+        throw InputError(option + " unset=" + value +
+                         ": expected an environment variable name ([A-Z_][A-Za-z0-9_]*)");
+      if (!side.unset.insert(value).second)
+        throw InputError(option + " unset=" + value + ": unset twice for one side");
     } else if (name == "label") {
       if (labelled)
         throw InputError(option + " label=" + value + ": label= given twice for one side");
@@ -161,8 +168,13 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
     } else {
       throw InputError(option + " \"" + item + "\": \"" + name +
                        "\" is neither an environment variable name ([A-Z_][A-Za-z0-9_]*) nor nccl, "
-                       "wrap or label");
+                       "wrap, unset or label");
     }
+  }
+  for (const std::string& name : side.unset) {
+    if (side.env.count(name))
+      throw InputError(option + " unset=" + name + " and " + name + "=" + side.env.at(name) +
+                       ": set and unset on one side");
   }
   if (!side.nccl.empty() && side.env.count("LD_LIBRARY_PATH")) {
     throw InputError(option +

@@ -6,6 +6,9 @@
 //                below it, as in the nvidia-nccl pip package); its directory goes first in
 //                LD_LIBRARY_PATH so the bench, linked against the soname libnccl.so.2, loads it
 //   label=NAME   the side's name in reports
+//   unset=NAME   NAME is not set for the side's launcher and ranks, whatever the job's
+//                environment or the suite says (the baseline's side of a setting the baseline
+//                did not have: `fabricgate ab --a unset=OMPI_MCA_btl --b OMPI_MCA_btl=tcp,self`)
 //   wrap=CMD     the side's ranks run under CMD (mpirun ... CMD fabricgate-bench ...): numactl,
 //                taskset, a container entry point, a load. No shell: CMD is split on blanks into
 //                argv, shell syntax is refused, and its program must be an absolute executable

@@ -29,6 +29,7 @@ LaunchPlan plan_launch(const LaunchRequest& r, const LaunchContext& c) {
   LaunchPlan plan;
   plan.launcher = choose(r, c);
   plan.env = r.env;
+  plan.env_unset = r.env_unset;
   if (plan.launcher == "direct") {
     if (r.ranks > 1 && !c.inside_mpi_job) {
       throw InputError(
@@ -57,7 +58,7 @@ LaunchPlan plan_launch(const LaunchRequest& r, const LaunchContext& c) {
       plan.argv.push_back(k + "=" + v);
     }
     for (const auto& name : r.forward_env) {
-      if (r.env.count(name)) continue;
+      if (r.env.count(name) || r.env_unset.count(name)) continue;
       plan.argv.push_back("-x");
       plan.argv.push_back(name);
     }

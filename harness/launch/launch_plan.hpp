@@ -4,6 +4,7 @@
 // command line is computed from the request and what was found on the machine, so it is tested
 // without launching anything.
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@ struct LaunchRequest {
   std::vector<std::string> bench_command;  // fabricgate-bench and its arguments
   std::map<std::string, std::string> env;  // set for every rank
   std::vector<std::string> forward_env;    // names from our environment every rank must see
+  std::set<std::string> env_unset;  // removed from the environment the launcher and ranks inherit
   std::string hostfile;
   std::vector<std::string> extra_launcher_args;  // e.g. --mca options, passed before the program
 };
@@ -31,6 +33,7 @@ struct LaunchPlan {
   std::string launcher;  // what was chosen
   std::vector<std::string> argv;
   std::map<std::string, std::string> env;  // for the launcher process itself
+  std::set<std::string> env_unset;         // removed from the launcher's inherited environment
 };
 
 // Throws InputError for impossible requests (srun asked for but absent, direct with ranks > 1

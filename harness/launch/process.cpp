@@ -29,12 +29,15 @@ std::atomic<int> g_pending_signal{0};
 
 extern "C" void remember_signal(int sig) { g_pending_signal.store(sig); }
 
-std::vector<std::string> build_environment(const std::map<std::string, std::string>& set) {
+std::vector<std::string> build_environment(const std::map<std::string, std::string>& set,
+                                           const std::set<std::string>& unset) {
   std::vector<std::string> env;
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string entry(*e);
     const auto eq = entry.find('=');
-    if (eq != std::string::npos && set.count(entry.substr(0, eq))) continue;
+    if (eq != std::string::npos &&
+        (set.count(entry.substr(0, eq)) || unset.count(entry.substr(0, eq))))
+      continue;
     env.push_back(entry);
   }
   for (const auto& [k, v] : set) env.push_back(k + "=" + v);
@@ -57,7 +60,7 @@ pid_t spawn(const ProcessSpec& spec, int stdout_fd) {
       throw InfraError("cannot start \"" + spec.argv[0] + "\": not found in PATH");
   }
   std::vector<std::string> args = spec.argv;
-  std::vector<std::string> env = build_environment(spec.env_set);
+  std::vector<std::string> env = build_environment(spec.env_set, spec.env_unset);
   auto argp = pointers(args);
   auto envp = pointers(env);
   posix_spawnattr_t attr;

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ struct ProcessSpec {
       env_set;  // added to (or replacing in) the inherited environment
   std::optional<std::chrono::seconds> timeout;  // kill the process group after this long
   std::string stdout_file;                      // empty: inherit
+  std::set<std::string> env_unset;  // removed from the inherited environment (before env_set)
 };
 
 struct ProcessResult {

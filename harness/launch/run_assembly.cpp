@@ -48,7 +48,8 @@ json assemble_run(const RunFacts& f, const RecordsFile& records, const json& fin
         // What the bench really loaded (fabricgate ab verifies it against the side's spec).
         {"nccl_version", h.nccl_version},
         {"nccl_library", h.nccl_library},
-        {"extra_env", recordable_environment(f.extra_env)}}},
+        {"extra_env", recordable_environment(f.extra_env)},
+        {"extra_env_unset", f.extra_env_unset}}},
       {"ranks", h.ranks},
       // One compact fingerprint per node, gathered by the bench (docs/MULTINODE.md).
       {"nodes", h.node_facts},

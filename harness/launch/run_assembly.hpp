@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,8 @@ struct RunFacts {
   std::string scenario;
   std::map<std::string, std::string> scenario_env;
   std::map<std::string, std::string>
-      extra_env;  // added for every rank by the caller (fabricgate ab)
+      extra_env;                          // added for every rank by the caller (fabricgate ab)
+  std::set<std::string> extra_env_unset;  // removed for every rank by the caller (ab unset=)
   std::string platform;
   std::string launcher;
   std::string started_at;  // ISO 8601 UTC

@@ -276,6 +276,8 @@ LaunchRequest bench_request(const SuiteLaunch& shared, const capture::ControlSce
   req.hostfile = o.hostfile;
   req.env = shared.suite.env;
   for (const auto& [k, v] : o.extra_env) req.env[k] = v;
+  for (const std::string& name : o.extra_env_unset) req.env.erase(name);
+  req.env_unset = o.extra_env_unset;
   for (const auto& [k, v] : control.env) {
     req.env[k] = v;
     scenario_env[k] = v;
@@ -356,6 +358,7 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
   facts.scenario = control.name;
   facts.scenario_env = scenario_env;
   facts.extra_env = o.extra_env;
+  facts.extra_env_unset = o.extra_env_unset;
   facts.platform = shared.platform;
   facts.launcher = plan.launcher;
   facts.metadata = ci_metadata();
@@ -367,6 +370,7 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
   ProcessSpec spec;
   spec.argv = plan.argv;
   spec.env_set = plan.env;
+  spec.env_unset = plan.env_unset;
   spec.timeout = o.timeout;
   std::optional<ProgressSnapshot> at_timeout;
   const CpuPressureWindow pressure;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,10 @@ struct RunOptions {
   // For callers that make many launches one measurement (`fabricgate ab`,
   // harness/launch/ab_runner):
   std::map<std::string, std::string>
-      extra_env;                    // every rank: after the suite's env, before the scenario's
+      extra_env;  // every rank: after the suite's env, before the scenario's
+  // Unset for every rank (`fabricgate ab` unset=NAME: the baseline's side of a setting the
+  // baseline did not have); the suite's own value of NAME is dropped too, the scenario's kept.
+  std::set<std::string> extra_env_unset;
   std::filesystem::path run_dir;    // non-empty: exactly this directory (one scenario)
   std::string run_id;               // with run_dir
   std::optional<json> fingerprint;  // collected once by the caller

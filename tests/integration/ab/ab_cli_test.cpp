@@ -153,6 +153,32 @@ TEST_F(AbCli, MpiSharedMemoryVsTcpFails) {
   EXPECT_TRUE(fs::exists(ab_dir() / "ab.md"));
 }
 
+// The job exports a fall-back to TCP (as a changed CI image would); side A unset=OMPI_MCA_btl runs
+// without it (Open MPI's default: shared memory), side B as the job is. The command the
+// RUNNER-DIFFERS reason prints (runner_split.cpp) runs as printed: B is the slower side.
+TEST_F(AbCli, UnsetOnOneSideRunsItWithoutTheJobsSetting) {
+  const auto s = suite("ab-unset", json::array({mpi_entry()}));
+  std::vector<std::string> args = {"env", "OMPI_MCA_btl=self,tcp", "OMPI_MCA_btl_tcp_if_include=lo",
+                                   "OMPI_MCA_pml=ob1"};
+  const auto ab = ab_args(s, {"unset=OMPI_MCA_btl", "label=baseline"}, {"label=job"});
+  args.insert(args.end(), ab.begin(), ab.end());
+  const auto job = run_job(args, 120);
+  ASSERT_TRUE(job.exit_code == 1 || job.exit_code == 3) << job.output;
+  const json doc = ab_json();
+  bool listed = false;
+  for (const auto& c : doc["changes"])
+    listed = listed || (c["what"] == "OMPI_MCA_btl" && c["a"] == "(unset)" &&
+                        c["b"] == "(not set by the spec)");
+  EXPECT_TRUE(listed) << doc["changes"].dump();
+  const json run_a = load_json_file(ab_dir() / "a-1" / "run.json", "fabricgate.run/1");
+  EXPECT_EQ(run_a["launch"]["extra_env_unset"], json::array({"OMPI_MCA_btl"}));
+  const json run_b = load_json_file(ab_dir() / "b-1" / "run.json", "fabricgate.run/1");
+  EXPECT_EQ(run_b["launch"]["extra_env_unset"], json::array());
+  if (job.exit_code == 3) GTEST_SKIP() << "runner too loaded to judge: " << doc["headline"];
+  EXPECT_EQ(doc["keys"][0]["verdict"], "FAIL") << doc["keys"].dump(2);
+  EXPECT_LT(doc["keys"][0]["performance"]["high"].get<double>(), 0.5);
+}
+
 // An A/A never fails. It passes when every key's interval lies inside the tolerance; on a loaded
 // 2-core runner a launch is now and then 20x slower, and then a key may stay UNDECIDED (exit 3):
 // not decided is said, never called a pass. The sequential design (3..8 pairs) adds pairs for it.
@@ -325,7 +351,9 @@ TEST_F(AbCli, BadSpecsAreRefusedBeforeAnythingRuns) {
                                              {"NCCL_ALGO=$(id)"},
                                              {"lowercase=1"},
                                              {"wrap=no-such-wrapper-fg -c 0"},
-                                             {"wrap=taskset -c 0;id"}}) {
+                                             {"wrap=taskset -c 0;id"},
+                                             {"unset=lower-case"},
+                                             {"unset=NCCL_ALGO", "NCCL_ALGO=Ring"}}) {
     const auto job = run_job(ab_args(s, {}, b), 30);
     EXPECT_EQ(job.exit_code, 2) << b.front() << "\n" << job.output;
     EXPECT_NE(job.output.find("--b"), std::string::npos) << job.output;

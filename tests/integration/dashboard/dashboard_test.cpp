@@ -60,7 +60,7 @@ class dashboard_Site : public ::testing::Test {
   void TearDown() override { fs::remove_all(dir_); }
 
   launch::ProcessResult run(std::vector<std::string> argv, const fs::path& out = {}) {
-    return launch::run_process({argv, {}, std::chrono::seconds(180), out.string()});
+    return launch::run_process({argv, {}, std::chrono::seconds(180), out.string(), {}});
   }
   launch::ProcessResult fabricgate(std::vector<std::string> args, const fs::path& out = {}) {
     args.insert(args.begin(), FABRICGATE_CLI);
@@ -118,7 +118,7 @@ class dashboard_Site : public ::testing::Test {
                                      "--window-size=1400,2000"};
     argv.insert(argv.end(), action.begin(), action.end());
     argv.push_back("file://" + page.string());
-    return launch::run_process({argv, {}, std::chrono::seconds(90), out.string()});
+    return launch::run_process({argv, {}, std::chrono::seconds(90), out.string(), {}});
   }
 
   launch::ProcessResult netlog_check(const fs::path& netlog) {

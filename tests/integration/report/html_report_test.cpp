@@ -54,7 +54,7 @@ class report_HtmlInChromium : public ::testing::Test {
   launch::ProcessResult fabricgate(std::vector<std::string> args,
                                    const fs::path& stdout_file = {}) {
     args.insert(args.begin(), FABRICGATE_CLI);
-    return launch::run_process({args, {}, std::chrono::seconds(120), stdout_file.string()});
+    return launch::run_process({args, {}, std::chrono::seconds(120), stdout_file.string(), {}});
   }
 
   // One headless Chromium run on a local file: no network (file:// only, and the page's CSP),
@@ -72,7 +72,7 @@ class report_HtmlInChromium : public ::testing::Test {
                                      "--window-size=1400,2000"};
     argv.insert(argv.end(), action.begin(), action.end());
     argv.push_back("file://" + page.string());
-    return launch::run_process({argv, {}, std::chrono::seconds(90), stdout_file.string()});
+    return launch::run_process({argv, {}, std::chrono::seconds(90), stdout_file.string(), {}});
   }
 
   std::string chromium_;
@@ -163,7 +163,8 @@ TEST_F(report_HtmlInChromium, RealGpuRunAgainstItsBaselineRendersEveryFigure) {
                             png.string(), "--min-colours", "50", "--min-foreground", "0.05"},
                            {},
                            std::chrono::seconds(120),
-                           ""});
+                           "",
+                           {}});
   EXPECT_TRUE(checked.ok()) << "the screenshot looks blank: " << checked.describe();
 }
 
@@ -177,7 +178,8 @@ TEST_F(report_HtmlInChromium, BlankPageFailsTheScreenshotCheck) {
       {{python_, (kSource / "tests/integration/report/png_check.py").string(), png.string()},
        {},
        std::chrono::seconds(120),
-       ""});
+       "",
+       {}});
   EXPECT_EQ(checked.exit_code, 1) << checked.describe();
 }
 
@@ -223,7 +225,7 @@ TEST(report_HistoryCli, CommittedRunsAndBadInput) {
   // results/ (results/fabricgate.sqlite, git-ignored) holds other runs.
   const auto history = [&](std::vector<std::string> args) {
     args.insert(args.begin(), {FABRICGATE_CLI, "history", "--store", "none"});
-    return launch::run_process({args, {}, std::chrono::seconds(60), out.string()});
+    return launch::run_process({args, {}, std::chrono::seconds(60), out.string(), {}});
   };
   const std::string key = "coll/nccl/all_reduce/float32/sum/bytes:1073741824/ranks:2/oop";
   const std::string results = (kSource / "results").string();

@@ -25,6 +25,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/html_output.hpp"
+#include "harness/cli/paired_check_launch.hpp"
 #include "harness/cli/run_progress.hpp"
 #include "harness/cli/shipped_suites.hpp"
 #include "harness/cli/store_hook.hpp"
@@ -55,6 +56,8 @@ struct RunArgs {
   bool force_platform = false;
   bool no_compare = false;
   bool no_confirm = false;
+  bool no_paired_check = false;
+  PairedCheckLimits paired;
   std::size_t confirm_max_keys = 16;
   std::size_t confirm_launches = 2;
   int confirm_gap_s = 30;
@@ -124,6 +127,8 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   judge.compare = compare_options(a.force, a.force_platform, a.gate);
   judge.confirm.max_keys = a.confirm_max_keys;
   judge.confirm.launches = a.no_confirm ? 0 : a.confirm_launches;
+  if (!a.no_paired_check)
+    judge.paired_check = paired_check_launcher(a.run, sr.dir, baseline, a.paired);
   std::string store_failure;
   const gate::Comparison comparison =
       judge_with_history(run, baseline, confirmation_launcher(a, sr, run), a.store_location,
@@ -268,6 +273,21 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Seconds between the first and the second confirmation launch, so that the "
                   "second does not share a short dip with the first")
       ->check(CLI::Range(0, 3600))
+      ->capture_default_str();
+  cmd->add_flag("--no-paired-check", a->no_paired_check,
+                "Do not launch the paired check (default: when keys are RUNNER-DIFFERS on a "
+                "runner without a level of its own and the setup differs from the baseline's only "
+                "in NCCL_/OMPI_/FI_/UCX_ settings, the baseline's settings (side A) and this "
+                "run's (side B) are launched interleaved on those keys, <run>/paired/, and decide "
+                "them: worse is REGRESSION, within the tolerance PASS, not decided stays "
+                "RUNNER-DIFFERS)");
+  cmd->add_option("--paired-max-pairs", a->paired.max_pairs,
+                  "Most A/B pairs of the paired check (first look after --paired-min-pairs)")
+      ->check(CLI::Range(2, 50))
+      ->capture_default_str();
+  cmd->add_option("--paired-min-pairs", a->paired.min_pairs,
+                  "Pairs before the paired check's first look")
+      ->check(CLI::Range(2, 50))
       ->capture_default_str();
   cmd->add_option("--confirm-max-keys", a->confirm_max_keys,
                   "Re-measure at most this many failing keys (the rest keep their verdict)")

@@ -38,6 +38,10 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
   c.busy_threshold =
       baseline ? baseline->policy.busy_cpu_pressure : TolerancePolicy::defaults().busy_cpu_pressure;
   split_change_and_runner(c, run, options.compare.gross_change);
+  if (options.paired_check && c.gate != GateMode::fleet && c.runner_differs_count() > 0) {
+    if (const std::optional<PairedCheck> paired = options.paired_check(c, run))
+      apply_paired_check(c, *paired);
+  }
   if (history) {
     // Without a baseline the defaults hold, spread over the keys this run compared.
     TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();

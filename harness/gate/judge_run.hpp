@@ -9,6 +9,8 @@
 //   3. the two questions (runner_split.hpp): the change verdict (against this host's own level
 //      from `history` where it has one, host_history.hpp) and the runner verdict (against the
 //      fleet); --gate (CompareOptions::gate) decides which one the exit code answers;
+//   3b. a paired check on this runner (paired_check.hpp) decides the RUNNER-DIFFERS keys of a
+//      changed setup when one ran (`run`) or was recorded (`compare`, `report`);
 //   4. DRIFT: a key that passed, whose recent runs on this host sit on a worse level (drift.hpp);
 //   5. a busy runner: when every failing verdict is one that a loaded host produces by itself
 //      (REGRESSION, BELOW-ROOFLINE, DIP, DRIFT), no cluster finding fails, and in a judged launch
@@ -19,15 +21,24 @@
 #include "harness/gate/compare.hpp"
 #include "harness/gate/confirmation.hpp"
 #include "harness/gate/drift.hpp"
+#include "harness/gate/paired_check.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::gate {
 
+// Asked once the change question has set keys aside as RUNNER-DIFFERS (under --gate change or
+// both): the paired check that decides them, launched (`run`) or read back from the run directory
+// (`compare`, `report`); nullopt when there is none (the provider may say why in
+// `Comparison::paired_check_skipped`).
+using PairedCheckProvider =
+    std::function<std::optional<PairedCheck>(Comparison&, const RunRecord&)>;
+
 struct JudgeOptions {
   CompareOptions compare;
   ConfirmOptions confirm;
+  PairedCheckProvider paired_check;  // empty: none
 };
 
 // The exit code comes from one place: outcome.hpp settle_outcome.

@@ -201,7 +201,9 @@ Suite checked_ab_suite(const AbRunOptions& o) {
 
 AbRunResult run_ab(const AbRunOptions& o) {
   const Suite suite = checked_ab_suite(o);
-  const RunLock lock(o.run.lock_file, o.run.lock_timeout);  // held across every launch
+  // Held across every launch; `fabricgate run`'s paired check already holds it.
+  std::optional<RunLock> lock;
+  if (!o.run.caller_holds_lock) lock.emplace(o.run.lock_file, o.run.lock_timeout);
   fingerprint::CollectOptions fo;
   fo.platform_override = o.run.platform;
   AbSeries series;
@@ -214,7 +216,8 @@ AbRunResult run_ab(const AbRunOptions& o) {
 
   series.run_id = utc_now_compact() + "-" + suite.name + "-ab" + o.run_id_tag;
   AbRunResult result;
-  result.dir = series.dir = o.run.results_dir / platform / series.run_id;
+  result.dir = series.dir =
+      o.series_dir.empty() ? o.run.results_dir / platform / series.run_id : o.series_dir;
   fs::create_directories(result.dir);
   std::vector<gate::AbPair> pairs;
   std::vector<gate::AbLaunchRef> launches;

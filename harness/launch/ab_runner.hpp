@@ -29,6 +29,9 @@ struct AbRunOptions {
   std::string policy_baseline;
   std::filesystem::path baselines_dir = "baselines";
   std::string run_id_tag;  // appended to the run id ("-c3": one probe of a bisection)
+  // Non-empty: the A/B's directory instead of <results_dir>/<platform>/<run id> (`fabricgate run`'s
+  // paired check: <run dir>/paired).
+  std::filesystem::path series_dir;
 };
 
 struct AbRunResult {

@@ -212,6 +212,14 @@ std::string Comparison::change_line() const {
   if (gross_change_keys > 0)
     line += fmt::format(" ({} beyond the gross-change limit of {})", gross_change_keys,
                         gross_change_source);
+  if (!paired_check_dir.empty())
+    line += fmt::format(
+        "; paired check on this runner ({} pair(s), {}): {} key(s) worse with the change, {} "
+        "within the tolerance, {} not decided",
+        paired_check_pairs, paired_check_dir, paired_check_worse, paired_check_within,
+        paired_check_open);
+  else if (!paired_check_skipped.empty())
+    line += "; " + paired_check_skipped;
   line += software_changes.empty()
               ? "; software as the baseline's"
               : "; software changed: " + software_changes.front() +

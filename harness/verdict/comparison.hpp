@@ -246,6 +246,16 @@ struct Comparison {
   // change question answered without a level of the host's own; the file that set the limits.
   std::size_t gross_change_keys = 0;
   std::string gross_change_source;
+  // The paired check on this runner that judged RUNNER-DIFFERS keys
+  // (harness/gate/paired_check.hpp): its directory (empty: none ran), pairs, and how many keys it
+  // found worse, within the tolerance, or left open; `paired_check_skipped` says why none ran where
+  // one would have.
+  std::string paired_check_dir;
+  int paired_check_pairs = 0;
+  std::size_t paired_check_worse = 0;
+  std::size_t paired_check_within = 0;
+  std::size_t paired_check_open = 0;
+  std::string paired_check_skipped;
   RunnerEvidence runner_evidence;  // harness/gate/runner_evidence.hpp
   ExitCode exit_code = ExitCode::pass;
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/errors.hpp"
 #include "harness/baseline/baseline_builder.hpp"
 #include "harness/gate/drift.hpp"
 #include "harness/gate/host_history.hpp"
@@ -640,6 +641,68 @@ TEST(gate_TwoQuestions, AStoredLevelNoHostOfTheFleetHadIsAFindingNotALevel) {
   EXPECT_FALSE(large_key(own).judgement->stored_level_set_aside);
   EXPECT_EQ(large_key(own).judgement->reference, "host-history");
   EXPECT_EQ(large_key(own).verdict, Verdict::regression) << large_key(own).reason;
+}
+
+// The paired check decides a changed setup's RUNNER-DIFFERS keys (paired_check.hpp): B worse is
+// the change's REGRESSION (exit 1), within the tolerance PASS (exit 0), not decided stays
+// RUNNER-DIFFERS (exit 3, never a pass); the file `run` writes is what compare reads back.
+TEST(gate_TwoQuestions, APairedCheckDecidesAChangedSetupsRunnerDiffersKeys) {
+  const Baseline b = fleet_baseline();
+  RunSpec changed;
+  changed.versions = {{"driver", ""}, {"nccl", "2.29.7"}, {"mpi", "Open MPI 4.1.6"}};
+  const RunRecord run = run_of("now", launch(85, 1 / 0.75), "newhost00001", changed);
+  const std::string large = large_key(judge(run, b, GateMode::change)).key;
+  const auto judged_with = [&](const std::string& verdict) {
+    PairedCheck p;
+    p.directory = "results/cpu-test-2c/now/paired";
+    p.a_items = {"unset=OMPI_MCA_btl"};
+    p.b_items = {"OMPI_MCA_btl=tcp,self"};
+    p.pairs = 4;
+    p.keys[large] = {verdict, 0.70, 0.78, 0.05, 4};
+    JudgeOptions o;
+    o.compare.gate = GateMode::change;
+    o.confirm.launches = 0;
+    std::size_t asked = 0;
+    o.paired_check = [&, p](Comparison&, const RunRecord&) {
+      ++asked;
+      return std::optional<PairedCheck>(p);
+    };
+    Comparison c = judge_run(run, &b, {}, nullptr, o);
+    EXPECT_EQ(asked, 1u);
+    return c;
+  };
+  const Comparison worse = judged_with("FAIL");
+  EXPECT_EQ(large_key(worse).verdict, Verdict::regression) << large_key(worse).reason;
+  EXPECT_EQ(large_key(worse).reason.rfind("the change made this runner slower: paired check on "
+                                          "this runner, A unset=OMPI_MCA_btl",
+                                          0),
+            0u)
+      << large_key(worse).reason;
+  EXPECT_EQ(worse.exit_code, ExitCode::gate_failure);
+  EXPECT_NE(worse.change_line().find("paired check on this runner (4 pair(s), "
+                                     "results/cpu-test-2c/now/paired): 1 key(s) worse"),
+            std::string::npos)
+      << worse.change_line();
+  EXPECT_EQ(comparison_to_json(worse).at("change").at("paired_check").at("worse"), 1);
+  const Comparison within = judged_with("PASS");
+  EXPECT_EQ(large_key(within).verdict, Verdict::pass) << large_key(within).reason;
+  EXPECT_EQ(within.exit_code, ExitCode::pass);
+  const Comparison open = judged_with("UNDECIDED");
+  EXPECT_EQ(large_key(open).verdict, Verdict::runner_differs) << large_key(open).reason;
+  EXPECT_NE(large_key(open).reason.find("; not decided by the paired check"), std::string::npos);
+  EXPECT_EQ(open.exit_code, ExitCode::infra_failure);
+
+  // The file round-trips; a file that lacks a field is an input error naming it.
+  PairedCheck p;
+  p.directory = "d";
+  p.pairs = 3;
+  p.keys["k"] = {"FAIL", 0.5, 0.6, 0.05, 3};
+  const PairedCheck back = paired_check_from_json(paired_check_to_json(p), "x.json");
+  EXPECT_EQ(back.keys.at("k").verdict, "FAIL");
+  EXPECT_EQ(back.pairs, 3);
+  nlohmann::json broken = paired_check_to_json(p);
+  broken.erase("keys");
+  EXPECT_THROW(paired_check_from_json(broken, "x.json"), InputError);
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

@@ -1,0 +1,155 @@
+#include "harness/cli/paired_check_launch.hpp"
+
+#include <iostream>
+
+#include "core/errors.hpp"
+#include "core/json_file.hpp"
+#include "core/text_escape.hpp"
+#include "harness/ab/ab_compare.hpp"
+#include "harness/launch/ab_runner.hpp"
+#include "harness/launch/ab_spec.hpp"
+#include "harness/launch/confirmation_launch.hpp"
+#include "harness/launch/suite_env_policy.hpp"
+
+namespace fabricgate::cli {
+
+namespace {
+
+struct Sides {
+  std::vector<std::string> a;
+  std::vector<std::string> b;
+  std::string not_reproducible;  // a software change no side item can switch
+  std::string launcher_value;    // a launcher/loader variable side A would have to set
+};
+
+// The baseline's fabric settings as side A, this run's as side B (runner_split.cpp prints the
+// same command for a recorded run).
+Sides sides_of(const gate::Comparison& c) {
+  Sides s;
+  std::size_t settings = 0;
+  for (const gate::Change& ch : c.fingerprint_changes) {
+    if (!ch.what.starts_with("env/")) continue;
+    const std::string name = ch.what.substr(4);
+    if (!(name.starts_with("NCCL_") || name.starts_with("OMPI_") || name.starts_with("FI_") ||
+          name.starts_with("UCX_")))
+      continue;
+    ++settings;
+    // Side A's values come from the baseline file, which a pull request may change: like
+    // `ab --sides-from-file`, it may unset a launcher or loader variable (OMPI_MCA_*, LD_*, ...)
+    // but not set one (docs/THREAT-MODEL.md).
+    if (!ch.before.empty() && launch::is_launcher_env(name) && s.launcher_value.empty())
+      s.launcher_value = name + "=" + ch.before;
+    s.a.push_back(ch.before.empty() ? "unset=" + name : name + "=" + ch.before);
+    s.b.push_back(ch.after.empty() ? "unset=" + name : name + "=" + ch.after);
+  }
+  if (settings < c.software_changes.size()) {
+    for (const std::string& change : c.software_changes) {
+      if (!change.starts_with("env/")) {
+        s.not_reproducible = change;
+        break;
+      }
+    }
+    if (s.not_reproducible.empty()) s.not_reproducible = c.software_changes.front();
+  }
+  return s;
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string t;
+  for (const std::string& i : items) t += (t.empty() ? "" : " ") + i;
+  return t;
+}
+
+}  // namespace
+
+gate::PairedCheckProvider paired_check_launcher(const launch::RunOptions& base,
+                                                const std::filesystem::path& run_dir,
+                                                const std::optional<Baseline>& baseline,
+                                                PairedCheckLimits limits) {
+  return [base, run_dir, baseline, limits](
+             gate::Comparison& c, const RunRecord& run) -> std::optional<gate::PairedCheck> {
+    if (c.software_changes.empty()) return std::nullopt;  // the runner differs, not the setup
+    const Sides sides = sides_of(c);
+    if (!sides.not_reproducible.empty()) {
+      c.paired_check_skipped =
+          "no paired check: " + report::printable(sides.not_reproducible, 200) +
+          " cannot be switched inside this job";
+      return std::nullopt;
+    }
+    if (!sides.launcher_value.empty()) {
+      c.paired_check_skipped =
+          "no paired check: side A would set " + report::printable(sides.launcher_value, 200) +
+          " from the baseline file, a launcher or loader variable (run the check by hand: the "
+          "RUNNER-DIFFERS reason gives the command)";
+      return std::nullopt;
+    }
+    if (run.host_cpu_pressure && c.busy_threshold > 0 &&
+        *run.host_cpu_pressure > c.busy_threshold) {
+      c.paired_check_skipped = "no paired check: the runner was busy";
+      return std::nullopt;
+    }
+    std::vector<std::string> keys;
+    for (const gate::KeyComparison& k : c.keys) {
+      if (k.verdict == gate::Verdict::runner_differs) keys.push_back(k.key);
+    }
+    launch::AbRunOptions o;
+    o.run = base;
+    o.run.scenarios = {run.scenario.empty() ? std::string("default") : run.scenario};
+    o.run.extra_bench_args = {"--benchmark_filter=" + launch::benchmark_filter_for(keys)};
+    o.run.caller_holds_lock = true;
+    o.run.run_dir.clear();
+    o.run.run_id.clear();
+    o.series_dir = run_dir / "paired";
+    o.schedule = {limits.min_pairs, limits.max_pairs};
+    if (baseline && !baseline->source.empty()) o.policy_baseline = baseline->source;
+    std::vector<std::string> a_items = sides.a;
+    std::vector<std::string> b_items = sides.b;
+    a_items.push_back("label=baseline-settings");
+    b_items.push_back("label=this-run");
+    try {
+      o.a = launch::parse_ab_side("a", a_items);
+      o.b = launch::parse_ab_side("b", b_items);
+    } catch (const InputError& e) {
+      c.paired_check_skipped =
+          std::string("no paired check: a setting cannot be given to a side: ") + e.what();
+      return std::nullopt;
+    }
+    std::cerr << "fabricgate: the setup differs from the baseline's ("
+              << report::printable(c.software_changes.front(), 200)
+              << (c.software_changes.size() > 1 ? ", ..." : "") << ") and " << keys.size()
+              << " key(s) sit outside the fleet on a runner without a level of its own: paired "
+                 "check on this runner, A "
+              << report::printable(joined(sides.a), 400) << ", B "
+              << report::printable(joined(sides.b), 400) << ", " << limits.min_pairs << ".."
+              << limits.max_pairs << " pairs -> " << o.series_dir.string() << "\n";
+    gate::PairedCheck p;
+    try {
+      const launch::AbRunResult r = launch::run_ab(o);
+      p.directory = r.dir.string();
+      p.pairs = static_cast<int>(r.comparison.pairs_compared.size());
+      p.stop_reason =
+          r.comparison.complete ? r.comparison.stop_reason : r.comparison.incomplete_reason;
+      for (const gate::AbKey& k : r.comparison.keys) {
+        p.keys[k.key] = {gate::ab_verdict_name(k.verdict), k.performance.low, k.performance.high,
+                         k.tolerance, k.pairs_needed};
+      }
+      std::cerr << "fabricgate: paired check: " << r.comparison.headline() << "\n";
+    } catch (const std::exception& e) {
+      c.paired_check_skipped =
+          std::string("the paired check stopped: ") + report::printable(e.what(), 400);
+      return std::nullopt;
+    }
+    p.a_items = sides.a;
+    p.b_items = sides.b;
+    write_json_atomically(run_dir / gate::kPairedCheckFile, gate::paired_check_to_json(p));
+    return p;
+  };
+}
+
+gate::PairedCheckProvider recorded_paired_check() {
+  return [](gate::Comparison&, const RunRecord& run) -> std::optional<gate::PairedCheck> {
+    return run.directory.empty() ? std::nullopt : gate::load_paired_check(run.directory);
+  };
+}
+
+}  // namespace fabricgate::cli

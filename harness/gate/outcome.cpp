@@ -95,4 +95,14 @@ int command_exit_code(const Comparison& c, const CommandTail& tail) {
   return static_cast<int>(c.exit_code);
 }
 
+std::string outcome_word(const Comparison& c) {
+  if (c.exit_code == ExitCode::gate_failure) return "FAIL";
+  if (c.exit_code != ExitCode::pass) return "NOT JUDGED";
+  return c.has_baseline ? "PASS" : "NO BASELINE";
+}
+
+bool is_outcome_word(const std::string& word) {
+  return word == "FAIL" || word == "NOT JUDGED" || word == "PASS" || word == "NO BASELINE";
+}
+
 }  // namespace fabricgate::gate

@@ -36,6 +36,11 @@ inline bool measured_on_busy_runner(const Comparison& c) {
 // `fabricgate history` shows why.
 inline constexpr const char* kBusyLaunchVerdict = "RUNNER-BUSY";
 
+// The settled outcome in words, for records and dashboards: FAIL (exit 1), NOT JUDGED (exit 3),
+// PASS (exit 0 against a baseline) or NO BASELINE (exit 0, nothing gated against one).
+std::string outcome_word(const Comparison& c);
+bool is_outcome_word(const std::string& word);  // one of the four above
+
 // What the command adds after the judgement.
 struct CommandTail {
   bool store_failed = false;       // the store could not be read (judged without history)

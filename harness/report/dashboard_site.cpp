@@ -24,7 +24,7 @@ std::string site_esc(const std::string& s) { return xml_escape(s); }
 // The dashboard's own rules, after the shared ones (html_page_head.cpp: the HTML report's policy,
 // nothing is fetched, nothing runs); links go only to the site's pages.
 constexpr const char* kSiteStyles = R"(h3{font-size:14px;font-family:monospace}th{text-align:left}
-.v-fail{color:#b00;font-weight:bold}.v-pass{color:#080}.v-none{color:#777}
+.v-fail{color:#b00;font-weight:bold}.v-pass{color:#080}.v-none{color:#777}.v-unjudged{color:#a60}
 .worse{color:#b00}.better{color:#080}
 section.key{display:inline-block;vertical-align:top;margin:0 12px 12px 0}section.key svg{border:1px solid #eee}
 )";
@@ -43,7 +43,10 @@ bool name_fails_gate(const std::string& name) {
 }
 
 std::string verdict_class(const std::string& verdict) {
-  return verdict == "FAIL" ? "v-fail" : verdict == "PASS" ? "v-pass" : "v-none";
+  return verdict == "FAIL"         ? "v-fail"
+         : verdict == "PASS"       ? "v-pass"
+         : verdict == "NOT JUDGED" ? "v-unjudged"
+                                   : "v-none";
 }
 
 // "FAIL 3, NOISY 4, PASS 100": the run's verdicts counted, failing ones first.
@@ -296,6 +299,7 @@ std::string platform_page(const PlatformView& v, const DashboardOptions& o) {
 }  // namespace
 
 std::string run_verdict(const DashboardRun& run) {
+  if (!run.outcome.empty()) return run.outcome;
   bool compared = false;
   for (const auto& [key, v] : run.verdicts) {
     if (v.empty()) continue;
@@ -314,8 +318,10 @@ std::vector<DashboardPage> render_dashboard(const std::vector<DashboardPlatform>
       "<h1>fabricgate dashboard</h1>\n<p>" +
       fmt::format("{} runs of {} platform(s)", total, platforms.size()) + " from <code>" +
       site_esc(options.source) +
-      "</code>. Verdicts are the gate's when the run was recorded; NOT GATED runs "
-      "were recorded without a comparison (imports, runs without a baseline).</p>\n";
+      "</code>. Each run's verdict is the gate's outcome when it was recorded: PASS, FAIL, "
+      "NOT JUDGED (exit 3: a busy or degraded runner, a runner unlike the fleet, an "
+      "incomplete run) or NO BASELINE; NOT GATED runs were recorded without a comparison "
+      "(imports).</p>\n";
   for (const DashboardPlatform& p : platforms) {
     const PlatformView v = view_of(p, options.max_keys);
     index += "<h2 id=\"p-" + site_esc(p.platform) + "\">" + site_esc(p.platform) +

@@ -21,6 +21,9 @@ struct DashboardRun {
   IndexedRun run;    // medians per key, start time, suite, scenario
   std::string host;  // the host(s) that ran it, else the fingerprint digest's first 12 digits
   std::map<std::string, std::string> verdicts;  // key -> verdict name; empty: never compared
+  // The gate's outcome when the run was recorded (gate::outcome_word: PASS, FAIL, NOT JUDGED, NO
+  // BASELINE); empty for rows recorded before it was kept, whose headline comes from the keys.
+  std::string outcome;
 };
 
 struct DashboardPlatform {

@@ -1,5 +1,6 @@
 #include "harness/store/dashboard_runs.hpp"
 
+#include "harness/gate/outcome.hpp"
 #include "harness/store/store_history.hpp"
 
 namespace fabricgate::store {
@@ -22,6 +23,11 @@ report::DashboardRun dashboard_run(const StoredRun& run) {
   d.host = host_of(run);
   for (const StoredMedian& m : run.medians)
     if (!m.verdict.empty()) d.verdicts[m.key] = m.verdict;
+  // A store row may be written by anyone who can write the store: only the gate's own words.
+  if (const auto o = run.facts.find("outcome"); o != run.facts.end() && o->is_string()) {
+    const std::string word = o->get<std::string>();
+    if (gate::is_outcome_word(word)) d.outcome = word;
+  }
   return d;
 }
 

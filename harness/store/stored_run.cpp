@@ -62,6 +62,9 @@ StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparis
   s.complete = run.complete;
   s.facts = fingerprint_facts(run);
   s.fingerprint_digest = fingerprint_digest(s.facts);
+  // The gate's own outcome, settled once (outcome.hpp): the dashboard's headline for the run. Kept
+  // out of the fingerprint digest above, which groups runs by machine and software.
+  if (comparison) s.facts["outcome"] = gate::outcome_word(*comparison);
   if (run.runner_counters.present) s.runner_counters = counters::compact_json(run.runner_counters);
   s.host_id = run.host_id;
   s.session_id = run.session_id;

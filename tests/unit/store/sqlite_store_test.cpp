@@ -14,9 +14,12 @@
 
 #include "../gate/gate_fixtures.hpp"
 #include "core/errors.hpp"
+#include "harness/report/dashboard_site.hpp"
+#include "harness/store/dashboard_runs.hpp"
 #include "harness/store/results_store.hpp"
 #include "harness/store/schema.hpp"
 #include "harness/store/store_import.hpp"
+#include "harness/store/stored_run.hpp"
 #include "store_fixtures.hpp"
 
 namespace fabricgate::store {
@@ -54,6 +57,40 @@ TEST(SqliteStore, KeepsHostAndSessionAndFiltersByHostAndStartTime) {
   EXPECT_EQ(runs[1].started_at, "2026-01-01T00:02:00Z");
   q.host.clear();  // every host before 00:04: runs 0..3
   EXPECT_EQ(s->runs(q).size(), 4u);
+}
+
+// The dashboard's headline for each run is the gate's own outcome, as recorded with the run (one
+// run of every outcome, read back from SQLite); a row whose outcome is not one of the gate's words
+// (anyone who can write the store can write it) falls back to the keys' verdicts.
+TEST(SqliteStore, TheDashboardHeadlineIsTheGatesOutcome) {
+  const fs::path dir = fresh_temp_dir("store-outcomes");
+  auto s = open_store(sqlite_at(dir / "fg.sqlite"));
+  RunRecord run;
+  run.platform = "p";
+  run.suite = "cpu";
+  run.scenario = "default";
+  const auto record = [&](const std::string& id, bool has_baseline, ExitCode exit_code) {
+    gate::Comparison c;
+    c.has_baseline = has_baseline;
+    c.exit_code = exit_code;
+    run.run_id = id;
+    run.started_at = "2026-01-01T00:0" + id + ":00Z";
+    s->record(stored_run_from(run, &c));
+  };
+  record("1", false, ExitCode::pass);
+  record("2", true, ExitCode::pass);
+  record("3", true, ExitCode::gate_failure);
+  record("4", true, ExitCode::infra_failure);
+  StoredRun forged = synthetic_run("p", 5, 1);
+  forged.facts["outcome"] = "PASS<script>";
+  forged.medians.front().verdict = "REGRESSION";
+  s->record(forged);
+  RunQuery q;
+  q.platform = "p";
+  std::vector<std::string> headlines;
+  for (const StoredRun& r : s->runs(q)) headlines.push_back(report::run_verdict(dashboard_run(r)));
+  EXPECT_EQ(headlines,
+            (std::vector<std::string>{"NO BASELINE", "PASS", "FAIL", "NOT JUDGED", "FAIL"}));
 }
 
 TEST(SqliteStore, RecordsAndReadsBackNewestRunsOldestFirst) {

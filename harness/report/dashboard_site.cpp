@@ -224,7 +224,8 @@ std::string runs_table(const PlatformView& v) {
 std::string hosts_table(const PlatformView& v) {
   std::string out =
       "<table class=\"hosts\"><tr><th>host</th><th>runs</th><th>FAIL</th><th>PASS</th>"
-      "<th>not gated</th><th>first run</th><th>latest run</th><th>latest verdict</th></tr>\n";
+      "<th>not judged</th><th>not gated</th><th>first run</th><th>latest run</th><th>latest "
+      "verdict</th></tr>\n";
   for (const std::string& host : v.hosts) {
     std::size_t n = 0;
     std::map<std::string, std::size_t> by;
@@ -242,9 +243,11 @@ std::string hosts_table(const PlatformView& v) {
            "</td><td class=\"num\">" + fmt::format("{}", n) + "</td><td class=\"num\">" +
            fmt::format("{}", by["FAIL"]) + "</td><td class=\"num\">" +
            fmt::format("{}", by["PASS"]) + "</td><td class=\"num\">" +
-           fmt::format("{}", by["NOT GATED"]) + "</td><td>" + site_esc(first->run.started_at) +
-           "</td><td><code>" + site_esc(latest->run.run_id) + "</code></td><td class=\"" +
-           verdict_class(last_verdict) + "\">" + site_esc(last_verdict) + "</td></tr>\n";
+           fmt::format("{}", by["NOT JUDGED"]) + "</td><td class=\"num\">" +
+           fmt::format("{}", by["NOT GATED"] + by["NO BASELINE"]) + "</td><td>" +
+           site_esc(first->run.started_at) + "</td><td><code>" + site_esc(latest->run.run_id) +
+           "</code></td><td class=\"" + verdict_class(last_verdict) + "\">" +
+           site_esc(last_verdict) + "</td></tr>\n";
   }
   return out + "</table>\n";
 }

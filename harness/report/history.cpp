@@ -163,9 +163,13 @@ KeyHistory key_history(const std::vector<IndexedRun>& ordered,
     h.points.push_back({r.run_id, r.started_at, r.suite, r.scenario, *v, std::nullopt, r.env});
   }
   std::reverse(h.points.begin(), h.points.end());
+  // The sign `compare` uses: + is better (a shorter time, a higher bandwidth).
+  const bool higher_better = gate::metric_higher_is_better(h.metric);
   for (std::size_t i = 1; i < h.points.size(); ++i) {
-    if (h.points[i - 1].value > 0)
-      h.points[i].change_vs_previous = h.points[i].value / h.points[i - 1].value - 1;
+    const double prev = h.points[i - 1].value;
+    const double now = h.points[i].value;
+    if (prev > 0 && now > 0)
+      h.points[i].change_vs_previous = higher_better ? now / prev - 1 : prev / now - 1;
   }
   return h;
 }
@@ -233,14 +237,14 @@ std::string render_history_text(const KeyHistory& h) {
   std::size_t id_width = 8;
   for (const HistoryPoint& p : h.points) id_width = std::max(id_width, p.run_id.size() + 2);
   out += padded("DATE", 22) + padded("RUN", id_width) + padded("SUITE/SCENARIO", 24) +
-         padded("MEDIAN", 14) + padded("VS PREVIOUS", 13) +
+         padded("MEDIAN", 14) + padded("VS PREV (+ = better)", 21) +
          "SETTINGS NOT SHARED BY ALL LISTED RUNS\n";
   for (const HistoryPoint& p : h.points) {
     const std::string change =
         p.change_vs_previous ? gate::format_percent(*p.change_vs_previous) : "-";
     std::string line = padded(p.started_at, 22) + padded(p.run_id, id_width) +
                        padded(p.suite + "/" + p.scenario, 24) +
-                       padded(gate::format_metric(p.value, is_time), 14) + padded(change, 13) +
+                       padded(gate::format_metric(p.value, is_time), 14) + padded(change, 21) +
                        differing_env(h, p);
     while (line.back() == ' ') line.pop_back();
     out += line + "\n";

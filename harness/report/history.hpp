@@ -85,7 +85,9 @@ struct HistoryPoint {
   std::string suite;
   std::string scenario;
   double value = 0;
-  std::optional<double> change_vs_previous;  // value / previous value - 1
+  // Against the previous listed run, + better (as `compare`): value / previous - 1 for bandwidth,
+  // previous / value - 1 for time.
+  std::optional<double> change_vs_previous;
   std::map<std::string, std::string> env;    // of the run (IndexedRun::env)
 };
 

@@ -59,6 +59,11 @@ TEST(report_History, LastRunsOfAKeyWithChangeAndTrendOfASlowDrift) {
   ASSERT_TRUE(h.points.back().change_vs_previous.has_value());
   EXPECT_NEAR(*h.points.back().change_vs_previous, -0.01, 1e-9);
   EXPECT_NEAR(*h.points[2].change_vs_previous, 0.99 * 0.99 - 1, 1e-9);  // across the skipped run
+  // The same runs by time: each run takes longer, which is worse, so the sign is compare's (-).
+  const KeyHistory by_time = key_history(runs, "k/bytes:1048576", HistoryMetric::time, 8);
+  ASSERT_TRUE(by_time.points.back().change_vs_previous.has_value());
+  EXPECT_NEAR(*by_time.points.back().change_vs_previous, -0.01, 1e-9);
+  EXPECT_NE(render_history_text(by_time).find("VS PREV (+ = better)"), std::string::npos);
 
   const auto gap = trend_of(h);  // the slope is per run listed: the skipped run steepens it
   ASSERT_TRUE(gap.has_value());

@@ -88,7 +88,7 @@ struct HistoryPoint {
   // Against the previous listed run, + better (as `compare`): value / previous - 1 for bandwidth,
   // previous / value - 1 for time.
   std::optional<double> change_vs_previous;
-  std::map<std::string, std::string> env;    // of the run (IndexedRun::env)
+  std::map<std::string, std::string> env;  // of the run (IndexedRun::env)
 };
 
 struct KeyHistory {

@@ -16,7 +16,9 @@ int main(int argc, char** argv) {
   CLI::App app{
       "fabricgate: catches GPU and cluster fabric performance regressions in CI.\n"
       "Exit codes: 0 pass, 1 gate failure, 2 usage or input error, 3 infrastructure failure (or a\n"
-      "runner too busy to judge a performance failure)."};
+      "runner too busy to judge a performance failure).",
+      // Named, not argv[0]: help and the man page say `fabricgate`, never a build-tree path.
+      "fabricgate"};
   app.set_version_flag("--version", std::string("fabricgate ") + FABRICGATE_VERSION_TEXT);
   app.require_subcommand(1);
   int exit_code = 0;

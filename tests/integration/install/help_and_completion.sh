@@ -35,6 +35,10 @@ if [[ -f $manpage ]] && command -v man >/dev/null; then
     grep -qF "fabricgate $sub" <<<"$page" || fail "the man page has no section for fabricgate $sub"
   done
   grep -qF "EXIT STATUS" <<<"$page" || fail "the man page has no EXIT STATUS"
+  # Usage lines name the command, not the binary it was generated from (a build-tree path).
+  if grep -qE "Usage: /|/harness/cli/fabricgate" <<<"$page"; then
+    fail "the man page prints a build-tree path: $(grep -m1 -E 'Usage: /|/harness/cli/' <<<"$page")"
+  fi
   echo "ok: man page $(basename "$manpage"): $(wc -l <<<"$page") lines, a section per subcommand"
 else
   echo "note: man page not checked ($manpage absent or man not installed)"

@@ -16,10 +16,14 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/ DESTINATION ${CMAKE_INSTALL_DATA
 # The roofline floors (docs/ROOFLINE.md), found beside the suites by an installed fabricgate.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/policies/ DESTINATION ${CMAKE_INSTALL_DATADIR}/fabricgate/policies
         FILES_MATCHING PATTERN "*.json")
+# Every document the console, reports and --help name (docs/*.md), next to the README.
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/AB-GATE.md
-              ${PROJECT_SOURCE_DIR}/docs/CI.md ${PROJECT_SOURCE_DIR}/docs/DESIGN.md
-              ${PROJECT_SOURCE_DIR}/docs/IMPORT.md ${PROJECT_SOURCE_DIR}/docs/MULTINODE.md
-              ${PROJECT_SOURCE_DIR}/docs/PITFALLS.md ${PROJECT_SOURCE_DIR}/docs/INSTALL.md
+              ${PROJECT_SOURCE_DIR}/docs/BUILD.md ${PROJECT_SOURCE_DIR}/docs/CI.md
+              ${PROJECT_SOURCE_DIR}/docs/COUNTERS.md ${PROJECT_SOURCE_DIR}/docs/DASHBOARD.md
+              ${PROJECT_SOURCE_DIR}/docs/DESIGN.md ${PROJECT_SOURCE_DIR}/docs/IMPORT.md
+              ${PROJECT_SOURCE_DIR}/docs/INSTALL.md ${PROJECT_SOURCE_DIR}/docs/MULTINODE.md
+              ${PROJECT_SOURCE_DIR}/docs/PITFALLS.md ${PROJECT_SOURCE_DIR}/docs/ROOFLINE.md
+              ${PROJECT_SOURCE_DIR}/docs/STRAGGLERS.md ${PROJECT_SOURCE_DIR}/docs/THREAT-MODEL.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/harness/gate/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR}
         RENAME GATE.md)

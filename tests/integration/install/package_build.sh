@@ -26,6 +26,12 @@ for f in /usr/bin/fabricgate /usr/bin/fabricgate-bench /usr/share/fabricgate/sui
   /usr/share/doc/fabricgate/INSTALL.md; do
   grep -qxF "$f" <<<"$contents" || fail "$(basename "$deb") lacks $f"
 done
+# Every document the console, reports and --help point to (docs/*.md) ships with the package.
+source_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
+for doc in "$source_dir"/docs/*.md; do
+  f=/usr/share/doc/fabricgate/$(basename "$doc")
+  grep -qxF "$f" <<<"$contents" || fail "$(basename "$deb") lacks $f, which the tool names"
+done
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
 # From dpkg-shlibdeps over the binaries, plus mpirun, which nothing links.

@@ -3,6 +3,7 @@
 // lone rank, and NCCL benchmarks are listed and skipped with a reason on a machine without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -17,12 +18,19 @@ namespace fs = std::filesystem;
 using testing::mpirun;
 using testing::run_job;
 
+// The test's name as one path component: a parameterised test's name holds a '/' ("Name/0"),
+// which would make a nested directory whose parent TearDown never removes.
+inline std::string flat_test_name() {
+  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::replace(name.begin(), name.end(), '/', '_');
+  return name;
+}
+
 class CollectivesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("fg-coll-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("fg-coll-" + std::to_string(::getpid()) + "-" + flat_test_name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

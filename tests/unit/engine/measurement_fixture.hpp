@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -20,12 +21,19 @@ class SilentReporter final : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>&) override {}
 };
 
+// The test's name as one path component: a parameterised test's name holds a '/' ("Name/0"),
+// which would make a nested directory whose parent TearDown never removes.
+inline std::string flat_test_name() {
+  std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::replace(name.begin(), name.end(), '/', '_');
+  return name;
+}
+
 class MeasurementFixture : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = std::filesystem::temp_directory_path() /
-           ("fg-measure-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+           ("fg-measure-" + std::to_string(::getpid()) + "-" + flat_test_name());
     std::filesystem::remove_all(dir_);
     writer_ = RecordWriter(dir_ / "records.jsonl");
   }

@@ -193,10 +193,14 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
                    });
   // A launch on a busy runner: its offset from the fleet may be the load's, never a reason to
   // drain the host (issue 55: a busy 2-core runner planned a Slurm DRAIN and three kubectl lines
-  // for itself). Findings of the hardware itself (DEGRADED-LINK, a node mismatch) still act.
+  // for itself). Nor is an offset measured beside a software change: a fall-back to TCP makes
+  // every host an outlier (`fabricgate nodes` holds back the same way). Findings of the hardware
+  // itself (DEGRADED-LINK, a node mismatch) still act.
   std::vector<ClusterFinding> actionable;
   for (const ClusterFinding& f : c.cluster_findings) {
-    if (!(f.id == "HOST-OUTLIER" && measured_on_busy_runner(c))) actionable.push_back(f);
+    const bool held_back =
+        f.id == "HOST-OUTLIER" && (measured_on_busy_runner(c) || !c.software_changes.empty());
+    if (!held_back) actionable.push_back(f);
   }
   c.node_actions = node_action_lines(plan_node_actions(actionable, run.nodes, run.run_id));
   sort_by_urgency(c.keys);

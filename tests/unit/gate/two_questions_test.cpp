@@ -152,6 +152,15 @@ TEST(gate_TwoQuestions, ABusyLaunchPlansNoDrainForItsOffset) {
   EXPECT_EQ(busy.exit_code, ExitCode::infra_failure);
   ASSERT_NE(finding(busy, "HOST-OUTLIER"), nullptr);  // still reported
   EXPECT_TRUE(busy.node_actions.empty());
+  // Nor beside a software change (a TCP fall-back makes every host an outlier): as `nodes` does.
+  RunSpec changed;
+  changed.versions = {{"driver", ""}, {"nccl", "2.29.7"}, {"mpi", "Open MPI 4.1.6"}};
+  RunRecord upgraded = run_of("new-2", launch(70, 1 / 0.75), "newhost00001", changed);
+  upgraded.fingerprint.document["host"]["hostname"] = "gpu-node-7";
+  const Comparison after_change = judge(upgraded, b, GateMode::change);
+  ASSERT_NE(finding(after_change, "HOST-OUTLIER"), nullptr);
+  EXPECT_FALSE(after_change.software_changes.empty());
+  EXPECT_TRUE(after_change.node_actions.empty());
 }
 
 TEST(gate_TwoQuestions, FleetModeFailsTheOutlierAndBothModeKeepsTheRegression) {

@@ -61,14 +61,14 @@ void refuse_launcher_items(const std::vector<std::string>& items, const std::str
     const std::size_t eq = item.find('=');
     const std::string name = item.substr(0, eq);
     if (name == "wrap" || name == "nccl")
-      throw InputError(flag + " " + report::printable(item, 200) +
+      throw InputError(flag + " " + launch::shown_item(item) +
                        ": a settings file may not name a program or a library (" + name +
                        "=) under --sides-from-file; pass it on the command line instead");
     // unset=NAME changes what loads as much as NAME=VALUE does: the same policy, on NAME.
     const std::string variable =
         name == "unset" && eq != std::string::npos ? item.substr(eq + 1) : name;
     if (eq != std::string::npos && name != "label" && launch::is_launcher_env(variable))
-      throw InputError(flag + " " + report::printable(item, 200) + ": " + variable +
+      throw InputError(flag + " " + launch::shown_item(item) + ": " + variable +
                        " changes which launcher, loader, library or plugin runs; a settings file "
                        "may only tune the fabric under --sides-from-file (the suite env policy, "
                        "docs/THREAT-MODEL.md)");

@@ -10,6 +10,8 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "core/suite.hpp"
+#include "core/text_escape.hpp"
+#include "harness/model/secret_redaction.hpp"
 
 namespace fabricgate::launch {
 
@@ -117,6 +119,16 @@ std::vector<std::string> parse_wrap_command(const std::string& item, const std::
                    (path ? path : "PATH unset") + ")");
 }
 
+// An item as an error message shows it: NAME=VALUE with the value as a record would keep it (a
+// secret-named variable keeps its name only, a token-shaped part of any value is cut, issue 58)
+// and printable, so a refused item never echoes `?token=...` or control characters into a log.
+std::string shown_item(const std::string& item) {
+  const auto eq = item.find('=');
+  if (eq == std::string::npos) return report::printable(item, 200);
+  const std::string name = item.substr(0, eq);
+  return report::printable(name + "=" + recordable_value(name, item.substr(eq + 1)), 200);
+}
+
 gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>& items) {
   gate::AbSide side;
   side.id = id;
@@ -160,21 +172,21 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
     } else if (is_side_env_name(name)) {
       if (!is_safe_env_value(value)) {
         throw InputError(
-            option + " " + name + "=" + value +
+            option + " " + shown_item(item) +
             ": expected a plain value without shell syntax ($ ` ; | & < > quotes or newlines)");
       }
       if (side.env.count(name)) throw InputError(option + " " + name + ": set twice for one side");
       side.env[name] = value;
     } else {
-      throw InputError(option + " \"" + item + "\": \"" + name +
+      throw InputError(option + " \"" + shown_item(item) + "\": \"" + report::printable(name, 200) +
                        "\" is neither an environment variable name ([A-Z_][A-Za-z0-9_]*) nor nccl, "
                        "wrap, unset or label");
     }
   }
   for (const std::string& name : side.unset) {
     if (side.env.count(name))
-      throw InputError(option + " unset=" + name + " and " + name + "=" + side.env.at(name) +
-                       ": set and unset on one side");
+      throw InputError(option + " unset=" + name + " and " +
+                       shown_item(name + "=" + side.env.at(name)) + ": set and unset on one side");
   }
   if (!side.nccl.empty() && side.env.count("LD_LIBRARY_PATH")) {
     throw InputError(option +

@@ -22,8 +22,10 @@
 
 namespace fabricgate::launch {
 
-// Throws InputError naming the option (--a / --b), the item and what was expected.
+// Throws InputError naming the option (--a / --b), the item (its value redacted as a record
+// keeps it: shown_item) and what was expected.
 gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>& items);
+std::string shown_item(const std::string& item);
 
 // wrap=CMD's argv with its program resolved against `path` (a PATH value; may be null). Throws
 // InputError naming `item` when CMD is empty, has shell syntax, or its program is not executable.

@@ -336,6 +336,15 @@ TEST_F(AbCli, APairedCheckFileMayTuneTheFabricAndNothingElse) {
     EXPECT_NE(job.output.find("--sides-from-file"), std::string::npos) << line << job.output;
     EXPECT_FALSE(fs::exists(dir_ / "results")) << line;  // nothing launched
   }
+  // A refused line never echoes a token in its value (issue 58): named, value redacted.
+  const std::string token = "ghp_" + std::string(36, 'A');
+  for (const std::string& line :
+       {"LD_PRELOAD=/tmp/evil.so?token=" + token, "NCCL_SOCKET_IFNAME=eth0;" + token}) {
+    const auto job = check(line, false);
+    EXPECT_EQ(job.exit_code, 2) << job.output;
+    EXPECT_EQ(job.output.find(token), std::string::npos) << job.output;
+    EXPECT_NE(job.output.find(line.substr(0, line.find('='))), std::string::npos) << job.output;
+  }
   // With --trust-files, wrap= reaches ab's own check (here: a program that does not exist).
   const auto trusted = check("wrap=no-such-wrapper-fg", true);
   EXPECT_EQ(trusted.exit_code, 2) << trusted.output;

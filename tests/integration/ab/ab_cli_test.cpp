@@ -345,6 +345,10 @@ TEST_F(AbCli, APairedCheckFileMayTuneTheFabricAndNothingElse) {
     EXPECT_EQ(job.output.find(token), std::string::npos) << job.output;
     EXPECT_NE(job.output.find(line.substr(0, line.find('='))), std::string::npos) << job.output;
   }
+  // A file saved with Windows line endings is refused saying so, not as a bad value.
+  const auto crlf = check("NCCL_DEBUG=WARN\r", false);
+  EXPECT_EQ(crlf.exit_code, 2) << crlf.output;
+  EXPECT_NE(crlf.output.find("Windows (CRLF) line endings"), std::string::npos) << crlf.output;
   // With --trust-files, wrap= reaches ab's own check (here: a program that does not exist).
   const auto trusted = check("wrap=no-such-wrapper-fg", true);
   EXPECT_EQ(trusted.exit_code, 2) << trusted.output;

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <system_error>
 
 #include "core/errors.hpp"
@@ -96,7 +98,45 @@ fs::path default_state_file() {
   return "";
 }
 
+// Why the id file at `path` cannot name this runner; "" when it can, or when there is none yet.
+std::string unusable_state_file(const fs::path& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0)
+    return errno == ENOENT ? "" : std::string("cannot be examined (") + std::strerror(errno) + ")";
+  if (S_ISLNK(st.st_mode)) return "is a symbolic link (never followed)";
+  if (S_ISDIR(st.st_mode)) return "is a directory";
+  if (!S_ISREG(st.st_mode)) return "is not a regular file";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return std::string("cannot be read (") + std::strerror(errno) + ")";
+  ::close(fd);
+  std::string text = read_small_file(path);
+  if (text.empty()) {
+    // A runner creating it this instant writes its line right after O_EXCL: look once more.
+    ::usleep(50 * 1000);
+    text = read_small_file(path);
+  }
+  if (text.empty()) return "is empty (a creation cut short?)";
+  if (!(text.size() == 32 && is_hex(text))) return "holds something other than 32 hex digits";
+  return "";
+}
+
 }  // namespace
+
+void require_usable_host_id_state_file() {
+  if (std::getenv("FABRICGATE_HOST_ID") != nullptr) return;  // the pool names the runner
+  const std::string dmi = lower(read_small_file("/sys/class/dmi/id/product_uuid"));
+  if (!dmi.empty() && !is_placeholder_uuid(dmi)) return;  // the hypervisor names it
+  const fs::path state = default_state_file();
+  if (state.empty()) return;
+  if (const std::string why = unusable_state_file(state); !why.empty()) {
+    throw InputError(state.string(), "",
+                     "this runner's id file (32 hex digits; it " + why +
+                         "). Without it the runner would be told apart only by host name and CPU "
+                         "model, which every VM of an image shares, and judged against another "
+                         "machine's level: remove it and fabricgate makes a new one (this runner's "
+                         "history in the store then starts again), or set FABRICGATE_HOST_ID");
+  }
+}
 
 bool is_placeholder_uuid(const std::string& uuid) {
   std::string digits;

@@ -15,8 +15,9 @@
 //      host-id; created once (32 hex digits from getrandom, O_EXCL, no symlink followed),
 //      stable across reboots while the disk lives, new on a fresh VM, which is a new machine.
 // Only a hash of the chosen value is recorded (`machine_id`: FNV-1a 64, 16 hex digits), never the
-// value itself, and the source is named. Nothing here ever fails a run: without any of them the
-// host id falls back to the host name and CPU model, and says so (source "hostname+cpu-model").
+// value itself, and the source is named. Reading never fails: without any of them the host id
+// falls back to the host name and CPU model, and says so (source "hostname+cpu-model"); `run`
+// refuses a state file that is there but unusable first (require_usable_host_id_state_file).
 #include <filesystem>
 #include <string>
 
@@ -35,6 +36,13 @@ MachineIdentity read_machine_identity(const std::filesystem::path& root);
 // outside that is an input error (InputError naming the variable), before anything is launched:
 // dropping it without a word would judge the runner under another identity (issue 58).
 void require_usable_host_id_env();
+
+// The state file that names this runner when neither FABRICGATE_HOST_ID nor a DMI UUID does:
+// present but unusable (a symlink, a directory, unreadable, empty, or not 32 hex digits) is an
+// input error naming the file and what is wrong with it, before anything is launched. Dropping it
+// without a word brought back the host name and CPU model that every CI VM of an image shares,
+// and judged the VM against another machine's level as "its own history" (issue 58).
+void require_usable_host_id_state_file();
 
 // True for DMI UUIDs that firmware leaves unset or shares across machines.
 bool is_placeholder_uuid(const std::string& uuid);

@@ -192,6 +192,7 @@ fs::path default_bench_path() {
 
 Suite validate_run_options(const RunOptions& o) {
   fingerprint::require_usable_host_id_env();
+  fingerprint::require_usable_host_id_state_file();
   Suite suite = load_suite(resolve_suite(o.suite, o.suite_dirs));  // the whole suite, validated
   refuse_launcher_env(suite, o.allow_suite_launcher_env);
   if (o.ranks != 0) require_rank_count(o.ranks, "--ranks", "");

@@ -200,6 +200,45 @@ TEST_F(RunCli, AnUnusableHostIdIsRefusedBeforeLaunch) {
   EXPECT_NE(job.exit_code, 2) << job.output;
 }
 
+// The state file that names a runner without DMI: present but unusable is refused before the
+// launch, naming the file and what is wrong (issue 58), never replaced by the host name and CPU
+// model every VM of an image shares. A missing one is made.
+TEST_F(RunCli, AnUnusableHostIdFileIsRefusedBeforeLaunch) {
+  std::string dmi;
+  std::getline(std::ifstream("/sys/class/dmi/id/product_uuid"), dmi);
+  if (!dmi.empty() && dmi.find_first_not_of("0-") != std::string::npos &&
+      dmi != "03000200-0400-0500-0006-000700080009")
+    GTEST_SKIP() << "this machine's DMI UUID names it: the state file is not read";
+  const auto s = suite("hostfile", json::array({mpi_entry()}));
+  const fs::path id = dir_ / "state" / "host-id";
+  fs::create_directories(id.parent_path());
+  ::setenv("FABRICGATE_HOST_ID_FILE", id.c_str(), 1);
+  const auto refused = [&](const std::string& why) {
+    const auto job = run_job(run_args(s), 60);
+    EXPECT_EQ(job.exit_code, 2) << why << "\n" << job.output.substr(0, 2000);
+    EXPECT_NE(job.output.find(id.string()), std::string::npos) << job.output;
+    EXPECT_NE(job.output.find(why), std::string::npos) << job.output;
+    EXPECT_TRUE(run_dirs().empty());  // nothing measured, nothing written
+  };
+  std::ofstream(id).close();
+  refused("is empty");
+  std::ofstream(id) << "not an id\n";
+  refused("holds something other than 32 hex digits");
+  fs::remove(id);
+  fs::create_symlink(dir_ / "elsewhere", id);
+  refused("is a symbolic link");
+  fs::remove(id);
+  fs::create_directory(id);
+  refused("is a directory");
+  fs::remove(id);
+  const auto made = run_job(run_args(s), 120);  // absent: made, and the run goes on
+  ::unsetenv("FABRICGATE_HOST_ID_FILE");
+  EXPECT_NE(made.exit_code, 2) << made.output;
+  std::string line;
+  std::getline(std::ifstream(id), line);
+  EXPECT_EQ(line.size(), 32u) << line;
+}
+
 TEST_F(RunCli, KilledRankKeepsFinishedRecordsAndExits3) {
   // Enough benchmarks that the run is still going when one rank is killed.
   json e = mpi_entry();

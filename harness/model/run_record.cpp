@@ -20,6 +20,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The longest host or session id a run file may carry (ids fabricgate writes are 12 to ~40 bytes).
+constexpr std::size_t kMaxRunIdBytes = 128;
+
 // `positions[i]` names where benchmarks[i] was read: its array index in run.json, its line number
 // in records.jsonl, so that a duplicate is reported where the reader will look for it.
 void check_unique_keys(const std::vector<BenchmarkResult>& benchmarks, const std::string& origin,
@@ -146,6 +149,16 @@ RunRecord parse_run(const json& doc, const std::string& origin, const Plausibili
         counters::runner_counters_from_json(*counters, origin, "/runner_counters");
   run.host_id = f.optional_string("/host_id");
   if (run.host_id.empty() && r.find("/fingerprint")) run.host_id = host_id_of(r.at("/fingerprint"));
+  // Ids name a runner and a sitting in every record, line and report: a few dozen characters
+  // (issue 58: 100,000 letters were accepted and printed three times).
+  for (const auto& [field, id] :
+       {std::pair<const char*, const std::string*>{"/host_id", &run.host_id},
+        {"/session_id", &run.session_id}}) {
+    if (id->size() > kMaxRunIdBytes)
+      throw InputError(origin, field,
+                       "an id of at most " + std::to_string(kMaxRunIdBytes) + " bytes (it is " +
+                           std::to_string(id->size()) + ")");
+  }
   if (r.find("/capture")) {
     r.object_at("/capture");
     run.capture.path = r.find("/capture/path") ? r.string_at("/capture/path") : "none";

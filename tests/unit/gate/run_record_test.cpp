@@ -79,6 +79,21 @@ TEST_F(gate_RunFiles, HostCpuPressureIsReadAndOutOfRangeIsRefused) {
       "/host_cpu_pressure/some_share", "");
 }
 
+// A host or session id is a name, not a payload: 100,000 letters are refused naming the field
+// (issue 58), a plain id is kept.
+TEST_F(gate_RunFiles, OverlongHostAndSessionIdsAreRefused) {
+  json doc = good_run();
+  doc["host_id"] = "e65a4e56bf01";
+  doc["session_id"] = "cpu-amd-epyc-c2-20261206T143549";
+  const RunRecord kept = load_run(write_text("ids/run.json", doc.dump()));
+  EXPECT_EQ(kept.host_id, "e65a4e56bf01");
+  EXPECT_EQ(kept.session_id, "cpu-amd-epyc-c2-20261206T143549");
+  expect_error_after([](json& d) { d["host_id"] = std::string(100000, 'a'); }, "/host_id",
+                     "an id of at most 128 bytes (it is 100000)");
+  expect_error_after([](json& d) { d["session_id"] = std::string(129, 's'); }, "/session_id",
+                     "an id of at most 128 bytes (it is 129)");
+}
+
 TEST_F(gate_RunFiles, LoadsDirectoryAndFile) {
   const auto run_dir = testing::write_run_dir(dir_, good_run());
   const RunRecord from_dir = load_run(run_dir);

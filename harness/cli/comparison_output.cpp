@@ -85,7 +85,8 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
   gate::JudgeOptions judge;
   judge.compare = options;
   judge.confirm.launches = later.size();
-  judge.paired_check = recorded_paired_check();  // what `run` decided on the runner, if it did
+  judge.paired_check =
+      recorded_paired_check(runs.at(0));  // what `run` decided on the runner, if it did
   g.comparison =
       judge_with_history(g.run, g.baseline, replay, store_at, store_access, judge, g.store_failure);
   g.store_failed = !g.store_failure.empty();

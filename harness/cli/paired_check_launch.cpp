@@ -146,9 +146,12 @@ gate::PairedCheckProvider paired_check_launcher(const launch::RunOptions& base,
   };
 }
 
-gate::PairedCheckProvider recorded_paired_check() {
-  return [](gate::Comparison&, const RunRecord& run) -> std::optional<gate::PairedCheck> {
-    return run.directory.empty() ? std::nullopt : gate::load_paired_check(run.directory);
+gate::PairedCheckProvider recorded_paired_check(const std::filesystem::path& run_path) {
+  std::filesystem::path dir =
+      std::filesystem::is_directory(run_path) ? run_path : run_path.parent_path();
+  if (dir.empty()) dir = ".";
+  return [dir](gate::Comparison&, const RunRecord&) -> std::optional<gate::PairedCheck> {
+    return gate::load_paired_check(dir);
   };
 }
 

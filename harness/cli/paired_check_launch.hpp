@@ -26,7 +26,8 @@ gate::PairedCheckProvider paired_check_launcher(const launch::RunOptions& base,
                                                 const std::optional<Baseline>& baseline,
                                                 PairedCheckLimits limits);
 
-// `compare` and `report`: the check a run recorded (<run dir>/paired-check.json), if any.
-gate::PairedCheckProvider recorded_paired_check();
+// `compare` and `report`: the check a run recorded (<run dir>/paired-check.json), if any;
+// `run_path` is the run's directory or its run.json.
+gate::PairedCheckProvider recorded_paired_check(const std::filesystem::path& run_path);
 
 }  // namespace fabricgate::cli

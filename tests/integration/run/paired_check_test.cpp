@@ -150,6 +150,10 @@ TEST_F(PairedCheck, AHarmlessSettingPassesAndAFallBackToTcpFails) {
                              60);
   EXPECT_EQ(again.exit_code, 1) << again.output;
   EXPECT_NE(again.output.find("key(s) worse with the change"), std::string::npos) << again.output;
+  const auto by_file = run_job({FABRICGATE_CLI, "compare", (tcp_run / "run.json").string(),
+                                "--baseline", baseline.string(), "--store", "none"},
+                               60);
+  EXPECT_EQ(by_file.exit_code, 1) << by_file.output;  // the run.json path finds it too
 
   // A baseline file (which a pull request may change) that would have side A set a launcher
   // variable (OMPI_MCA_*: it can name what mpirun loads) launches no check, and says why.

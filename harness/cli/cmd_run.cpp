@@ -182,6 +182,9 @@ int run_command(RunArgs& a) {
   a.run.lock_file = a.lock_file;
   a.run.progress = false;  // RunProgress shows one line instead of the bench's line per benchmark
   for (const auto& r : a.reports) report::parse_report_format(r);  // InputError before measuring
+  if (!a.no_paired_check && a.paired.min_pairs > a.paired.max_pairs)
+    throw InputError("--paired-min-pairs " + std::to_string(a.paired.min_pairs) +
+                     ": at most --paired-max-pairs (" + std::to_string(a.paired.max_pairs) + ")");
   if (!a.no_compare) a.store_location = store::resolve_store_location(a.store, a.run.results_dir);
 
   launch::validate_run_options(

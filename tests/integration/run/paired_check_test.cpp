@@ -176,6 +176,20 @@ TEST_F(PairedCheck, AHarmlessSettingPassesAndAFallBackToTcpFails) {
       << why;
 }
 
+// A paired-check schedule that cannot run is refused before anything is measured.
+TEST_F(PairedCheck, AnImpossibleScheduleIsRefusedBeforeTheLaunch) {
+  const auto job = run_job(
+      {FABRICGATE_CLI, "run", "--suite", (dir_ / "paired.json").string(), "--platform", "test-box",
+       "--results-dir", (dir_ / "results").string(), "--lock", (dir_ / "lock").string(), "--bench",
+       FABRICGATE_BENCH, "--paired-min-pairs", "5", "--paired-max-pairs", "3"},
+      60);
+  EXPECT_EQ(job.exit_code, 2) << job.output;
+  EXPECT_NE(job.output.find("--paired-min-pairs 5: at most --paired-max-pairs (3)"),
+            std::string::npos)
+      << job.output;
+  EXPECT_FALSE(fs::exists(dir_ / "results"));
+}
+
 }  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

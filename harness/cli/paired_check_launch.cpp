@@ -22,27 +22,21 @@ struct Sides {
   std::string launcher_value;    // a launcher/loader variable side A would have to set
 };
 
-// The baseline's fabric settings as side A, this run's as side B (runner_split.cpp prints the
-// same command for a recorded run).
+// The baseline's fabric settings as side A, this run's as side B (gate::paired_check_sides, the
+// items the RUNNER-DIFFERS reason prints for a recorded run).
 Sides sides_of(const gate::Comparison& c) {
-  Sides s;
-  std::size_t settings = 0;
-  for (const gate::Change& ch : c.fingerprint_changes) {
-    if (!ch.what.starts_with("env/")) continue;
-    const std::string name = ch.what.substr(4);
-    if (!(name.starts_with("NCCL_") || name.starts_with("OMPI_") || name.starts_with("FI_") ||
-          name.starts_with("UCX_")))
-      continue;
-    ++settings;
-    // Side A's values come from the baseline file, which a pull request may change: like
-    // `ab --sides-from-file`, it may unset a launcher or loader variable (OMPI_MCA_*, LD_*, ...)
-    // but not set one (docs/THREAT-MODEL.md).
-    if (!ch.before.empty() && launch::is_launcher_env(name) && s.launcher_value.empty())
-      s.launcher_value = name + "=" + ch.before;
-    s.a.push_back(ch.before.empty() ? "unset=" + name : name + "=" + ch.before);
-    s.b.push_back(ch.after.empty() ? "unset=" + name : name + "=" + ch.after);
+  gate::PairedCheckSides items = gate::paired_check_sides(c.fingerprint_changes);
+  Sides s{std::move(items.a), std::move(items.b), "", ""};
+  // Side A's values come from the baseline file, which a pull request may change: like
+  // `ab --sides-from-file`, it may unset a launcher or loader variable (OMPI_MCA_*, LD_*, ...)
+  // but not set one (docs/THREAT-MODEL.md).
+  for (const auto& [name, value] : items.a_sets) {
+    if (launch::is_launcher_env(name)) {
+      s.launcher_value = name + "=" + value;
+      break;
+    }
   }
-  if (settings < c.software_changes.size()) {
+  if (s.a.size() < c.software_changes.size()) {
     for (const std::string& change : c.software_changes) {
       if (!change.starts_with("env/")) {
         s.not_reproducible = change;

@@ -20,6 +20,25 @@ std::string items_text(const std::vector<std::string>& items) {
 
 }  // namespace
 
+PairedCheckSides paired_check_sides(const std::vector<Change>& fingerprint_changes) {
+  PairedCheckSides s;
+  for (const Change& ch : fingerprint_changes) {
+    if (!ch.what.starts_with("env/")) continue;
+    const std::string name = ch.what.substr(4);
+    if (!(name.starts_with("NCCL_") || name.starts_with("OMPI_") || name.starts_with("FI_") ||
+          name.starts_with("UCX_")))
+      continue;
+    if (ch.before.empty()) {
+      s.a.push_back("unset=" + name);
+    } else {
+      s.a.push_back(name + "=" + ch.before);
+      s.a_sets.emplace_back(name, ch.before);
+    }
+    s.b.push_back(ch.after.empty() ? "unset=" + name : name + "=" + ch.after);
+  }
+  return s;
+}
+
 nlohmann::json paired_check_to_json(const PairedCheck& p) {
   nlohmann::json keys = nlohmann::json::object();
   for (const auto& [key, k] : p.keys) {

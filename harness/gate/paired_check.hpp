@@ -15,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,17 @@ struct PairedCheck {
   std::string stop_reason;           // why the series stopped
   std::map<std::string, PairedCheckKey> keys;
 };
+
+// The side items of the paired check for a changed setup: per changed fabric setting
+// (env/NCCL_*, OMPI_*, FI_*, UCX_* of the fingerprint diff), the baseline's value on side A and
+// this run's on side B; a setting one side did not have is unset=NAME there. One list for the
+// command the RUNNER-DIFFERS reason prints and the check `run` launches.
+struct PairedCheckSides {
+  std::vector<std::string> a;
+  std::vector<std::string> b;
+  std::vector<std::pair<std::string, std::string>> a_sets;  // NAME, VALUE side A sets
+};
+PairedCheckSides paired_check_sides(const std::vector<Change>& fingerprint_changes);
 
 nlohmann::json paired_check_to_json(const PairedCheck& p);
 // Throws InputError naming the file and field.

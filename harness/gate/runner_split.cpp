@@ -64,20 +64,12 @@ std::string host_label(const Comparison& c) {
 // setting one side did not have is unset=NAME on that side, so the command runs as printed in the
 // job that ran this run.
 std::string paired_check_command(const Comparison& c, const RunRecord& run) {
-  std::string a;
-  std::string b;
-  for (const Change& ch : c.fingerprint_changes) {
-    if (!ch.what.starts_with("env/")) continue;
-    const std::string name = ch.what.substr(4);
-    const bool fabric = name.starts_with("NCCL_") || name.starts_with("OMPI_") ||
-                        name.starts_with("FI_") || name.starts_with("UCX_");
-    if (!fabric) continue;
-    a += ch.before.empty() ? " --a unset=" + name : " --a " + name + "=" + ch.before;
-    b += ch.after.empty() ? " --b unset=" + name : " --b " + name + "=" + ch.after;
-  }
-  if (a.empty() && b.empty()) return "";
+  const PairedCheckSides sides = paired_check_sides(c.fingerprint_changes);
+  if (sides.a.empty()) return "";
   std::string cmd =
-      "fabricgate ab --suite " + (run.suite.empty() ? std::string("<suite>") : run.suite) + a + b;
+      "fabricgate ab --suite " + (run.suite.empty() ? std::string("<suite>") : run.suite);
+  for (const std::string& item : sides.a) cmd += " --a " + item;
+  for (const std::string& item : sides.b) cmd += " --b " + item;
   return cmd;
 }
 

@@ -8,6 +8,7 @@ find_package(CLI11 REQUIRED)
 find_package(benchmark REQUIRED)
 find_package(Threads REQUIRED)
 find_package(fmt REQUIRED)  # numbers in text output ({fmt}, not snprintf)
+find_package(OpenSSL 3 REQUIRED COMPONENTS Crypto)  # HMAC-SHA256 seals of stored rows (libssl-dev)
 
 set(_fabricgate_features "")
 macro(fabricgate_feature name found why_not)

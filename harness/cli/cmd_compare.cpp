@@ -14,6 +14,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/store_hook.hpp"
+#include "harness/fingerprint/host_key.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/outcome.hpp"
 #include "harness/model/output_paths.hpp"
@@ -37,6 +38,7 @@ struct CompareArgs {
   bool verbose = false;
   std::string store;
   std::string gate = kDefaultGate;
+  bool vouch = false;  // seal the recorded row with this machine's host key (row_seal.hpp)
 };
 
 int run_compare(const CompareArgs& a) {
@@ -45,6 +47,8 @@ int run_compare(const CompareArgs& a) {
     throw InputError("compare --format annotations is not offered; use `fabricgate report`");
   }
   if (!a.out.empty()) require_writable_file(a.out, "--out");
+  // An unusable key file is an input error before anything is judged or written.
+  const std::string key = a.vouch ? fingerprint::require_host_key() : std::string();
   GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
                                compare_options(a.force, a.force_platform, a.gate), a.store,
                                store::Access::write);
@@ -53,7 +57,7 @@ int run_compare(const CompareArgs& a) {
   report::append_github_step_summary(comparison);
   // The store comes after the verdict: its failure is reported below the gate's answer.
   const bool recorded =
-      record_run(store_for_run(a.store, g.run), g.run, comparison, g.store_failure);
+      record_run(store_for_run(a.store, g.run), g.run, comparison, g.store_failure, key);
   report_missing_required_baseline(comparison, g.run, a.require_baseline);
   return gate::command_exit_code(comparison, {g.store_failed, recorded, a.require_baseline});
 }
@@ -96,6 +100,10 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                   "postgresql://HOST/DB, a libpq "
                   "conninfo or none (default: $FABRICGATE_STORE, else sqlite:<results root of "
                   "RUN>/fabricgate.sqlite)");
+  cmd->add_flag("--vouch", args->vouch,
+                "Seal the run's row in the store with this machine's host key: it then counts as "
+                "its host's level and DRIFT series (as the rows `fabricgate run` records do). "
+                "Only for a run measured on this machine whose directory no one else can write");
   cmd->add_option("--out", args->out, "Write the report to FILE (atomically) instead of stdout");
   cmd->add_flag("--verbose", args->verbose,
                 "Console: list every key with its notes (default: keys that need a look, then "

@@ -29,6 +29,7 @@
 #include "harness/cli/run_progress.hpp"
 #include "harness/cli/shipped_suites.hpp"
 #include "harness/cli/store_hook.hpp"
+#include "harness/fingerprint/host_key.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/confirmation.hpp"
 #include "harness/gate/judge_run.hpp"
@@ -71,6 +72,7 @@ struct RunArgs {
   int heartbeat_s = 10;  // without a terminal: a progress line this often (0: none)
   std::string store;
   store::StoreLocation store_location;  // resolved before anything is launched
+  std::string host_key;                 // seals the row this run records (row_seal.hpp)
 };
 
 // --verbose: the bench's Google Benchmark table, which it wrote into the run directory.
@@ -149,7 +151,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   report::append_github_step_summary(comparison);
   std::cerr << "fabricgate: results in " << sr.dir.string() << "\n";
   // The store comes after the verdict: its failure is reported below the gate's answer.
-  const bool recorded = record_run(a.store_location, run, comparison, store_failure);
+  const bool recorded = record_run(a.store_location, run, comparison, store_failure, a.host_key);
   report_missing_required_baseline(comparison, run, a.require_baseline);
   return gate::command_exit_code(comparison, {false, recorded, a.require_baseline});
 }
@@ -189,6 +191,8 @@ int run_command(RunArgs& a) {
 
   launch::validate_run_options(
       a.run);  // InputError before the lock, the fingerprint and the launch
+  // The key that seals what this run records; an unusable key file is refused before measuring.
+  if (a.store_location.kind != store::StoreKind::none) a.host_key = fingerprint::require_host_key();
   // One lock over the launches and their confirmations: nothing else measures in between.
   launch::RunLock lock(a.run.lock_file, a.run.lock_timeout);
   a.run.caller_holds_lock = true;

@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/fingerprint/host_key.hpp"
 #include "harness/report/history.hpp"
 #include "harness/store/results_store.hpp"
 #include "harness/store/store_import.hpp"
@@ -23,6 +24,7 @@ namespace fs = std::filesystem;
 struct StoreArgs {
   std::string dir = "results";
   std::string store;
+  bool vouch = false;
 };
 
 int run_import(const StoreArgs& a) {
@@ -31,14 +33,24 @@ int run_import(const StoreArgs& a) {
   const fs::path root = report::holds_runs(a.dir) ? fs::path(a.dir).parent_path() : fs::path(a.dir);
   const store::StoreLocation where =
       store::resolve_store_location(a.store, root.empty() ? fs::path(".") : root);
+  // Before the store is opened: an unusable key file is an input error that writes nothing.
+  const std::string key = a.vouch ? fingerprint::require_host_key() : std::string();
   auto s = store::open_store(where);
-  const store::ImportSummary summary = store::import_run_directories(*s, a.dir);
+  const store::ImportSummary summary = store::import_run_directories(*s, a.dir, key);
   for (const std::string& w : summary.warnings)
     std::cerr << report::console_text("fabricgate: warning: " + w) << "\n";
   std::cout << report::console_text(
       "imported " + std::to_string(summary.imported) + " run(s) into " + s->display() +
       " (schema v" + std::to_string(s->schema_version()) + ")" +
       (summary.skipped ? ", skipped " + std::to_string(summary.skipped) : std::string()) + "\n");
+  if (a.vouch) {
+    std::cout << "sealed " << summary.sealed
+              << " run(s) with this machine's host key: they count as the level of the hosts "
+                 "they name when judged here\n";
+  } else {
+    std::cout << "imported runs are unsealed: history and the dashboard show them, no host's "
+                 "level is learnt from them (--vouch seals this runner's own)\n";
+  }
   return 0;
 }
 
@@ -81,6 +93,10 @@ void add_store_command(CLI::App& app, int& exit_code) {
   import->add_option("dir", args->dir, "Results root or one platform's directory")
       ->capture_default_str();
   add_store_option(import, *args);
+  import->add_flag("--vouch", args->vouch,
+                   "Seal the imported runs with this machine's host key, so they count as this "
+                   "runner's own level (its runs from before the store, or before schema v5). "
+                   "Only for directories no one else can write: a sealed row is trusted");
   import->callback([args, &exit_code] { exit_code = run_import(*args);
 });
 auto* info =

@@ -2,8 +2,12 @@
 
 #include <iostream>
 
+#include <set>
+
 #include "core/text_escape.hpp"
+#include "harness/fingerprint/host_key.hpp"
 #include "harness/store/results_store.hpp"
+#include "harness/store/row_seal.hpp"
 
 namespace fabricgate::cli {
 
@@ -42,9 +46,17 @@ std::optional<gate::RunHistory> load_history(const store::StoreLocation& locatio
     // This host's runs: DRIFT follows one machine, and the change question reads its own level
     // (a shared store's newest runs of the platform may hold none of this host's).
     q.host = run.host_id;
+    // Only rows this machine sealed stand for a level: anyone who can write the store could
+    // plant the others (row_seal.hpp). Without a key here, none does.
+    const std::optional<std::string> key = fingerprint::read_host_key();
+    std::set<std::string> unsealed;
     const auto history_runs = [&](const store::RunQuery& query) {
       std::vector<gate::HistoryRun> out;
       for (const store::StoredRun& r : s->runs(query)) {
+        if (!key || !store::seal_holds(r, *key)) {
+          unsealed.insert(r.run_id);
+          continue;
+        }
         gate::HistoryRun hr{r.run_id, r.host_id, {}, r.session_id, r.suite, r.scenario};
         for (const store::StoredMedian& m : r.medians)
           hr.medians.push_back({m.key, m.time_us, m.algbw_GBps, m.busbw_GBps, m.verdict});
@@ -61,8 +73,11 @@ std::optional<gate::RunHistory> load_history(const store::StoreLocation& locatio
       store::RunQuery first = q;
       first.oldest = true;
       first.last = window;
+      first.sealed_only = true;  // unsealed legacy rows must not fill the oldest window
       h.earliest = history_runs(first);
     }
+    h.unsealed_runs = unsealed.size();
+    h.host_key_here = key.has_value();
     return h;
   } catch (const store::StoreError& e) {
     failure = std::string(e.what()) + " (the run was judged without DRIFT)";
@@ -94,14 +109,17 @@ void report_not_recorded(const store::StoreLocation& location, const RunRecord& 
 }  // namespace
 
 bool record_run(const store::StoreLocation& location, const RunRecord& run,
-                const gate::Comparison& comparison, const std::string& history_failure) {
+                const gate::Comparison& comparison, const std::string& history_failure,
+                const std::string& host_key) {
   if (location.kind == store::StoreKind::none) return true;
   if (!history_failure.empty()) {  // the same store just failed: not waited for a second time
     report_not_recorded(location, run, history_failure);
     return false;
   }
   try {
-    store::open_store(location)->record(store::stored_run_from(run, &comparison));
+    store::StoredRun row = store::stored_run_from(run, &comparison);
+    if (!host_key.empty()) row.host_seal = store::row_seal(row, host_key);
+    store::open_store(location)->record(row);
     return true;
   } catch (const store::StoreError& e) {
     report_not_recorded(location, run, e.what());

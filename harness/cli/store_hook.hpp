@@ -19,7 +19,9 @@ std::filesystem::path results_root_of(const RunRecord& run);
 // The store a command uses: --store / $FABRICGATE_STORE, else the default next to the run.
 store::StoreLocation store_for_run(const std::string& flag, const RunRecord& run);
 
-// The platform's runs that started before `run` (newest `window`), oldest first, for DRIFT.
+// The platform's runs that started before `run` (newest `window`), oldest first, for DRIFT and
+// the host's own level: only rows whose seal this machine's host key verifies
+// (harness/store/row_seal.hpp); the others are counted in RunHistory::unsealed_runs.
 // nullopt for StoreKind::none, for an SQLite store not created yet, and when the store cannot be
 // read: then `failure` holds the message (the run is judged without DRIFT; the caller prints it
 // after the verdict and exits 3 unless the gate failed). `access` is read for commands that must
@@ -34,8 +36,10 @@ std::optional<gate::RunHistory> load_history(const store::StoreLocation& locatio
 // when the same store already failed: a silent server is not waited for twice. Exit-code rule
 // (run, compare, report): a gate failure (1) wins over a store failure; a store failure turns a
 // pass into 3.
+// `host_key`: seal the row with it (only `run`, for the run it measured, passes one).
 bool record_run(const store::StoreLocation& location, const RunRecord& run,
-                const gate::Comparison& comparison, const std::string& history_failure);
+                const gate::Comparison& comparison, const std::string& history_failure,
+                const std::string& host_key = "");
 
 // Prints the failure load_history returned, if any (after the verdict).
 void report_history_failure(const std::string& failure);

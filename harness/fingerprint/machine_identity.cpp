@@ -88,7 +88,9 @@ std::string state_file_id(const fs::path& path, bool may_create) {
   return written ? id : "";
 }
 
-fs::path default_state_file() {
+}  // namespace
+
+fs::path host_id_state_file() {
   if (const char* given = std::getenv("FABRICGATE_HOST_ID_FILE"); given && *given) return given;
   if (::geteuid() == 0) return "/var/lib/fabricgate/host-id";
   if (const char* state = std::getenv("XDG_STATE_HOME"); state && *state)
@@ -97,6 +99,8 @@ fs::path default_state_file() {
     return fs::path(home) / ".local" / "state" / "fabricgate" / "host-id";
   return "";
 }
+
+namespace {
 
 // Why the id file at `path` cannot name this runner; "" when it can, or when there is none yet.
 std::string unusable_state_file(const fs::path& path) {
@@ -126,7 +130,7 @@ void require_usable_host_id_state_file() {
   if (std::getenv("FABRICGATE_HOST_ID") != nullptr) return;  // the pool names the runner
   const std::string dmi = lower(read_small_file("/sys/class/dmi/id/product_uuid"));
   if (!dmi.empty() && !is_placeholder_uuid(dmi)) return;  // the hypervisor names it
-  const fs::path state = default_state_file();
+  const fs::path state = host_id_state_file();
   if (state.empty()) return;
   if (const std::string why = unusable_state_file(state); !why.empty()) {
     throw InputError(state.string(), "",
@@ -170,7 +174,7 @@ MachineIdentity read_machine_identity(const fs::path& root) {
   if (!dmi.empty() && !is_placeholder_uuid(dmi))
     return {fnv1a64_hex("dmi:" + dmi), "dmi-product-uuid"};
   const fs::path state =
-      real ? default_state_file() : under_root(root, "/var/lib/fabricgate/host-id");
+      real ? host_id_state_file() : under_root(root, "/var/lib/fabricgate/host-id");
   if (!state.empty()) {
     if (const std::string id = state_file_id(state, real); !id.empty())
       return {fnv1a64_hex("state:" + id), "state-file:" + state.string()};

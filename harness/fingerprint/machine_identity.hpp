@@ -44,6 +44,11 @@ void require_usable_host_id_env();
 // and judged the VM against another machine's level as "its own history" (issue 58).
 void require_usable_host_id_state_file();
 
+// Where this runner keeps its id when neither FABRICGATE_HOST_ID nor a DMI UUID names it
+// (FABRICGATE_HOST_ID_FILE, else /var/lib/fabricgate/host-id as root, else the XDG state
+// directory); "" when no place is known. Its directory also keeps the host key (host_key.hpp).
+std::filesystem::path host_id_state_file();
+
 // True for DMI UUIDs that firmware leaves unset or shares across machines.
 bool is_placeholder_uuid(const std::string& uuid);
 

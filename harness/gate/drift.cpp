@@ -255,4 +255,14 @@ std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
   return drifted;
 }
 
+std::string unsealed_runs_warning(const RunHistory& history) {
+  return std::to_string(history.unsealed_runs) + " stored run(s) in " + history.source +
+         " carry no seal that this machine's host key verifies: left out of the host's level and "
+         "its DRIFT series (only rows that `fabricgate run` recorded on this machine count; the "
+         "others were imported, recorded by `compare`, written on another machine or before "
+         "schema v5, or forged" +
+         (history.host_key_here ? std::string(")")
+                                : std::string("; this machine has no host key yet)"));
+}
+
 }  // namespace fabricgate::gate

@@ -92,7 +92,15 @@ struct RunHistory {
   // The host's oldest runs, oldest first: where its first accepted level comes from (the change
   // question's anchor, host_history.hpp). May overlap `runs`.
   std::vector<HistoryRun> earliest = {};
+  // Stored runs left out because this machine's host key does not verify their seal (recorded
+  // by `store import` or `compare`, on another machine, before schema v5, or forged).
+  std::size_t unsealed_runs = 0;
+  bool host_key_here = true;  // false: this machine has no host key (no `run` recorded here)
 };
+
+// Says how many stored runs were left out of the host's level for want of a seal this machine
+// verifies (RunHistory::unsealed_runs), and why that is.
+std::string unsealed_runs_warning(const RunHistory& history);
 
 // Each key's series of its judged metric from `history` (same host only, when known), then this
 // run's value; applies DRIFT and says so in a warning. Returns the number of keys marked.

@@ -47,6 +47,7 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
     TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
     if (!baseline) set_family_size(policy, c.keys.size());
     apply_history_drift(c, run, *history, drift_policy_from(policy), baseline);
+    if (history->unsealed_runs > 0) c.warnings.push_back(unsealed_runs_warning(*history));
   }
   // What the runner was doing (runner_evidence.hpp): DEGRADED-LINK findings, throttling in the
   // failing keys' reasons, a foreign process on the launch's GPUs; then the one outcome.

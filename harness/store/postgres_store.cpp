@@ -113,7 +113,7 @@ class PostgresStore final : public ResultsStore {
     Transaction t(*this, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     std::string sql =
         "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, "
-        "r.fingerprint_digest, r.facts, r.env, r.host_id, r.session_id "
+        "r.fingerprint_digest, r.facts, r.env, r.host_id, r.session_id, r.host_seal "
         "FROM runs r WHERE r.platform = $1 AND r.run_id <> $2";
     if (!q.key.empty()) {
       sql +=
@@ -124,11 +124,12 @@ class PostgresStore final : public ResultsStore {
     }
     // Empty filters match everything, so the parameter list keeps one shape.
     sql += " AND ($4 = '' OR r.host_id = $4) AND ($5 = '' OR r.started_at < $5)";
+    sql += " AND ($6 = '' OR r.host_seal <> '')";
     sql += q.oldest ? " ORDER BY r.started_at ASC, r.run_id ASC"
                     : " ORDER BY r.started_at DESC, r.run_id DESC";
     if (q.last > 0) sql += " LIMIT " + std::to_string(q.last);
-    const Result header =
-        exec(sql, {q.platform, q.exclude_run_id, q.key, q.host, q.started_before});
+    const Result header = exec(sql, {q.platform, q.exclude_run_id, q.key, q.host, q.started_before,
+                                     q.sealed_only ? "1" : ""});
     std::vector<StoredRun> out(static_cast<std::size_t>(header.rows()));
     std::unordered_map<long long, std::size_t> slot;
     std::vector<std::string> ids;
@@ -145,6 +146,7 @@ class PostgresStore final : public ResultsStore {
       r.fingerprint_digest = header.text(i, 6);
       r.host_id = header.text(i, 9);
       r.session_id = header.text(i, 10);
+      r.host_seal = header.text(i, 11);
       r.facts = json::parse(header.text(i, 7), nullptr, false);
       if (r.facts.is_discarded()) r.facts = json::object();
       const json env = json::parse(header.text(i, 8), nullptr, false);
@@ -339,14 +341,21 @@ class PostgresStore final : public ResultsStore {
   }
 
   void record_one(const StoredRun& r) {
+    if (r.host_seal.empty()) {
+      // The record `run` sealed stands: a re-judgement or import never unseals it.
+      const Result sealed = exec(
+          "SELECT 1 FROM runs WHERE platform = $1 AND run_id = $2 AND host_seal <> '' FOR UPDATE",
+          {r.platform, r.run_id});
+      if (sealed.rows() > 0) return;
+    }
     exec("DELETE FROM runs WHERE platform = $1 AND run_id = $2", {r.platform, r.run_id});
     const Result id = exec(
         "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, "
-        "fingerprint_digest, facts, env, host_id, session_id, runner_counters) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+        "fingerprint_digest, facts, env, host_id, session_id, runner_counters, host_seal) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
         {r.platform, r.run_id, r.started_at, r.suite, r.scenario, r.complete ? "1" : "0",
          r.fingerprint_digest, r.facts.dump(), json(r.env).dump(), r.host_id, r.session_id,
-         r.runner_counters.dump()});
+         r.runner_counters.dump(), r.host_seal});
     const std::string run_ref = id.text(0, 0);
     std::vector<std::string> keys;
     keys.reserve(r.medians.size());

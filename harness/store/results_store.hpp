@@ -29,6 +29,7 @@ struct RunQuery {
   std::string host;            // when set: only runs of this host id
   std::string started_before;  // when set (ISO 8601 UTC): only runs started strictly before
   bool oldest = false;         // with last: the oldest runs instead (a host's first level)
+  bool sealed_only = false;    // only rows that carry a seal (row_seal.hpp; checked by the caller)
 };
 
 class ResultsStore {

@@ -75,6 +75,10 @@ std::vector<std::string> migrate_from(int from, Dialect d) {
     return {"ALTER TABLE runs ADD COLUMN runner_counters TEXT NOT NULL DEFAULT '{}'",
             "UPDATE schema_version SET version = 4"};
   }
+  if (from == 4) {
+    return {"ALTER TABLE runs ADD COLUMN host_seal TEXT NOT NULL DEFAULT ''",
+            "UPDATE schema_version SET version = 5"};
+  }
   throw std::logic_error("no migration from schema version " + std::to_string(from));
 }
 

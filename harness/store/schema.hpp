@@ -8,6 +8,8 @@
 //       drift); rows written before are '' (unknown).
 //   v4  runs gain runner_counters (JSON): what the runner was doing during the launch, compact
 //       (docs/COUNTERS.md); rows written before are '{}' (not recorded).
+//   v5  runs gain host_seal: the HMAC that `run` seals its row with (row_seal.hpp); rows
+//       written before are '' (unsealed: they no longer make a host's level).
 // A store is migrated inside one transaction when opened, so a crash mid-migration leaves the
 // old version intact.
 #include <string>
@@ -16,7 +18,7 @@
 namespace fabricgate::store {
 
 // The schema this build writes; older stores are migrated when opened.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 enum class Dialect { sqlite, postgresql };
 

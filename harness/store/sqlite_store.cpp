@@ -157,12 +157,14 @@ class SqliteStore final : public ResultsStore {
     if (access_ == Access::read)
       throw std::logic_error("results store opened for reading was asked to record");
     Transaction t(*this, true);
+    Statement sealed(db_, "SELECT host_seal FROM runs WHERE platform = ?1 AND run_id = ?2",
+                     display());
     Statement drop(db_, "DELETE FROM runs WHERE platform = ?1 AND run_id = ?2", display());
     Statement add_run(db_,
                       "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, "
                       "fingerprint_digest, "
-                      "facts, env, host_id, session_id, runner_counters) VALUES (?1, ?2, ?3, ?4, "
-                      "?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                      "facts, env, host_id, session_id, runner_counters, host_seal) VALUES (?1, "
+                      "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
                       display());
     Statement add_key(db_, "INSERT OR IGNORE INTO keys (key) VALUES (?1)", display());
     Statement find_key(db_, "SELECT id FROM keys WHERE key = ?1", display());
@@ -172,6 +174,13 @@ class SqliteStore final : public ResultsStore {
         "(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         display());
     for (const StoredRun& r : runs) {
+      if (r.host_seal.empty()) {
+        // The record `run` sealed stands: a re-judgement or import never unseals it.
+        const bool keep =
+            sealed.text(1, r.platform).text(2, r.run_id).step() && !sealed.column_text(0).empty();
+        sealed.reset();
+        if (keep) continue;
+      }
       drop.text(1, r.platform).text(2, r.run_id).step();
       drop.reset();
       add_run.text(1, r.platform)
@@ -185,7 +194,8 @@ class SqliteStore final : public ResultsStore {
           .text(9, json(r.env).dump())
           .text(10, r.host_id)
           .text(11, r.session_id)
-          .text(12, r.runner_counters.dump());
+          .text(12, r.runner_counters.dump())
+          .text(13, r.host_seal);
       add_run.step();
       add_run.reset();
       const long long run_id = sqlite3_last_insert_rowid(db_);
@@ -228,11 +238,13 @@ class SqliteStore final : public ResultsStore {
         "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, "
         "r.fingerprint_digest, r.facts, r.env, " +
         std::string(version_ >= 3 ? "r.host_id, r.session_id" : "'', ''") +  // v2: read as is
+        (version_ >= 5 ? ", r.host_seal" : ", ''") +
         " FROM runs r WHERE r.platform = ?1 AND r.run_id != ?2";
     if (key_id >= 0)
       sql += " AND EXISTS (SELECT 1 FROM medians m WHERE m.run = r.id AND m.key = ?3)";
     if (!q.host.empty()) sql += version_ >= 3 ? " AND r.host_id = ?5" : " AND ?5 = ''";
     if (!q.started_before.empty()) sql += " AND r.started_at < ?6";
+    if (q.sealed_only) sql += version_ >= 5 ? " AND r.host_seal <> ''" : " AND 0";
     sql += q.oldest ? " ORDER BY r.started_at ASC, r.run_id ASC LIMIT ?4"
                     : " ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?4";
     Statement s(db_, sql, display());
@@ -256,6 +268,7 @@ class SqliteStore final : public ResultsStore {
       r.fingerprint_digest = s.column_text(6);
       r.host_id = s.column_text(9);
       r.session_id = s.column_text(10);
+      r.host_seal = s.column_text(11);
       r.facts = json::parse(s.column_text(7), nullptr, false);
       if (r.facts.is_discarded()) r.facts = json::object();
       const json env = json::parse(s.column_text(8), nullptr, false);

@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/history.hpp"
+#include "harness/store/row_seal.hpp"
 
 namespace fabricgate::store {
 
@@ -24,7 +25,8 @@ std::vector<fs::path> run_directories(const fs::path& platform_dir) {
 
 }  // namespace
 
-ImportSummary import_run_directories(ResultsStore& store, const fs::path& dir) {
+ImportSummary import_run_directories(ResultsStore& store, const fs::path& dir,
+                                     const std::string& vouch_key) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec))
     throw InputError(dir.string(), "", "a results directory to import");
@@ -42,7 +44,12 @@ ImportSummary import_run_directories(ResultsStore& store, const fs::path& dir) {
     for (const fs::path& rd : run_directories(pd)) {
       try {
         const RunRecord run = load_run(rd / "run.json");
-        batch.push_back(stored_run_from(run, nullptr));
+        StoredRun row = stored_run_from(run, nullptr);
+        if (!vouch_key.empty()) {
+          row.host_seal = row_seal(row, vouch_key);
+          ++summary.sealed;
+        }
+        batch.push_back(std::move(row));
       } catch (const InputError& e) {
         summary.warnings.push_back("skipped " + (rd / "run.json").string() + ": " + e.what());
         ++summary.skipped;

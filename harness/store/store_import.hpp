@@ -16,10 +16,14 @@ namespace fabricgate::store {
 struct ImportSummary {
   std::size_t imported = 0;
   std::size_t skipped = 0;
+  std::size_t sealed = 0;
   std::vector<std::string> warnings;
 };
 
-// Throws InputError when DIR is not a directory or holds no run at all.
-ImportSummary import_run_directories(ResultsStore& store, const std::filesystem::path& dir);
+// Throws InputError when DIR is not a directory or holds no run at all. `vouch_key`: seal each
+// imported row with this machine's host key (row_seal.hpp), so it counts as the host's own level;
+// "" imports them unsealed (history and dashboard only), and never replaces a sealed row.
+ImportSummary import_run_directories(ResultsStore& store, const std::filesystem::path& dir,
+                                     const std::string& vouch_key = "");
 
 }  // namespace fabricgate::store

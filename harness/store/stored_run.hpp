@@ -42,6 +42,9 @@ struct StoredRun {
   nlohmann::json runner_counters = nlohmann::json::object();
   std::map<std::string, std::string> env;  // scenario environment and captured overrides
   std::vector<StoredMedian> medians;
+  // HMAC of the row under the recording machine's host key (row_seal.hpp); "" when unsealed
+  // (recorded by `store import` or `compare`, or before schema v5).
+  std::string host_seal;
 };
 
 // Launch medians of every clean result (status ok, no PITFALLS error), with the verdicts of

@@ -1,12 +1,13 @@
 // `fabricgate dashboard` end to end: 30 runs of two hosts (make_store_runs.py: a committed real
 // CPU run cut to 8 keys with 1 % seeded noise, the 1 MiB key 30 % slower from the 21st run on, both
-// hosts) go into an SQLite store through the real CLI (`baseline create`, then `compare --store`
-// per run, which records each run with its verdicts); the dashboard of that store is opened in
-// headless Chromium. The DOM Chromium built must mark the step on the stepped key's trend for
-// each host (and on no other key), list every run with its verdict and both hosts; the pages hold
-// no script and no external URL, and Chromium's net log shows the page fetched nothing (checked
-// by netlog_check.py, which a page that does fetch fails). With FABRICGATE_TEST_POSTGRES_URL the
-// same store is built in PostgreSQL and gives the same index. Skips only without Chromium.
+// hosts) go into an SQLite store through the real CLI (`baseline create`, then `compare --store
+// --vouch` per run, which records each run, sealed, with its verdicts); the dashboard of that store
+// is opened in headless Chromium. The DOM Chromium built must mark the step on the stepped key's
+// trend for each host (and on no other key), list every run with its verdict and both hosts; the
+// pages hold no script and no external URL, and Chromium's net log shows the page fetched nothing
+// (checked by netlog_check.py, which a page that does fetch fails). With
+// FABRICGATE_TEST_POSTGRES_URL the same store is built in PostgreSQL and gives the same index.
+// Skips only without Chromium.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -88,10 +89,10 @@ class dashboard_Site : public ::testing::Test {
     const launch::ProcessResult created = fabricgate(create, dir_ / "create.txt");
     EXPECT_TRUE(created.ok()) << created.describe() << slurp(dir_ / "create.txt");
     for (const std::string& id : ids) {
-      const launch::ProcessResult compared =
-          fabricgate({"compare", (runs / id).string(), "--baseline",
-                      (dir_ / "baseline.json").string(), "--store", store},
-                     dir_ / "compare.txt");
+      const launch::ProcessResult compared = fabricgate(
+          {"compare", (runs / id).string(), "--baseline", (dir_ / "baseline.json").string(),
+           "--store", store, "--vouch"},  // each host's own runs: they make its level
+          dir_ / "compare.txt");
       // 0 pass, 1 the stepped key fails, 3 it fails on a host with a level of its own and the
       // baseline's software (runner degraded): all are verdicts recorded in the store.
       const std::string said = slurp(dir_ / "compare.txt");

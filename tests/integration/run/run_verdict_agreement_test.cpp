@@ -147,8 +147,10 @@ TEST_F(run_VerdictAgreement, RunCompareAndReportGiveTheSameVerdicts) {
     }
     write_json_atomically(dir_ / "history" / "test-box" / id / "run.json", h);
   }
-  const auto imported = run_job(
-      {FABRICGATE_CLI, "store", "import", (dir_ / "history").string(), "--store", store()}, 60);
+  const auto imported =
+      run_job({FABRICGATE_CLI, "store", "import", (dir_ / "history").string(), "--store", store(),
+               "--vouch"},  // this host's own runs: sealed, so they are its level and DRIFT series
+              60);
   ASSERT_EQ(imported.exit_code, 0) << imported.output;
 
   // The live run: the unmeetable key fails and is confirmed in two launches; the drifting key

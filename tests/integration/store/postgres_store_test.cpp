@@ -168,7 +168,8 @@ TEST_F(PostgresStoreTest, MigratesAVersion1Store) {
       "INSERT INTO medians SELECT id, 'k/a', 1024, 5.0, 10.0, NULL FROM runs;";
   admin(v1);
   auto s = open();
-  EXPECT_EQ(s->schema_version(), 4);  // v1 -> v2 -> v3 (host and session) -> v4 (counters)
+  EXPECT_EQ(s->schema_version(),
+            5);  // v1 -> v2 -> v3 (host, session) -> v4 (counters) -> v5 (seal)
   const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
   ASSERT_EQ(runs.size(), 1u);
   ASSERT_EQ(runs[0].medians.size(), 1u);

@@ -17,6 +17,7 @@
 #include "harness/report/dashboard_site.hpp"
 #include "harness/store/dashboard_runs.hpp"
 #include "harness/store/results_store.hpp"
+#include "harness/store/row_seal.hpp"
 #include "harness/store/schema.hpp"
 #include "harness/store/store_import.hpp"
 #include "harness/store/stored_run.hpp"
@@ -144,6 +145,77 @@ TEST(SqliteStore, RecordingARunAgainReplacesIt) {
   EXPECT_EQ(runs[0].medians.size(), 3u);
 }
 
+// The seal (row_seal.hpp) covers what decides a host's level: a verdict turned into PASS, a
+// median made faster, another host id or another key each break it; the same row read back from
+// the store still verifies.
+TEST(RowSeal, BreaksOnEveryFieldThatDecidesALevelAndSurvivesTheStore) {
+  const std::string key(64, 'a');
+  StoredRun row = synthetic_run("p", 1, 3);
+  row.host_id = "h1";
+  row.session_id = "s1";
+  row.medians[0].verdict = "REGRESSION";
+  row.medians[1].busbw_GBps = 0.1 + 0.2;  // a double that needs all its digits
+  row.host_seal = row_seal(row, key);
+  EXPECT_TRUE(seal_holds(row, key));
+  EXPECT_FALSE(seal_holds(row, std::string(64, 'b')));
+  EXPECT_FALSE(seal_holds(row, ""));
+  const auto broken = [&](auto&& edit) {
+    StoredRun copy = row;
+    edit(copy);
+    return !seal_holds(copy, key);
+  };
+  EXPECT_TRUE(broken([](StoredRun& r) { r.medians[0].verdict = "PASS"; }));
+  EXPECT_TRUE(broken([](StoredRun& r) { r.medians[1].time_us *= 0.5; }));
+  EXPECT_TRUE(broken([](StoredRun& r) { r.medians[1].algbw_GBps *= 2; }));
+  EXPECT_TRUE(broken([](StoredRun& r) { r.medians[1].busbw_GBps.reset(); }));
+  EXPECT_TRUE(broken([](StoredRun& r) { r.medians.pop_back(); }));
+  EXPECT_TRUE(broken([](StoredRun& r) { r.host_id = "h2"; }));
+  EXPECT_TRUE(broken([](StoredRun& r) { r.session_id = "s2"; }));
+  EXPECT_TRUE(broken([](StoredRun& r) { r.started_at = "2020-01-01T00:00:00Z"; }));
+  EXPECT_TRUE(broken([](StoredRun& r) { r.suite = "other"; }));
+  EXPECT_TRUE(broken([](StoredRun& r) { r.host_seal[0] = r.host_seal[0] == '0' ? '1' : '0'; }));
+  EXPECT_TRUE(broken([](StoredRun& r) { r.host_seal.clear(); }));
+  // The medians' order is not part of it.
+  EXPECT_FALSE(broken([](StoredRun& r) { std::swap(r.medians[0], r.medians[2]); }));
+
+  const fs::path dir = fresh_temp_dir("store-seal");
+  auto s = open_store(sqlite_at(dir / "fg.sqlite"));
+  s->record(row);
+  const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].host_seal, row.host_seal);
+  EXPECT_TRUE(seal_holds(runs[0], key));
+}
+
+// A re-judgement (`compare`) or an import records the run unsealed: it never replaces the row
+// that `run` sealed, or a run could be taken out of its host's level (or put in with other
+// verdicts) by recording it again. A sealed row replaces either.
+TEST(SqliteStore, AnUnsealedRecordNeverReplacesASealedOne) {
+  const fs::path dir = fresh_temp_dir("store-keep-sealed");
+  auto s = open_store(sqlite_at(dir / "fg.sqlite"));
+  const std::string key(64, 'c');
+  StoredRun sealed = synthetic_run("p", 1, 4);
+  sealed.host_seal = row_seal(sealed, key);
+  s->record(sealed);
+  StoredRun again = synthetic_run("p", 1, 4);
+  again.medians[0].verdict = "PASS";
+  again.medians.pop_back();
+  s->record(again);
+  auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].medians.size(), 4u);
+  EXPECT_TRUE(seal_holds(runs[0], key));
+  RunQuery sealed_only{"p", 0, "", "", "", ""};
+  sealed_only.sealed_only = true;
+  s->record(synthetic_run("p", 2, 4));  // unsealed, another run
+  EXPECT_EQ(s->runs(sealed_only).size(), 1u);
+  again.host_seal = row_seal(again, key);
+  s->record(again);
+  runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].medians.size(), 3u);
+}
+
 TEST(SqliteStore, MigratesAVersion1StoreKeepingItsRuns) {
   const fs::path file = fresh_temp_dir("store-migrate") / "v1.sqlite";
   sqlite3* db = nullptr;
@@ -160,7 +232,8 @@ TEST(SqliteStore, MigratesAVersion1StoreKeepingItsRuns) {
   ASSERT_EQ(sqlite3_exec(db, rows, nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   auto s = open_store(sqlite_at(file));
-  EXPECT_EQ(s->schema_version(), 4);  // v1 -> v2 -> v3 (host and session) -> v4 (counters)
+  EXPECT_EQ(s->schema_version(),
+            5);  // v1 -> v2 -> v3 (host, session) -> v4 (counters) -> v5 (seal)
   const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].run_id, "r1");

@@ -30,6 +30,23 @@ std::string required_text(const JsonReader& r, const std::string& pointer) {
   return v;
 }
 
+// A floor that cannot fail a run is a roofline that judges nothing while reading as strict in
+// review (issue 41 item 5): the smallest path loss the roofline is for is a link at half its
+// width or rate (P16, P17), so a floor must sit above half of what a healthy run achieves, and
+// never under a quarter of the ceiling.
+constexpr double kMinFloor = 0.25;
+// The sizes the suites measure in the bandwidth regime: powers of two from 1 MiB to 64 GiB. A rule
+// whose range holds none of them judges no benchmark.
+constexpr std::uint64_t kSmallestJudged = 1ull << 20;
+constexpr std::uint64_t kLargestJudged = 64ull << 30;
+
+bool holds_a_judged_size(std::uint64_t min_bytes, std::uint64_t max_bytes) {
+  for (std::uint64_t size = kSmallestJudged; size <= kLargestJudged; size <<= 1) {
+    if (size >= min_bytes && size <= max_bytes) return true;
+  }
+  return false;
+}
+
 FloorRule parse_rule(const JsonReader& r, const std::string& p) {
   r.only_fields(p,
                 {"tier", "direction", "min_bytes", "max_bytes", "floor", "achievable", "source"});
@@ -54,13 +71,25 @@ FloorRule parse_rule(const JsonReader& r, const std::string& p) {
     rule.max_bytes = bytes_at(r, p + "/max_bytes");
     if (*rule.max_bytes < rule.min_bytes) r.fail(p + "/max_bytes", "at least min_bytes");
   }
+  if (!holds_a_judged_size(rule.min_bytes, rule.max_bytes.value_or(UINT64_MAX)))
+    r.fail(p + "/min_bytes",
+           "a size range that holds a power of two from 1 MiB to 64 GiB (the sizes the suites "
+           "judge; this rule would judge none)");
   rule.floor = fraction_at(r, p + "/floor");
+  if (rule.floor < kMinFloor)
+    r.fail(p + "/floor",
+           "a floor of at least 0.25 of the ceiling (a lower one misses a link at half its width "
+           "or rate and judges nothing)");
   if (r.find(p + "/achievable")) {
     rule.achievable = r.number_at(p + "/achievable");
     if (!(*rule.achievable > 0 && *rule.achievable <= 1.5))
       r.fail(p + "/achievable", "the published achievable fraction, in (0, 1.5]");
     if (rule.floor > *rule.achievable)
       r.fail(p + "/floor", "a floor at or below \"achievable\" (a healthy run must pass)");
+    if (rule.floor <= *rule.achievable / 2)
+      r.fail(p + "/floor",
+             "a floor above half of \"achievable\" (at or below it, a link at half its width or "
+             "rate still passes)");
   }
   rule.source = required_text(r, p + "/source");
   rule.origin = r.file() + "#" + p;
@@ -77,9 +106,16 @@ DipPolicy parse_dip(const JsonReader& r, const std::string& p) {
   r.only_fields(p, {"threshold", "noise_cv_multiple", "min_bytes", "source"});
   DipPolicy dip;
   dip.threshold = r.number_at(p + "/threshold");
-  if (!(dip.threshold > 0 && dip.threshold < 1)) r.fail(p + "/threshold", "a fraction in (0, 1)");
+  // Bounds that keep the check able to fail: a dip of half the bandwidth always counts, the
+  // noise term at most 10 robust CVs (documented 3), and a bandwidth regime the suites reach.
+  if (!(dip.threshold > 0 && dip.threshold <= 0.5))
+    r.fail(p + "/threshold", "a fraction in (0, 0.5] (a larger one lets a halved size pass)");
   dip.noise_cv_multiple = r.non_negative_at(p + "/noise_cv_multiple");
+  if (dip.noise_cv_multiple > 10)
+    r.fail(p + "/noise_cv_multiple", "at most 10 (a larger noise term excuses every dip)");
   dip.min_bytes = bytes_at(r, p + "/min_bytes");
+  if (dip.min_bytes > kLargestJudged)
+    r.fail(p + "/min_bytes", "at most 64 GiB (above it no suite size is checked)");
   dip.source = required_text(r, p + "/source");
   return dip;
 }
@@ -152,6 +188,11 @@ std::optional<RooflinePolicy> find_roofline_policy(const std::string& platform,
     const auto base = dir / "roofline.json";
     if (!std::filesystem::exists(base, ec)) continue;
     RooflinePolicy policy = load_roofline_policy(base);
+    if (policy.floors.empty()) {
+      throw InputError(base.string(), "/floors",
+                       "at least one floor rule (a roofline policy without one judges nothing "
+                       "while it reads as on; remove the file to turn the roofline off)");
+    }
     // The platform key passed require_safe_name when the run was loaded: no path climbing.
     const auto platform_file = dir / "roofline" / (platform + ".json");
     if (!platform.empty() && std::filesystem::exists(platform_file, ec))

@@ -100,6 +100,59 @@ TEST(RooflinePolicy, BadFieldsAreNamed) {
   EXPECT_EQ(refused_field(d), "/dip/source");
 }
 
+// Floors and dip settings that could never fail a run are refused, naming the field (issue 52,
+// round four high 5: a floor of 1e-300, a range no suite size falls in, an empty rule list).
+TEST(RooflinePolicy, APolicyThatCannotFailIsRefused) {
+  json d = minimal();
+  d["floors"][0]["floor"] = 1e-300;
+  EXPECT_EQ(refused_field(d), "/floors/0/floor");
+  d = minimal();
+  d["floors"][0]["floor"] = 0.2;
+  EXPECT_EQ(refused_field(d), "/floors/0/floor");
+  d = minimal();
+  d["floors"][0]["floor"] = 0.4;
+  d["floors"][0]["achievable"] = 0.8;  // 0.4 lets a link at half rate (0.4) pass
+  EXPECT_EQ(refused_field(d), "/floors/0/floor");
+  d["floors"][0]["floor"] = 0.41;
+  EXPECT_EQ(refused_field(d), "");
+  d = minimal();
+  d["floors"][0]["min_bytes"] = 3;
+  d["floors"][0]["max_bytes"] = 1000;  // under 1 MiB: latency-bound, no suite size judged
+  EXPECT_EQ(refused_field(d), "/floors/0/min_bytes");
+  d = minimal();
+  d["floors"][0]["min_bytes"] = (1ull << 30) + 1;
+  d["floors"][0]["max_bytes"] = (2ull << 30) - 1;  // between two suite sizes
+  EXPECT_EQ(refused_field(d), "/floors/0/min_bytes");
+  d = minimal();
+  d["floors"][0]["min_bytes"] = 1ull << 50;  // a petabyte: nothing that large is measured
+  EXPECT_EQ(refused_field(d), "/floors/0/min_bytes");
+  const json dip = {
+      {"threshold", 0.05}, {"noise_cv_multiple", 3}, {"min_bytes", 1 << 26}, {"source", "t"}};
+  for (const auto& [field, value] : std::vector<std::pair<std::string, json>>{
+           {"threshold", 0.99}, {"noise_cv_multiple", 1e9}, {"min_bytes", 1ull << 40}}) {
+    d = minimal();
+    d["dip"] = dip;
+    EXPECT_EQ(refused_field(d), "");
+    d["dip"][field] = value;
+    EXPECT_EQ(refused_field(d), "/dip/" + field);
+  }
+  // A base file with no rule reads as "roofline on" and judges nothing: refused where it is found.
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("roofline-empty-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  d = minimal();
+  d["floors"] = json::array();
+  std::ofstream(dir / "roofline.json") << d.dump();
+  try {
+    fr::find_roofline_policy("p", {dir});
+    ADD_FAILURE() << "an empty roofline policy loaded";
+  } catch (const fabricgate::InputError& e) {
+    EXPECT_EQ(e.field(), "/floors");
+    EXPECT_EQ(e.file(), (dir / "roofline.json").string());
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(RooflinePolicy, PlatformFileReplacesTheTiersItNames) {
   const auto dir =
       std::filesystem::temp_directory_path() / ("roofline-policy-" + std::to_string(::getpid()));

@@ -14,6 +14,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "core/suite.hpp"
 #include "core/text_escape.hpp"
 #include "harness/baseline/baseline_builder.hpp"
 #include "harness/baseline/baseline_diff.hpp"
@@ -247,7 +248,16 @@ std::string only_platform_with(const std::filesystem::path& dir, const std::stri
 // baseline grow: record-until-gateable. Nothing is written until the recorded launches span
 // policy.min_sessions sessions (the between-session term needs them) and at least
 // --min-gateable of the keys would gate; each call says where the growing stands.
-int run_grow(const BaselineArgs& a) {
+// --suite of grow: a suite name, or a suite file whose "name" the launches were recorded under
+// (the action passes its `suite` input as given, and a file's name may differ from its "name").
+std::string grown_suite_name(const std::string& given) {
+  if (given.find('/') == std::string::npos && !given.ends_with(".json")) return given;
+  return load_suite(given).name;
+}
+
+int run_grow(const BaselineArgs& given) {
+  BaselineArgs a = given;
+  a.suite = grown_suite_name(given.suite);
   require_one_output(a, "grow");
   if (!(a.min_gateable > 0 && a.min_gateable <= 1))
     throw InputError("--min-gateable: expected a share of keys in (0, 1]");
@@ -421,7 +431,9 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
   grow->add_option("--results-dir", grow_args->results_dir,
                    "Results directory the runs were recorded in (<dir>/<platform>/<run id>/)")
       ->required();
-  grow->add_option("--suite", grow_args->suite, "Suite whose default-scenario launches count")
+  grow->add_option("--suite", grow_args->suite,
+                   "Suite whose default-scenario launches count: its name, or its file (the "
+                   "file's \"name\" is the suite)")
       ->required();
   grow->add_option("--platform", grow_args->platform,
                    "Platform key (default: the only platform with launches of the suite)");

@@ -281,6 +281,16 @@ TEST(store_HostileRows, TheDashboardKeepsHostilePlatformsInsideOutAndOutOfTheMar
       "href=\"//e\">";
   exec(db, "UPDATE runs SET platform = ? WHERE run_id = 'run-00'", {redirect});
   exec(db, "UPDATE runs SET platform = ? WHERE run_id = 'run-01'", {"../../escaped"});
+  // Every other column a row gives the page: host and session ids, run id, key, verdict, facts.
+  exec(db, "UPDATE runs SET host_id = ?, session_id = ? WHERE run_id = 'run-02'",
+       {"<img src=x onerror=\"location='https://evil.example/h'\">",
+        "</td><iframe src=\"https://evil.example/s\"></iframe>"});
+  exec(db, "UPDATE runs SET facts = ? WHERE run_id = 'run-02'",
+       {R"({"versions":{"nccl":"<svg onload=\"fetch('https://evil.example/f')\"></svg>"}})"});
+  exec(db, "UPDATE runs SET run_id = ? WHERE run_id = 'run-02'",
+       {"\"><script>location='https://evil.example/r'</script>"});
+  exec(db, "UPDATE keys SET key = ?", {"<form action=\"https://evil.example/k\"><input></form>"});
+  exec(db, "UPDATE medians SET verdict = ?", {"<a href=\"javascript:alert(1)\">PASS</a>"});
   sqlite3_close(db);
   const fs::path site = root / "deep" / "site";
   const Result made = cli({"dashboard", "--store", store, "--out", site.string()});
@@ -313,27 +323,38 @@ TEST(store_HostileRows, TheDashboardKeepsHostilePlatformsInsideOutAndOutOfTheMar
       break;
     }
   }
-  if (!chromium.empty()) {
-    const fs::path netlog = root / "net.json";
+  // Every page, as Chromium builds it: no element a row brought (script, img, iframe, form, an
+  // event handler, a javascript: link), no redirect or <base>, and nothing fetched.
+  for (const auto& e : fs::directory_iterator(site)) {
+    if (chromium.empty() || e.path().extension() != ".html") continue;
+    const std::string page = e.path().filename().string();
+    const fs::path netlog = root / ("net-" + page + ".json");
     const Result dom = testing::run_command(
         {chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
          "--disable-extensions", "--disable-background-networking",
          "--user-data-dir=" + (root / "profile").string(), "--log-net-log=" + netlog.string(),
-         "--dump-dom", "file://" + (site / "index.html").string()},
+         "--dump-dom", "file://" + e.path().string()},
         std::chrono::seconds(90), 32 << 20);
-    EXPECT_EQ(dom.code, 0) << dom.err.substr(0, 2000);
-    EXPECT_NE(dom.out.find("fabricgate dashboard"), std::string::npos) << dom.out.substr(0, 2000);
-    EXPECT_EQ(dom.out.find("<meta http-equiv=\"refresh\""), std::string::npos);
-    EXPECT_EQ(dom.out.find("<base "), std::string::npos);
+    EXPECT_EQ(dom.code, 0) << page << ": " << dom.err.substr(0, 2000);
+    EXPECT_NE(dom.out.find("fabricgate dashboard"), std::string::npos)
+        << page << ": " << dom.out.substr(0, 2000);
+    const fs::path dumped = root / ("dom-" + page);
+    std::ofstream(dumped, std::ios::binary) << dom.out;
+    const Result markup = testing::run_command(
+        {"python3",
+         (fs::path(FABRICGATE_SOURCE_DIR) / "tests/integration/dashboard/dom_check.py").string(),
+         dumped.string()},
+        std::chrono::seconds(60), 1 << 20);
+    EXPECT_EQ(markup.code, 0) << page << ": a row became markup:\n" << markup.out << markup.err;
     std::ifstream in(netlog);
     const std::string log((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(log.find("evil.example"), std::string::npos) << "the page navigated away";
+    EXPECT_EQ(log.find("evil.example"), std::string::npos) << page << " navigated or fetched";
     const Result fetched = testing::run_command(
         {"python3",
          (fs::path(FABRICGATE_SOURCE_DIR) / "tests/integration/dashboard/netlog_check.py").string(),
          netlog.string()},
         std::chrono::seconds(60), 1 << 20);
-    EXPECT_EQ(fetched.code, 0) << fetched.out << fetched.err;
+    EXPECT_EQ(fetched.code, 0) << page << ": " << fetched.out << fetched.err;
   }
   fs::remove_all(root);
 }

@@ -43,6 +43,39 @@ def job(root, workspace, **inputs):
     return result
 
 
+# Run files someone else left in the persistent results directory (issue 41 items 3 and 7): a hung
+# launch whose reason, session and host ids carry terminal escapes and workflow commands, a
+# cut-short run.json, and a launch of another suite filed under this suite's name.
+HOSTILE_DIRS = ("20250101T000000Z-smoke-mpi-default", "20250101T000001Z-smoke-mpi-default",
+                "20250101T000002Z-smoke-mpi-default")
+HOSTILE_TEXT = "x\x1b]0;owned\x07\r\n::error::forged by a run file\n::add-mask::secret"
+
+
+def plant_hostile_runs(real_run_dir):
+    text = open(os.path.join(real_run_dir, "run.json")).read()
+    platform_dir = os.path.dirname(real_run_dir)
+    hung = json.loads(text)
+    hung.update(complete=False, incomplete_reason="rank 1 hung " + HOSTILE_TEXT,
+                session_id="s" + HOSTILE_TEXT, host_id="h" + HOSTILE_TEXT)
+    misfiled = json.loads(text)
+    misfiled.update(suite="p2p" + HOSTILE_TEXT)
+    for name, body in zip(HOSTILE_DIRS, (json.dumps(hung), text[: len(text) // 3], json.dumps(misfiled))):
+        os.makedirs(os.path.join(platform_dir, name))
+        with open(os.path.join(platform_dir, name, "run.json"), "w") as f:
+            f.write(body)
+
+
+def expect_inert_log(result, what):
+    """No step's log and no job summary holds a byte a terminal obeys or a workflow command."""
+    texts = [("step %r" % s.get("name"), s.get("output", "")) for s in result["steps"]]
+    texts.append(("the job summary", result["summary"]))
+    for where, text in texts:
+        for byte in ("\x1b", "\x07", "\r"):
+            check(byte not in text, "%s: %s carries %r" % (what, where, byte))
+        for line in text.splitlines():
+            check(not line.lstrip().startswith("::"), "%s: %s has a workflow command line %r" % (what, where, line))
+
+
 def main():
     root, package_dir = os.path.abspath(sys.argv[1]), sys.argv[2]
     if os.geteuid() != 0:
@@ -67,7 +100,10 @@ def main():
         # baseline_sessions.hpp); jobs of a CI pipeline are hours apart. Every run recorded so far
         # moves back two hours, so each job is a sitting of its own.
         for path in glob.glob(os.path.join(platform_dir, "**", "run.json"), recursive=True):
-            doc = json.load(open(path))
+            try:
+                doc = json.load(open(path))
+            except ValueError:
+                continue  # the cut-short run file planted below
             for field in ("started_at", "session_started_at"):
                 if doc.get(field):
                     t = datetime.datetime.strptime(doc[field], "%Y-%m-%dT%H:%M:%SZ")
@@ -75,7 +111,11 @@ def main():
             json.dump(doc, open(path, "w"))
 
     workspace = tempfile.mkdtemp(prefix="fabricgate-action-")
-    common = dict(install="package", package_url=deb, suite="smoke-mpi", platform="action-test",
+    # The suite as a file whose name is not its "name" (issue 41 item 7): launches are recorded
+    # under "smoke-mpi", and grow must find them from the file the action was given.
+    suite_file = os.path.join(workspace, "my-smoke.json")
+    shutil.copy(os.path.join(root, "suites", "smoke-mpi.json"), suite_file)
+    common = dict(install="package", package_url=deb, suite=suite_file, platform="action-test",
                   results_dir="results", baselines_dir="baselines", lock_file=os.path.join(workspace, "lock"),
                   html_report="true", artifact_name="fabricgate-test")
     try:
@@ -114,6 +154,9 @@ def main():
                   "job %d: the artifact is %r, expected exactly this job's run directory %r" % (n, artifacts, dirs))
             check(not set(artifacts[0]["paths"] if artifacts else []) & set(earlier), "job %d: an earlier job's run is in the artifact" % n)
             earlier += dirs
+            expect_inert_log(r, "job %d" % n)
+            if n == 1 and dirs:
+                plant_hostile_runs(os.path.join(workspace, dirs[0]))
             age_runs(os.path.join(workspace, "results", "action-test"))
         # Job 3: the third session makes the proposal, which goes into the artifact.
         r = job(root, workspace, **grow, **common)
@@ -129,6 +172,11 @@ def main():
         check(paths == out["run-dirs"].split() + [proposal], "job 3: artifact paths %r, expected the run directory and the proposal" % paths)
         check("Proposed baseline for action-test" in r["summary"], "job 3: the job summary does not show the proposal")
         check(not any(p.endswith("fabricgate.sqlite") or p == "results" for p in paths), "job 3: the artifact holds the whole results dir or the store")
+        expect_inert_log(r, "job 3")
+        left_out = r["steps"][[s.get("name", "") for s in r["steps"]].index(
+            "Grow the first baseline (records sessions until enough keys gate, then proposes one)")].get("output", "")
+        for planted in HOSTILE_DIRS:
+            check(planted in left_out, "job 3: grow did not say it left out the planted %s:\n%s" % (planted, left_out[-3000:]))
         # Job 4: the proposal committed where it was written relative to baselines/; the gate
         # now judges against it (whatever the verdict on this shared machine, a baseline judged).
         if os.path.isfile(os.path.join(workspace, proposal)):

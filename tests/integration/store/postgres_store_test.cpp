@@ -12,6 +12,7 @@
 
 #include "../../unit/store/store_fixtures.hpp"
 #include "harness/store/results_store.hpp"
+#include "harness/store/row_seal.hpp"
 #include "harness/store/schema.hpp"
 
 namespace fabricgate::store {
@@ -157,6 +158,33 @@ TEST_F(PostgresStoreTest, RecordsReplacesAndReadsBack) {
   ASSERT_EQ(one[1].medians.size(), 1u);
   EXPECT_FALSE(one[1].medians[0].busbw_GBps);  // NULL round trip
   EXPECT_TRUE(holds_complete_runs(*s, "plat", 7));
+}
+
+// A sealed row (row_seal.hpp) reads back verifying, PostgreSQL's numbers included; an unsealed
+// re-record never replaces it; sealed_only leaves unsealed rows out, as SQLite does.
+TEST_F(PostgresStoreTest, ASealedRowVerifiesAndAnUnsealedRecordNeverReplacesIt) {
+  auto s = open();
+  const std::string key(64, '7');
+  StoredRun sealed = synthetic_run("sealplat", 1, 6);
+  sealed.medians[0].time_us = 0.1 + 0.2;  // a double that needs all 17 digits
+  sealed.host_seal = row_seal(sealed, key);
+  s->record(sealed);
+  s->record(synthetic_run("sealplat", 2, 6));  // unsealed
+  StoredRun again = synthetic_run("sealplat", 1, 3);
+  again.medians[0].verdict = "PASS";
+  s->record(again);  // unsealed: keeps the sealed row
+  RunQuery q;
+  q.platform = "sealplat";
+  auto runs = s->runs(q);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].run_id, sealed.run_id);
+  EXPECT_EQ(runs[0].medians.size(), 6u);
+  EXPECT_TRUE(seal_holds(runs[0], key));
+  EXPECT_FALSE(seal_holds(runs[1], key));
+  q.sealed_only = true;
+  runs = s->runs(q);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].run_id, sealed.run_id);
 }
 
 TEST_F(PostgresStoreTest, MigratesAVersion1Store) {

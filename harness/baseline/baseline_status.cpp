@@ -117,7 +117,7 @@ std::string unmeasured_text(const BaselineStatus& s) {
 
 }  // namespace
 
-std::string render_baseline_status(const BaselineStatus& s, bool all_keys) {
+std::string render_baseline_status(const BaselineStatus& s, bool all_keys, bool list_keys) {
   std::string out = fmt::format(
       "baseline {} ({}): {} keys, {} gateable, {} NOISY (band wider than max_band {}), {} with "
       "fewer than min_runs {} launches\n",
@@ -150,6 +150,7 @@ std::string render_baseline_status(const BaselineStatus& s, bool all_keys) {
     out += fmt::format("  {:<10} {:>5} {:>6} {:>11} {:>8}\n", c.name, c.keys, c.noisy,
                        none ? "-" : status_pct(c.median_mde), none ? "-" : status_pct(c.max_mde));
   }
+  if (!list_keys) return out;
   std::size_t listed = 0;
   std::string rows;
   for (const KeyStatus& k : s.keys) {

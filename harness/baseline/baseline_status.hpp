@@ -62,7 +62,9 @@ BaselineStatus baseline_status(const Baseline& baseline);
 
 // The report a person reads: the summary, the size classes' MDE, then every key that is not
 // gateable (with `all_keys`, every key).
-std::string render_baseline_status(const BaselineStatus& status, bool all_keys);
+// `list_keys` false: the counts and the detection table only (one screen; grow's default).
+std::string render_baseline_status(const BaselineStatus& status, bool all_keys,
+                                   bool list_keys = true);
 
 // For `baseline create`: a warning when more than half of the keys are NOISY or short of
 // min_runs, naming the counts and the launches that would make them gateable; "" otherwise.

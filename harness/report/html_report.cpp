@@ -1,5 +1,6 @@
-// The HTML page around the figures (html_figures.cpp). Reading order follows the Markdown report:
-// verdict, failing keys, versions, then per collective the curves and the numbers.
+// The HTML page around the figures (html_figures.cpp). Reading order: the verdict, then each
+// failing or ambiguous key's launches against its band (key_band_figure.hpp), the failing keys'
+// table, versions, then per collective the curves and the numbers.
 #include "harness/report/html_report.hpp"
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include "core/text_escape.hpp"
 #include "harness/report/fingerprint_changes_report.hpp"
 #include "harness/report/html_page_head.hpp"
+#include "harness/report/key_band_figure.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/rank_table.hpp"
 #include "harness/verdict/units_text.hpp"
@@ -28,6 +30,7 @@ constexpr const char* kStyles = R"(h3{font-size:15px}
 .change{font-family:monospace;color:#a40}.warning{background:#fff4e5;padding:6px 10px;border-radius:4px}
 .figures{display:flex;flex-wrap:wrap;gap:12px}.figures svg{border:1px solid #eee}
 .pair-block{max-width:560px;font-size:12px}.slowest-rank{font-weight:bold;background:#fff4e5}
+.key-band-figure{margin:0;max-width:320px;font-size:11px}.key-band-figure figcaption{word-break:break-all}
 )";
 
 // One class per style of the verdict table: UNSTABLE and AMBIGUOUS look like the warnings they
@@ -89,6 +92,27 @@ void headline(const gate::Comparison& c, std::string& out) {
   }
   if (!c.run_complete) out += "<p><b>Incomplete run:</b> " + esc(c.incomplete_reason) + "</p>";
   out += "</header>\n";
+}
+
+// The first screen after the headline: each failing or ambiguous key's launches against the band
+// and centre that judged it (key_band_figure.hpp), in the verdict table's order of urgency.
+void failing_charts(const gate::Comparison& c, std::string& out) {
+  std::string figures;
+  std::size_t drawn = 0;
+  for (const gate::KeyComparison& k : c.keys) {
+    if (!gate::facts_of(k.verdict).fails && !gate::facts_of(k.verdict).warns) continue;
+    const std::string figure = key_band_figure(k);
+    if (figure.empty()) continue;
+    figures += figure;
+    ++drawn;
+  }
+  if (drawn == 0) return;
+  out += "<section id=\"failing-charts\"><h2>" + std::to_string(drawn) +
+         " failing or ambiguous key(s): their launches against the band that judged them</h2>"
+         "<p>Shaded: the band (a launch below it, for a rate, or above it, for a time, "
+         "regresses); dashed: its centre; red: this run's first launch and each confirmation "
+         "launch.</p><div class=\"figures\">" +
+         figures + "</div></section>\n";
 }
 
 void failing_keys(const gate::Comparison& c, std::string& out) {
@@ -244,6 +268,7 @@ void capture_and_footer(const gate::Comparison& c, const HtmlInputs& in, std::st
 std::string render_html(const gate::Comparison& c, const HtmlInputs& inputs) {
   std::string out = html_page_start("fabricgate " + c.run_id + ": " + c.headline(), kStyles);
   headline(c, out);
+  failing_charts(c, out);
   failing_keys(c, out);
   out += cluster_findings_html(c);
   out += rank_tables_html(c);

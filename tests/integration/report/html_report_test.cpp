@@ -183,6 +183,81 @@ TEST_F(report_HtmlInChromium, BlankPageFailsTheScreenshotCheck) {
   EXPECT_EQ(checked.exit_code, 1) << checked.describe();
 }
 
+// Issue 54 item 3: the first screen of a failing GPU run leads with each failing or ambiguous
+// key's launches against the band and centre that judged it. The run: a real H200 launch measured
+// beside a copy load, whose host copies regress in the first launch and both confirmations
+// (results/h200-x1/sessions-s8/machine-h/loads.tgz), reported against the committed baseline.
+// The committed screenshot of that first screen: docs/report-first-screen.png.
+TEST_F(report_HtmlInChromium, AFailingGpuRunLeadsWithEachFailingKeysLaunchesAgainstItsBand) {
+  const fs::path unpacked = dir_ / "loads";
+  fs::create_directories(unpacked);
+  const launch::ProcessResult untar = launch::run_process(
+      {{"tar", "xzf", (kSource / "results/h200-x1/sessions-s8/machine-h/loads.tgz").string(), "-C",
+        unpacked.string()},
+       {},
+       std::chrono::seconds(60),
+       "",
+       {}});
+  ASSERT_TRUE(untar.ok()) << untar.describe();
+  const fs::path run = unpacked / "live/results/h200-x1/20261201T223125Z-p2p-default";
+  ASSERT_TRUE(fs::exists(run / "confirm-2" / "run.json"));
+  const std::string baseline = (kSource / "baselines/h200-x1/p2p.json").string();
+  const fs::path html = dir_ / "failing.html";
+  const launch::ProcessResult rendered =
+      fabricgate({"report", run.string(), "--baseline", baseline, "--store", "none", "--format",
+                  "html", "--no-history", "--out", html.string()});
+  ASSERT_EQ(rendered.exit_code, 1) << rendered.describe();
+  const fs::path json_file = dir_ / "failing.json";
+  ASSERT_EQ(fabricgate({"report", run.string(), "--baseline", baseline, "--store", "none",
+                        "--format", "json", "--no-history"},
+                       json_file)
+                .exit_code,
+            1);
+  // Counted from the JSON report: the failing or ambiguous keys judged against a band, and how
+  // many launches (the first and each confirmation with a value) each one has.
+  std::size_t failing = 0;
+  std::size_t launches = 0;
+  const json report = load_json_file(json_file);
+  for (const json& k : report["keys"]) {
+    const std::string v = k["verdict"];
+    if (v != "REGRESSION" && v != "AMBIGUOUS" && v != "DRIFT") continue;
+    if (!k.contains("judgement")) continue;
+    ++failing;
+    launches += 1;
+    if (k.contains("confirmation")) {
+      for (const json& later : k["confirmation"]["later"])
+        launches += later.contains("value") && !later["value"].is_null() ? 1 : 0;
+    }
+  }
+  ASSERT_GE(failing, 3u);
+  const fs::path dom_file = dir_ / "failing-dom.html";
+  ASSERT_TRUE(chromium(html, {"--dump-dom"}, dom_file).ok());
+  const std::string dom = slurp(dom_file);
+  const std::size_t charts = dom.find("id=\"failing-charts\"");
+  ASSERT_NE(charts, std::string::npos) << dom.substr(0, 3000);
+  EXPECT_LT(dom.find("id=\"verdict\""), charts);
+  EXPECT_LT(charts, dom.find("id=\"failing\"")) << "the charts come before the table";
+  EXPECT_LT(charts, dom.find("id=\"collectives\""));
+  EXPECT_EQ(count(dom, "class=\"key-band-figure\""), failing);
+  EXPECT_EQ(count(dom, "class=\"band key-band\""), failing) << "each chart draws its band";
+  EXPECT_EQ(count(dom, "class=\"series key-centre\""), failing) << "and its centre";
+  // One dot per launch: each tooltip names the launch ("first launch: ...", "confirmation n: ...").
+  EXPECT_EQ(count(dom, "<title>first launch: "), failing);
+  EXPECT_EQ(count(dom, "<title>first launch: ") + count(dom, "<title>confirmation "), launches);
+  // The first screen (1400 x 900) is not blank.
+  const fs::path png = dir_ / "first-screen.png";
+  std::vector<std::string> shot = {"--screenshot=" + png.string(), "--window-size=1400,900"};
+  ASSERT_TRUE(chromium(html, shot).ok());
+  const launch::ProcessResult checked =
+      launch::run_process({{python_, (kSource / "tests/integration/report/png_check.py").string(),
+                            png.string(), "--min-colours", "20", "--min-foreground", "0.05"},
+                           {},
+                           std::chrono::seconds(120),
+                           "",
+                           {}});
+  EXPECT_TRUE(checked.ok()) << "the first screen looks blank: " << checked.describe();
+}
+
 TEST_F(report_HtmlInChromium, P2pRecordsBecomeOneMatrixPerCopyShape) {
   const fs::path html = dir_ / "p2p.html";
   const launch::ProcessResult rendered = fabricgate(

@@ -142,6 +142,7 @@ struct AbLaunchRef {
 };
 
 struct AbComparison {
+  std::string command = "ab";  // what made it: "ab", or "compare --against" (existing runs)
   std::string run_id;
   std::string suite;
   std::string platform;

@@ -105,6 +105,7 @@ json ab_to_json(const AbComparison& c) {
     launches.push_back({{"name", l.name}, {"dir", l.dir}, {"complete", l.complete}});
   return {
       {"schema", kAbSchema},
+      {"command", c.command},
       {"run_id", c.run_id},
       {"suite", c.suite},
       {"platform", c.platform},

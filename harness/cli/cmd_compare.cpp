@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/compare_against.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/fingerprint/host_key.hpp"
@@ -39,9 +40,25 @@ struct CompareArgs {
   std::string store;
   std::string gate = kDefaultGate;
   bool vouch = false;  // seal the recorded row with this machine's host key (row_seal.hpp)
+  std::vector<std::string> against;  // compare_against.hpp: RUNs against these, A/B style
 };
 
 int run_compare(const CompareArgs& a) {
+  if (!a.against.empty()) {
+    if (a.vouch || a.require_baseline || !a.store.empty())
+      throw InputError(
+          "--against compares runs with runs: it records nothing and needs no baseline (drop "
+          "--vouch, --store and --require-baseline)");
+    CompareAgainstArgs ca;
+    ca.newer = a.runs;
+    ca.older = a.against;
+    ca.baseline = a.baseline;
+    ca.baselines_dir = a.baselines_dir;
+    ca.force_platform = a.force_platform;
+    ca.format = a.format;
+    ca.out = a.out;
+    return run_compare_against(ca);
+  }
   const report::ReportFormat format = report::parse_report_format(a.format);
   if (format == report::ReportFormat::annotations) {
     throw InputError("compare --format annotations is not offered; use `fabricgate report`");
@@ -72,7 +89,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
       "Examples:\n"
       "  fabricgate compare results/h200-x2/RUN_ID --format markdown\n"
       "  fabricgate compare RUN RUN_CONFIRM RUN_LATER   (later launches of one session confirm "
-      "it)");
+      "it)\n"
+      "  fabricgate compare NEW1 NEW2 NEW3 --against OLD1 OLD2 OLD3   (is NEW worse than OLD?)");
   cmd->add_option("runs", args->runs,
                   "Run directory (run.json or records.jsonl) or run.json file; further RUNs are "
                   "later launches of the same session that confirm it, oldest first (default: the "
@@ -100,6 +118,11 @@ void add_compare_command(CLI::App& app, int& exit_code) {
                   "postgresql://HOST/DB, a libpq "
                   "conninfo or none (default: $FABRICGATE_STORE, else sqlite:<results root of "
                   "RUN>/fabricgate.sqlite)");
+  cmd->add_option("--against", args->against,
+                  "Is RUN worse than these runs (any sessions)? Paired in order (RUN1 with the "
+                  "first, ...) and judged by the A/B gate's interval at the baseline policy's "
+                  "tolerance; one pair cannot measure launch-to-launch drift (UNDECIDED, exit 3): "
+                  "give three or more runs a side");
   cmd->add_flag("--vouch", args->vouch,
                 "Seal the run's row in the store with this machine's host key: it then counts as "
                 "its host's level and DRIFT series (as the rows `fabricgate run` records do). "

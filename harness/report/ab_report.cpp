@@ -99,7 +99,7 @@ std::string skipped_groups(const gate::AbComparison& c) {
 }  // namespace
 
 std::string render_ab_console(const gate::AbComparison& c, bool color) {
-  std::string out = "fabricgate ab: suite " + c.suite + " on " + c.platform + ", " +
+  std::string out = "fabricgate " + c.command + ": suite " + c.suite + " on " + c.platform + ", " +
                     side_text(c.a) + " vs " + side_text(c.b) + ", " + pairs_text(c) + "\n";
   const bool failed = c.exit_code != ExitCode::pass;
   out += std::string(color ? (failed ? "\033[1;31m" : "\033[1;32m") : "") + c.headline() +
@@ -159,7 +159,7 @@ std::string render_ab_console(const gate::AbComparison& c, bool color) {
 
 std::string render_ab_markdown(const gate::AbComparison& c) {
   const auto code = [](const std::string& s) { return markdown_code(s); };
-  std::string out = "## fabricgate A/B " +
+  std::string out = "## fabricgate " + std::string(c.command == "ab" ? "A/B" : c.command) + " " +
                     std::string(c.exit_code == ExitCode::pass ? ":white_check_mark:" : ":x:") +
                     " " + markdown_cell(c.headline()) + "\n\n";
   out += "Suite " + code(c.suite) + " on " + code(c.platform) + ": **" +

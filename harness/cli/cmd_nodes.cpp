@@ -12,6 +12,9 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <set>
+
+#include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 
@@ -20,8 +23,10 @@
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
+#include "harness/cli/shipped_suites.hpp"
 #include "harness/cluster/cluster_consistency.hpp"
 #include "harness/cluster/node_actions.hpp"
+#include "harness/cluster/node_policy.hpp"
 #include "harness/cluster/pair_outliers.hpp"
 #include "harness/cluster/straggler.hpp"
 #include "harness/fingerprint/subprocess.hpp"
@@ -232,6 +237,85 @@ int drain_all(const gate::NodeActionPlan& plan, int timeout_s) {
   return failed;
 }
 
+// The allocation's machines: the run's nodes by host name (a node's name when it has none).
+std::set<std::string> allocation_hosts(const RunRecord& run, const gate::NodeActionPlan& plan) {
+  std::set<std::string> hosts;
+  for (const NodeRecord& n : run.nodes) hosts.insert(n.hostname.empty() ? n.name : n.hostname);
+  for (const gate::NodeAction& act : plan.actions) hosts.insert(act.node);
+  return hosts;
+}
+
+// A node Slurm holds drained for fabricgate: its state drains and its Reason carries fabricgate's
+// prefix (node_actions.cpp writes "fabricgate: ..."). Nodes someone else drained are not ours.
+bool drained_by_fabricgate(const std::string& node, int timeout_s) {
+  const auto r = fingerprint::run_program({"scontrol", "--oneliner", "show", "node", node}, 1 << 16,
+                                          std::chrono::seconds(timeout_s));
+  if (!r.succeeded() || r.out.rfind("NodeName=" + node + " ", 0) != 0) return false;
+  const std::size_t state = r.out.find(" State=");
+  const std::size_t reason = r.out.find(" Reason=fabricgate: ");
+  if (state == std::string::npos || reason == std::string::npos) return false;
+  const std::string value = r.out.substr(state + 7, r.out.find(' ', state + 7) - state - 7);
+  return value.find("DRAIN") != std::string::npos;
+}
+
+struct BudgetCheck {
+  std::size_t allocation = 0;
+  std::size_t budget = 0;
+  std::set<std::string> held;   // drained for fabricgate already (with --drain: asked of Slurm)
+  std::set<std::string> after;  // held and the plan's nodes
+  bool exceeded() const { return after.size() > budget; }
+};
+
+BudgetCheck check_budget(const RunRecord& run, const gate::NodeActionPlan& plan,
+                         const gate::NodePolicy& policy, bool ask_slurm, int timeout_s) {
+  BudgetCheck b;
+  const std::set<std::string> hosts = allocation_hosts(run, plan);
+  b.allocation = hosts.size();
+  b.budget = gate::drain_budget(policy, b.allocation);
+  if (ask_slurm && !plan.actions.empty()) {
+    for (const std::string& h : hosts) {
+      if (gate::is_safe_node_name(h) && drained_by_fabricgate(h, timeout_s)) b.held.insert(h);
+    }
+  }
+  b.after = b.held;
+  for (const gate::NodeAction& act : plan.actions) b.after.insert(act.node);
+  return b;
+}
+
+// FABRIC-WIDE: what the run would have drained, and why none is.
+void print_fabric_wide(const BudgetCheck& b, const gate::NodeActionPlan& plan,
+                       const gate::NodePolicy& policy, const std::string& format, bool drain) {
+  std::vector<std::string> nodes;
+  for (const gate::NodeAction& act : plan.actions) nodes.push_back(act.node);
+  std::vector<std::string> held(b.held.begin(), b.held.end());
+  if (format == "json") {
+    nlohmann::json j = plan_json(plan, drain);
+    j["fabric_wide"] = {{"would_drain", nodes},
+                        {"already_drained_by_fabricgate", held},
+                        {"allocation_nodes", b.allocation},
+                        {"budget", b.budget},
+                        {"policy", policy.source}};
+    j["actions"] = nlohmann::json::array();
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  if (format != "text") return;  // slurm / kubernetes: no line to paste
+  std::string text = fmt::format(
+      "FABRIC-WIDE: this run would leave {} of the allocation's {} node(s) drained by fabricgate "
+      "(budget {}: max({}, {:.0f} % of the nodes), {}); a fault that wide is the fabric's, the "
+      "software's or the baseline's, not the nodes': none is drained\n",
+      b.after.size(), b.allocation, b.budget, policy.drain_min_nodes, 100 * policy.drain_share,
+      policy.source);
+  for (const gate::NodeAction& act : plan.actions) {
+    text += "  would drain " + act.node + ":";
+    for (const std::string& d : act.details) text += " " + report::printable(d) + ";";
+    text += "\n";
+  }
+  for (const std::string& h : held) text += "  already drained by fabricgate: " + h + "\n";
+  if (!drain) text += "dry run: nodes fabricgate drained earlier are counted with --drain\n";
+  std::cout << report::console_text(text) << std::flush;
+}
+
 int run_nodes(const NodesArgs& a) {
   const RunRecord run = load_run(a.run);
   std::vector<gate::ClusterFinding> findings = gate::check_cluster_consistency(run.nodes);
@@ -249,11 +333,19 @@ int run_nodes(const NodesArgs& a) {
                      std::string(gate::kNodeNameRule) + " for " + r.finding + ", found \"" +
                          r.node + "\"; no command is built from it and nothing was drained");
   }
-  print_plan(plan, a.format, a.drain);
+  const gate::NodePolicy policy = gate::find_node_policy({"policies", shipped_policies_dir()});
   if (a.drain) {
     const int refused = confirm_all(plan, a.timeout_s);
     if (refused >= 0) return refused;
   }
+  // The drain budget (node_policy.hpp), before any line is printed as a plan or run.
+  const BudgetCheck budget = check_budget(run, plan, policy, a.drain, a.timeout_s);
+  if (budget.exceeded()) {
+    print_fabric_wide(budget, plan, policy, a.format, a.drain);
+    if (a.drain) std::cerr << "fabricgate nodes: FABRIC-WIDE: nothing was drained\n";
+    return static_cast<int>(ExitCode::gate_failure);
+  }
+  print_plan(plan, a.format, a.drain);
   if (a.drain && drain_all(plan, a.timeout_s) > 0) return static_cast<int>(ExitCode::infra_failure);
   return static_cast<int>(plan.empty() ? ExitCode::pass : ExitCode::gate_failure);
 }

@@ -218,8 +218,12 @@ TEST(NodesCli, DrainOnlyNodesSlurmConfirms) {
   std::ifstream in(log);
   std::stringstream calls;
   calls << in.rdbuf();
-  EXPECT_EQ(calls.str().rfind("--oneliner show node fgsnode2\nupdate NodeName=fgsnode2 ", 0), 0u)
-      << calls.str();
+  // Asked first; then the allocation's other nodes (the drain budget counts those Slurm holds
+  // drained for fabricgate); the update last.
+  EXPECT_EQ(calls.str().rfind("--oneliner show node fgsnode2\n", 0), 0u) << calls.str();
+  EXPECT_NE(calls.str().find("\nupdate NodeName=fgsnode2 "), std::string::npos) << calls.str();
+  EXPECT_EQ(calls.str().find("update "), calls.str().rfind("update ")) << calls.str();
+  EXPECT_GT(calls.str().find("update "), calls.str().rfind("show node")) << calls.str();
   // Unknown to this cluster, or answered for another node: nothing is updated.
   for (const std::string other : {"fgsnode9", "fgsnode3", "gpu-node-17.example"}) {
     run["nodes"][2]["hostname"] = other;
@@ -233,6 +237,88 @@ TEST(NodesCli, DrainOnlyNodesSlurmConfirms) {
     seen << again.rdbuf();
     EXPECT_EQ(seen.str(), "--oneliner show node " + other + "\n") << seen.str();
   }
+  fs::remove_all(dir);
+}
+
+// The drain budget (policies/nodes.json, harness/cluster/node_policy.hpp) with a stand-in
+// scontrol: a node Slurm holds drained for fabricgate counts, one someone else drained does not,
+// and a run that would go over the budget drains none (FABRIC-WIDE, exit 1, no update made).
+TEST(NodesCli, ADrainBudgetStopsAFabricWideDrain) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("fg-nodes-budget-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "bin");
+  const fs::path log = dir / "scontrol.log";
+  const auto stand_in = [&](const std::string& fgsnode0_reason) {
+    std::ofstream sh(dir / "bin/scontrol");
+    sh << "#!/bin/sh\n"
+          "echo \"$*\" >> '"
+       << log.string()
+       << "'\n"
+          "if [ \"$1 $2 $3\" = \"--oneliner show node\" ]; then\n"
+          "  case \"$4\" in\n"
+          "    fgsnode0) echo \"NodeName=fgsnode0 Arch=x86_64 State=IDLE+DRAIN Reason="
+       << fgsnode0_reason
+       << " [root@2026-12-06T10:00:00]\"; exit 0;;\n"
+          "    fgsnode1|fgsnode2) echo \"NodeName=$4 Arch=x86_64 State=IDLE\"; exit 0;;\n"
+          "    *) echo \"Node $4 not found\"; exit 1;;\n"
+          "  esac\n"
+          "fi\n"
+          "exit 0\n";
+    sh.close();
+    fs::permissions(dir / "bin/scontrol", fs::perms::owner_all);
+  };
+  const std::string path = "PATH=" + (dir / "bin").string() + ":" + std::getenv("PATH");
+  const auto drain = [&] {
+    fs::remove(log);
+    return run_job({"env", path, FABRICGATE_CLI, "nodes", (kRun / "run.json").string(), "--drain"},
+                   60);
+  };
+  const auto calls = [&] {
+    std::ifstream in(log);
+    std::stringstream seen;
+    seen << in.rdbuf();
+    return seen.str();
+  };
+  // fgsnode0 held drained for fabricgate: fgsnode2 would make two of three.
+  stand_in("fabricgate: SUSPECT-NODE (run earlier)");
+  auto r = drain();
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("FABRIC-WIDE: this run would leave 2 of the allocation's 3 node(s)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("already drained by fabricgate: fgsnode0"), std::string::npos);
+  EXPECT_NE(r.output.find("nothing was drained"), std::string::npos) << r.output;
+  EXPECT_EQ(calls().find("update "), std::string::npos) << calls();
+  // Drained by someone else: not fabricgate's to count; fgsnode2 is drained.
+  stand_in("disk replacement");
+  r = drain();
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.output.find("FABRIC-WIDE"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("drained fgsnode2"), std::string::npos) << r.output;
+  EXPECT_NE(calls().find("update NodeName=fgsnode2 State=DRAIN"), std::string::npos) << calls();
+  // A policy of the working directory with no node to spare: even the dry run says FABRIC-WIDE.
+  fs::create_directories(dir / "work/policies");
+  std::ofstream(dir / "work/policies/nodes.json")
+      << R"({"schema": "fabricgate.nodes/1", "drain_budget": {"share": 0.1, "min_nodes": 0}})";
+  const auto dry = run_job({"sh", "-c",
+                            "cd '" + (dir / "work").string() + "' && '" + FABRICGATE_CLI +
+                                "' nodes '" + (kRun / "run.json").string() + "' --format json"},
+                           60);
+  EXPECT_EQ(dry.exit_code, 1) << dry.output;
+  const json plan = json::parse(dry.output.substr(dry.output.find('{')));
+  EXPECT_EQ(plan["fabric_wide"]["would_drain"], json::array({"fgsnode2"})) << dry.output;
+  EXPECT_EQ(plan["fabric_wide"]["budget"], 0);
+  EXPECT_TRUE(plan["actions"].empty());
+  // A policy that is not one: exit 2 naming the file and field.
+  std::ofstream(dir / "work/policies/nodes.json")
+      << R"({"schema": "fabricgate.nodes/1", "drain_budget": {"share": 0.9, "min_nodes": 1}})";
+  const auto bad = run_job({"sh", "-c",
+                            "cd '" + (dir / "work").string() + "' && '" + FABRICGATE_CLI +
+                                "' nodes '" + (kRun / "run.json").string() + "'"},
+                           60);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("/drain_budget/share"), std::string::npos) << bad.output;
   fs::remove_all(dir);
 }
 

@@ -277,6 +277,32 @@ TEST_F(SlurmCluster, DrainsTheNodeTheGateBlamesThenResumesIt) {
   EXPECT_EQ(sinfo.output.rfind("drained", 0), 0u)
       << sinfo.output;  // "drained*" while a ping is late
 
+  // The drain budget (policies/nodes.json: max(1, 10 %) of 3 nodes is 1): with fgsnode2 held
+  // drained by fabricgate, a run that blames fgsnode1 would leave two of three out. It drains none
+  // and says FABRIC-WIDE (exit 1), naming both; fgsnode1 stays in service.
+  {
+    ResumeNode resume_other{"fgsnode1"};
+    json second = load_json_file(main / "run.json", "fabricgate.run/1");
+    second["run_id"] = second["run_id"].get<std::string>() + "-second";
+    second["nodes"][1]["facts"]["driver"] = "470.00.00";
+    second["nodes"][2]["facts"]["driver"] = "";
+    const fs::path dir = fs::temp_directory_path() / ("fg-budget-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    write_json_atomically(dir / "run.json", second);
+    const auto wide =
+        cluster({FABRICGATE_CLI, "nodes", (dir / "run.json").string(), "--drain"}, 60);
+    EXPECT_EQ(wide.exit_code, 1) << wide.output;
+    EXPECT_NE(wide.output.find("FABRIC-WIDE: this run would leave 2 of the allocation's 3 node(s)"),
+              std::string::npos)
+        << wide.output;
+    EXPECT_NE(wide.output.find("would drain fgsnode1"), std::string::npos) << wide.output;
+    EXPECT_NE(wide.output.find("already drained by fabricgate: fgsnode2"), std::string::npos)
+        << wide.output;
+    EXPECT_EQ(wide.output.find("drained fgsnode1"), std::string::npos) << wide.output;
+    EXPECT_EQ(node_state("fgsnode1").find("DRAIN"), std::string::npos) << node_state("fgsnode1");
+    fs::remove_all(dir);
+  }
+
   const auto back = cluster({"scontrol", "update", "NodeName=fgsnode2", "State=RESUME"}, 30);
   EXPECT_EQ(back.exit_code, 0) << back.output;
   const std::string resumed = wait_for_node("fgsnode2", [](const std::string& st) {

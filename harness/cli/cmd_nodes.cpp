@@ -119,6 +119,8 @@ nlohmann::json plan_json(const gate::NodeActionPlan& plan, bool drain) {
                        {"findings", a.findings},
                        {"details", a.details},
                        {"reason", a.reason},
+                       {"severity", gate::severity_name(a.severity)},
+                       {"severity_why", a.severity_why},
                        {"slurm", a.slurm_line},
                        {"slurm_argv", a.drain_argv},
                        {"slurm_resume_argv", a.resume_argv},
@@ -140,7 +142,8 @@ nlohmann::json plan_json(const gate::NodeActionPlan& plan, bool drain) {
 std::string plan_text(const gate::NodeActionPlan& plan, const std::string& format, bool drain) {
   std::string out;
   if (format == "slurm") {  // bare lines, to review and paste
-    for (const gate::NodeAction& a : plan.actions) out += a.slurm_line + "\n";
+    for (const gate::NodeAction& a : plan.actions)
+      if (a.drains()) out += a.slurm_line + "\n";
     return out;
   }
   if (format == "kubernetes") {
@@ -153,6 +156,16 @@ std::string plan_text(const gate::NodeActionPlan& plan, const std::string& forma
   for (const gate::NodeAction& a : plan.actions) {
     out += "node " + a.node + ":\n";
     for (const std::string& d : a.details) out += "  finding: " + report::printable(d) + "\n";
+    out += "  severity:   " + std::string(gate::severity_name(a.severity)) + " (" +
+           report::printable(a.severity_why) + ")\n";
+    if (!a.drains()) {
+      out += "  no drain, no cordon: " +
+             std::string(a.severity == gate::NodeSeverity::reboot_suggested
+                             ? "reboot it when convenient and watch the next runs"
+                             : "watch the next runs") +
+             "\n";
+      continue;
+    }
     out += "  slurm:      " + a.slurm_line + "\n";
     for (const std::string& k : a.kubectl_lines) out += "  kubernetes: " + k + "\n";
     if (a.kubectl_lines.empty())
@@ -163,7 +176,8 @@ std::string plan_text(const gate::NodeActionPlan& plan, const std::string& forma
            ": " + report::printable(r.why) + "\n";
   for (const std::string& u : plan.unblamed)
     out += "no single node to act on: " + report::printable(u) + "\n";
-  if (!drain && !plan.actions.empty())
+  if (!drain && std::any_of(plan.actions.begin(), plan.actions.end(),
+                            [](const gate::NodeAction& a) { return a.drains(); }))
     out += "dry run: nothing changed; --drain runs the Slurm lines\n";
   return out;
 }
@@ -207,6 +221,7 @@ NodeKnown slurm_knows(const std::string& node, int timeout_s, std::string& why) 
 int confirm_all(const gate::NodeActionPlan& plan, int timeout_s) {
   int exit_code = -1;
   for (const gate::NodeAction& a : plan.actions) {
+    if (!a.drains()) continue;
     std::string why;
     const NodeKnown known = slurm_knows(a.node, timeout_s, why);
     if (known == NodeKnown::yes) continue;
@@ -224,6 +239,7 @@ int confirm_all(const gate::NodeActionPlan& plan, int timeout_s) {
 int drain_all(const gate::NodeActionPlan& plan, int timeout_s) {
   int failed = 0;
   for (const gate::NodeAction& a : plan.actions) {
+    if (!a.drains()) continue;
     const auto r = fingerprint::run_program(a.drain_argv, 1 << 16, std::chrono::seconds(timeout_s));
     if (r.succeeded()) {
       std::cerr << report::console_text("fabricgate nodes: drained " + a.node + " (" + a.reason +
@@ -272,13 +288,16 @@ BudgetCheck check_budget(const RunRecord& run, const gate::NodeActionPlan& plan,
   const std::set<std::string> hosts = allocation_hosts(run, plan);
   b.allocation = hosts.size();
   b.budget = gate::drain_budget(policy, b.allocation);
-  if (ask_slurm && !plan.actions.empty()) {
+  const bool any_drain = std::any_of(plan.actions.begin(), plan.actions.end(),
+                                     [](const gate::NodeAction& act) { return act.drains(); });
+  if (ask_slurm && any_drain) {
     for (const std::string& h : hosts) {
       if (gate::is_safe_node_name(h) && drained_by_fabricgate(h, timeout_s)) b.held.insert(h);
     }
   }
   b.after = b.held;
-  for (const gate::NodeAction& act : plan.actions) b.after.insert(act.node);
+  for (const gate::NodeAction& act : plan.actions)
+    if (act.drains()) b.after.insert(act.node);
   return b;
 }
 
@@ -286,7 +305,8 @@ BudgetCheck check_budget(const RunRecord& run, const gate::NodeActionPlan& plan,
 void print_fabric_wide(const BudgetCheck& b, const gate::NodeActionPlan& plan,
                        const gate::NodePolicy& policy, const std::string& format, bool drain) {
   std::vector<std::string> nodes;
-  for (const gate::NodeAction& act : plan.actions) nodes.push_back(act.node);
+  for (const gate::NodeAction& act : plan.actions)
+    if (act.drains()) nodes.push_back(act.node);
   std::vector<std::string> held(b.held.begin(), b.held.end());
   if (format == "json") {
     nlohmann::json j = plan_json(plan, drain);
@@ -307,6 +327,7 @@ void print_fabric_wide(const BudgetCheck& b, const gate::NodeActionPlan& plan,
       b.after.size(), b.allocation, b.budget, policy.drain_min_nodes, 100 * policy.drain_share,
       policy.source);
   for (const gate::NodeAction& act : plan.actions) {
+    if (!act.drains()) continue;
     text += "  would drain " + act.node + ":";
     for (const std::string& d : act.details) text += " " + report::printable(d) + ";";
     text += "\n";

@@ -70,10 +70,12 @@ NodeAction make_action(const std::string& host) {
 void finish(NodeAction& a, const std::string& run_id) {
   std::string what;
   for (const std::string& f : a.findings) what += (what.empty() ? "" : ", ") + f;
-  a.reason =
-      shell_quiet_text("fabricgate: " + what + (run_id.empty() ? "" : " (run " + run_id + ")"));
-  a.drain_argv = {"scontrol", "update", "NodeName=" + a.node, "State=DRAIN", "Reason=" + a.reason};
+  a.reason = shell_quiet_text("fabricgate: " + what + " (" +
+                              (run_id.empty() ? "" : "run " + run_id + ", ") + "severity " +
+                              severity_name(a.severity) + ")");
   a.resume_argv = {"scontrol", "update", "NodeName=" + a.node, "State=RESUME"};
+  if (!a.drains()) return;  // reboot-suggested, monitor: said, never drained or cordoned
+  a.drain_argv = {"scontrol", "update", "NodeName=" + a.node, "State=DRAIN", "Reason=" + a.reason};
   // Every word is made of safe characters; only the Reason has spaces, and inside double quotes
   // none of its characters ($ ` \ " ! are all excluded) means anything to a shell.
   a.slurm_line = "scontrol update NodeName=" + a.node + " State=DRAIN Reason=\"" + a.reason + "\"";
@@ -86,7 +88,38 @@ void finish(NodeAction& a, const std::string& run_id) {
       "kubectl taint node " + a.node + " fabricgate/finding=" + value + ":NoSchedule --overwrite"};
 }
 
+// Lower is more severe (the enum's order).
+bool more_severe(NodeSeverity a, NodeSeverity b) {
+  return static_cast<int>(a) < static_cast<int>(b);
+}
+
 }  // namespace
+
+const char* severity_name(NodeSeverity s) {
+  switch (s) {
+    case NodeSeverity::drain: return "drain";
+    case NodeSeverity::reboot_suggested: return "reboot-suggested";
+    case NodeSeverity::monitor: return "monitor";
+  }
+  return "monitor";
+}
+
+FindingSeverity finding_severity(const ClusterFinding& f) {
+  if (f.id == "DEGRADED-LINK")
+    return {NodeSeverity::drain, "fatal NIC port errors counted during the launch: a fact"};
+  if (f.id == "NODE-MISMATCH")
+    return {NodeSeverity::drain, "its software differs from the other nodes': a fact"};
+  if (f.id == "HOST-OUTLIER") {
+    if (f.confirmed)
+      return {NodeSeverity::drain,
+              "its own level, from earlier sessions, is outside the fleet too: confirmed"};
+    return {NodeSeverity::monitor, "outside the fleet in this run only: not confirmed"};
+  }
+  if (f.id == "SUSPECT-NODE")
+    return {NodeSeverity::reboot_suggested,
+            "slower in every pair it is in, in this run only: not confirmed"};
+  return {NodeSeverity::monitor, "seen in this run only: not confirmed"};  // STRAGGLER
+}
 
 bool is_reserved_node_word(std::string_view name) {
   // Words Slurm reads as something other than one node: NodeName=ALL is every node of the
@@ -170,6 +203,11 @@ NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings,
     NodeAction& a = plan.actions[it->second];
     a.findings.push_back(finding_label(f));
     a.details.push_back(f.text);
+    const FindingSeverity sev = finding_severity(f);
+    if (fresh || more_severe(sev.severity, a.severity)) {
+      a.severity = sev.severity;
+      a.severity_why = finding_label(f) + ": " + sev.why;
+    }
   }
   for (NodeAction& a : plan.actions) finish(a, run_id);
   return plan;
@@ -178,6 +216,12 @@ NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings,
 std::vector<std::string> node_action_lines(const NodeActionPlan& plan) {
   std::vector<std::string> out;
   for (const NodeAction& a : plan.actions) {
+    if (!a.drains()) {
+      // As a shell comment: nothing to run, said with why.
+      out.push_back("# " + std::string(severity_name(a.severity)) + " " + a.node + ": " +
+                    shell_quiet_text(a.severity_why, 160) + " (no drain)");
+      continue;
+    }
     out.push_back("slurm: " + a.slurm_line);
     for (const std::string& k : a.kubectl_lines) out.push_back("kubernetes: " + k);
   }

@@ -19,6 +19,22 @@
 
 namespace fabricgate::gate {
 
+// How bad a runner finding is, and so what is done about the node (issue 55; the rule is
+// finding_severity below, documented in docs/MULTINODE.md "Severity"):
+//   drain             take it out of scheduling: a confirmed finding (a fact of the node, or an
+//                     offset seen across sessions)
+//   reboot-suggested  a measurement of this run only that points at the node (SUSPECT-NODE)
+//   monitor           watch it: an offset or a late rank seen in this run only
+// Only `drain` plans a Slurm DRAIN or a kubectl cordon; the others are said, with why.
+enum class NodeSeverity { drain, reboot_suggested, monitor };
+const char* severity_name(NodeSeverity s);  // "drain" | "reboot-suggested" | "monitor"
+
+struct FindingSeverity {
+  NodeSeverity severity = NodeSeverity::monitor;
+  std::string why;
+};
+FindingSeverity finding_severity(const ClusterFinding& f);
+
 struct NodeAction {
   std::string node;                   // the machine: its host name, as Slurm and Kubernetes know it
   std::vector<std::string> findings;  // "NODE-MISMATCH driver", "SUSPECT-NODE", in report order
@@ -28,6 +44,10 @@ struct NodeAction {
   std::vector<std::string> resume_argv;    // scontrol update NodeName=N State=RESUME (undo)
   std::string slurm_line;                  // drain_argv as a shell line
   std::vector<std::string> kubectl_lines;  // empty when N is not a Kubernetes node name
+  // The most severe of its findings; drain_argv, slurm_line and kubectl_lines only for `drain`.
+  NodeSeverity severity = NodeSeverity::monitor;
+  std::string severity_why;  // the finding that set it, and why
+  bool drains() const { return severity == NodeSeverity::drain; }
 };
 
 // A finding that names a node no action can be planned for: an unsafe name, an emulated node,

@@ -126,6 +126,7 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
   c.gross_change_keys = 0;
   c.gross_change_source = gross_change ? gross_change->source : "";
   std::vector<std::string> outliers;
+  bool outlier_confirmed = false;  // an outlying key judged around the host's own level
   std::vector<std::string> under_floor;
   for (KeyComparison& k : c.keys) {
     if (!k.judgement) continue;
@@ -151,8 +152,11 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
           k.verdict = Verdict::runner_differs;
         }
       }
-      if (!(c.gate == GateMode::both && was_failing))
+      if (!(c.gate == GateMode::both && was_failing)) {
         outliers.push_back(outlier_key_text(k, fleet));
+        // k.fleet: the key was judged around the host's own level, which lies outside the fleet.
+        outlier_confirmed = outlier_confirmed || k.fleet.has_value();
+      }
     }
     if (c.gate == GateMode::change && k.roofline &&
         k.roofline->status == roofline::Status::below_floor)
@@ -163,6 +167,7 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
     ClusterFinding f;
     f.id = "HOST-OUTLIER";
     f.fails_gate = runner_fails;
+    f.confirmed = outlier_confirmed;
     f.node = c.host_name;
     f.field = c.host_id;
     f.text = fmt::format("HOST-OUTLIER {}: {} key(s) outside the fleet the baseline describes: {}",

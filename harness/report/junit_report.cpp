@@ -4,6 +4,7 @@
 // passed tests; AMBIGUOUS passes with a note. In a "runner busy, not judged" run the load-made
 // failures are skipped with that reason.
 #include "core/text_escape.hpp"
+#include "harness/cluster/node_actions.hpp"
 #include "harness/report/key_figures.hpp"
 #include "harness/report/render.hpp"
 #include "harness/verdict/verdict_table.hpp"
@@ -78,7 +79,12 @@ std::string render_junit(const gate::Comparison& c) {
              "\" name=\"" +
              xml_escape(f.id + "/" + f.node + (f.field.empty() ? "" : "/" + f.field)) +
              "\">\n      <failure type=\"" + xml_escape(f.id) + "\" message=\"" +
-             xml_escape(f.text) + "\"/>\n    </testcase>\n";
+             xml_escape(f.text +
+                        (f.node.empty()
+                             ? std::string()
+                             : std::string(" (severity ") +
+                                   gate::severity_name(gate::finding_severity(f).severity) + ")")) +
+             "\"/>\n    </testcase>\n";
   }
   const std::string counts = " tests=\"" + std::to_string(c.keys.size() + finding_cases) +
                              "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +

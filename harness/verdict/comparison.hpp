@@ -174,6 +174,9 @@ struct ClusterFinding {
   std::string field;  // the differing fact ("driver"), or the pair's key
   std::string text;   // one line for reports, with the values
   std::string key;    // STRAGGLER: the key with the strongest evidence ("" for other findings)
+  // HOST-OUTLIER: the host's own level (its sessions in the baseline, or its earlier runs in the
+  // store) is outside the fleet too, not only this launch: seen across sessions, not in one run.
+  bool confirmed = false;
 };
 
 // The per-rank timings of one key, shown where a STRAGGLER or JITTER points at it

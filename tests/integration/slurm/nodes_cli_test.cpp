@@ -25,7 +25,7 @@ const fs::path kRun =
     fs::path(FABRICGATE_SOURCE_DIR) / "tests/data/slurm/20261201T091826Z-slurm-cpu-default";
 const std::string kDrain =
     "scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver (run "
-    "20261201T091826Z-slurm-cpu-default)\"";
+    "20261201T091826Z-slurm-cpu-default, severity drain)\"";
 
 TEST(NodesCli, DryRunPrintsTheDrainAndKubectlLinesForTheBlamedNode) {
   const auto text = run_job({FABRICGATE_CLI, "nodes", kRun.string()}, 60);
@@ -58,7 +58,12 @@ TEST(NodesCli, DryRunPrintsTheDrainAndKubectlLinesForTheBlamedNode) {
   EXPECT_EQ(
       doc["actions"][0]["slurm_argv"],
       json({"scontrol", "update", "NodeName=fgsnode2", "State=DRAIN",
-            "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T091826Z-slurm-cpu-default)"}));
+            "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T091826Z-slurm-cpu-default, "
+            "severity drain)"}));
+  EXPECT_EQ(doc["actions"][0]["severity"], "drain");
+  EXPECT_NE(doc["actions"][0]["severity_why"].get<std::string>().find("a fact"), std::string::npos);
+  EXPECT_NE(text.output.find("  severity:   drain (NODE-MISMATCH driver: "), std::string::npos)
+      << text.output;
 }
 
 // The state of a file as far as "did a command write it" goes: absent, or its size and mtime.

@@ -266,9 +266,9 @@ TEST_F(SlurmCluster, DrainsTheNodeTheGateBlamesThenResumesIt) {
   EXPECT_NE(drain.output.find("drained fgsnode2"), std::string::npos) << drain.output;
   const std::string state = wait_for_node("fgsnode2", drained);
   EXPECT_TRUE(drained(state)) << state;
-  EXPECT_NE(
-      state.find("Reason=fabricgate: NODE-MISMATCH driver (run " + main.filename().string() + ")"),
-      std::string::npos)
+  EXPECT_NE(state.find("Reason=fabricgate: NODE-MISMATCH driver (run " + main.filename().string() +
+                       ", severity drain)"),
+            std::string::npos)
       << state;
   for (const std::string other : {"fgsnode0", "fgsnode1"}) {
     EXPECT_EQ(node_state(other).find("DRAIN"), std::string::npos) << node_state(other);
@@ -398,20 +398,22 @@ TEST_F(SlurmCluster, NamesTheNodeOfARankSlowedByACpuQuota) {
   const std::string md = slurp(main / "report.md");
   EXPECT_NE(md.find("### Per-rank timings"), std::string::npos) << md;
   EXPECT_NE(md.find("| **2** | fgsnode2 |"), std::string::npos) << md;
-  EXPECT_NE(md.find("scontrol update NodeName=fgsnode2 State=DRAIN Reason=\"fabricgate: "
-                    "STRAGGLER (run "),
-            std::string::npos)
+  // A late rank in one run is watched, not drained (issue 55: severity monitor): the report
+  // names the node and says so, with no DRAIN line.
+  EXPECT_NE(md.find("# monitor fgsnode2: STRAGGLER: seen in this run only"), std::string::npos)
       << md;
+  EXPECT_EQ(md.find("State=DRAIN"), std::string::npos) << md;
 
-  // `fabricgate nodes --format slurm` names that node, and only that one (nothing is drained).
+  // `fabricgate nodes` names that node, and only that one, as monitor: no Slurm line to paste.
+  const auto text = run_job({FABRICGATE_CLI, "nodes", main.string()}, 60);
+  EXPECT_EQ(text.exit_code, 1) << text.output;
+  EXPECT_NE(text.output.find("node fgsnode2:"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("  severity:   monitor (STRAGGLER: "), std::string::npos)
+      << text.output;
+  EXPECT_EQ(text.output.find("scontrol update"), std::string::npos) << text.output;
   const auto lines = run_job({FABRICGATE_CLI, "nodes", main.string(), "--format", "slurm"}, 60);
   EXPECT_EQ(lines.exit_code, 1) << lines.output;
-  EXPECT_EQ(lines.output.rfind("scontrol update NodeName=fgsnode2 State=DRAIN "
-                               "Reason=\"fabricgate: STRAGGLER (run ",
-                               0),
-            0u)
-      << lines.output;
-  EXPECT_EQ(std::count(lines.output.begin(), lines.output.end(), '\n'), 1) << lines.output;
+  EXPECT_EQ(lines.output.find("scontrol"), std::string::npos) << lines.output;
   for (const std::string node : {"fgsnode0", "fgsnode1", "fgsnode2"})
     EXPECT_EQ(node_state(node).find("DRAIN"), std::string::npos) << node;
 }

@@ -41,7 +41,17 @@ TEST(NodeActions, AHostOutsideTheFleetIsPlannedWhateverTheGateAsked) {
   const NodeActionPlan plan = plan_node_actions({outlier}, {}, "r1");
   ASSERT_EQ(plan.actions.size(), 1u);
   EXPECT_EQ(plan.actions.front().node, "gpu-node-7");
-  EXPECT_EQ(plan.actions.front().reason, "fabricgate: HOST-OUTLIER (run r1)");
+  // Seen in this run only: monitor, no drain line (issue 55: severity).
+  EXPECT_EQ(plan.actions.front().reason, "fabricgate: HOST-OUTLIER (run r1, severity monitor)");
+  EXPECT_FALSE(plan.actions.front().drains());
+  EXPECT_TRUE(plan.actions.front().drain_argv.empty());
+  // Its own level, from earlier sessions, outside the fleet too: confirmed, drained.
+  ClusterFinding confirmed = outlier;
+  confirmed.confirmed = true;
+  const NodeActionPlan drained = plan_node_actions({confirmed}, {}, "r1");
+  ASSERT_EQ(drained.actions.size(), 1u);
+  EXPECT_TRUE(drained.actions.front().drains());
+  EXPECT_EQ(drained.actions.front().reason, "fabricgate: HOST-OUTLIER (run r1, severity drain)");
   // No host name: nothing to act on.
   ClusterFinding nameless = outlier;
   nameless.node = "";
@@ -58,10 +68,11 @@ TEST(NodeActions, MismatchWithAMajorityDrainsThatNode) {
   EXPECT_EQ(a.node, "gpu-03");
   EXPECT_EQ(a.slurm_line,
             "scontrol update NodeName=gpu-03 State=DRAIN Reason=\"fabricgate: NODE-MISMATCH driver "
-            "(run 20261201T0900Z-abc)\"");
+            "(run 20261201T0900Z-abc, severity drain)\"");
   EXPECT_EQ(a.drain_argv, (std::vector<std::string>{
                               "scontrol", "update", "NodeName=gpu-03", "State=DRAIN",
-                              "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T0900Z-abc)"}));
+                              "Reason=fabricgate: NODE-MISMATCH driver (run 20261201T0900Z-abc, "
+                              "severity drain)"}));
   EXPECT_EQ(a.resume_argv,
             (std::vector<std::string>{"scontrol", "update", "NodeName=gpu-03", "State=RESUME"}));
   ASSERT_EQ(a.kubectl_lines.size(), 3u);
@@ -85,7 +96,8 @@ TEST(NodeActions, TwoFindingsOnOneNodeMakeOneAction) {
       plan.actions[0].findings,
       (std::vector<std::string>{"NODE-MISMATCH driver", "NODE-MISMATCH nccl", "SUSPECT-NODE"}));
   EXPECT_EQ(plan.actions[0].reason,
-            "fabricgate: NODE-MISMATCH driver, NODE-MISMATCH nccl, SUSPECT-NODE (run r1)");
+            "fabricgate: NODE-MISMATCH driver, NODE-MISMATCH nccl, SUSPECT-NODE (run r1, severity "
+            "drain)");
   EXPECT_EQ(plan.actions[0].details.size(), 3u);
 }
 
@@ -170,7 +182,13 @@ TEST(NodeActions, EmulatedNodesAreNoMachine) {
 }
 
 TEST(NodeActions, SlurmNamesThatAreNotKubernetesNamesGetNoKubectlLine) {
-  const NodeActionPlan plan = plan_node_actions({suspect("GPU_Node7")}, {}, "r1");
+  ClusterFinding link{"DEGRADED-LINK",
+                      true,
+                      "GPU_Node7",
+                      "mlx5_0/1 link_downed",
+                      "GPU_Node7 mlx5_0 port 1: link_downed +3",
+                      ""};
+  const NodeActionPlan plan = plan_node_actions({link}, {}, "r1");
   ASSERT_EQ(plan.actions.size(), 1u);
   EXPECT_EQ(plan.actions[0].slurm_line.rfind("scontrol update NodeName=GPU_Node7 State=DRAIN", 0),
             0u);
@@ -183,7 +201,8 @@ TEST(NodeActions, ReasonKeepsOnlyShellQuietCharacters) {
       "NODE-MISMATCH", true, "gpu-03", "nics\"; rm -rf / #$(x)`y`", "node gpu-03: nics differ", ""};
   const NodeActionPlan plan = plan_node_actions({f}, {}, "r1");
   ASSERT_EQ(plan.actions.size(), 1u);
-  EXPECT_EQ(plan.actions[0].reason, "fabricgate: NODE-MISMATCH nics__ rm -rf / __(x)_y_ (run r1)");
+  EXPECT_EQ(plan.actions[0].reason,
+            "fabricgate: NODE-MISMATCH nics__ rm -rf / __(x)_y_ (run r1, severity drain)");
   EXPECT_EQ(shell_quiet_text(std::string(300, 'x')).size(), 200u);
 }
 
@@ -195,6 +214,37 @@ TEST(NodeActions, NameRules) {
   EXPECT_FALSE(is_kubernetes_node_name("Upper"));
   EXPECT_FALSE(is_kubernetes_node_name("under_score"));
   EXPECT_FALSE(is_kubernetes_node_name("dot."));
+}
+
+}  // namespace FABRICGATE_TEST_UNIT
+}  // namespace
+}  // namespace fabricgate::gate
+
+namespace fabricgate::gate {
+namespace {
+namespace FABRICGATE_TEST_UNIT {
+
+// Severity per finding (issue 55): only a confirmed finding drains. A pair measurement of one run
+// suggests a reboot, a late rank is watched; neither plans a Slurm or kubectl line, and the report
+// line says which and why.
+TEST(NodeActions, OnlyAConfirmedFindingDrains) {
+  const ClusterFinding straggler{"STRAGGLER", true, "gpu-04", "", "rank 3 on gpu-04 is late", ""};
+  const NodeActionPlan plan = plan_node_actions({suspect("gpu-03"), straggler}, {}, "r1");
+  ASSERT_EQ(plan.actions.size(), 2u);
+  EXPECT_EQ(plan.actions[0].severity, NodeSeverity::reboot_suggested);
+  EXPECT_EQ(plan.actions[1].severity, NodeSeverity::monitor);
+  for (const NodeAction& a : plan.actions) {
+    EXPECT_FALSE(a.drains()) << a.node;
+    EXPECT_TRUE(a.drain_argv.empty() && a.slurm_line.empty() && a.kubectl_lines.empty()) << a.node;
+  }
+  const std::vector<std::string> lines = node_action_lines(plan);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].rfind("# reboot-suggested gpu-03: SUSPECT-NODE: ", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("# monitor gpu-04: STRAGGLER: ", 0), 0u) << lines[1];
+  EXPECT_STREQ(severity_name(finding_severity({"DEGRADED-LINK", true, "n", "", "", ""}).severity),
+               "drain");
+  EXPECT_STREQ(severity_name(finding_severity({"NODE-MISMATCH", true, "n", "", "", ""}).severity),
+               "drain");
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

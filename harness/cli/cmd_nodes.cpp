@@ -23,6 +23,7 @@
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
+#include "harness/cli/nodes_resume.hpp"
 #include "harness/cli/shipped_suites.hpp"
 #include "harness/cluster/cluster_consistency.hpp"
 #include "harness/cluster/node_actions.hpp"
@@ -43,6 +44,8 @@ namespace fs = std::filesystem;
 struct NodesArgs {
   std::string run;
   bool drain = false;
+  bool resume = false;  // nodes_resume.hpp
+  bool apply = false;   // with --resume: run the RESUME lines
   std::string format = "text";
   int timeout_s = 30;
   std::string baseline;
@@ -338,6 +341,13 @@ void print_fabric_wide(const BudgetCheck& b, const gate::NodeActionPlan& plan,
 }
 
 int run_nodes(const NodesArgs& a) {
+  if (a.resume) {
+    if (!a.run.empty() || a.drain)
+      throw InputError("--resume works on the cluster, not on a run: give neither RUN nor --drain");
+    return run_nodes_resume({a.store, a.apply, a.timeout_s});
+  }
+  if (a.apply) throw InputError("--apply goes with --resume (--drain runs the drain lines)");
+  if (a.run.empty()) throw InputError("RUN: a run directory or run.json (or --resume)");
   const RunRecord run = load_run(a.run);
   std::vector<gate::ClusterFinding> findings = gate::check_cluster_consistency(run.nodes);
   for (gate::ClusterFinding& f : gate::find_pair_outliers(run.benchmarks))
@@ -380,8 +390,14 @@ void add_nodes_command(CLI::App& app, int& exit_code) {
                                  "run blames (--drain runs scontrol)");
   cmd->footer(
       "Example:\n"
-      "  fabricgate nodes results/cluster/RUN_ID --format slurm");
-  cmd->add_option("run", a->run, "Run directory or run.json")->required();
+      "  fabricgate nodes results/cluster/RUN_ID --format slurm\n"
+      "  fabricgate nodes --resume --store sqlite:results/fabricgate.sqlite --apply");
+  cmd->add_option("run", a->run, "Run directory or run.json (not with --resume)");
+  cmd->add_flag("--resume", a->resume,
+                "Return to service the nodes fabricgate drained (Slurm Reason 'fabricgate:') that "
+                "have the policy's passing runs (default 2) in the store since; a dry run unless "
+                "--apply");
+  cmd->add_flag("--apply", a->apply, "With --resume: run the scontrol RESUME lines");
   cmd->add_flag("--drain", a->drain,
                 "Run `scontrol update NodeName=... State=DRAIN` for each blamed node");
   cmd->add_option("--format", a->format, "text|json|slurm|kubernetes")

@@ -113,7 +113,7 @@ class PostgresStore final : public ResultsStore {
     Transaction t(*this, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     std::string sql =
         "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, "
-        "r.fingerprint_digest, r.facts, r.env, r.host_id, r.session_id, r.host_seal "
+        "r.fingerprint_digest, r.facts, r.env, r.host_id, r.session_id, r.host_seal, r.nodes "
         "FROM runs r WHERE r.platform = $1 AND r.run_id <> $2";
     if (!q.key.empty()) {
       sql +=
@@ -124,12 +124,13 @@ class PostgresStore final : public ResultsStore {
     }
     // Empty filters match everything, so the parameter list keeps one shape.
     sql += " AND ($4 = '' OR r.host_id = $4) AND ($5 = '' OR r.started_at < $5)";
-    sql += " AND ($6 = '' OR r.host_seal <> '')";
+    sql += " AND ($6 = '' OR r.host_seal <> '') AND ($7 = '' OR strpos(r.nodes, $7) > 0)";
     sql += q.oldest ? " ORDER BY r.started_at ASC, r.run_id ASC"
                     : " ORDER BY r.started_at DESC, r.run_id DESC";
     if (q.last > 0) sql += " LIMIT " + std::to_string(q.last);
-    const Result header = exec(sql, {q.platform, q.exclude_run_id, q.key, q.host, q.started_before,
-                                     q.sealed_only ? "1" : ""});
+    const Result header =
+        exec(sql, {q.platform, q.exclude_run_id, q.key, q.host, q.started_before,
+                   q.sealed_only ? "1" : "", q.node.empty() ? "" : json(q.node).dump()});
     std::vector<StoredRun> out(static_cast<std::size_t>(header.rows()));
     std::unordered_map<long long, std::size_t> slot;
     std::vector<std::string> ids;
@@ -147,6 +148,10 @@ class PostgresStore final : public ResultsStore {
       r.host_id = header.text(i, 9);
       r.session_id = header.text(i, 10);
       r.host_seal = header.text(i, 11);
+      if (const json nodes = json::parse(header.text(i, 12), nullptr, false); nodes.is_array()) {
+        for (const json& n : nodes)
+          if (n.is_string()) r.nodes.push_back(n.get<std::string>());
+      }
       r.facts = json::parse(header.text(i, 7), nullptr, false);
       if (r.facts.is_discarded()) r.facts = json::object();
       const json env = json::parse(header.text(i, 8), nullptr, false);
@@ -351,11 +356,11 @@ class PostgresStore final : public ResultsStore {
     exec("DELETE FROM runs WHERE platform = $1 AND run_id = $2", {r.platform, r.run_id});
     const Result id = exec(
         "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, "
-        "fingerprint_digest, facts, env, host_id, session_id, runner_counters, host_seal) "
-        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
+        "fingerprint_digest, facts, env, host_id, session_id, runner_counters, host_seal, nodes) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id",
         {r.platform, r.run_id, r.started_at, r.suite, r.scenario, r.complete ? "1" : "0",
          r.fingerprint_digest, r.facts.dump(), json(r.env).dump(), r.host_id, r.session_id,
-         r.runner_counters.dump(), r.host_seal});
+         r.runner_counters.dump(), r.host_seal, json(r.nodes).dump()});
     const std::string run_ref = id.text(0, 0);
     std::vector<std::string> keys;
     keys.reserve(r.medians.size());

@@ -30,6 +30,7 @@ struct RunQuery {
   std::string started_before;  // when set (ISO 8601 UTC): only runs started strictly before
   bool oldest = false;         // with last: the oldest runs instead (a host's first level)
   bool sealed_only = false;    // only rows that carry a seal (row_seal.hpp; checked by the caller)
+  std::string node = {};       // when set: only runs whose nodes include this host name
 };
 
 class ResultsStore {

@@ -34,6 +34,7 @@ std::string sealed_text(const StoredRun& run) {
                        {"scenario", run.scenario},
                        {"complete", run.complete},
                        {"fingerprint_digest", run.fingerprint_digest},
+                       {"nodes", run.nodes},
                        {"medians", rows}};
   return sealed.dump(-1, ' ', true, json::error_handler_t::replace);
 }

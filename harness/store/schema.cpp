@@ -79,6 +79,10 @@ std::vector<std::string> migrate_from(int from, Dialect d) {
     return {"ALTER TABLE runs ADD COLUMN host_seal TEXT NOT NULL DEFAULT ''",
             "UPDATE schema_version SET version = 5"};
   }
+  if (from == 5) {
+    return {"ALTER TABLE runs ADD COLUMN nodes TEXT NOT NULL DEFAULT '[]'",
+            "UPDATE schema_version SET version = 6"};
+  }
   throw std::logic_error("no migration from schema version " + std::to_string(from));
 }
 

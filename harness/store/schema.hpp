@@ -10,6 +10,8 @@
 //       (docs/COUNTERS.md); rows written before are '{}' (not recorded).
 //   v5  runs gain host_seal: the HMAC that `run` seals its row with (row_seal.hpp); rows
 //       written before are '' (unsealed: they no longer make a host's level).
+//   v6  runs gain nodes (JSON array of the run's host names): `nodes --resume` counts a drained
+//       node's passing runs; rows written before are '[]'.
 // A store is migrated inside one transaction when opened, so a crash mid-migration leaves the
 // old version intact.
 #include <string>
@@ -18,7 +20,7 @@
 namespace fabricgate::store {
 
 // The schema this build writes; older stores are migrated when opened.
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 enum class Dialect { sqlite, postgresql };
 

@@ -163,8 +163,8 @@ class SqliteStore final : public ResultsStore {
     Statement add_run(db_,
                       "INSERT INTO runs (platform, run_id, started_at, suite, scenario, complete, "
                       "fingerprint_digest, "
-                      "facts, env, host_id, session_id, runner_counters, host_seal) VALUES (?1, "
-                      "?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                      "facts, env, host_id, session_id, runner_counters, host_seal, nodes) VALUES "
+                      "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                       display());
     Statement add_key(db_, "INSERT OR IGNORE INTO keys (key) VALUES (?1)", display());
     Statement find_key(db_, "SELECT id FROM keys WHERE key = ?1", display());
@@ -195,7 +195,8 @@ class SqliteStore final : public ResultsStore {
           .text(10, r.host_id)
           .text(11, r.session_id)
           .text(12, r.runner_counters.dump())
-          .text(13, r.host_seal);
+          .text(13, r.host_seal)
+          .text(14, json(r.nodes).dump());
       add_run.step();
       add_run.reset();
       const long long run_id = sqlite3_last_insert_rowid(db_);
@@ -238,13 +239,14 @@ class SqliteStore final : public ResultsStore {
         "SELECT r.id, r.run_id, r.started_at, r.suite, r.scenario, r.complete, "
         "r.fingerprint_digest, r.facts, r.env, " +
         std::string(version_ >= 3 ? "r.host_id, r.session_id" : "'', ''") +  // v2: read as is
-        (version_ >= 5 ? ", r.host_seal" : ", ''") +
+        (version_ >= 5 ? ", r.host_seal" : ", ''") + (version_ >= 6 ? ", r.nodes" : ", '[]'") +
         " FROM runs r WHERE r.platform = ?1 AND r.run_id != ?2";
     if (key_id >= 0)
       sql += " AND EXISTS (SELECT 1 FROM medians m WHERE m.run = r.id AND m.key = ?3)";
     if (!q.host.empty()) sql += version_ >= 3 ? " AND r.host_id = ?5" : " AND ?5 = ''";
     if (!q.started_before.empty()) sql += " AND r.started_at < ?6";
     if (q.sealed_only) sql += version_ >= 5 ? " AND r.host_seal <> ''" : " AND 0";
+    if (!q.node.empty()) sql += version_ >= 6 ? " AND instr(r.nodes, ?7) > 0" : " AND 0";
     sql += q.oldest ? " ORDER BY r.started_at ASC, r.run_id ASC LIMIT ?4"
                     : " ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?4";
     Statement s(db_, sql, display());
@@ -254,6 +256,7 @@ class SqliteStore final : public ResultsStore {
     if (key_id >= 0) s.integer(3, key_id);
     if (!q.host.empty()) s.text(5, q.host);
     if (!q.started_before.empty()) s.text(6, q.started_before);
+    if (!q.node.empty() && version_ >= 6) s.text(7, json(q.node).dump());
     std::vector<StoredRun> out;
     std::vector<long long> ids;
     while (s.step()) {
@@ -269,6 +272,10 @@ class SqliteStore final : public ResultsStore {
       r.host_id = s.column_text(9);
       r.session_id = s.column_text(10);
       r.host_seal = s.column_text(11);
+      if (const json nodes = json::parse(s.column_text(12), nullptr, false); nodes.is_array()) {
+        for (const json& n : nodes)
+          if (n.is_string()) r.nodes.push_back(n.get<std::string>());
+      }
       r.facts = json::parse(s.column_text(7), nullptr, false);
       if (r.facts.is_discarded()) r.facts = json::object();
       const json env = json::parse(s.column_text(8), nullptr, false);

@@ -68,6 +68,7 @@ StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparis
   if (run.runner_counters.present) s.runner_counters = counters::compact_json(run.runner_counters);
   s.host_id = run.host_id;
   s.session_id = run.session_id;
+  for (const NodeRecord& n : run.nodes) s.nodes.push_back(n.hostname.empty() ? n.name : n.hostname);
   s.env = run.capture.env_overrides;
   for (const auto& [name, value] : run.scenario_env) s.env[name] = value;
   std::unordered_map<std::string, const char*> verdicts;

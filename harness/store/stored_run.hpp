@@ -45,6 +45,7 @@ struct StoredRun {
   // HMAC of the row under the recording machine's host key (row_seal.hpp); "" when unsealed
   // (recorded by `store import` or `compare`, or before schema v5).
   std::string host_seal;
+  std::vector<std::string> nodes;  // the run's host names (a node's name when it has none)
 };
 
 // Launch medians of every clean result (status ok, no PITFALLS error), with the verdicts of

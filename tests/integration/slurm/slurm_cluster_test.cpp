@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -303,12 +304,76 @@ TEST_F(SlurmCluster, DrainsTheNodeTheGateBlamesThenResumesIt) {
     fs::remove_all(dir);
   }
 
-  const auto back = cluster({"scontrol", "update", "NodeName=fgsnode2", "State=RESUME"}, 30);
-  EXPECT_EQ(back.exit_code, 0) << back.output;
+  // Resume (issue 55): fgsnode2 comes back only after two passing runs on it, recorded and
+  // sealed in the store after it was drained; fgsnode0, drained by someone else, never does.
+  ResumeNode resume_theirs{"fgsnode0"};
+  ASSERT_EQ(
+      cluster({"scontrol", "update", "NodeName=fgsnode0", "State=DRAIN", "Reason=disk replacement"},
+              30)
+          .exit_code,
+      0);
+  const fs::path dir = fs::temp_directory_path() / ("fg-resume-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string store = "sqlite:" + (dir / "store.sqlite").string();
+  const auto resume_plan = [&](bool apply) {
+    std::vector<std::string> argv{FABRICGATE_CLI, "nodes", "--resume", "--store", store};
+    if (apply) argv.push_back("--apply");
+    return cluster(argv, 60);
+  };
+  // The store must exist before --resume reads it: one run recorded now, fgsnode2 failing in it.
+  ASSERT_EQ(run_job({FABRICGATE_CLI, "compare", main.string(), "--store", store}, 60).exit_code, 1);
+  auto plan = resume_plan(false);
+  EXPECT_EQ(plan.exit_code, 0) << plan.output;
+  EXPECT_NE(plan.output.find("0 of 2 passing run(s) since"), std::string::npos) << plan.output;
+  EXPECT_NE(plan.output.find(": stays drained"), std::string::npos) << plan.output;
+  EXPECT_EQ(plan.output.find("fgsnode0"), std::string::npos) << plan.output;
+  // Two passing runs of all three nodes (the driver agrees again), started after the drain.
+  const auto later = std::chrono::system_clock::now() + std::chrono::seconds(2);
+  const std::time_t t = std::chrono::system_clock::to_time_t(later);
+  char started[32];
+  std::strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  for (int i = 0; i <= 2; ++i) {
+    json pass = load_json_file(main / "run.json", "fabricgate.run/1");
+    pass["run_id"] = pass["run_id"].get<std::string>() + "-pass-" + std::to_string(i);
+    pass["started_at"] = started;
+    pass["nodes"][2]["facts"]["driver"] = "";
+    const fs::path run = dir / ("pass-" + std::to_string(i));
+    fs::create_directories(run);
+    write_json_atomically(run / "run.json", pass);
+    // Run 0 is recorded unsealed (as anyone with write access to the store could): not counted.
+    std::vector<std::string> argv{
+        FABRICGATE_CLI, "compare",         run.string(),           "--store",
+        store,          "--baselines-dir", (dir / "none").string()};
+    if (i > 0) argv.push_back("--vouch");
+    const auto recorded = run_job(argv, 60);
+    EXPECT_EQ(recorded.exit_code, 0) << recorded.output;
+    if (i == 0) {
+      plan = resume_plan(false);
+      EXPECT_NE(plan.output.find("0 of 2 passing run(s) since"), std::string::npos) << plan.output;
+      EXPECT_NE(plan.output.find("(1 more unsealed: not counted)"), std::string::npos)
+          << plan.output;
+    }
+    if (i == 1) {
+      plan = resume_plan(false);
+      EXPECT_NE(plan.output.find("1 of 2 passing run(s) since"), std::string::npos) << plan.output;
+    }
+  }
+  plan = resume_plan(false);
+  EXPECT_NE(plan.output.find("2 of 2 passing run(s) since"), std::string::npos) << plan.output;
+  EXPECT_NE(plan.output.find("slurm: scontrol update NodeName=fgsnode2 State=RESUME"),
+            std::string::npos)
+      << plan.output;
+  EXPECT_NE(plan.output.find("dry run: nothing changed"), std::string::npos) << plan.output;
+  EXPECT_TRUE(drained(node_state("fgsnode2"))) << node_state("fgsnode2");
+  const auto applied = resume_plan(true);
+  EXPECT_EQ(applied.exit_code, 0) << applied.output;
+  EXPECT_NE(applied.output.find("resumed fgsnode2"), std::string::npos) << applied.output;
   const std::string resumed = wait_for_node("fgsnode2", [](const std::string& st) {
     return st.find("State=IDLE ") != std::string::npos;
   });
   EXPECT_NE(resumed.find("State=IDLE "), std::string::npos) << resumed;
+  EXPECT_NE(node_state("fgsnode0").find("DRAIN"), std::string::npos) << node_state("fgsnode0");
+  fs::remove_all(dir);
 }
 
 // A CPU quota for the processes moved into it (cgroup v2 cpu.max, or v1's cpu controller), removed

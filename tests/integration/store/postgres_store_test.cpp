@@ -197,7 +197,7 @@ TEST_F(PostgresStoreTest, MigratesAVersion1Store) {
   admin(v1);
   auto s = open();
   EXPECT_EQ(s->schema_version(),
-            5);  // v1 -> v2 -> v3 (host, session) -> v4 (counters) -> v5 (seal)
+            6);  // v1 -> v2 -> v3 (host, session) -> v4 (counters) -> v5 (seal) -> v6
   const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
   ASSERT_EQ(runs.size(), 1u);
   ASSERT_EQ(runs[0].medians.size(), 1u);

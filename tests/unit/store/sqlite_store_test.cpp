@@ -233,7 +233,7 @@ TEST(SqliteStore, MigratesAVersion1StoreKeepingItsRuns) {
   sqlite3_close(db);
   auto s = open_store(sqlite_at(file));
   EXPECT_EQ(s->schema_version(),
-            5);  // v1 -> v2 -> v3 (host, session) -> v4 (counters) -> v5 (seal)
+            6);  // v1 -> v2 -> v3 (host, session) -> v4 (counters) -> v5 (seal) -> v6
   const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].run_id, "r1");

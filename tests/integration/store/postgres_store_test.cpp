@@ -167,6 +167,7 @@ TEST_F(PostgresStoreTest, ASealedRowVerifiesAndAnUnsealedRecordNeverReplacesIt) 
   const std::string key(64, '7');
   StoredRun sealed = synthetic_run("sealplat", 1, 6);
   sealed.medians[0].time_us = 0.1 + 0.2;  // a double that needs all 17 digits
+  sealed.nodes = {"gpu-1", "gpu-12"};     // v6: the run's host names, sealed too
   sealed.host_seal = row_seal(sealed, key);
   s->record(sealed);
   s->record(synthetic_run("sealplat", 2, 6));  // unsealed
@@ -185,6 +186,14 @@ TEST_F(PostgresStoreTest, ASealedRowVerifiesAndAnUnsealedRecordNeverReplacesIt) 
   runs = s->runs(q);
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].run_id, sealed.run_id);
+  EXPECT_EQ(runs[0].nodes, sealed.nodes);
+  // The node filter matches a whole host name, not a prefix of another.
+  RunQuery by_node;
+  by_node.platform = "sealplat";
+  by_node.node = "gpu-12";
+  EXPECT_EQ(s->runs(by_node).size(), 1u);
+  by_node.node = "gpu-2";
+  EXPECT_TRUE(s->runs(by_node).empty());
 }
 
 TEST_F(PostgresStoreTest, MigratesAVersion1Store) {

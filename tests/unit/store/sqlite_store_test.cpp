@@ -185,6 +185,22 @@ TEST(RowSeal, BreaksOnEveryFieldThatDecidesALevelAndSurvivesTheStore) {
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].host_seal, row.host_seal);
   EXPECT_TRUE(seal_holds(runs[0], key));
+  // v6: the run's host names, read back, filtered by whole name, and sealed.
+  StoredRun with_nodes = synthetic_run("p", 2, 3);
+  with_nodes.nodes = {"gpu-1", "gpu-12"};
+  with_nodes.host_seal = row_seal(with_nodes, key);
+  s->record(with_nodes);
+  RunQuery by_node{"p", 0, "", "", "", ""};
+  by_node.node = "gpu-12";
+  const auto found = s->runs(by_node);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].nodes, with_nodes.nodes);
+  EXPECT_TRUE(seal_holds(found[0], key));
+  by_node.node = "gpu-2";
+  EXPECT_TRUE(s->runs(by_node).empty());
+  StoredRun moved = found[0];
+  moved.nodes = {"gpu-3"};
+  EXPECT_FALSE(seal_holds(moved, key));
 }
 
 // A re-judgement (`compare`) or an import records the run unsealed: it never replaces the row

@@ -203,10 +203,17 @@ std::string page(const std::string& title, const std::string& body, const Dashbo
          ". Static: no script, nothing fetched.</footer>\n</body>\n</html>\n";
 }
 
+std::string join_findings(const std::vector<std::string>& findings) {
+  std::string out;
+  for (const std::string& f : findings) out += (out.empty() ? "" : "; ") + f;
+  return out;
+}
+
 std::string runs_table(const PlatformView& v) {
   std::string out =
       "<table class=\"runs\"><tr><th>started (UTC)</th><th>run</th><th>host</th>"
-      "<th>suite / scenario</th><th>verdict</th><th>keys</th></tr>\n";
+      "<th>suite / scenario</th><th>verdict</th><th>keys</th><th>nodes blamed (severity)</th>"
+      "</tr>\n";
   const auto& runs = v.platform->runs;
   for (auto it = runs.rbegin(); it != runs.rend(); ++it) {  // newest first
     const std::string verdict = run_verdict(*it);
@@ -216,7 +223,8 @@ std::string runs_table(const PlatformView& v) {
            "</code></td><td>" + site_esc(it->host) + "</td><td>" + site_esc(it->run.suite) + " / " +
            site_esc(it->run.scenario) + (it->run.complete ? "" : " (incomplete)") +
            "</td><td class=\"" + verdict_class(verdict) + "\">" + site_esc(verdict) + "</td><td>" +
-           site_esc(verdict_counts(*it)) + "</td></tr>\n";
+           site_esc(verdict_counts(*it)) + "</td><td class=\"node-findings\">" +
+           site_esc(join_findings(it->node_findings)) + "</td></tr>\n";
   }
   return out + "</table>\n";
 }

@@ -24,6 +24,8 @@ struct DashboardRun {
   // The gate's outcome when the run was recorded (gate::outcome_word: PASS, FAIL, NOT JUDGED, NO
   // BASELINE); empty for rows recorded before it was kept, whose headline comes from the keys.
   std::string outcome;
+  // The nodes the run blamed: "NODE: FINDING (severity)", severity one of node_actions.hpp's.
+  std::vector<std::string> node_findings = {};
 };
 
 struct DashboardPlatform {

@@ -19,6 +19,10 @@ void flatten(const json& j, const std::string& prefix, std::map<std::string, std
   }
 }
 
+bool judgement_fact(const std::string& path) {
+  return path == "outcome" || path == "node_findings" || path.rfind("node_findings/", 0) == 0;
+}
+
 }  // namespace
 
 std::vector<FactChange> fingerprint_diff(const json& before, const json& after) {
@@ -27,6 +31,10 @@ std::vector<FactChange> fingerprint_diff(const json& before, const json& after) 
   std::map<std::string, std::string> b;
   flatten(before, "", a);
   flatten(after, "", b);
+  // The gate's own judgement of the run, kept beside its facts (store/stored_run.cpp): not a
+  // change of the setup.
+  std::erase_if(a, [](const auto& kv) { return judgement_fact(kv.first); });
+  std::erase_if(b, [](const auto& kv) { return judgement_fact(kv.first); });
   std::vector<FactChange> out;
   for (const auto& [k, v] : a) {
     const auto it = b.find(k);

@@ -28,6 +28,17 @@ report::DashboardRun dashboard_run(const StoredRun& run) {
     const std::string word = o->get<std::string>();
     if (gate::is_outcome_word(word)) d.outcome = word;
   }
+  if (const auto n = run.facts.find("node_findings"); n != run.facts.end() && n->is_array()) {
+    for (const auto& f : *n) {
+      if (!f.is_object()) continue;
+      const std::string node = f.value("node", std::string());
+      const std::string finding = f.value("finding", std::string());
+      const std::string severity = f.value("severity", std::string());
+      // Only the gate's own severity words; node and finding are shown escaped (site_esc).
+      if (severity != "drain" && severity != "reboot-suggested" && severity != "monitor") continue;
+      d.node_findings.push_back(node + ": " + finding + " (" + severity + ")");
+    }
+  }
   return d;
 }
 

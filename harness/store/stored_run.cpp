@@ -1,4 +1,5 @@
 #include "harness/store/stored_run.hpp"
+#include "harness/cluster/node_actions.hpp"
 #include "harness/counters/counters_json.hpp"
 #include "harness/gate/outcome.hpp"
 
@@ -65,6 +66,18 @@ StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparis
   // The gate's own outcome, settled once (outcome.hpp): the dashboard's headline for the run. Kept
   // out of the fingerprint digest above, which groups runs by machine and software.
   if (comparison) s.facts["outcome"] = gate::outcome_word(*comparison);
+  // The nodes it blamed, with the severity of each finding (node_actions.hpp): the dashboard's
+  // node column. Also outside the digest.
+  if (comparison) {
+    json blamed = json::array();
+    for (const gate::ClusterFinding& f : comparison->cluster_findings) {
+      if (f.node.empty() || f.id == "BELOW-ROOFLINE" || f.id == "SLOW-PAIR") continue;
+      blamed.push_back({{"node", f.node},
+                        {"finding", f.id},
+                        {"severity", gate::severity_name(gate::finding_severity(f).severity)}});
+    }
+    if (!blamed.empty()) s.facts["node_findings"] = std::move(blamed);
+  }
   if (run.runner_counters.present) s.runner_counters = counters::compact_json(run.runner_counters);
   s.host_id = run.host_id;
   s.session_id = run.session_id;

@@ -60,6 +60,43 @@ TEST(SqliteStore, KeepsHostAndSessionAndFiltersByHostAndStartTime) {
   EXPECT_EQ(s->runs(q).size(), 4u);
 }
 
+// The nodes a run blamed reach the dashboard with each finding's severity (issue 55), read back
+// from the store; a severity that is not one of the gate's words is dropped.
+TEST(SqliteStore, TheDashboardShowsTheNodesARunBlamedWithTheirSeverity) {
+  const fs::path dir = fresh_temp_dir("store-node-findings");
+  auto s = open_store(sqlite_at(dir / "fg.sqlite"));
+  RunRecord run;
+  run.platform = "p";
+  run.suite = "cpu";
+  run.scenario = "default";
+  run.run_id = "r1";
+  run.started_at = "2026-01-01T00:01:00Z";
+  gate::Comparison c;
+  c.has_baseline = true;
+  c.exit_code = ExitCode::gate_failure;
+  c.cluster_findings.push_back({"NODE-MISMATCH", true, "fgsnode2", "driver", "driver differs", ""});
+  c.cluster_findings.push_back({"STRAGGLER", true, "fgsnode1", "", "rank 1 late", ""});
+  s->record(stored_run_from(run, &c));
+  StoredRun forged = synthetic_run("p", 2, 1);
+  forged.facts["node_findings"] = {{{"node", "x"}, {"finding", "F"}, {"severity", "drain!"}}};
+  s->record(forged);
+  RunQuery q;
+  q.platform = "p";
+  const auto rows = s->runs(q);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(dashboard_run(rows[0]).node_findings,
+            (std::vector<std::string>{"fgsnode2: NODE-MISMATCH (drain)",
+                                      "fgsnode1: STRAGGLER (monitor)"}));
+  EXPECT_TRUE(dashboard_run(rows[1]).node_findings.empty());
+  const auto pages = report::render_dashboard(dashboard_platforms(*s, "", 0), {});
+  bool shown = false;
+  for (const auto& page : pages)
+    shown = shown || page.html.find(
+                         "fgsnode2: NODE-MISMATCH (drain); fgsnode1: STRAGGLER "
+                         "(monitor)") != std::string::npos;
+  EXPECT_TRUE(shown);
+}
+
 // The dashboard's headline for each run is the gate's own outcome, as recorded with the run (one
 // run of every outcome, read back from SQLite); a row whose outcome is not one of the gate's words
 // (anyone who can write the store can write it) falls back to the keys' verdicts.

@@ -110,8 +110,8 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--gate", args->gate, kGateHelp)
       ->check(CLI::IsMember({"change", "fleet", "both"}))
       ->capture_default_str();
-  cmd->add_option("--format", args->format, "console|markdown|junit|json")
-      ->check(CLI::IsMember({"console", "markdown", "junit", "json"}))
+  cmd->add_option("--format", args->format, "console|markdown|junit|json|ctrf")
+      ->check(CLI::IsMember({"console", "markdown", "junit", "json", "ctrf"}))
       ->capture_default_str();
   cmd->add_option("--store", args->store,
                   "Results store the run is recorded in and DRIFT reads: sqlite:PATH, "

@@ -91,13 +91,15 @@ void add_report_command(CLI::App& app, int& exit_code) {
                 "Compare even when the run\'s platform key differs from the baseline\'s");
   cmd->add_option(
          "--format", args->format,
-         "console|markdown|junit|annotations|json|html (html: one self-contained file, no network: "
+         "console|markdown|junit|annotations|json|html|ctrf (ctrf: the Common Test Report Format, "
+         "ctrf.io; html: one self-contained file, no network: "
          "verdict, failing keys, versions and what changed in the fingerprint, per collective "
          "busbw and time "
          "vs size with the baseline band and NCCL choice changes, the trend of the last runs with "
          "change "
          "points marked, the GPU-pair matrix, notes)")
-      ->check(CLI::IsMember({"console", "markdown", "junit", "annotations", "json", "html"}))
+      ->check(
+          CLI::IsMember({"console", "markdown", "junit", "annotations", "json", "html", "ctrf"}))
       ->capture_default_str();
   cmd->add_option("--gate", args->gate, kGateHelp)
       ->check(CLI::IsMember({"change", "fleet", "both"}))

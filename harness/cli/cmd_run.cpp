@@ -145,6 +145,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
     const char* file = format == report::ReportFormat::markdown ? "report.md"
                        : format == report::ReportFormat::junit  ? "junit.xml"
                        : format == report::ReportFormat::json   ? "comparison.json"
+                       : format == report::ReportFormat::ctrf   ? "ctrf.json"
                                                                 : "annotations.txt";
     emit(comparison, format, (sr.dir / file).string());
   }
@@ -302,7 +303,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option(
          "--report", a->reports,
-         "Reports written into the run directory: markdown, junit, json, html (report.html)")
+         "Reports written into the run directory: markdown, junit, json, html (report.html), ctrf "
+         "(ctrf.json)")
       ->capture_default_str();
   cmd->add_flag("--verbose", a->verbose,
                 "Print the bench's Google Benchmark table (always in <run dir>/bench-console.txt) "

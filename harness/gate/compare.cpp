@@ -183,6 +183,7 @@ Comparison start_comparison(const RunRecord& run, const Baseline* baseline,
   c.host_name = host_name_of(run);
   c.host_history_launches = options.host_history ? options.host_history->runs : 0;
   c.run_id = run.run_id;
+  c.run_started_at = run.started_at;
   c.platform = run.platform;
   c.run_source = run.source;
   c.run_complete = run.complete;

@@ -18,8 +18,9 @@ ReportFormat parse_report_format(std::string_view name) {
   if (name == "annotations") return ReportFormat::annotations;
   if (name == "json") return ReportFormat::json;
   if (name == "html") return ReportFormat::html;
-  static constexpr std::array<std::string_view, 6> kFormats{"console",     "markdown", "junit",
-                                                            "annotations", "json",     "html"};
+  if (name == "ctrf") return ReportFormat::ctrf;
+  static constexpr std::array<std::string_view, 7> kFormats{
+      "console", "markdown", "junit", "annotations", "json", "html", "ctrf"};
   throw InputError("unknown report format \"" + std::string(name) + "\" (expected " +
                    names_text(kFormats) + ")" + did_you_mean(name, kFormats));
 }
@@ -34,6 +35,7 @@ std::string render_json(const gate::Comparison& c) {
 std::string render(const gate::Comparison& original, ReportFormat format,
                    const RenderOptions& options) {
   if (format == ReportFormat::json) return render_json(original);
+  if (format == ReportFormat::ctrf) return render_ctrf(original);  // JSON: its encoder escapes
   if (format == ReportFormat::annotations) return render_annotations(original, options);
   const gate::Comparison c = printable_copy(original);
   switch (format) {
@@ -41,7 +43,8 @@ std::string render(const gate::Comparison& original, ReportFormat format,
     case ReportFormat::markdown: return without_workflow_commands(render_markdown(c, options));
     case ReportFormat::junit: return without_workflow_commands(render_junit(c));
     case ReportFormat::annotations:
-    case ReportFormat::json: break;
+    case ReportFormat::json:
+    case ReportFormat::ctrf: break;
     case ReportFormat::html:  // bands of judged keys, no trend
       return without_workflow_commands(render_html(c, HtmlInputs{}));
   }

@@ -10,7 +10,7 @@
 
 namespace fabricgate::report {
 
-enum class ReportFormat { console, markdown, junit, annotations, json, html };
+enum class ReportFormat { console, markdown, junit, annotations, json, html, ctrf };
 
 // Throws InputError for an unknown name.
 ReportFormat parse_report_format(std::string_view name);
@@ -28,6 +28,8 @@ struct RenderOptions {
 std::string render_console(const gate::Comparison& c, const RenderOptions& options);
 std::string render_markdown(const gate::Comparison& c, const RenderOptions& options);
 std::string render_junit(const gate::Comparison& c);
+// The Common Test Report Format (ctrf.io, spec 1.0.0): ctrf_report.cpp.
+std::string render_ctrf(const gate::Comparison& c);
 std::string render_annotations(const gate::Comparison& c, const RenderOptions& options);
 std::string render_json(const gate::Comparison& c);
 

@@ -194,6 +194,7 @@ struct VerdictCount {
 
 struct Comparison {
   std::string run_id;
+  std::string run_started_at;  // the run's start, ISO 8601 UTC (CTRF's summary start)
   std::string platform;
   std::string run_source;
   std::string baseline_source;  // "" when there is no baseline

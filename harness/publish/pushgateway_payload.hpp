@@ -3,7 +3,7 @@
 // scenario: one group per measured configuration, replaced by each push) and the metrics in the
 // text exposition format. Pure functions of the run and its comparison.
 //
-// Per key (label key="<benchmark key>"): fabricgate_time_us, fabricgate_algbw_gbps,
+// Per key (label key="<benchmark key>"): fabricgate_time_seconds, fabricgate_algbw_gbps,
 // fabricgate_busbw_gbps (collectives only), fabricgate_performance_ratio (keys judged against a
 // baseline; > 1 better), fabricgate_key_failed (0/1). Per run: fabricgate_gate_failed (0/1),
 // fabricgate_gate_exit_code, fabricgate_run_complete (0/1), fabricgate_keys{verdict="..."}.

@@ -389,6 +389,34 @@ TEST_F(publish_Cli, ACaBundleThatIsNoPemIsExitTwoBeforeAnyAttempt) {
   EXPECT_EQ(server.requests().size(), 0u) << "nothing is sent before the bundle is checked";
 }
 
+// The Pushgateway payload as pushed (the body the recording server saw) passes Prometheus's own
+// linter, `promtool check metrics` (Debian's prometheus package; issue 56 item 3): types, HELP,
+// names and label syntax, exit 0 with no finding; and promtool does fail a malformed payload.
+TEST_F(publish_Cli, ThePushgatewayPayloadPassesPromtoolCheckMetrics) {
+  const std::string promtool = "/usr/bin/promtool";
+  if (!fs::exists(promtool))
+    GTEST_SKIP() << promtool << " not installed (apt-get install prometheus; ci/bootstrap does)";
+  RecordingServer server(root_ / "srv", "200");
+  const auto r = publish({"--to", "pushgateway=" + server.url()}, {});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(server.requests().size(), 1u);
+  const std::string body = server.requests().front().at("body").get<std::string>();
+  ASSERT_NE(body.find("fabricgate_gate_failed"), std::string::npos) << body;
+  const auto check = [&](const std::string& payload) {
+    std::ofstream(root_ / "payload.prom") << payload;
+    fs::create_directories(root_ / "promtool");
+    return testing::run_child(
+        {"/bin/sh", "-c",
+         promtool + " check metrics < '" + (root_ / "payload.prom").string() + "'"},
+        root_, root_ / "promtool", std::chrono::seconds(60), {});
+  };
+  const auto linted = check(body);
+  EXPECT_EQ(linted.exit_code, 0) << linted.output << "\n" << body;
+  EXPECT_TRUE(linted.output.empty()) << "promtool findings:\n" << linted.output;
+  const auto broken = check("fabricgate_gate_failed{platform=\"x} 1\n");
+  EXPECT_NE(broken.exit_code, 0) << "promtool accepted a malformed payload";
+}
+
 TEST_F(publish_Cli, RefusedConnectionsAreRetriedThenExitThree) {
   const int port = testing::free_loopback_port();  // nothing listens there
   const auto r = publish({"--to", "pushgateway=http://127.0.0.1:" + std::to_string(port)}, {});
@@ -529,9 +557,9 @@ TEST_F(publish_Cli, PushgatewayServesTheFiguresWithPlatformHostSuiteAndKeyLabels
     const std::string busbw = sample(metrics, "fabricgate_busbw_gbps", labels);
     ASSERT_FALSE(busbw.empty()) << b.at("key") << "\n" << metrics;
     EXPECT_DOUBLE_EQ(value_of(busbw), b.at("busbw_GBps").get<double>());
-    const std::string time = sample(metrics, "fabricgate_time_us", labels);
+    const std::string time = sample(metrics, "fabricgate_time_seconds", labels);
     ASSERT_FALSE(time.empty()) << metrics;
-    EXPECT_DOUBLE_EQ(value_of(time), b.at("time_us").get<double>());
+    EXPECT_DOUBLE_EQ(value_of(time), b.at("time_us").get<double>() / 1e6);
   }
   const std::string failed = sample(metrics, "fabricgate_gate_failed", run_labels);
   ASSERT_FALSE(failed.empty()) << metrics;

@@ -85,14 +85,16 @@ TEST(publish_Pushgateway, ExpositionHasOneFamilyBlockPerMetricAndTheRunsFigures)
   const auto has = [&](const std::string& line) {
     return std::find(lines.begin(), lines.end(), line) != lines.end();
   };
-  EXPECT_TRUE(has("fabricgate_time_us" + reduce_label + " " + exposition_number(reduce.time_us)))
+  EXPECT_TRUE(
+      has("fabricgate_time_seconds" + reduce_label + " " + exposition_number(reduce.time_us / 1e6)))
       << text;
   EXPECT_TRUE(
       has("fabricgate_busbw_gbps" + reduce_label + " " + exposition_number(*reduce.busbw_GBps)))
       << text;
   EXPECT_TRUE(has("fabricgate_algbw_gbps" + send_label + " " + exposition_number(send.algbw_GBps)))
       << text;
-  EXPECT_TRUE(has("fabricgate_time_us" + send_label + " " + exposition_number(send.time_us)))
+  EXPECT_TRUE(
+      has("fabricgate_time_seconds" + send_label + " " + exposition_number(send.time_us / 1e6)))
       << text;
   EXPECT_TRUE(has("fabricgate_performance_ratio" + reduce_label + " 0.9")) << text;
   EXPECT_TRUE(has("fabricgate_key_failed" + reduce_label + " 1")) << text;
@@ -106,7 +108,7 @@ TEST(publish_Pushgateway, ExpositionHasOneFamilyBlockPerMetricAndTheRunsFigures)
   EXPECT_TRUE(has("fabricgate_keys{verdict=\"INVALID\"} 1")) << text;
   // A point-to-point key has no busbw; an errored benchmark has no figures at all.
   EXPECT_EQ(text.find("fabricgate_busbw_gbps" + send_label), std::string::npos);
-  EXPECT_EQ(text.find("fabricgate_time_us{key=\"" + run.benchmarks[2].key), std::string::npos);
+  EXPECT_EQ(text.find("fabricgate_time_seconds{key=\"" + run.benchmarks[2].key), std::string::npos);
 
   // Each family: HELP then TYPE exactly once, and all its samples directly after them.
   std::map<std::string, int> type_lines;
@@ -135,11 +137,11 @@ TEST(publish_Pushgateway, KeysWithQuotesAreEscapedAndDuplicatesKeepTheFirst) {
   gate::Comparison c = testing::publish_comparison(run);
   c.keys.clear();
   const std::string text = pushgateway_exposition(run, c);
-  EXPECT_NE(text.find("fabricgate_time_us{key=\"odd \\\"key\\\" \\\\ here\"} " +
-                      exposition_number(run.benchmarks[0].time_us)),
+  EXPECT_NE(text.find("fabricgate_time_seconds{key=\"odd \\\"key\\\" \\\\ here\"} " +
+                      exposition_number(run.benchmarks[0].time_us / 1e6)),
             std::string::npos)
       << text;
-  EXPECT_EQ(text.find(" 999\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find(" 0.000999\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("fabricgate_key_failed"),
             std::string::npos);  // no comparison keys, no family
 }

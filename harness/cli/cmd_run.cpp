@@ -73,6 +73,7 @@ struct RunArgs {
   std::string store;
   store::StoreLocation store_location;  // resolved before anything is launched
   std::string host_key;                 // seals the row this run records (row_seal.hpp)
+  gate::Acks acks;                      // <baselines-dir>/acks.json, read before the launch
 };
 
 // --verbose: the bench's Google Benchmark table, which it wrote into the run directory.
@@ -126,6 +127,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   // The one baseline choice (comparison_output.hpp), the scenario's own file included.
   const std::optional<Baseline> baseline = baseline_for(run, a.baseline, a.baselines_dir);
   gate::JudgeOptions judge;
+  judge.acks = a.acks;
   judge.compare = compare_options(a.force, a.force_platform, a.gate);
   judge.confirm.max_keys = a.confirm_max_keys;
   judge.confirm.launches = a.no_confirm ? 0 : a.confirm_launches;
@@ -192,6 +194,8 @@ int run_command(RunArgs& a) {
 
   launch::validate_run_options(
       a.run);  // InputError before the lock, the fingerprint and the launch
+  // Acknowledged failures: a malformed acks file is an input error before anything is launched.
+  a.acks = gate::find_acks(a.baselines_dir, gate::utc_today());
   // The key that seals what this run records; an unusable key file is refused before measuring.
   if (a.store_location.kind != store::StoreKind::none) a.host_key = fingerprint::require_host_key();
   // One lock over the launches and their confirmations: nothing else measures in between.

@@ -18,6 +18,7 @@ void add_ab_command(CLI::App& app, int& exit_code);
 void add_publish_command(CLI::App& app, int& exit_code);
 void add_import_command(CLI::App& app, int& exit_code);
 void add_nodes_command(CLI::App& app, int& exit_code);
+void add_ack_command(CLI::App& app, int& exit_code);
 void add_calibrate_command(CLI::App& app, int& exit_code);
 void add_store_command(CLI::App& app, int& exit_code);
 void add_dashboard_command(CLI::App& app, int& exit_code);

@@ -87,6 +87,7 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
   judge.confirm.launches = later.size();
   judge.paired_check =
       recorded_paired_check(runs.at(0));  // what `run` decided on the runner, if it did
+  judge.acks = gate::find_acks(baselines_dir, gate::utc_today());  // <baselines-dir>/acks.json
   g.comparison =
       judge_with_history(g.run, g.baseline, replay, store_at, store_access, judge, g.store_failure);
   g.store_failed = !g.store_failure.empty();

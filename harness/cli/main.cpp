@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   fabricgate::cli::add_publish_command(app, exit_code);
   fabricgate::cli::add_import_command(app, exit_code);
   fabricgate::cli::add_nodes_command(app, exit_code);
+  fabricgate::cli::add_ack_command(app, exit_code);
   fabricgate::cli::add_calibrate_command(app, exit_code);
   fabricgate::cli::add_store_command(app, exit_code);
   fabricgate::cli::add_dashboard_command(app, exit_code);

@@ -49,6 +49,9 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
     apply_history_drift(c, run, *history, drift_policy_from(policy), baseline);
     if (history->unsealed_runs > 0) c.warnings.push_back(unsealed_runs_warning(*history));
   }
+  // Acknowledged failures (acks.hpp), before the one outcome is settled.
+  if (!options.acks.entries.empty())
+    apply_acks(c, options.acks, run.platform, options.today.empty() ? utc_today() : options.today);
   // What the runner was doing (runner_evidence.hpp): DEGRADED-LINK findings, throttling in the
   // failing keys' reasons, a foreign process on the launch's GPUs; then the one outcome.
   apply_runner_evidence(c, run);

@@ -18,6 +18,7 @@
 //      `busy_cpu_pressure` (default 0.25) of the time
 //      (/proc/pressure/cpu), the run is "runner busy, not judged": exit 3, not 1. The verdicts stay
 //      in the report; a wrong answer, a fallback or a missing key still fails.
+#include "harness/gate/acks.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/confirmation.hpp"
 #include "harness/gate/drift.hpp"
@@ -39,6 +40,8 @@ struct JudgeOptions {
   CompareOptions compare;
   ConfirmOptions confirm;
   PairedCheckProvider paired_check;  // empty: none
+  Acks acks;                         // acknowledged failures (acks.hpp); empty: none
+  std::string today;                 // YYYY-MM-DD for the acks; "" = utc_today()
 };
 
 // The exit code comes from one place: outcome.hpp settle_outcome.

@@ -14,6 +14,8 @@ enum class Verdict {
   dip,             // bandwidth falls as the size grows, in the bandwidth regime (dip_check.hpp)
   drift,           // passed this run, but the store's recent runs sit on a worse level (drift.hpp)
   missing,         // in the baseline, not in the run
+  acked,  // failed the gate, but an active acknowledgement covers it (harness/gate/acks.hpp): a
+          // warning until the ack expires
   runner_differs,  // outside the fleet on a host with no history of its own: the change is not
                    // judged here (harness/gate/runner_split.hpp); a warning, exit 3
   unstable,    // the launch's repetitions disagree (robust CV > policy unstable_cv): not judged, a

@@ -30,6 +30,8 @@ constexpr std::array kTable{
                "passed, but the recent runs of this host sit on a worse level"},
   VerdictFacts{Verdict::missing,           "MISSING",           true,  false, false, false, false, true,  false, S::fail,
                "in the baseline, not measured by the run"},
+  VerdictFacts{Verdict::acked,             "ACKED",             false, true,  false, false, false, true,  false, S::warn,
+               "failed the gate, acknowledged in the acks file until its expiry"},
   VerdictFacts{Verdict::runner_differs,    "RUNNER-DIFFERS",    false, true,  false, false, false, false, false, S::warn,
                "outside the fleet on a host with no history of its own: the change is not judged here"},
   VerdictFacts{Verdict::unstable,          "UNSTABLE",          false, true,  true,  false, false, false, false, S::warn,

@@ -1,0 +1,130 @@
+// Acknowledged failures with the real binary (issue 56 item 1; harness/gate/acks.hpp): `fabricgate
+// ack` writes <baselines-dir>/acks.json; a regression it covers is ACKED and the run exits 0,
+// saying which ack held it; on the expiry date the key fails again (exit 1, "fails again"); an ack
+// of another platform changes nothing; a malformed or never-expiring file is an input error (exit
+// 2) naming the entry, for `compare` and for `ack` alike, and `ack` then writes nothing.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/integration/cli_runner.hpp"
+#include "tests/unit/gate/gate_fixtures.hpp"
+
+namespace fabricgate {
+namespace {
+namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
+
+namespace fs = std::filesystem;
+using testing::json;
+using Result = testing::CliResult;
+
+Result cli(const std::vector<std::string>& args) { return testing::run_fabricgate(args); }
+
+std::string date_in(int days) {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now() +
+                                                             std::chrono::hours(24 * days));
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char out[16];
+  std::strftime(out, sizeof out, "%Y-%m-%d", &tm);
+  return out;
+}
+
+std::string write(const fs::path& root, const std::string& id, double slowdown, int hour) {
+  testing::ResultSpec s;
+  s.bytes = 64u << 20;
+  s.time_us = testing::noisy(30000.0 * slowdown, 0.003, 5, 700u + static_cast<unsigned>(hour));
+  testing::RunSpec rs;
+  rs.run_id = id;
+  char started[32];
+  std::snprintf(started, sizeof started, "2026-11-20T%02d:00:00Z", hour);
+  rs.started_at = started;
+  return testing::write_run_dir(root, testing::make_run(rs, {testing::make_result(s)})).string();
+}
+
+void write_acks(const fs::path& dir, const json& entry) {
+  std::ofstream(dir / "acks.json")
+      << json{{"schema", "fabricgate.acks/1"}, {"acks", json::array({entry})}}.dump();
+}
+
+TEST(gate_Acks, AnAckedRegressionPassesUntilItsExpiryThenFailsAgain) {
+  const fs::path root = testing::fresh_temp_dir("acks");
+  const fs::path baselines = root / "baselines";
+  std::vector<std::string> create{"baseline", "create", "--baselines-dir", baselines.string()};
+  for (int i = 0; i < 3; ++i)
+    create.insert(create.end(),
+                  {"--from", write(root / "base", "b" + std::to_string(i), 1.0, 2 * i)});
+  ASSERT_EQ(cli(create).code, 0);
+  const std::string slow = write(root / "runs", "slow", 1.5, 12);
+  const auto compare = [&] {
+    return cli({"compare", slow, "--baselines-dir", baselines.string(), "--store", "none",
+                "--format", "json"});
+  };
+  ASSERT_EQ(compare().code, 1) << "the regression is real";
+
+  const std::string key = "coll/mpi/all_reduce/*";
+  const Result acked = cli({"ack", key, "--platform", "cpu-test-2c", "--reason",
+                            "https://github.com/org/repo/issues/12", "--who", "alice", "--expires",
+                            date_in(30), "--baselines-dir", baselines.string()});
+  ASSERT_EQ(acked.code, 0) << acked.out << acked.err;
+  ASSERT_TRUE(fs::exists(baselines / "acks.json"));
+  Result r = compare();
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  json doc = json::parse(r.out);
+  ASSERT_EQ(doc["keys"].size(), 1u);
+  EXPECT_EQ(doc["keys"][0]["verdict"], "ACKED") << r.out;
+  EXPECT_NE(doc["keys"][0]["reason"].get<std::string>().find("was REGRESSION"), std::string::npos);
+  EXPECT_NE(doc.dump().find("acknowledged failure: " + key), std::string::npos) << r.out;
+
+  // Another platform's ack changes nothing.
+  write_acks(baselines, {{"key", key},
+                         {"platform", "h200-x8"},
+                         {"reason", "https://x/1"},
+                         {"who", "bob"},
+                         {"expires", date_in(30)}});
+  EXPECT_EQ(compare().code, 1);
+  // Expired (today is its expiry date): the key fails again, and the run says so.
+  write_acks(baselines, {{"key", key},
+                         {"platform", "cpu-test-2c"},
+                         {"reason", "https://x/1"},
+                         {"who", "bob"},
+                         {"expires", date_in(0)}});
+  r = compare();
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("fails again: "), std::string::npos) << r.out;
+
+  // Malformed or never expiring: exit 2 naming the entry's field.
+  for (const auto& [field, value] : std::vector<std::pair<std::string, std::string>>{
+           {"expires", "2099-01-01"}, {"expires", "soon"}, {"reason", "see slack"}}) {
+    json entry = {{"key", key},
+                  {"platform", "cpu-test-2c"},
+                  {"reason", "https://x/1"},
+                  {"who", "bob"},
+                  {"expires", date_in(10)}};
+    entry[field] = value;
+    write_acks(baselines, entry);
+    r = compare();
+    EXPECT_EQ(r.code, 2) << field << "=" << value << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("/acks/0/" + field), std::string::npos) << r.err;
+  }
+  // `ack` refuses a never-expiring entry and writes nothing.
+  fs::remove(baselines / "acks.json");
+  const Result forever =
+      cli({"ack", key, "--platform", "cpu-test-2c", "--reason", "https://x/1", "--who", "bob",
+           "--expires", "2099-01-01", "--baselines-dir", baselines.string()});
+  EXPECT_EQ(forever.code, 2) << forever.out << forever.err;
+  EXPECT_NE(forever.err.find("--expires"), std::string::npos) << forever.err;
+  EXPECT_FALSE(fs::exists(baselines / "acks.json"));
+  fs::remove_all(root);
+}
+
+}  // namespace FABRICGATE_TEST_UNIT
+}  // namespace
+}  // namespace fabricgate

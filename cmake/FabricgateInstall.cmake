@@ -17,7 +17,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/suites/ DESTINATION ${CMAKE_INSTALL_DATA
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/policies/ DESTINATION ${CMAKE_INSTALL_DATADIR}/fabricgate/policies
         FILES_MATCHING PATTERN "*.json")
 # Every document the console, reports and --help name (docs/*.md), next to the README.
-install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/AB-GATE.md
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/docs/ACKS.md ${PROJECT_SOURCE_DIR}/docs/AB-GATE.md
               ${PROJECT_SOURCE_DIR}/docs/BUILD.md ${PROJECT_SOURCE_DIR}/docs/CI.md
               ${PROJECT_SOURCE_DIR}/docs/COUNTERS.md ${PROJECT_SOURCE_DIR}/docs/DASHBOARD.md
               ${PROJECT_SOURCE_DIR}/docs/DESIGN.md ${PROJECT_SOURCE_DIR}/docs/IMPORT.md

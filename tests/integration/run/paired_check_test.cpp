@@ -98,6 +98,10 @@ class PairedCheck : public ::testing::Test {
     for (auto& h : b["hosts"]) h["id"] = "fleethost0001";
     // The three launches are one sitting: state that sittings do not move these keys.
     b["tolerance_policy"]["session_allowance"] = 0;
+    // A confirmation launch on a loaded 2-core box can spread its repetitions enough to make its
+    // band NOISY, and the key AMBIGUOUS instead of RUNNER-DIFFERS (seen once in a clean-clone
+    // .ci/run, session 17): the subject here is the paired check, not the band's width.
+    b["tolerance_policy"]["max_band"] = 0.95;
     std::ofstream(file) << b.dump(2);
     fs::remove_all(dir_ / "results");
     return file;

@@ -25,6 +25,7 @@
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/nodes_resume.hpp"
 #include "harness/cli/shipped_suites.hpp"
+#include "harness/cli/slurm_node_record.hpp"
 #include "harness/cluster/cluster_consistency.hpp"
 #include "harness/cluster/node_actions.hpp"
 #include "harness/cluster/node_policy.hpp"
@@ -270,11 +271,7 @@ bool drained_by_fabricgate(const std::string& node, int timeout_s) {
   const auto r = fingerprint::run_program({"scontrol", "--oneliner", "show", "node", node}, 1 << 16,
                                           std::chrono::seconds(timeout_s));
   if (!r.succeeded() || r.out.rfind("NodeName=" + node + " ", 0) != 0) return false;
-  const std::size_t state = r.out.find(" State=");
-  const std::size_t reason = r.out.find(" Reason=fabricgate: ");
-  if (state == std::string::npos || reason == std::string::npos) return false;
-  const std::string value = r.out.substr(state + 7, r.out.find(' ', state + 7) - state - 7);
-  return value.find("DRAIN") != std::string::npos;
+  return held_by_fabricgate(r.out.substr(0, r.out.find('\n')));
 }
 
 struct BudgetCheck {

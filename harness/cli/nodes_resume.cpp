@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
 #include "harness/cli/shipped_suites.hpp"
+#include "harness/cli/slurm_node_record.hpp"
 #include "harness/cluster/node_actions.hpp"
 #include "harness/cluster/node_policy.hpp"
 #include "harness/fingerprint/host_key.hpp"
@@ -24,16 +25,6 @@ struct DrainedNode {
   std::string reason;
 };
 
-// The value of `field=` in one `scontrol --oneliner show node` record, up to the next blank.
-std::string field_of(const std::string& record, const std::string& field) {
-  const std::size_t at = record.find(" " + field + "=");
-  const std::size_t start = record.rfind(field + "=", 0) == 0 ? field.size() + 1
-                            : at == std::string::npos         ? std::string::npos
-                                                              : at + field.size() + 2;
-  if (start == std::string::npos) return "";
-  return record.substr(start, record.find(' ', start) - start);
-}
-
 // Every node Slurm holds drained for fabricgate, with when.
 std::vector<DrainedNode> drained_by_fabricgate(int timeout_s) {
   const auto r = fingerprint::run_program({"scontrol", "--oneliner", "show", "node"}, 1 << 22,
@@ -45,12 +36,9 @@ std::vector<DrainedNode> drained_by_fabricgate(int timeout_s) {
     const std::size_t end = std::min(r.out.find('\n', pos), r.out.size());
     const std::string record = r.out.substr(pos, end - pos);
     pos = end + 1;
-    const std::string node = field_of(record, "NodeName");
-    const std::size_t reason_at = record.find(" Reason=fabricgate: ");
-    if (node.empty() || reason_at == std::string::npos) continue;
-    if (field_of(record, "State").find("DRAIN") == std::string::npos) continue;
-    if (!gate::is_safe_node_name(node)) continue;
-    DrainedNode d{node, "", record.substr(reason_at + 8)};
+    const std::string node = slurm_field(record, "NodeName");
+    if (node.empty() || !held_by_fabricgate(record) || !gate::is_safe_node_name(node)) continue;
+    DrainedNode d{node, "", slurm_reason(record)};
     const std::size_t stamp = d.reason.rfind(" [");
     const std::size_t at = stamp == std::string::npos ? stamp : d.reason.find('@', stamp);
     if (at != std::string::npos && d.reason.back() == ']')

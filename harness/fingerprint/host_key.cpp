@@ -1,7 +1,6 @@
 #include "harness/fingerprint/host_key.hpp"
 
 #include <fcntl.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,18 +74,6 @@ KeyRead read_key_file(const fs::path& path) {
   return out;
 }
 
-std::string random_key() {
-  std::array<unsigned char, kKeyHexDigits / 2> bytes{};
-  if (::getrandom(bytes.data(), bytes.size(), 0) != static_cast<ssize_t>(bytes.size())) return "";
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const unsigned char b : bytes) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
-}
-
 [[noreturn]] void refuse(const fs::path& path, const std::string& why) {
   throw InputError(path.string(), "",
                    "this runner's host key (64 hex digits, mode 0600, owned by the user who runs "
@@ -117,7 +104,7 @@ std::string require_host_key() {
   if (!found.absent) refuse(path, found.why);
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  const std::string key = random_key();
+  const std::string key = random_hex_digits(kKeyHexDigits / 2);
   const int fd = key.empty() ? -1
                              : ::open(path.c_str(),
                                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);

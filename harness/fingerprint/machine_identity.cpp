@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
+#include <vector>
 
 #include "core/errors.hpp"
 #include "harness/fingerprint/text_files.hpp"
@@ -55,18 +56,6 @@ std::string read_small_file(const fs::path& path) {
   return out;
 }
 
-std::string random_hex() {
-  std::array<unsigned char, 16> bytes{};
-  if (::getrandom(bytes.data(), bytes.size(), 0) != static_cast<ssize_t>(bytes.size())) return "";
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (const unsigned char b : bytes) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
-}
-
 // The state file's id, created when absent. "" when it can be neither read nor made.
 std::string state_file_id(const fs::path& path, bool may_create) {
   std::string text = read_small_file(path);
@@ -74,7 +63,7 @@ std::string state_file_id(const fs::path& path, bool may_create) {
   if (!text.empty() || !may_create) return "";  // something else is there: leave it alone
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  const std::string id = random_hex();
+  const std::string id = random_hex_digits(16);
   if (id.empty()) return "";
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
@@ -89,6 +78,18 @@ std::string state_file_id(const fs::path& path, bool may_create) {
 }
 
 }  // namespace
+
+std::string random_hex_digits(std::size_t bytes) {
+  std::vector<unsigned char> raw(bytes);
+  if (::getrandom(raw.data(), raw.size(), 0) != static_cast<ssize_t>(raw.size())) return "";
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const unsigned char b : raw) {
+    out += kHex[b >> 4];
+    out += kHex[b & 15];
+  }
+  return out;
+}
 
 fs::path host_id_state_file() {
   if (const char* given = std::getenv("FABRICGATE_HOST_ID_FILE"); given && *given) return given;

@@ -18,6 +18,7 @@
 // value itself, and the source is named. Reading never fails: without any of them the host id
 // falls back to the host name and CPU model, and says so (source "hostname+cpu-model"); `run`
 // refuses a state file that is there but unusable first (require_usable_host_id_state_file).
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -43,6 +44,10 @@ void require_usable_host_id_env();
 // without a word brought back the host name and CPU model that every CI VM of an image shares,
 // and judged the VM against another machine's level as "its own history" (issue 58).
 void require_usable_host_id_state_file();
+
+// `bytes` random bytes from getrandom as lower-case hex (the host id, the host key); "" when the
+// kernel gives none.
+std::string random_hex_digits(std::size_t bytes);
 
 // Where this runner keeps its id when neither FABRICGATE_HOST_ID nor a DMI UUID names it
 // (FABRICGATE_HOST_ID_FILE, else /var/lib/fabricgate/host-id as root, else the XDG state

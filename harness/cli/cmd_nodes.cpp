@@ -1,7 +1,8 @@
-// fabricgate nodes RUN [--drain] [--format text|json|slurm|kubernetes]: what an admin does about
-// the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH, STRAGGLER alone on its host, HOST-OUTLIER
-// against its baseline's fleet): Slurm drain
-// lines and Kubernetes cordon/label/taint lines (harness/cluster/node_actions.hpp). A dry run by
+// fabricgate nodes RUN [--drain] [--format text|json|slurm|kubernetes|nvsentinel]: what an admin
+// does about the nodes a run blames (SUSPECT-NODE, NODE-MISMATCH, STRAGGLER alone on its host,
+// HOST-OUTLIER against its baseline's fleet): Slurm drain lines, Kubernetes cordon/label/taint
+// lines and node-condition patches (harness/cluster/node_actions.hpp), or NVSentinel HealthEvents
+// (harness/cluster/node_exports.hpp). A dry run by
 // default; --drain runs each Slurm line's argument vector (scontrol, no shell) and reports what
 // happened. Before the first drain every blamed node must be one `scontrol show node` knows by that
 // name. Exit: 0 no node blamed, 1 nodes blamed (printed, or drained with --drain), 2 bad input (a
@@ -28,12 +29,14 @@
 #include "harness/cli/slurm_node_record.hpp"
 #include "harness/cluster/cluster_consistency.hpp"
 #include "harness/cluster/node_actions.hpp"
+#include "harness/cluster/node_exports.hpp"
 #include "harness/cluster/node_policy.hpp"
 #include "harness/cluster/pair_outliers.hpp"
 #include "harness/cluster/straggler.hpp"
 #include "harness/fingerprint/subprocess.hpp"
 #include "harness/gate/outcome.hpp"
 #include "harness/gate/runner_evidence.hpp"
+#include "harness/launch/run_assembly.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::cli {
@@ -116,7 +119,7 @@ std::string where_unsafe(const RunRecord& run) {
   return "/benchmarks (params.nodes of a node pair)";
 }
 
-nlohmann::json plan_json(const gate::NodeActionPlan& plan, bool drain) {
+nlohmann::json plan_json(const gate::NodeActionPlan& plan, bool drain, const std::string& time) {
   nlohmann::json actions = nlohmann::json::array();
   for (const gate::NodeAction& a : plan.actions) {
     actions.push_back({{"node", a.node},
@@ -128,7 +131,10 @@ nlohmann::json plan_json(const gate::NodeActionPlan& plan, bool drain) {
                        {"slurm", a.slurm_line},
                        {"slurm_argv", a.drain_argv},
                        {"slurm_resume_argv", a.resume_argv},
-                       {"kubernetes", a.kubectl_lines}});
+                       {"kubernetes", a.kubectl_lines},
+                       {"kubernetes_condition", gate::is_kubernetes_node_name(a.node)
+                                                    ? gate::node_condition(a, time)
+                                                    : nlohmann::json(nullptr)}});
   }
   nlohmann::json refused = nlohmann::json::array();
   for (const gate::RefusedNode& r : plan.refused)
@@ -143,7 +149,8 @@ nlohmann::json plan_json(const gate::NodeActionPlan& plan, bool drain) {
 // The plan as text. Details come from run files (a host id, an RDMA device name): they are
 // shown through console_text, so no line can carry a control sequence or start a GitHub
 // workflow command (`::error file=...::`).
-std::string plan_text(const gate::NodeActionPlan& plan, const std::string& format, bool drain) {
+std::string plan_text(const gate::NodeActionPlan& plan, const std::string& format, bool drain,
+                      const std::string& time) {
   std::string out;
   if (format == "slurm") {  // bare lines, to review and paste
     for (const gate::NodeAction& a : plan.actions)
@@ -153,6 +160,8 @@ std::string plan_text(const gate::NodeActionPlan& plan, const std::string& forma
   if (format == "kubernetes") {
     for (const gate::NodeAction& a : plan.actions) {
       for (const std::string& k : a.kubectl_lines) out += k + "\n";
+      const std::string condition = gate::node_condition_line(a, time);
+      if (!condition.empty()) out += condition + "\n";
     }
     return out;
   }
@@ -162,7 +171,9 @@ std::string plan_text(const gate::NodeActionPlan& plan, const std::string& forma
     for (const std::string& d : a.details) out += "  finding: " + report::printable(d) + "\n";
     out += "  severity:   " + std::string(gate::severity_name(a.severity)) + " (" +
            report::printable(a.severity_why) + ")\n";
+    const std::string condition = gate::node_condition_line(a, time);
     if (!a.drains()) {
+      if (!condition.empty()) out += "  kubernetes: " + condition + "\n";
       out += "  no drain, no cordon: " +
              std::string(a.severity == gate::NodeSeverity::reboot_suggested
                              ? "reboot it when convenient and watch the next runs"
@@ -172,6 +183,7 @@ std::string plan_text(const gate::NodeActionPlan& plan, const std::string& forma
     }
     out += "  slurm:      " + a.slurm_line + "\n";
     for (const std::string& k : a.kubectl_lines) out += "  kubernetes: " + k + "\n";
+    if (!condition.empty()) out += "  kubernetes: " + condition + "\n";
     if (a.kubectl_lines.empty())
       out += "  kubernetes: (not a Kubernetes node name: no kubectl line)\n";
   }
@@ -186,12 +198,19 @@ std::string plan_text(const gate::NodeActionPlan& plan, const std::string& forma
   return out;
 }
 
-void print_plan(const gate::NodeActionPlan& plan, const std::string& format, bool drain) {
+void print_plan(const gate::NodeActionPlan& plan, const std::string& format, bool drain,
+                const RunRecord& run) {
+  // The run's start dates the condition and the event: the same run gives the same documents.
+  const std::string time = gate::finding_time(run.started_at, launch::utc_now_iso8601());
   if (format == "json") {  // the encoder escapes every control character itself
-    std::cout << plan_json(plan, drain).dump(2) << "\n";
+    std::cout << plan_json(plan, drain, time).dump(2) << "\n";
     return;
   }
-  std::cout << report::console_text(plan_text(plan, format, drain)) << std::flush;
+  if (format == "nvsentinel") {  // a List `kubectl apply -f` takes; the encoder escapes
+    std::cout << gate::nvsentinel_health_events(plan, run.run_id, time).dump(2) << "\n";
+    return;
+  }
+  std::cout << report::console_text(plan_text(plan, format, drain, time)) << std::flush;
 }
 
 // Whether `scontrol show node NAME` describes exactly that one node: a run file can name a
@@ -309,7 +328,7 @@ void print_fabric_wide(const BudgetCheck& b, const gate::NodeActionPlan& plan,
     if (act.drains()) nodes.push_back(act.node);
   std::vector<std::string> held(b.held.begin(), b.held.end());
   if (format == "json") {
-    nlohmann::json j = plan_json(plan, drain);
+    nlohmann::json j = plan_json(plan, drain, "");
     j["fabric_wide"] = {{"would_drain", nodes},
                         {"already_drained_by_fabricgate", held},
                         {"allocation_nodes", b.allocation},
@@ -317,6 +336,13 @@ void print_fabric_wide(const BudgetCheck& b, const gate::NodeActionPlan& plan,
                         {"policy", policy.source}};
     j["actions"] = nlohmann::json::array();
     std::cout << j.dump(2) << "\n";
+    return;
+  }
+  if (format == "nvsentinel") {  // no node is the fault: an empty List (kubectl apply takes it)
+    std::cout << nlohmann::json(
+                     {{"apiVersion", "v1"}, {"kind", "List"}, {"items", nlohmann::json::array()}})
+                     .dump(2)
+              << "\n";
     return;
   }
   if (format != "text") return;  // slurm / kubernetes: no line to paste
@@ -373,7 +399,7 @@ int run_nodes(const NodesArgs& a) {
     if (a.drain) std::cerr << "fabricgate nodes: FABRIC-WIDE: nothing was drained\n";
     return static_cast<int>(ExitCode::gate_failure);
   }
-  print_plan(plan, a.format, a.drain);
+  print_plan(plan, a.format, a.drain, run);
   if (a.drain && drain_all(plan, a.timeout_s) > 0) return static_cast<int>(ExitCode::infra_failure);
   return static_cast<int>(plan.empty() ? ExitCode::pass : ExitCode::gate_failure);
 }
@@ -388,6 +414,7 @@ void add_nodes_command(CLI::App& app, int& exit_code) {
   cmd->footer(
       "Example:\n"
       "  fabricgate nodes results/cluster/RUN_ID --format slurm\n"
+      "  fabricgate nodes results/cluster/RUN_ID --format nvsentinel | kubectl apply -f -\n"
       "  fabricgate nodes --resume --store sqlite:results/fabricgate.sqlite --apply");
   cmd->add_option("run", a->run, "Run directory or run.json (not with --resume)");
   cmd->add_flag("--resume", a->resume,
@@ -397,8 +424,11 @@ void add_nodes_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--apply", a->apply, "With --resume: run the scontrol RESUME lines");
   cmd->add_flag("--drain", a->drain,
                 "Run `scontrol update NodeName=... State=DRAIN` for each blamed node");
-  cmd->add_option("--format", a->format, "text|json|slurm|kubernetes")
-      ->check(CLI::IsMember({"text", "json", "slurm", "kubernetes"}))
+  cmd->add_option("--format", a->format,
+                  "text|json|slurm|kubernetes|nvsentinel (kubernetes: cordon, label, taint and the "
+                  "FabricgateDegraded node condition; nvsentinel: HealthEvents, a List for kubectl "
+                  "apply -f)")
+      ->check(CLI::IsMember({"text", "json", "slurm", "kubernetes", "nvsentinel"}))
       ->capture_default_str();
   cmd->add_option("--baseline", a->baseline,
                   "Baseline whose fleet judges the run for HOST-OUTLIER (default: the run's own, "

@@ -1,7 +1,7 @@
-// fabricgate ack KEY --platform P --reason URL --who NAME --expires YYYY-MM-DD: adds an
-// acknowledged failure to <baselines-dir>/acks.json (harness/gate/acks.hpp), to be reviewed and
-// committed like a baseline. The entry and the file it joins are validated first (exit 2, nothing
-// written); the file is written atomically.
+// fabricgate ack KEY|--finding ID [--node N] --platform P --reason URL --who NAME --expires
+// YYYY-MM-DD: adds an acknowledged failure to <baselines-dir>/acks.json (harness/gate/acks.hpp), to
+// be reviewed and committed like a baseline. The entry and the file it joins are validated first
+// (exit 2, nothing written); the file is written atomically.
 #include <iostream>
 #include <memory>
 
@@ -24,6 +24,18 @@ struct AckArgs {
   std::string baselines_dir = "baselines";
 };
 
+nlohmann::json entry_json(const gate::Ack& e) {
+  nlohmann::json j = nlohmann::json::object();
+  if (!e.key.empty()) j["key"] = e.key;
+  if (!e.finding.empty()) j["finding"] = e.finding;
+  if (!e.node.empty()) j["node"] = e.node;
+  j["platform"] = e.platform;
+  j["reason"] = e.reason;
+  j["who"] = e.who;
+  j["expires"] = e.expires;
+  return j;
+}
+
 int run_ack(const AckArgs& a) {
   const std::string today = gate::utc_today();
   gate::validate_ack(a.ack, today);
@@ -31,20 +43,11 @@ int run_ack(const AckArgs& a) {
   require_writable_file(file, "--baselines-dir");
   const gate::Acks existing = gate::find_acks(a.baselines_dir, today);  // InputError when bad
   nlohmann::json entries = nlohmann::json::array();
-  for (const gate::Ack& e : existing.entries)
-    entries.push_back({{"key", e.key},
-                       {"platform", e.platform},
-                       {"reason", e.reason},
-                       {"who", e.who},
-                       {"expires", e.expires}});
-  entries.push_back({{"key", a.ack.key},
-                     {"platform", a.ack.platform},
-                     {"reason", a.ack.reason},
-                     {"who", a.ack.who},
-                     {"expires", a.ack.expires}});
+  for (const gate::Ack& e : existing.entries) entries.push_back(entry_json(e));
+  entries.push_back(entry_json(a.ack));
   std::filesystem::create_directories(file.parent_path());
   write_json_atomically(file, {{"schema", gate::kAcksSchema}, {"acks", entries}});
-  std::cout << report::console_text("acknowledged " + a.ack.key + " on " + a.ack.platform +
+  std::cout << report::console_text("acknowledged " + a.ack.what() + " on " + a.ack.platform +
                                     " until " + a.ack.expires + " in " + file.string() + " (" +
                                     std::to_string(entries.size()) +
                                     " entries); commit it through a pull request\n");
@@ -60,8 +63,17 @@ void add_ack_command(CLI::App& app, int& exit_code) {
   cmd->footer(
       "Example:\n"
       "  fabricgate ack 'coll/nccl/all_reduce/*' --platform h200-x8 --reason "
-      "https://github.com/org/repo/issues/12 --who alice --expires 2027-01-15");
-  cmd->add_option("key", a->ack.key, "Benchmark key or glob pattern (* and ?)")->required();
+      "https://github.com/org/repo/issues/12 --who alice --expires 2027-01-15\n"
+      "  fabricgate ack --finding HOST-OUTLIER --node gpu-07 --platform h200-x8 --reason "
+      "https://github.com/org/repo/issues/13 --who bob --expires 2027-01-15");
+  auto* key = cmd->add_option("key", a->ack.key, "Benchmark key or glob pattern (* and ?)");
+  auto* finding = cmd->add_option("--finding", a->ack.finding,
+                                  "A runner finding's id or glob (HOST-OUTLIER, DEGRADED-LINK, "
+                                  "NODE-MISMATCH) instead of a key");
+  key->excludes(finding);
+  cmd->add_option("--node", a->ack.node,
+                  "With --finding: the node name or glob (default: every node)")
+      ->needs(finding);
   cmd->add_option("--platform", a->ack.platform, "Platform key")->required();
   cmd->add_option("--reason", a->ack.reason, "URL of the issue that tracks it")->required();
   cmd->add_option("--who", a->ack.who, "Who acknowledges it")->required();

@@ -34,6 +34,7 @@
 #include "harness/cluster/pair_outliers.hpp"
 #include "harness/cluster/straggler.hpp"
 #include "harness/fingerprint/subprocess.hpp"
+#include "harness/gate/acks.hpp"
 #include "harness/gate/outcome.hpp"
 #include "harness/gate/runner_evidence.hpp"
 #include "harness/launch/run_assembly.hpp"
@@ -69,6 +70,10 @@ std::vector<gate::ClusterFinding> fleet_findings(const NodesArgs& a) {
     std::vector<gate::ClusterFinding> out;
     for (const gate::ClusterFinding& f : g.comparison.cluster_findings) {
       if (f.id != "HOST-OUTLIER") continue;
+      if (f.acked) {  // acknowledged in <baselines-dir>/acks.json: said, no action
+        std::cerr << report::console_text("fabricgate nodes: " + f.text) << "\n";
+        continue;
+      }
       // A launch on a busy runner: the offset may be the load's (harness/gate/runner_split.cpp).
       if (gate::measured_on_busy_runner(g.comparison)) {
         std::cerr << report::console_text("fabricgate nodes: " + f.field + " (" + f.node +
@@ -372,6 +377,9 @@ int run_nodes(const NodesArgs& a) {
   if (a.apply) throw InputError("--apply goes with --resume (--drain runs the drain lines)");
   if (a.run.empty()) throw InputError("RUN: a run directory or run.json (or --resume)");
   const RunRecord run = load_run(a.run);
+  // Acknowledged findings: a malformed acks file is an input error before anything runs.
+  const std::string today = gate::utc_today();
+  const gate::Acks acks = gate::find_acks(a.baselines_dir, today);
   std::vector<gate::ClusterFinding> findings = gate::check_cluster_consistency(run.nodes);
   for (gate::ClusterFinding& f : gate::find_pair_outliers(run.benchmarks))
     findings.push_back(std::move(f));
@@ -380,6 +388,10 @@ int run_nodes(const NodesArgs& a) {
   for (gate::ClusterFinding& f : fleet_findings(a)) findings.push_back(std::move(f));
   // DEGRADED-LINK from the launch's RDMA counters (docs/COUNTERS.md).
   for (gate::ClusterFinding& f : gate::link_cluster_findings(run)) findings.push_back(std::move(f));
+  std::vector<std::string> ack_notes;
+  gate::apply_finding_acks(findings, ack_notes, acks, run.platform, today);
+  for (const std::string& n : ack_notes)
+    std::cerr << report::console_text("fabricgate nodes: " + n) << "\n";
   const gate::NodeActionPlan plan = gate::plan_node_actions(findings, run.nodes, run.run_id);
   for (const gate::RefusedNode& r : plan.refused) {
     if (!r.unsafe_name) continue;

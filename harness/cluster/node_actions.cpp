@@ -32,6 +32,7 @@ std::string printable(std::string_view s) {
 }
 
 bool is_blaming(const ClusterFinding& f) {
+  if (f.acked) return false;  // acknowledged until its expiry (harness/gate/acks.hpp)
   // A host outside the fleet is the node's finding whichever question the job asked
   // (harness/gate/runner_split.hpp): the admin acts on it even when the change passed.
   if (f.id == "HOST-OUTLIER") return !f.node.empty();

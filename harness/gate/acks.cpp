@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -42,8 +43,17 @@ bool safe_name(const std::string& s) {
 
 // Empty when fine, else what the field must be.
 std::string problem(const Ack& a, const std::string& today, std::string& field) {
-  if (a.key.empty() || a.key.size() > 512)
-    return field = "key", "a key or glob pattern, 1-512 characters";
+  if (!a.key.empty() && !a.finding.empty())
+    return field = "finding", "either a key or a finding, not both (two entries)";
+  if (a.finding.empty() && (a.key.empty() || a.key.size() > 512))
+    return field = "key", "a key or glob pattern, 1-512 characters (or a finding)";
+  if (!a.finding.empty() &&
+      (a.finding.size() > 64 || a.finding.find_first_of(" \t\r\n") != std::string::npos))
+    return field = "finding", "a finding id or glob (HOST-OUTLIER, DEGRADED-LINK), 1-64 characters";
+  if (!a.node.empty() && a.finding.empty())
+    return field = "node", "a node goes with a finding (a key ack covers every node)";
+  if (a.node.size() > 253 || a.node.find_first_of(" \t\r\n") != std::string::npos)
+    return field = "node", "a node name or glob, at most 253 characters, no blanks";
   if (!safe_name(a.platform)) return field = "platform", "a platform key ([A-Za-z0-9._-], 1-128)";
   if (!(a.reason.rfind("https://", 0) == 0 || a.reason.rfind("http://", 0) == 0) ||
       a.reason.size() > 512 || a.reason.find_first_of(" \t\r\n") != std::string::npos)
@@ -60,7 +70,21 @@ std::string problem(const Ack& a, const std::string& today, std::string& field) 
   return "";
 }
 
+// The blaming findings: what fails the gate, and a host outside the fleet (node_actions.cpp).
+bool blames(const ClusterFinding& f) {
+  return !f.acked && (f.fails_gate || (f.id == "HOST-OUTLIER" && !f.node.empty()));
+}
+
+bool matches(const std::string& glob, const std::string& text) {
+  return ::fnmatch(glob.c_str(), text.c_str(), 0) == 0;
+}
+
 }  // namespace
+
+std::string Ack::what() const {
+  if (finding.empty()) return key;
+  return finding + " on " + (node.empty() ? std::string("every node") : node);
+}
 
 std::string utc_today() {
   const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -89,9 +113,19 @@ Acks load_acks(const std::filesystem::path& file, const std::string& today) {
   const nlohmann::json& list = r.array_at("/acks");
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string p = "/acks/" + std::to_string(i);
-    r.only_fields(p, {"key", "platform", "reason", "who", "expires"});
-    Ack a{r.string_at(p + "/key"), r.string_at(p + "/platform"), r.string_at(p + "/reason"),
-          r.string_at(p + "/who"), r.string_at(p + "/expires"),  file.string() + "#" + p};
+    r.only_fields(p, {"key", "finding", "node", "platform", "reason", "who", "expires"});
+    const nlohmann::json& e = doc.at(nlohmann::json::json_pointer(p));
+    const auto optional = [&](const char* name) {
+      return e.contains(name) ? r.string_at(p + "/" + name) : std::string();
+    };
+    Ack a{optional("key"),
+          r.string_at(p + "/platform"),
+          r.string_at(p + "/reason"),
+          r.string_at(p + "/who"),
+          r.string_at(p + "/expires"),
+          file.string() + "#" + p,
+          optional("finding"),
+          optional("node")};
     std::string field;
     const std::string why = problem(a, today, field);
     if (!why.empty()) r.fail(p + "/" + field, why);
@@ -115,7 +149,7 @@ std::size_t apply_acks(Comparison& c, const Acks& acks, const std::string& platf
   for (KeyComparison& k : c.keys) {
     if (!verdict_fails_gate(k.verdict)) continue;
     for (const Ack& a : acks.entries) {
-      if (a.platform != platform || ::fnmatch(a.key.c_str(), k.key.c_str(), 0) != 0) continue;
+      if (a.key.empty() || a.platform != platform || !matches(a.key, k.key)) continue;
       if (today >= a.expires) {
         expired.push_back(k.key + " (ack expired " + a.expires + ", " + a.reason + ")");
         continue;
@@ -129,10 +163,40 @@ std::size_t apply_acks(Comparison& c, const Acks& acks, const std::string& platf
     }
   }
   for (const Ack* a : used)
-    c.warnings.push_back("acknowledged failure: " + a->key + " on " + a->platform + " until " +
+    c.warnings.push_back("acknowledged failure: " + a->what() + " on " + a->platform + " until " +
                          a->expires + " by " + a->who + ": " + a->reason + " (" + acks.source +
                          ")");
   for (const std::string& e : expired) c.warnings.push_back("fails again: " + e);
+  return acked;
+}
+
+std::size_t apply_finding_acks(std::vector<ClusterFinding>& findings,
+                               std::vector<std::string>& warnings, const Acks& acks,
+                               const std::string& platform, const std::string& today) {
+  std::size_t acked = 0;
+  std::vector<const Ack*> used;
+  for (ClusterFinding& f : findings) {
+    if (!blames(f)) continue;
+    for (const Ack& a : acks.entries) {
+      if (a.finding.empty() || a.platform != platform || !matches(a.finding, f.id) ||
+          !matches(a.node.empty() ? "*" : a.node, f.node))
+        continue;
+      if (today >= a.expires) {
+        warnings.push_back("fails again: " + f.id + " " + f.node + " (ack expired " + a.expires +
+                           ", " + a.reason + ")");
+        continue;
+      }
+      f.text = "ACKED until " + a.expires + " by " + a.who + " (" + a.reason + "); was: " + f.text;
+      f.fails_gate = false;
+      f.acked = true;
+      ++acked;
+      if (std::find(used.begin(), used.end(), &a) == used.end()) used.push_back(&a);
+      break;
+    }
+  }
+  for (const Ack* a : used)
+    warnings.push_back("acknowledged failure: " + a->what() + " on " + a->platform + " until " +
+                       a->expires + " by " + a->who + ": " + a->reason + " (" + acks.source + ")");
   return acked;
 }
 

@@ -7,6 +7,11 @@
 // visible without keeping the nightly red for weeks, and without thresholds widened until the gate
 // means nothing.
 //
+// An entry acknowledges either keys (`key`) or runner findings (`finding`, a glob over the finding
+// id such as HOST-OUTLIER or DEGRADED-LINK, with `node`, a glob over the node it names, default
+// every node): a node known to be slow until its NIC is swapped. An acked finding fails nothing
+// and plans no node action (no drain, no cordon, no HealthEvent) until the expiry.
+//
 // Loading is strict (exit 2 naming file and entry): an unknown field, an empty or over-long
 // pattern, a platform that is not a safe name, a reason that is not an http(s) URL, no `who`, an
 // expiry that is not a YYYY-MM-DD date or lies more than 180 days after today (an ack that never
@@ -24,12 +29,16 @@ inline constexpr const char* kAcksSchema = "fabricgate.acks/1";
 inline constexpr int kMaxAckDays = 180;
 
 struct Ack {
-  std::string key;       // glob over the benchmark key
+  std::string key;       // glob over the benchmark key; "" for a finding ack
   std::string platform;  // exact platform key
   std::string reason;    // http(s) URL of the issue
   std::string who;
   std::string expires;  // YYYY-MM-DD: the ack holds before this date (UTC), not on it
   std::string origin;   // file#/acks/i, for messages
+  std::string finding;  // glob over a runner finding's id (HOST-OUTLIER); "" for a key ack
+  std::string node;     // with `finding`: glob over the node it names ("" = "*")
+  // What it covers, for messages: the key, or "FINDING on NODE".
+  std::string what() const;
 };
 
 struct Acks {
@@ -50,6 +59,14 @@ std::string utc_today();
 // expired ack whose key fails again. Returns the number of keys acked.
 std::size_t apply_acks(Comparison& c, const Acks& acks, const std::string& platform,
                        const std::string& today);
+
+// Turns the blaming runner findings (failing ones, and HOST-OUTLIER) an active finding ack of
+// `platform` matches into acked ones (ClusterFinding::acked: fails nothing, plans no node action;
+// the text says until when, by whom and why), and adds to `warnings` a line per active ack used and
+// per expired one whose finding is back. Returns the number acked.
+std::size_t apply_finding_acks(std::vector<ClusterFinding>& findings,
+                               std::vector<std::string>& warnings, const Acks& acks,
+                               const std::string& platform, const std::string& today);
 
 // The entry as written by `fabricgate ack`, validated like a loaded one (InputError naming
 // `field` of the option it came from).

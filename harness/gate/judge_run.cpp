@@ -1,5 +1,6 @@
 #include "harness/gate/judge_run.hpp"
 
+#include "harness/cluster/node_actions.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/host_history.hpp"
 #include "harness/gate/outcome.hpp"
@@ -55,6 +56,15 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
   // What the runner was doing (runner_evidence.hpp): DEGRADED-LINK findings, throttling in the
   // failing keys' reasons, a foreign process on the launch's GPUs; then the one outcome.
   apply_runner_evidence(c, run);
+  // Acknowledged runner findings (a node known to be slow until its repair), once every finding
+  // is known: they fail nothing and plan no node action; then the outcome is settled again.
+  if (!options.acks.entries.empty() &&
+      apply_finding_acks(c.cluster_findings, c.warnings, options.acks, run.platform,
+                         options.today.empty() ? utc_today() : options.today) > 0) {
+    c.node_actions =
+        node_action_lines(plan_node_actions(actionable_findings(c), run.nodes, run.run_id));
+    settle_outcome(c);
+  }
   return c;
 }
 

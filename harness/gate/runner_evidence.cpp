@@ -10,6 +10,7 @@
 
 #include "harness/cluster/node_actions.hpp"
 #include "harness/counters/link_findings.hpp"
+#include "harness/gate/runner_split.hpp"
 
 namespace fabricgate::gate {
 
@@ -74,7 +75,7 @@ void add_findings(Comparison& c, const RunRecord& first,
                      return a.fails_gate && !b.fails_gate;
                    });
   c.node_actions =
-      node_action_lines(plan_node_actions(c.cluster_findings, first.nodes, first.run_id));
+      node_action_lines(plan_node_actions(actionable_findings(c), first.nodes, first.run_id));
   // A degraded link fails the gate whatever loaded the runner: settle_outcome never calls a run
   // with a failing finding busy.
 }

@@ -193,15 +193,20 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
   // for itself). Nor is an offset measured beside a software change: a fall-back to TCP makes
   // every host an outlier (`fabricgate nodes` holds back the same way). Findings of the hardware
   // itself (DEGRADED-LINK, a node mismatch) still act.
+  c.node_actions =
+      node_action_lines(plan_node_actions(actionable_findings(c), run.nodes, run.run_id));
+  sort_by_urgency(c.keys);
+  settle_outcome(c);
+}
+
+std::vector<ClusterFinding> actionable_findings(const Comparison& c) {
   std::vector<ClusterFinding> actionable;
   for (const ClusterFinding& f : c.cluster_findings) {
     const bool held_back =
         f.id == "HOST-OUTLIER" && (measured_on_busy_runner(c) || !c.software_changes.empty());
     if (!held_back) actionable.push_back(f);
   }
-  c.node_actions = node_action_lines(plan_node_actions(actionable, run.nodes, run.run_id));
-  sort_by_urgency(c.keys);
-  settle_outcome(c);
+  return actionable;
 }
 
 }  // namespace fabricgate::gate

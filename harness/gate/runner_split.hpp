@@ -36,4 +36,8 @@ namespace fabricgate::gate {
 void split_change_and_runner(Comparison& c, const RunRecord& run,
                              const GrossChangeLimits* gross_change = nullptr);
 
+// The findings a node action may be planned for: all but a HOST-OUTLIER measured on a busy runner
+// or beside a software change (its offset may be the load's or the change's).
+std::vector<ClusterFinding> actionable_findings(const Comparison& c);
+
 }  // namespace fabricgate::gate

@@ -177,6 +177,8 @@ struct ClusterFinding {
   // HOST-OUTLIER: the host's own level (its sessions in the baseline, or its earlier runs in the
   // store) is outside the fleet too, not only this launch: seen across sessions, not in one run.
   bool confirmed = false;
+  // An active ack (harness/gate/acks.hpp) covers it: it fails nothing and plans no node action.
+  bool acked = false;
 };
 
 // The per-rank timings of one key, shown where a STRAGGLER or JITTER points at it

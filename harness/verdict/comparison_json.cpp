@@ -158,6 +158,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
   for (const ClusterFinding& f : c.cluster_findings) {
     findings.push_back({{"id", f.id},
                         {"fails_gate", f.fails_gate},
+                        {"acked", f.acked},
                         {"node", f.node},
                         {"field", f.field},
                         {"text", f.text},

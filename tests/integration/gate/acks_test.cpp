@@ -125,6 +125,79 @@ TEST(gate_Acks, AnAckedRegressionPassesUntilItsExpiryThenFailsAgain) {
   fs::remove_all(root);
 }
 
+// A finding ack (issue 56): the committed Slurm run blames fgsnode2 (NODE-MISMATCH, severity
+// drain). Acked for that node, `nodes` plans no drain, cordon, condition or HealthEvent and exits
+// 0, `compare` no longer fails on it, and both say which ack held it; an ack of another node holds
+// nothing; on its expiry date the node is blamed again; a finding ack with a key, or a node
+// without a finding, is an input error naming the entry.
+TEST(gate_Acks, AnAckedNodeFindingPlansNoActionUntilItsExpiry) {
+  const fs::path run =
+      fs::path(FABRICGATE_SOURCE_DIR) / "tests/data/slurm/20261201T091826Z-slurm-cpu-default";
+  const fs::path root = testing::fresh_temp_dir("acks-finding");
+  const std::string dir = root.string();
+  const auto nodes = [&](const std::string& format) {
+    return cli({"nodes", run.string(), "--format", format, "--baselines-dir", dir});
+  };
+  const auto compare = [&] {
+    return cli({"compare", run.string(), "--baselines-dir", dir, "--store", "none"});
+  };
+  ASSERT_EQ(nodes("slurm").code, 1) << "fgsnode2 is blamed without an ack";
+  ASSERT_EQ(compare().code, 1);
+
+  const Result acked = cli({"ack", "--finding", "NODE-MISMATCH", "--node", "fgsnode2", "--platform",
+                            "slurm-ci", "--reason", "https://github.com/org/repo/issues/13",
+                            "--who", "bob", "--expires", date_in(14), "--baselines-dir", dir});
+  ASSERT_EQ(acked.code, 0) << acked.out << acked.err;
+  for (const std::string format : {"text", "slurm", "kubernetes", "nvsentinel"}) {
+    const Result r = nodes(format);
+    EXPECT_EQ(r.code, 0) << format << "\n" << r.out << r.err;
+    EXPECT_EQ(r.out.find("fgsnode2"), std::string::npos) << format << "\n" << r.out;
+    EXPECT_NE(r.err.find("acknowledged failure: NODE-MISMATCH on fgsnode2 on slurm-ci"),
+              std::string::npos)
+        << r.err;
+  }
+  Result c = compare();
+  EXPECT_EQ(c.code, 0) << c.out << c.err;
+  EXPECT_NE(c.out.find("ACKED until " + date_in(14) + " by bob"), std::string::npos) << c.out;
+  EXPECT_EQ(c.out.find("scontrol update"), std::string::npos) << c.out;
+
+  // Another node's ack holds nothing.
+  write_acks(root, {{"finding", "NODE-MISMATCH"},
+                    {"node", "fgsnode1"},
+                    {"platform", "slurm-ci"},
+                    {"reason", "https://x/1"},
+                    {"who", "bob"},
+                    {"expires", date_in(14)}});
+  EXPECT_EQ(nodes("slurm").code, 1);
+  // Expired: blamed again, and said.
+  write_acks(root, {{"finding", "NODE-*"},
+                    {"platform", "slurm-ci"},
+                    {"reason", "https://x/1"},
+                    {"who", "bob"},
+                    {"expires", date_in(0)}});
+  const Result again = nodes("slurm");
+  EXPECT_EQ(again.code, 1) << again.out << again.err;
+  EXPECT_NE(again.out.find("NodeName=fgsnode2 State=DRAIN"), std::string::npos) << again.out;
+  EXPECT_NE(again.err.find("fails again: NODE-MISMATCH fgsnode2"), std::string::npos) << again.err;
+
+  // A key and a finding in one entry, or a node without a finding: exit 2 naming the field.
+  for (const json& bad :
+       {json{{"key", "a/*"}, {"finding", "HOST-OUTLIER"}}, json{{"key", "a/*"}, {"node", "n1"}}}) {
+    json entry = bad;
+    entry.update(json{{"platform", "slurm-ci"},
+                      {"reason", "https://x/1"},
+                      {"who", "bob"},
+                      {"expires", date_in(5)}});
+    write_acks(root, entry);
+    const Result r = nodes("text");
+    EXPECT_EQ(r.code, 2) << bad.dump() << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(bad.contains("finding") ? "/acks/0/finding" : "/acks/0/node"),
+              std::string::npos)
+        << r.err;
+  }
+  fs::remove_all(root);
+}
+
 }  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate

@@ -11,6 +11,7 @@
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/gate/acks.hpp"
 #include "harness/launch/run_assembly.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/report/dashboard_site.hpp"
@@ -27,6 +28,7 @@ struct DashboardArgs {
   std::string platform;
   std::size_t last = 0;
   std::size_t max_keys = 400;
+  std::string baselines_dir = "baselines";
 };
 
 int run_dashboard(const DashboardArgs& a) {
@@ -37,14 +39,24 @@ int run_dashboard(const DashboardArgs& a) {
         "dashboard: --store none has no runs to show; give sqlite:PATH or a "
         "PostgreSQL URL");
   require_writable_directory(a.out, "--out");
+  // The acks in force, listed on the index; a malformed file is an input error before anything.
+  const std::string today = gate::utc_today();
+  const gate::Acks acks = gate::find_acks(a.baselines_dir, today);
+  const std::string now = launch::utc_now_iso8601();
   auto s = store::open_store(where, store::Access::read);
   const std::vector<report::DashboardPlatform> platforms =
-      store::dashboard_platforms(*s, a.platform, a.last);
+      store::dashboard_platforms(*s, a.platform, a.last, now);
   if (platforms.empty())
     throw InputError(s->display(), "", "a store with recorded runs, found none");
   report::DashboardOptions options;
   options.source = s->display();
-  options.generated_at = launch::utc_now_iso8601();
+  options.generated_at = now;
+  options.acks_source = acks.source;
+  for (const gate::Ack& ack : acks.entries) {
+    if (today >= ack.expires) continue;  // expired: it holds nothing any more
+    options.active_acks.push_back(ack.what() + " on " + ack.platform + " until " + ack.expires +
+                                  " by " + ack.who + ": " + ack.reason);
+  }
   options.max_keys = a.max_keys;
   std::size_t runs = 0;
   for (const report::DashboardPlatform& p : platforms) runs += p.runs.size();
@@ -89,6 +101,9 @@ void add_dashboard_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-keys", a->max_keys,
                   "Keys with a trend section per platform; keys with change points come first")
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
+      ->capture_default_str();
+  cmd->add_option("--baselines-dir", a->baselines_dir,
+                  "Directory whose acks.json lists the acknowledged failures shown on the index")
       ->capture_default_str();
   cmd->callback([a, &exit_code] { exit_code = run_dashboard(*a); });
 }

@@ -320,6 +320,24 @@ std::string run_verdict(const DashboardRun& run) {
   return compared ? "PASS" : "NOT GATED";
 }
 
+std::string precision_text(const LabelPrecision& p) {
+  std::string out;
+  if (p.labelled() == 0) {
+    out = fmt::format("No finding labelled in the last {} days", p.days);
+  } else {
+    const std::size_t right = p.real + p.expected;
+    out = fmt::format(
+        "Precision {:.0f} %: {} of {} labelled finding(s) real ({}) or expected ({}), {} false "
+        "alarm(s), in the last {} days",
+        100.0 * static_cast<double>(right) / static_cast<double>(p.labelled()), right, p.labelled(),
+        p.real, p.expected, p.false_alarm, p.days);
+  }
+  return out + fmt::format(
+                   "; {} failing run(s) in that time, {} with no label (`fabricgate ack --label "
+                   "false-alarm|real|expected --run RUN_ID ...`).",
+                   p.failing_runs, p.unlabelled_failing_runs);
+}
+
 std::vector<DashboardPage> render_dashboard(const std::vector<DashboardPlatform>& platforms,
                                             const DashboardOptions& options) {
   std::vector<DashboardPage> pages;
@@ -333,11 +351,23 @@ std::vector<DashboardPage> render_dashboard(const std::vector<DashboardPlatform>
       "NOT JUDGED (exit 3: a busy or degraded runner, a runner unlike the fleet, an "
       "incomplete run) or NO BASELINE; NOT GATED runs were recorded without a comparison "
       "(imports).</p>\n";
+  if (!options.acks_source.empty()) {
+    index += "<h2 id=\"acks\">Acknowledged failures</h2>\n";
+    if (options.active_acks.empty()) {
+      index += "<p>None in force in <code>" + site_esc(options.acks_source) + "</code>.</p>\n";
+    } else {
+      index += "<p>In force in <code>" + site_esc(options.acks_source) +
+               "</code>: these fail nothing until their expiry.</p>\n<ul class=\"acks\">\n";
+      for (const std::string& a : options.active_acks) index += "<li>" + site_esc(a) + "</li>\n";
+      index += "</ul>\n";
+    }
+  }
   for (const DashboardPlatform& p : platforms) {
     const PlatformView v = view_of(p, options.max_keys);
     index += "<h2 id=\"p-" + site_esc(p.platform) + "\">" + site_esc(p.platform) +
              "</h2>\n<p><a href=\"" + site_esc(platform_file(p.platform)) +
-             "\">trends of every key</a></p>\n<h3>Hosts</h3>\n" + hosts_table(v) +
+             "\">trends of every key</a></p>\n<p class=\"precision\">" +
+             site_esc(precision_text(p.precision)) + "</p>\n<h3>Hosts</h3>\n" + hosts_table(v) +
              "<h3>Change points</h3>\n" + change_table(v) + "<h3>Runs</h3>\n" + runs_table(v);
     pages.push_back({platform_file(p.platform), platform_page(v, options)});
   }

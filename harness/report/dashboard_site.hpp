@@ -28,21 +28,42 @@ struct DashboardRun {
   std::vector<std::string> node_findings = {};
 };
 
+// The gate's measured precision on a platform: what people labelled the findings of its runs
+// (`fabricgate ack --label`, schema v7), over the runs shown that started in the `days` before
+// the page was made.
+struct LabelPrecision {
+  std::size_t days = 30;
+  std::size_t failing_runs = 0;             // runs in the window whose outcome is FAIL
+  std::size_t unlabelled_failing_runs = 0;  // of those, runs with no label at all
+  std::size_t real = 0;
+  std::size_t expected = 0;
+  std::size_t false_alarm = 0;
+  std::size_t labelled() const { return real + expected + false_alarm; }
+};
+
 struct DashboardPlatform {
   std::string platform;
   std::vector<DashboardRun> runs;  // oldest first
+  LabelPrecision precision = {};
 };
 
 struct DashboardOptions {
   std::string source;          // the store's display form (no credentials)
   std::string generated_at;    // ISO 8601 UTC
   std::size_t max_keys = 400;  // keys with a trend section per platform (those that stepped first)
+  // The acknowledged failures in force ("KEY on PLATFORM until DATE by WHO: URL"), from
+  // <baselines-dir>/acks.json; `acks_source` names the file ("" when there is none).
+  std::vector<std::string> active_acks = {};
+  std::string acks_source = {};
 };
 
 struct DashboardPage {
   std::string file;  // relative to the output directory: index.html, platform-<p>.html
   std::string html;
 };
+
+// "precision 83 % (5 of 6 labelled findings real or expected, 1 false alarm) ..." for a page.
+std::string precision_text(const LabelPrecision& p);
 
 // "FAIL", "PASS" or "NOT GATED" for one run from its key verdicts.
 std::string run_verdict(const DashboardRun& run);

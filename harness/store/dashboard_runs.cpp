@@ -1,5 +1,9 @@
 #include "harness/store/dashboard_runs.hpp"
 
+#include <ctime>
+#include <map>
+#include <set>
+
 #include "harness/gate/outcome.hpp"
 #include "harness/store/store_history.hpp"
 
@@ -42,9 +46,53 @@ report::DashboardRun dashboard_run(const StoredRun& run) {
   return d;
 }
 
+namespace {
+
+// `iso` (YYYY-MM-DDTHH:MM:SSZ) moved back `days` days, same form; "" when unreadable.
+std::string days_before(const std::string& iso, std::size_t days) {
+  std::tm tm{};
+  if (::strptime(iso.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm) == nullptr) return "";
+  const std::time_t t = ::timegm(&tm) - static_cast<std::time_t>(days) * 86400;
+  std::tm out{};
+  ::gmtime_r(&t, &out);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &out);
+  return text;
+}
+
+}  // namespace
+
+report::LabelPrecision label_precision(const std::vector<report::DashboardRun>& runs,
+                                       const std::vector<FindingLabel>& labels,
+                                       const std::string& now, std::size_t days) {
+  report::LabelPrecision p;
+  p.days = days;
+  const std::string from = days_before(now, days);
+  std::set<std::string> in_window;
+  std::set<std::string> failing;
+  for (const report::DashboardRun& r : runs) {
+    if (from.empty() || r.run.started_at < from || r.run.started_at > now) continue;
+    in_window.insert(r.run.run_id);
+    if (report::run_verdict(r) == "FAIL") failing.insert(r.run.run_id);
+  }
+  std::set<std::string> labelled_runs;
+  for (const FindingLabel& l : labels) {
+    if (in_window.count(l.run_id) == 0) continue;
+    labelled_runs.insert(l.run_id);
+    if (l.label == "real") ++p.real;
+    if (l.label == "expected") ++p.expected;
+    if (l.label == "false-alarm") ++p.false_alarm;
+  }
+  p.failing_runs = failing.size();
+  for (const std::string& id : failing)
+    p.unlabelled_failing_runs += labelled_runs.count(id) ? 0 : 1;
+  return p;
+}
+
 std::vector<report::DashboardPlatform> dashboard_platforms(ResultsStore& store,
                                                            const std::string& platform,
-                                                           std::size_t last) {
+                                                           std::size_t last,
+                                                           const std::string& now) {
   std::vector<std::string> names;
   if (platform.empty()) {
     names = store.platforms();
@@ -58,6 +106,7 @@ std::vector<report::DashboardPlatform> dashboard_platforms(ResultsStore& store,
     q.last = last;
     report::DashboardPlatform dp{p, {}};
     for (const StoredRun& r : store.runs(q)) dp.runs.push_back(dashboard_run(r));
+    dp.precision = label_precision(dp.runs, store.labels(p), now);
     if (!dp.runs.empty()) out.push_back(std::move(dp));
   }
   return out;

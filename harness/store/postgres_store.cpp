@@ -125,12 +125,13 @@ class PostgresStore final : public ResultsStore {
     // Empty filters match everything, so the parameter list keeps one shape.
     sql += " AND ($4 = '' OR r.host_id = $4) AND ($5 = '' OR r.started_at < $5)";
     sql += " AND ($6 = '' OR r.host_seal <> '') AND ($7 = '' OR strpos(r.nodes, $7) > 0)";
+    sql += " AND ($8 = '' OR r.run_id = $8)";
     sql += q.oldest ? " ORDER BY r.started_at ASC, r.run_id ASC"
                     : " ORDER BY r.started_at DESC, r.run_id DESC";
     if (q.last > 0) sql += " LIMIT " + std::to_string(q.last);
     const Result header =
         exec(sql, {q.platform, q.exclude_run_id, q.key, q.host, q.started_before,
-                   q.sealed_only ? "1" : "", q.node.empty() ? "" : json(q.node).dump()});
+                   q.sealed_only ? "1" : "", q.node.empty() ? "" : json(q.node).dump(), q.run_id});
     std::vector<StoredRun> out(static_cast<std::size_t>(header.rows()));
     std::unordered_map<long long, std::size_t> slot;
     std::vector<std::string> ids;
@@ -198,6 +199,31 @@ class PostgresStore final : public ResultsStore {
   std::size_t run_count(const std::string& platform) override {
     const Result r = exec("SELECT count(*) FROM runs WHERE platform = $1", {platform});
     return static_cast<std::size_t>(r.integer(0, 0));
+  }
+
+  void record_label(const FindingLabel& l) override {
+    if (access_ == Access::read)
+      throw std::logic_error("results store opened for reading was asked to record");
+    Transaction t(*this);
+    exec(
+        "INSERT INTO labels (platform, run_id, subject, label, who, note, labelled_at) VALUES "
+        "($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (platform, run_id, subject) DO UPDATE SET label "
+        "= EXCLUDED.label, who = EXCLUDED.who, note = EXCLUDED.note, labelled_at = "
+        "EXCLUDED.labelled_at",
+        {l.platform, l.run_id, l.subject, l.label, l.who, l.note, l.labelled_at});
+    t.commit();
+  }
+
+  std::vector<FindingLabel> labels(const std::string& platform) override {
+    const Result r = exec(
+        "SELECT run_id, subject, label, who, note, labelled_at FROM labels WHERE platform = $1 "
+        "ORDER BY labelled_at, run_id, subject",
+        {platform});
+    std::vector<FindingLabel> out;
+    for (int i = 0; i < r.rows(); ++i)
+      out.push_back({platform, r.text(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3), r.text(i, 4),
+                     r.text(i, 5)});
+    return out;
   }
 
   int schema_version() override {

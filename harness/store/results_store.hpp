@@ -31,7 +31,22 @@ struct RunQuery {
   bool oldest = false;         // with last: the oldest runs instead (a host's first level)
   bool sealed_only = false;    // only rows that carry a seal (row_seal.hpp; checked by the caller)
   std::string node = {};       // when set: only runs whose nodes include this host name
+  std::string run_id = {};     // when set: only the run of this id
 };
+
+// What a person said one finding of a run was (schema v7; `fabricgate ack --label`): the gate's
+// measured precision on the dashboard counts these.
+struct FindingLabel {
+  std::string platform;
+  std::string run_id;
+  std::string subject;  // "run" (the run's failure as a whole), a key, or "FINDING NODE"
+  std::string label;    // false-alarm | real | expected
+  std::string who;
+  std::string note;         // the URL, or ""
+  std::string labelled_at;  // ISO 8601 UTC
+};
+
+inline constexpr const char* kFindingLabels[] = {"false-alarm", "real", "expected"};
 
 class ResultsStore {
  public:
@@ -45,6 +60,10 @@ class ResultsStore {
   virtual std::vector<std::string> platforms() = 0;
   virtual std::size_t run_count(const std::string& platform) = 0;
   virtual int schema_version() = 0;
+  // Adds the label, or replaces the one of the same platform, run and subject.
+  virtual void record_label(const FindingLabel& label) = 0;
+  // The labels of a platform, oldest first; none before schema v7.
+  virtual std::vector<FindingLabel> labels(const std::string& platform) = 0;
   const std::string& display() const { return display_; }
 
  protected:

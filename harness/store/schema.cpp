@@ -83,6 +83,14 @@ std::vector<std::string> migrate_from(int from, Dialect d) {
     return {"ALTER TABLE runs ADD COLUMN nodes TEXT NOT NULL DEFAULT '[]'",
             "UPDATE schema_version SET version = 6"};
   }
+  if (from == 6) {
+    return {
+        "CREATE TABLE labels (platform TEXT NOT NULL, run_id TEXT NOT NULL, subject TEXT NOT "
+        "NULL, label TEXT NOT NULL CHECK (label IN ('false-alarm', 'real', 'expected')), who "
+        "TEXT NOT NULL, note TEXT NOT NULL, labelled_at TEXT NOT NULL, PRIMARY KEY (platform, "
+        "run_id, subject))",
+        "UPDATE schema_version SET version = 7"};
+  }
   throw std::logic_error("no migration from schema version " + std::to_string(from));
 }
 

@@ -12,6 +12,9 @@
 //       written before are '' (unsealed: they no longer make a host's level).
 //   v6  runs gain nodes (JSON array of the run's host names): `nodes --resume` counts a drained
 //       node's passing runs; rows written before are '[]'.
+//   v7  labels(platform, run_id, subject, label, who, note, labelled_at): what a person said a
+//       finding was (false-alarm, real, expected; `fabricgate ack --label`), for the gate's
+//       measured precision on the dashboard. Not tied to the runs row: a re-record keeps it.
 // A store is migrated inside one transaction when opened, so a crash mid-migration leaves the
 // old version intact.
 #include <string>
@@ -20,7 +23,7 @@
 namespace fabricgate::store {
 
 // The schema this build writes; older stores are migrated when opened.
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 enum class Dialect { sqlite, postgresql };
 

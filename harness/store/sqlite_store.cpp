@@ -247,6 +247,7 @@ class SqliteStore final : public ResultsStore {
     if (!q.started_before.empty()) sql += " AND r.started_at < ?6";
     if (q.sealed_only) sql += version_ >= 5 ? " AND r.host_seal <> ''" : " AND 0";
     if (!q.node.empty()) sql += version_ >= 6 ? " AND instr(r.nodes, ?7) > 0" : " AND 0";
+    if (!q.run_id.empty()) sql += " AND r.run_id = ?8";
     sql += q.oldest ? " ORDER BY r.started_at ASC, r.run_id ASC LIMIT ?4"
                     : " ORDER BY r.started_at DESC, r.run_id DESC LIMIT ?4";
     Statement s(db_, sql, display());
@@ -257,6 +258,7 @@ class SqliteStore final : public ResultsStore {
     if (!q.host.empty()) s.text(5, q.host);
     if (!q.started_before.empty()) s.text(6, q.started_before);
     if (!q.node.empty() && version_ >= 6) s.text(7, json(q.node).dump());
+    if (!q.run_id.empty()) s.text(8, q.run_id);
     std::vector<StoredRun> out;
     std::vector<long long> ids;
     while (s.step()) {
@@ -323,6 +325,39 @@ class SqliteStore final : public ResultsStore {
     Statement s(db_, "SELECT count(*) FROM runs WHERE platform = ?1", display());
     s.text(1, platform).step();
     return static_cast<std::size_t>(s.column_integer(0));
+  }
+
+  void record_label(const FindingLabel& l) override {
+    if (access_ == Access::read)
+      throw std::logic_error("results store opened for reading was asked to record");
+    Transaction t(*this, true);
+    Statement add(db_,
+                  "INSERT OR REPLACE INTO labels (platform, run_id, subject, label, who, note, "
+                  "labelled_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                  display());
+    add.text(1, l.platform)
+        .text(2, l.run_id)
+        .text(3, l.subject)
+        .text(4, l.label)
+        .text(5, l.who)
+        .text(6, l.note)
+        .text(7, l.labelled_at)
+        .step();
+    t.commit();
+  }
+
+  std::vector<FindingLabel> labels(const std::string& platform) override {
+    if (version_ < 7) return {};
+    Statement s(db_,
+                "SELECT run_id, subject, label, who, note, labelled_at FROM labels WHERE platform "
+                "= ?1 ORDER BY labelled_at, run_id, subject",
+                display());
+    s.text(1, platform);
+    std::vector<FindingLabel> out;
+    while (s.step())
+      out.push_back({platform, s.column_text(0), s.column_text(1), s.column_text(2),
+                     s.column_text(3), s.column_text(4), s.column_text(5)});
+    return out;
   }
 
   int schema_version() override {
@@ -394,7 +429,8 @@ class SqliteStore final : public ResultsStore {
       shape.empty = true;
       return shape;
     }
-    static const std::vector<std::string> ours = {"keys", "medians", "runs", "schema_version"};
+    static const std::vector<std::string> ours = {"keys", "labels", "medians", "runs",
+                                                  "schema_version"};
     for (const std::string& name : tables) {
       if (std::find(ours.begin(), ours.end(), name) == ours.end())
         shape.foreign += (shape.foreign.empty() ? "it holds table " : ", ") + name;

@@ -37,14 +37,15 @@ std::string date_in(int days) {
   return out;
 }
 
-std::string write(const fs::path& root, const std::string& id, double slowdown, int hour) {
+std::string write(const fs::path& root, const std::string& id, double slowdown, int hour,
+                  const std::string& day = "2026-11-20") {
   testing::ResultSpec s;
   s.bytes = 64u << 20;
   s.time_us = testing::noisy(30000.0 * slowdown, 0.003, 5, 700u + static_cast<unsigned>(hour));
   testing::RunSpec rs;
   rs.run_id = id;
   char started[32];
-  std::snprintf(started, sizeof started, "2026-11-20T%02d:00:00Z", hour);
+  std::snprintf(started, sizeof started, "%sT%02d:00:00Z", day.c_str(), hour);
   rs.started_at = started;
   return testing::write_run_dir(root, testing::make_run(rs, {testing::make_result(s)})).string();
 }
@@ -195,6 +196,78 @@ TEST(gate_Acks, AnAckedNodeFindingPlansNoActionUntilItsExpiry) {
               std::string::npos)
         << r.err;
   }
+  fs::remove_all(root);
+}
+
+// Labels (issue 56 item 2): a failing run recorded by `compare` is labelled with `ack --label`;
+// the dashboard shows the platform's measured precision with its counts and the acks in force.
+// Only a failure can be labelled: a run the store does not hold, a key that passed, an unknown
+// label or --expires with a label is an input error and nothing is recorded.
+TEST(gate_Acks, ALabelledFailureGivesTheDashboardItsPrecision) {
+  const fs::path root = testing::fresh_temp_dir("acks-label");
+  const fs::path baselines = root / "baselines";
+  const std::string yesterday = date_in(-1);
+  std::vector<std::string> create{"baseline", "create", "--baselines-dir", baselines.string()};
+  for (int i = 0; i < 3; ++i)
+    create.insert(create.end(),
+                  {"--from", write(root / "base", "b" + std::to_string(i), 1.0, 2 * i)});
+  ASSERT_EQ(cli(create).code, 0);
+  const std::string store = "sqlite:" + (root / "fg.sqlite").string();
+  const std::string slow = write(root / "runs", "slow", 1.5, 12, yesterday);
+  const std::string same = write(root / "runs", "same", 1.0, 13, yesterday);
+  ASSERT_EQ(cli({"compare", slow, "--baselines-dir", baselines.string(), "--store", store}).code,
+            1);
+  ASSERT_EQ(cli({"compare", same, "--baselines-dir", baselines.string(), "--store", store}).code,
+            0);
+  const auto label = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args{"ack",   "--platform", "cpu-test-2c", "--who",
+                                  "carol", "--store",    store};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return cli(args);
+  };
+  const auto dashboard = [&] {
+    const fs::path site = root / "site";
+    fs::remove_all(site);
+    fs::create_directories(site);
+    const Result r = cli({"dashboard", "--store", store, "--out", site.string(), "--baselines-dir",
+                          baselines.string()});
+    EXPECT_EQ(r.code, 0) << r.out << r.err;
+    std::ifstream in(site / "index.html");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  EXPECT_NE(dashboard().find("No finding labelled in the last 30 days; 1 failing run(s) in that "
+                             "time, 1 with no label"),
+            std::string::npos);
+
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
+           {"--label", "false-alarm", "--run", "nope"},  // no such run
+           {"--label", "false-alarm", "--run", "same"},  // it passed
+           {"--label", "wrong", "--run", "slow"},        // no such label
+           {"--label", "real", "--run", "slow", "--expires", date_in(3)}}) {
+    const Result r = label(bad);
+    EXPECT_EQ(r.code, 2) << bad[1] << " " << bad[3] << "\n" << r.out << r.err;
+  }
+  const Result ok = label({"--label", "false-alarm", "--run", "slow", "--reason", "https://x/7"});
+  ASSERT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("labelled the failure of run slow (cpu-test-2c) false-alarm"),
+            std::string::npos)
+      << ok.out;
+  write_acks(baselines, {{"key", "coll/mpi/*"},
+                         {"platform", "cpu-test-2c"},
+                         {"reason", "https://x/8"},
+                         {"who", "bob"},
+                         {"expires", date_in(20)}});
+  const std::string index = dashboard();
+  EXPECT_NE(index.find("Precision 0 %: 0 of 1 labelled finding(s) real (0) or expected (0), 1 "
+                       "false alarm(s), in the last 30 days; 1 failing run(s) in that time, 0 "
+                       "with no label"),
+            std::string::npos)
+      << index;
+  EXPECT_NE(index.find("coll/mpi/* on cpu-test-2c until " + date_in(20) + " by bob"),
+            std::string::npos);
+  // Relabelled after the review: the same subject, one label, now real.
+  ASSERT_EQ(label({"--label", "real", "--run", "slow"}).code, 0);
+  EXPECT_NE(dashboard().find("Precision 100 %: 1 of 1"), std::string::npos);
   fs::remove_all(root);
 }
 

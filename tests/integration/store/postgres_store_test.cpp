@@ -120,6 +120,30 @@ TEST_F(PostgresStoreTest, AStatementThatCannotFinishEndsAtTheStoreTimeout) {
   EXPECT_EQ(open()->run_count("plat"), 1u);  // the store works again once the lock is gone
 }
 
+// Labels (schema v7) on PostgreSQL: a second label of the same run and subject replaces the
+// first (ON CONFLICT), other subjects and platforms stay apart, and a run is found by its id.
+TEST_F(PostgresStoreTest, LabelsAreKeptPerRunAndSubject) {
+  auto s = open();
+  s->record(synthetic_run("plat", 1, 3));
+  s->record_label({"plat", "run-1", "run", "false-alarm", "carol", "", "2026-12-05T00:00:00Z"});
+  s->record_label({"plat", "run-1", "run", "real", "dave", "https://x/1", "2026-12-05T01:00:00Z"});
+  s->record_label({"plat", "run-1", "k/a", "expected", "carol", "", "2026-12-05T02:00:00Z"});
+  s->record_label({"other", "run-1", "run", "real", "carol", "", "2026-12-05T03:00:00Z"});
+  const std::vector<FindingLabel> labels = s->labels("plat");
+  ASSERT_EQ(labels.size(), 2u);
+  EXPECT_EQ(labels[0].subject, "run");
+  EXPECT_EQ(labels[0].label, "real");
+  EXPECT_EQ(labels[0].who, "dave");
+  EXPECT_EQ(labels[0].note, "https://x/1");
+  EXPECT_EQ(labels[1].label, "expected");
+  RunQuery q;
+  q.platform = "plat";
+  q.run_id = synthetic_run("plat", 1, 3).run_id;
+  EXPECT_EQ(s->runs(q).size(), 1u);
+  q.run_id = "no-such-run";
+  EXPECT_TRUE(s->runs(q).empty());
+}
+
 TEST_F(PostgresStoreTest, RecordsReplacesAndReadsBack) {
   auto s = open();
   EXPECT_EQ(s->schema_version(), kSchemaVersion);
@@ -206,7 +230,7 @@ TEST_F(PostgresStoreTest, MigratesAVersion1Store) {
   admin(v1);
   auto s = open();
   EXPECT_EQ(s->schema_version(),
-            6);  // v1 -> v2 -> v3 (host, session) -> v4 (counters) -> v5 (seal) -> v6
+            7);  // v1 -> v2 -> v3 (host, session) -> v4 (counters) -> v5 (seal) -> v6 -> v7
   const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
   ASSERT_EQ(runs.size(), 1u);
   ASSERT_EQ(runs[0].medians.size(), 1u);

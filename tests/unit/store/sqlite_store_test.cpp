@@ -88,13 +88,67 @@ TEST(SqliteStore, TheDashboardShowsTheNodesARunBlamedWithTheirSeverity) {
             (std::vector<std::string>{"fgsnode2: NODE-MISMATCH (drain)",
                                       "fgsnode1: STRAGGLER (monitor)"}));
   EXPECT_TRUE(dashboard_run(rows[1]).node_findings.empty());
-  const auto pages = report::render_dashboard(dashboard_platforms(*s, "", 0), {});
+  const auto pages =
+      report::render_dashboard(dashboard_platforms(*s, "", 0, "2026-12-06T00:00:00Z"), {});
   bool shown = false;
   for (const auto& page : pages)
     shown = shown || page.html.find(
                          "fgsnode2: NODE-MISMATCH (drain); fgsnode1: STRAGGLER "
                          "(monitor)") != std::string::npos;
   EXPECT_TRUE(shown);
+}
+
+// Labels (schema v7, `fabricgate ack --label`) are kept per run and subject, a second label of the
+// same subject replaces the first, and the dashboard's precision counts the labels of the runs
+// that started in the 30 days before the page: 2 real + 1 expected of 4 labelled = 75 %, the
+// label of a run older than the window left out, a failing run without a label counted as such.
+TEST(SqliteStore, LabelsGiveTheDashboardItsMeasuredPrecision) {
+  const fs::path dir = fresh_temp_dir("store-labels");
+  auto s = open_store(sqlite_at(dir / "fg.sqlite"));
+  EXPECT_EQ(s->schema_version(), 7);
+  RunRecord run;
+  run.platform = "p";
+  run.suite = "cpu";
+  run.scenario = "default";
+  gate::Comparison failed;
+  failed.has_baseline = true;
+  failed.exit_code = ExitCode::gate_failure;
+  const std::vector<std::pair<std::string, std::string>> runs = {
+      {"old", "2026-10-01T00:00:00Z"}, {"a", "2026-11-20T00:00:00Z"},
+      {"b", "2026-11-25T00:00:00Z"},   {"c", "2026-12-01T00:00:00Z"},
+      {"d", "2026-12-02T00:00:00Z"},   {"e", "2026-12-03T00:00:00Z"}};
+  for (const auto& [id, started] : runs) {
+    run.run_id = id;
+    run.started_at = started;
+    s->record(stored_run_from(run, &failed));
+  }
+  const auto label = [&](const std::string& id, const std::string& subject,
+                         const std::string& what) {
+    s->record_label({"p", id, subject, what, "carol", "", "2026-12-05T00:00:00Z"});
+  };
+  label("old", "run", "false-alarm");  // outside the window
+  label("a", "run", "false-alarm");
+  label("a", "run", "real");  // replaces the false alarm
+  label("b", "k1", "real");
+  label("c", "run", "expected");
+  label("d", "run", "false-alarm");
+  const auto labels = s->labels("p");
+  ASSERT_EQ(labels.size(), 5u);
+  EXPECT_TRUE(s->labels("other").empty());
+  const auto platforms = dashboard_platforms(*s, "p", 0, "2026-12-06T00:00:00Z");
+  ASSERT_EQ(platforms.size(), 1u);
+  const report::LabelPrecision& p = platforms[0].precision;
+  EXPECT_EQ(p.real, 2u);
+  EXPECT_EQ(p.expected, 1u);
+  EXPECT_EQ(p.false_alarm, 1u);
+  EXPECT_EQ(p.failing_runs, 5u);             // a to e
+  EXPECT_EQ(p.unlabelled_failing_runs, 1u);  // e
+  EXPECT_NE(report::precision_text(p).find("Precision 75 %: 3 of 4 labelled finding(s)"),
+            std::string::npos)
+      << report::precision_text(p);
+  const auto pages = report::render_dashboard(platforms, {});
+  EXPECT_NE(pages[0].html.find("Precision 75 %"), std::string::npos);
+  fs::remove_all(dir);
 }
 
 // The dashboard's headline for each run is the gate's own outcome, as recorded with the run (one
@@ -286,7 +340,7 @@ TEST(SqliteStore, MigratesAVersion1StoreKeepingItsRuns) {
   sqlite3_close(db);
   auto s = open_store(sqlite_at(file));
   EXPECT_EQ(s->schema_version(),
-            6);  // v1 -> v2 -> v3 (host, session) -> v4 (counters) -> v5 (seal) -> v6
+            7);  // v1 -> v2 -> v3 (host, session) -> v4 (counters) -> v5 (seal) -> v6 -> v7
   const auto runs = s->runs(RunQuery{"p", 0, "", "", "", ""});
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].run_id, "r1");

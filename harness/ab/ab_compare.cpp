@@ -11,6 +11,7 @@
 #include "harness/gate/tolerance.hpp"
 #include "harness/model/secret_redaction.hpp"
 #include "harness/stats/shift_estimate.hpp"
+#include "harness/stats/signed_rank_interval.hpp"
 #include "harness/stats/statistics.hpp"
 #include "harness/stats/student_t.hpp"
 #include "harness/stats/two_levels.hpp"
@@ -39,6 +40,7 @@ const char* ab_verdict_name(AbVerdict v) {
     case AbVerdict::bimodal: return "BIMODAL";
     case AbVerdict::undecided: return "UNDECIDED";
     case AbVerdict::two_states: return "TWO-STATES";
+    case AbVerdict::noisy: return "NOISY";
     case AbVerdict::improvement: return "IMPROVEMENT";
     case AbVerdict::only_b: return "ONLY-B";
     case AbVerdict::pass: return "PASS";
@@ -261,6 +263,13 @@ AbInterval to_interval(const ShiftEstimate& s) {
 // repetitions of one slow launch as five independent samples: on the 2-core CPU box, where levels
 // wander 20-30 % between launches, recorded A/As then "failed" 256 KiB all_reduce with B/A 1.21
 // [1.14, 1.31]. The pairs carry the drift; their interval is unbounded below 2 pairs.
+//
+// Which interval: from as many pairs as the signed-rank interval needs at this confidence (8 at
+// 99 %, 9 at 99.5 %), the Hodges-Lehmann centre of the pairs' log ratios with its exact
+// distribution-free interval (signed_rank_interval.hpp): one outlier pair (a launch beside another
+// job) moves it by one order statistic. Student's t on the same logs before that (from 2 pairs),
+// so a clear regression still fails at the first look. The rule depends only on the number of
+// pairs and the confidence, never on which interval is narrower: each look keeps its coverage.
 AbInterval paired_interval(const std::vector<double>& pair_ratios, double confidence) {
   AbInterval out;
   out.confidence = confidence;
@@ -270,6 +279,16 @@ AbInterval paired_interval(const std::vector<double>& pair_ratios, double confid
   }
   const std::size_t n = logs.size();
   if (n == 0) return out;
+  if (n >= signed_rank_min_samples(confidence)) {
+    const CentreEstimate c = hodges_lehmann_centre(logs, confidence);
+    out.estimate = std::exp(c.estimate);
+    out.bounded = c.bounded;
+    out.low = c.bounded ? std::exp(c.low) : 0;
+    out.high = c.bounded ? std::exp(c.high) : kInfinity;
+    out.confidence = c.bounded ? c.confidence : confidence;
+    out.rank_based = c.bounded;
+    return out;
+  }
   double mean = 0;
   for (const double x : logs) mean += x;
   mean /= static_cast<double>(n);
@@ -383,6 +402,22 @@ void judge_two_states(AbKey& k, bool higher_better, const std::vector<double>& m
     k.verdict = AbVerdict::bimodal;
     k.reason += fmt::format("; {}; B's worse level is {:+.1f}% against A's; {}", text,
                             (perf - 1) * 100, counts);
+  } else if (k.levels_a.found && perf >= 1 - k.tolerance) {
+    // A has the two states too, and B's worse state is no worse than A's beyond the tolerance:
+    // the runner's own states, which B neither brought nor made worse. Not gated, said.
+    k.verdict = AbVerdict::noisy;
+    k.reason += fmt::format(
+        "; {}; B's worse level {:+.1f}% against A's worse level, {}: the runner's own two states, "
+        "B no worse in either: not gated here",
+        text, (perf - 1) * 100, counts);
+  } else if (xa > 0) {
+    // A's launches visit B's worse state too, and B's are not there significantly more often:
+    // the state is the runner's, not B's (B brought no state A never had). Not gated, said.
+    k.verdict = AbVerdict::noisy;
+    k.reason += fmt::format(
+        "; {}; {}: A's launches visit the worse state too, B's not significantly more often: the "
+        "runner's own states, not gated here",
+        text, counts);
   } else {
     k.verdict = AbVerdict::two_states;
     k.reason += fmt::format("; {}; B's worse level {:+.1f}% against A's, {}: not a pass", text,
@@ -564,6 +599,14 @@ ExitCode ab_exit_code(const AbComparison& c) {
   if (c.failing_count() > 0) return ExitCode::gate_failure;
   // Not decided is not a pass: 3, as for a run that could not be judged.
   if (!c.complete || c.not_decided_count() > 0) return ExitCode::infra_failure;
+  // Keys the runner's noise leaves undecidable are not gated; but a comparison that gated
+  // nothing at all is no pass.
+  const bool judged_any = std::any_of(c.keys.begin(), c.keys.end(), [](const AbKey& k) {
+    return k.verdict == AbVerdict::pass || k.verdict == AbVerdict::improvement;
+  });
+  if (!judged_any && std::any_of(c.keys.begin(), c.keys.end(),
+                                 [](const AbKey& k) { return k.verdict == AbVerdict::noisy; }))
+    return ExitCode::infra_failure;
   return ExitCode::pass;
 }
 

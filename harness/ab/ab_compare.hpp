@@ -73,6 +73,8 @@ enum class AbVerdict {
   only_a,       // measured with A, not with B (B lost it)
   undecided,    // the interval reaches below 1 - tolerance and not wholly beyond it: not a pass
   two_states,   // a side has two levels, none of B's worse than A: not a pass either
+  noisy,        // the runner's own noise (its two states, or a spread the maximum of pairs cannot
+                // beat) makes the key undecidable here: not gated, as the baseline gate's NOISY
   improvement,  // the whole interval is better than 1 + tolerance
   only_b,       // measured with B only
   pass,         // the whole interval lies above 1 - tolerance
@@ -81,7 +83,8 @@ enum class AbVerdict {
 
 const char* ab_verdict_name(AbVerdict v);  // "FAIL", "ONLY-A", ...
 bool ab_verdict_fails(AbVerdict v);
-// A verdict more pairs could still change: UNDECIDED (TWO-STATES is final, and not a pass either).
+// A verdict more pairs could still change: UNDECIDED (TWO-STATES is final, and not a pass either;
+// NOISY is final and not gated).
 bool ab_verdict_open(AbVerdict v);
 // Neither failing nor a pass: UNDECIDED, TWO-STATES (the exit code says "not decided", 3).
 bool ab_verdict_not_decided(AbVerdict v);
@@ -92,6 +95,8 @@ struct AbInterval {
   double high = 0;
   bool bounded = false;   // false: too few samples for the confidence asked
   double confidence = 0;  // achieved coverage when bounded
+  // The pairs' interval: true for the signed-rank (Hodges-Lehmann) one, false for Student's t.
+  bool rank_based = false;
 };
 
 // Two levels of one side's launch medians (harness/stats/two_levels.hpp), for the report.
@@ -115,7 +120,8 @@ struct AbKey : KeyIdentity {
   double median_b = 0;
   AbInterval ratio;         // metric B / metric A: the hull of the two below
   AbInterval pooled_ratio;  // Hodges-Lehmann over every repetition (the repetitions' noise)
-  AbInterval paired_ratio;  // Student's t over the pairs' log median ratios (the launches' drift)
+  AbInterval paired_ratio;  // over the pairs' log median ratios (the launches' drift): Student's t,
+                            // then Hodges-Lehmann with its signed-rank interval (ab_compare.cpp)
   AbInterval performance;   // > 1: B better (the ratio for bandwidth, its inverse for time)
   double tolerance = 0;
   double static_tolerance = 0;

@@ -1,11 +1,13 @@
 #include "harness/ab/ab_sequential.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
+#include "harness/stats/student_t.hpp"
 
 namespace fabricgate::gate {
 
@@ -28,6 +30,36 @@ std::string decided_text(const AbKey& k, int look) {
   return fmt::format("{} after {} pair{}", ab_verdict_name(k.verdict), look, look == 1 ? "" : "s");
 }
 
+// The fewest looks from which an open key's noise is judged: its pairs' spread from fewer than
+// four is a guess.
+constexpr int kNoiseLook = 4;
+constexpr int kMostPairsProjected = 1000;
+
+// About how many pairs an open key needs before its interval can clear the tolerance on the side
+// its centre lies, if the centre and the pairs' spread stay as they are: the smallest N whose
+// t half-width t(1 - alpha/2, N - 1) * s / sqrt(N) on the log scale is below the distance from the
+// centre to 1 - tolerance. 0 when it cannot be told (no spread, a centre on the tolerance).
+int pairs_to_decide(const AbKey& k, double look_confidence) {
+  std::vector<double> logs;
+  for (const double r : k.pair_ratios)
+    if (r > 0 && std::isfinite(r)) logs.push_back(std::log(r));
+  if (logs.size() < 2 || !k.performance.bounded || k.performance.estimate <= 0) return 0;
+  double mean = 0;
+  for (const double x : logs) mean += x;
+  mean /= static_cast<double>(logs.size());
+  double ss = 0;
+  for (const double x : logs) ss += (x - mean) * (x - mean);
+  const double sd = std::sqrt(ss / static_cast<double>(logs.size() - 1));
+  const double distance = std::fabs(std::log(k.performance.estimate) - std::log(1 - k.tolerance));
+  if (sd <= 0 || distance <= 0) return 0;
+  const double p = 1 - (1 - look_confidence) / 2;
+  for (int n = static_cast<int>(logs.size()) + 1; n <= kMostPairsProjected; ++n) {
+    if (student_t_quantile(p, n - 1.0) * sd / std::sqrt(static_cast<double>(n)) <= distance)
+      return n;
+  }
+  return kMostPairsProjected + 1;
+}
+
 }  // namespace
 
 AbComparison judge_sequential(const AbSide& a, const AbSide& b, const std::vector<AbPair>& pairs,
@@ -44,7 +76,24 @@ AbComparison judge_sequential(const AbSide& a, const AbSide& b, const std::vecto
   for (int look = s.min_pairs; look <= measured; ++look) {
     const std::vector<AbPair> prefix(used.begin(), used.begin() + look);
     for (AbKey& k : compare_ab(a, b, prefix, o).keys) {
-      if (final_keys.count(k.key) || ab_verdict_open(k.verdict)) continue;
+      if (final_keys.count(k.key)) continue;
+      if (ab_verdict_open(k.verdict)) {
+        // Said early, not after the maximum: a key whose pairs scatter more than the maximum of
+        // pairs can average out is the runner's noise here, not a decision postponed.
+        if (look < std::max(kNoiseLook, s.min_pairs + 1) || look >= s.max_pairs) continue;
+        const int needed = pairs_to_decide(k, o.confidence);
+        if (needed <= s.max_pairs) continue;
+        k.verdict = AbVerdict::noisy;
+        k.pairs_needed = look;
+        k.stop_reason = fmt::format(
+            "NOISY after {} pairs: the pairs scatter so that about {} pairs would decide it, "
+            "more than the maximum of {} (the runner's own noise; not gated here)",
+            look, needed > kMostPairsProjected ? "more than 1000" : std::to_string(needed),
+            s.max_pairs);
+        k.reason += "; " + k.stop_reason;
+        final_keys.emplace(k.key, std::move(k));
+        continue;
+      }
       k.pairs_needed = look;
       k.stop_reason = "decided: " + decided_text(k, look);
       final_keys.emplace(k.key, std::move(k));

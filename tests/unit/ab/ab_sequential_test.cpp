@@ -113,6 +113,42 @@ TEST(AbSequential, AWideIntervalIsNeverAPassAndStaysUndecidedAtTheMaximum) {
   }
 }
 
+TEST(AbSequential, AKeyTheRunnersNoiseMakesUndecidableIsSaidEarlyNotGated) {
+  // Two keys, A = B: 1 MiB whose launches wander 40 % (no 12 pairs can bring its interval inside
+  // an 8 % tolerance) and 2 MiB whose launches agree. The noisy key is NOISY from the first look
+  // that judges the pairs' spread (4), with the pairs it would need; the quiet one passes; the
+  // series stops once both are settled, and the A/A passes on what it could judge (exit 0).
+  std::mt19937_64 g(9);
+  std::normal_distribution<double> drift(0, 0.4);
+  std::vector<gate::AbPair> pairs;
+  for (int p = 1; p <= 12; ++p) {
+    const auto a1 = make_result(spec(kMiB, noisy(100 * std::exp(drift(g)), 0.01, 5, 900 + 4 * p)));
+    const auto b1 = make_result(spec(kMiB, noisy(100 * std::exp(drift(g)), 0.01, 5, 901 + 4 * p)));
+    const auto a2 = make_result(spec(2 * kMiB, noisy(200, 0.01, 5, 902 + 4 * p)));
+    const auto b2 = make_result(spec(2 * kMiB, noisy(200, 0.01, 5, 903 + 4 * p)));
+    pairs.push_back(ab_pair(p, {a1, a2}, {b1, b2}));
+  }
+  const auto c = gate::judge_sequential(ab_side("a"), ab_side("a"), pairs, options(), kSchedule);
+  ASSERT_EQ(c.keys.size(), 2u);
+  const gate::AbKey* noisy_key = nullptr;
+  const gate::AbKey* quiet = nullptr;
+  for (const gate::AbKey& k : c.keys) (k.bytes == kMiB ? noisy_key : quiet) = &k;
+  ASSERT_TRUE(noisy_key && quiet);
+  EXPECT_EQ(noisy_key->verdict, AbVerdict::noisy) << noisy_key->reason;
+  EXPECT_EQ(noisy_key->pairs_needed, 4) << noisy_key->stop_reason;
+  EXPECT_NE(noisy_key->stop_reason.find("pairs would decide it, more than the maximum of 12"),
+            std::string::npos)
+      << noisy_key->stop_reason;
+  EXPECT_EQ(quiet->verdict, AbVerdict::pass) << quiet->reason;
+  EXPECT_TRUE(c.decided);
+  EXPECT_EQ(c.exit_code, ExitCode::pass);
+  // The same noise under a clear regression still fails: NOISY is said only where the interval
+  // can neither clear nor miss the tolerance.
+  const auto slow = series(3.0, 0.01, 0.4, 12, 9);
+  const auto f = gate::judge_sequential(ab_side("a"), ab_side("b"), slow, options(), kSchedule);
+  EXPECT_EQ(f.keys.front().verdict, AbVerdict::fail) << f.keys.front().reason;
+}
+
 TEST(AbSequential, ADecidedVerdictIsNotReopenedByLaterPairs) {
   // Decided FAIL at pair 3; later pairs where B recovers do not turn it into a pass.
   auto pairs = series(1.5, 0.01, 0.01, 3, 5);
@@ -131,7 +167,8 @@ double every_other_fast(int p) { return p % 2 == 0 ? 1 / 1.4 : 1.0; }
 
 TEST(AbSequential, AStateBothSidesShareIsNotBsFault) {
   // A and B both slow in every fourth launch (a runner's occasional slow process): B is not
-  // worse than A in any state, so it is not BIMODAL; but not a pass either.
+  // worse than A in any state, so it is not BIMODAL; but not a pass either: NOISY, the runner's
+  // own states, not gated; and a comparison that gated no key at all is not decided (exit 3).
   auto shared = [](int p) { return p % 4 == 0 ? 2.0 : 1.0; };
   std::vector<gate::AbPair> pairs;
   for (int p = 1; p <= 12; ++p) {
@@ -142,8 +179,9 @@ TEST(AbSequential, AStateBothSidesShareIsNotBsFault) {
   const auto c = gate::judge_sequential(ab_side("a"), ab_side("a"), pairs, options(), {12, 12});
   const gate::AbKey& k = c.keys.front();
   EXPECT_TRUE(k.levels_a.found && k.levels_b.found) << k.reason;
-  EXPECT_EQ(k.verdict, AbVerdict::two_states) << k.reason;
-  EXPECT_NE(c.exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(k.verdict, AbVerdict::noisy) << k.reason;
+  EXPECT_NE(k.reason.find("the runner's own two states"), std::string::npos) << k.reason;
+  EXPECT_EQ(c.exit_code, ExitCode::infra_failure);
 }
 
 TEST(AbSequential, ASideOnTwoLevelsIsNeverAveragedIntoAPass) {
@@ -158,10 +196,11 @@ TEST(AbSequential, ASideOnTwoLevelsIsNeverAveragedIntoAPass) {
   EXPECT_EQ(k.levels_b.high_count, 4u);
   EXPECT_NEAR(k.levels_b.high / k.levels_b.low, 1.4, 0.05);
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
-  // B is fast in every other launch, never worse than A: TWO-STATES, not a pass (exit 3).
+  // B is fast in every other launch, never worse than A: its worse state is A's only one, so
+  // NOISY (not gated), never a pass; the only key: not decided (exit 3).
   const auto fast = series(1.0, 0.005, 0.005, 8, 22, every_other_fast);
   const auto f = gate::judge_sequential(ab_side("a"), ab_side("b"), fast, options(), {8, 8});
-  EXPECT_EQ(f.keys.front().verdict, AbVerdict::two_states) << f.keys.front().reason;
+  EXPECT_EQ(f.keys.front().verdict, AbVerdict::noisy) << f.keys.front().reason;
   EXPECT_EQ(f.exit_code, ExitCode::infra_failure);
 }
 

@@ -20,6 +20,7 @@
 
 #include "core/errors.hpp"
 #include "core/in_flight_paths.hpp"
+#include "core/regular_file.hpp"
 
 namespace fabricgate {
 
@@ -158,12 +159,10 @@ json parse_json_text(std::string_view text, const std::string& origin,
 }
 
 json load_json_file(const fs::path& path, std::string_view expected_schema) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string(), "", "cannot open file (" + errno_text() + ")");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  if (in.bad()) throw InputError(path.string(), "", "read error");
-  return parse_json_text(buf.str(), path.string(), expected_schema);
+  // Never blocks: a FIFO, socket or device is refused (regular_file.hpp).
+  const RegularFileText read = read_regular_file(path);
+  if (!read.ok()) throw InputError(path.string(), "", read.error);
+  return parse_json_text(read.text, path.string(), expected_schema);
 }
 
 namespace {

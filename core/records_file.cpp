@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "core/errors.hpp"
+#include "core/regular_file.hpp"
 #include "core/text_escape.hpp"
 
 namespace fabricgate {
@@ -45,9 +46,10 @@ void add_line(RecordsFile& out, const std::filesystem::path& file, std::size_t l
 
 RecordsFile read_records_file(const std::filesystem::path& file) {
   RecordsFile out;
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return out;
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  // A FIFO or device in a run directory is no records file: never wait on it.
+  const RegularFileText read = read_regular_file(file);
+  if (!read.ok()) return out;
+  const std::string& text = read.text;
   std::size_t line_no = 0;
   for (std::size_t begin = 0; begin < text.size();) {
     ++line_no;

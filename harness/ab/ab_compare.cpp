@@ -54,7 +54,11 @@ bool ab_verdict_fails(AbVerdict v) {
          v == AbVerdict::only_a;
 }
 
-bool ab_verdict_open(AbVerdict v) { return v == AbVerdict::undecided; }
+// TWO-STATES stays open too: later launches may show A in the worse state (NOISY) or B there
+// significantly more often (BIMODAL); after the maximum it is not decided.
+bool ab_verdict_open(AbVerdict v) {
+  return v == AbVerdict::undecided || v == AbVerdict::two_states;
+}
 
 bool ab_verdict_not_decided(AbVerdict v) {
   return v == AbVerdict::undecided || v == AbVerdict::two_states;

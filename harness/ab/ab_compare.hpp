@@ -83,8 +83,7 @@ enum class AbVerdict {
 
 const char* ab_verdict_name(AbVerdict v);  // "FAIL", "ONLY-A", ...
 bool ab_verdict_fails(AbVerdict v);
-// A verdict more pairs could still change: UNDECIDED (TWO-STATES is final, and not a pass either;
-// NOISY is final and not gated).
+// A verdict more pairs could still change: UNDECIDED and TWO-STATES (NOISY is final, not gated).
 bool ab_verdict_open(AbVerdict v);
 // Neither failing nor a pass: UNDECIDED, TWO-STATES (the exit code says "not decided", 3).
 bool ab_verdict_not_decided(AbVerdict v);

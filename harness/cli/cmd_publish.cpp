@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/errors.hpp"
+#include "core/regular_file.hpp"
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
@@ -58,9 +59,10 @@ std::chrono::milliseconds ms(double seconds) {
 // file is bad input (exit 2), not a TLS failure found after the first attempt.
 void check_ca_bundle(const std::string& path) {
   if (path.empty()) return;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", "a readable CA bundle (--ca-bundle)");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // A regular file: a FIFO would block here, and curl after (regular_file.hpp).
+  const RegularFileText read = read_regular_file(path, 16u << 20);
+  if (!read.ok()) throw InputError(path, "", "a readable CA bundle (--ca-bundle): " + read.error);
+  const std::string& text = read.text;
   const auto begin = text.find("-----BEGIN CERTIFICATE-----");
   if (begin == std::string::npos ||
       text.find("-----END CERTIFICATE-----", begin) == std::string::npos)

@@ -132,6 +132,7 @@ std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& ba
 std::optional<Baseline> located_baseline(const RunRecord& run, const std::string& baseline_file,
                                          const std::string& baselines_dir) {
   if (!baseline_file.empty()) return gate::find_baseline(run, baseline_file, baselines_dir);
+  require_baselines_dir(baselines_dir);
   const std::string variant = scenario_variant(run.scenario);
   const BaselineLocation where = locate_baseline(baselines_dir, run.platform, run.suite, variant);
   note_baseline_location(where);

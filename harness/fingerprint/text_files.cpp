@@ -6,6 +6,13 @@
 namespace fabricgate::fingerprint {
 
 std::optional<std::string> read_text(const std::filesystem::path& path, std::size_t max_bytes) {
+  // /proc and /sys files are regular files; a FIFO or device planted at a read path is not read
+  // (it could block the fingerprint forever).
+  {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::is_regular_file(status)) return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::string text(max_bytes, '\0');

@@ -448,8 +448,9 @@ fs::path baseline_path_for(const RunRecord& run, const std::string& explicit_fil
 
 std::optional<Baseline> find_baseline(const RunRecord& run, const std::string& explicit_file,
                                       const fs::path& baselines_dir) {
-  const fs::path path = baseline_path_for(run, explicit_file, baselines_dir);
   std::error_code ec;
+  if (explicit_file.empty()) require_baselines_dir(baselines_dir);
+  const fs::path path = baseline_path_for(run, explicit_file, baselines_dir);
   if (!fs::exists(path, ec)) {
     if (!explicit_file.empty())
       throw InputError(path.string(), "",

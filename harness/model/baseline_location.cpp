@@ -1,5 +1,6 @@
 #include "harness/model/baseline_location.hpp"
 
+#include "core/errors.hpp"
 #include "core/json_file.hpp"
 
 namespace fabricgate {
@@ -61,6 +62,14 @@ std::string scenario_variant(const std::string& scenario) {
   std::string slug = scenario;
   for (char& c : slug) c = c == ':' ? '-' : c;
   return slug;
+}
+
+void require_baselines_dir(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw InputError(dir.string(), "",
+                     "a directory of baselines (--baselines-dir); to judge against one file, give "
+                     "--baseline FILE");
 }
 
 }  // namespace fabricgate

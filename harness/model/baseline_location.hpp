@@ -39,6 +39,10 @@ BaselineLocation locate_baseline(const std::filesystem::path& dir, const std::st
 // baseline of their own: <dir>/<platform>/<suite>--<variant>.json (or <platform>--<variant>.json).
 std::string scenario_variant(const std::string& scenario);
 
+// Throws InputError when `dir` exists and is not a directory: a file given as --baselines-dir is a
+// typo for --baseline, and reading it as "no baseline yet" passed every run ungated (exit 0).
+void require_baselines_dir(const std::filesystem::path& dir);
+
 // One line for the console: which file gates, and why that one ("" when the per-suite file is
 // used or nothing exists; a fallback is always named).
 std::string describe_baseline_location(const BaselineLocation& location);

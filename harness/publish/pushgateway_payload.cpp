@@ -79,8 +79,14 @@ std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison&
       "Judged metric now relative to the baseline median; above 1 is better, below 1 worse.",
       {}};
   Family key_failed{"fabricgate_key_failed", "1 when this key fails the gate, else 0.", {}};
-  Family gate_failed{
-      "fabricgate_gate_failed", "1 when the run fails the gate (exit code 1), else 0.", {}};
+  Family gate_failed{"fabricgate_gate_failed",
+                     "1 when the run fails the gate (exit code 1), 0 when it passes (exit 0), NaN "
+                     "when the gate could not judge it (exit 3).",
+                     {}};
+  Family gate_judged{"fabricgate_gate_judged",
+                     "1 when the gate judged the run (exit 0 or 1), 0 when it could not (exit 3: "
+                     "a busy or degraded runner, a runner unlike the fleet, an incomplete run).",
+                     {}};
   Family exit_code{
       "fabricgate_gate_exit_code",
       "Exit code of the gate: 0 pass, 1 gate failure, 2 input error, 3 infrastructure failure.",
@@ -109,7 +115,15 @@ std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison&
     add_sample(key_failed, labels, gate::verdict_fails_gate(k.verdict) ? 1 : 0);
     add_sample(drift, labels, k.verdict == gate::Verdict::drift ? 1 : 0);
   }
-  add_sample(gate_failed, "", comparison.exit_code == ExitCode::gate_failure ? 1 : 0);
+  // A run the gate could not judge (a busy runner excused, a degraded one) is no pass: a 0 here
+  // would read "passed" on every dashboard and alert rule that watches this series.
+  const bool gate_judged_run =
+      comparison.exit_code == ExitCode::pass || comparison.exit_code == ExitCode::gate_failure;
+  add_sample(gate_failed, "",
+             !gate_judged_run                                 ? std::nan("")
+             : comparison.exit_code == ExitCode::gate_failure ? 1.0
+                                                              : 0.0);
+  add_sample(gate_judged, "", gate_judged_run ? 1 : 0);
   add_sample(exit_code, "", static_cast<double>(static_cast<int>(comparison.exit_code)));
   add_sample(complete, "", run.complete ? 1 : 0);
   for (const gate::VerdictCount& c : comparison.counts()) {
@@ -117,8 +131,8 @@ std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison&
   }
 
   std::string out;
-  for (const Family* f : {&time, &algbw, &busbw, &ratio, &key_failed, &gate_failed, &exit_code,
-                          &complete, &keys, &drift}) {
+  for (const Family* f : {&time, &algbw, &busbw, &ratio, &key_failed, &gate_failed, &gate_judged,
+                          &exit_code, &complete, &keys, &drift}) {
     append_family(out, *f);
   }
   return out;

@@ -24,9 +24,15 @@ double fraction_at(const JsonReader& r, const std::string& pointer) {
   return v;
 }
 
+// The policy's words reach every report (its version in the roofline heading): one line of
+// printable text, so a policy file cannot move a terminal's cursor or start a workflow command.
 std::string required_text(const JsonReader& r, const std::string& pointer) {
   std::string v = r.string_at(pointer);
   if (v.empty()) r.fail(pointer, "a non-empty string");
+  if (v.size() > 4096 || std::any_of(v.begin(), v.end(), [](char c) {
+        return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+      }))
+    r.fail(pointer, "one line of printable text, at most 4096 characters (no control characters)");
   return v;
 }
 

@@ -1,3 +1,5 @@
+#include <filesystem>
+
 #include "core/errors.hpp"
 #include "harness/store/results_store.hpp"
 #include "harness/store/sqlite_store.hpp"
@@ -20,7 +22,16 @@ std::unique_ptr<ResultsStore> open_store(const StoreLocation& location, Access a
     case StoreKind::none:
       throw InputError(location.origin, "",
                        "a results store (this command needs one; found \"none\")");
-    case StoreKind::sqlite: return open_sqlite_store(location.target, location.display, access);
+    case StoreKind::sqlite: {
+      // SQLite says only "disk I/O error" for a directory; say what it is, before opening it.
+      std::error_code ec;
+      if (std::filesystem::is_directory(location.target, ec))
+        throw InputError(location.origin, "",
+                         "sqlite:PATH names a file, not a directory (" + location.target +
+                             " is a directory; e.g. sqlite:" + location.target +
+                             "/fabricgate.sqlite)");
+      return open_sqlite_store(location.target, location.display, access);
+    }
     case StoreKind::postgresql:
 #ifdef FABRICGATE_HAVE_LIBPQ
       return open_postgres_store(location.target, location.display, access, location.timeout);

@@ -71,6 +71,28 @@ TEST(publish_Pushgateway, DriftGaugeIsOneForADriftKey) {
   EXPECT_NE(text.find("# TYPE fabricgate_key_drift gauge"), std::string::npos);
 }
 
+// A run the gate could not judge (exit 3: a busy runner excused, a degraded runner) was published
+// as gate_failed 0, which every dashboard and alert rule reads as a pass (issue 58).
+TEST(publish_Pushgateway, ARunTheGateCouldNotJudgeIsNotPublishedAsAPass) {
+  const RunRecord run = testing::publish_run();
+  gate::Comparison c = testing::publish_comparison(run);
+  c.exit_code = ExitCode::infra_failure;
+  c.runner_busy = true;
+  const auto lines = lines_of(pushgateway_exposition(run, c));
+  const auto has = [&](const std::string& line) {
+    return std::find(lines.begin(), lines.end(), line) != lines.end();
+  };
+  EXPECT_TRUE(has("fabricgate_gate_failed NaN"));
+  EXPECT_TRUE(has("fabricgate_gate_judged 0"));
+  EXPECT_TRUE(has("fabricgate_gate_exit_code 3"));
+  EXPECT_FALSE(has("fabricgate_gate_failed 0"));
+  c.exit_code = ExitCode::pass;
+  c.runner_busy = false;
+  const auto passed = lines_of(pushgateway_exposition(run, c));
+  EXPECT_NE(std::find(passed.begin(), passed.end(), "fabricgate_gate_failed 0"), passed.end());
+  EXPECT_NE(std::find(passed.begin(), passed.end(), "fabricgate_gate_judged 1"), passed.end());
+}
+
 TEST(publish_Pushgateway, ExpositionHasOneFamilyBlockPerMetricAndTheRunsFigures) {
   const RunRecord run = testing::publish_run();
   const gate::Comparison c = testing::publish_comparison(run);
@@ -126,7 +148,7 @@ TEST(publish_Pushgateway, ExpositionHasOneFamilyBlockPerMetricAndTheRunsFigures)
     EXPECT_EQ(name, current) << "sample outside its family block: " << line;
   }
   for (const auto& [name, n] : type_lines) EXPECT_EQ(n, 1) << name;
-  EXPECT_EQ(type_lines.size(), 10u);  // nine families and the DRIFT gauge
+  EXPECT_EQ(type_lines.size(), 11u);  // nine families, the DRIFT gauge and gate_judged
 }
 
 TEST(publish_Pushgateway, KeysWithQuotesAreEscapedAndDuplicatesKeepTheFirst) {

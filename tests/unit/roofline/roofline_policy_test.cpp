@@ -44,6 +44,18 @@ std::string refused_field(const json& doc) {
 
 }  // namespace
 
+// The version reaches every report's roofline heading: a raw escape in it was printed as it was
+// (issue 58). Control characters in the version or a floor's source are refused, naming the field.
+TEST(RooflinePolicy, ControlCharactersInItsWordsAreRefused) {
+  json doc = minimal();
+  doc["version"] = "v1\x1b]0;owned\x07";
+  EXPECT_EQ(refused_field(doc), "/version");
+  doc = minimal();
+  doc["floors"][0]["source"] = "a test\n::error::pwned";
+  EXPECT_EQ(refused_field(doc), "/floors/0/source");
+  EXPECT_EQ(refused_field(minimal()), "");
+}
+
 TEST(RooflinePolicy, CommittedPolicyLoadsWithASourcePerFloor) {
   const fr::RooflinePolicy p = fr::load_roofline_policy(kPolicy);
   EXPECT_FALSE(p.floors.empty());

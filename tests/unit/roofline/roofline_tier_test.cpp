@@ -142,6 +142,19 @@ TEST(RooflineTier, Gen4x16LinkHasHalfTheGen5Ceiling) {
   EXPECT_EQ(f.status, fr::Status::within);
 }
 
+TEST(RooflineTier, ACopyFasterThanItsLinkIsNotPhysical) {
+  // A fingerprint that says Gen1 x1 (0.25 GB/s) under a copy of 52.5 GB/s: "within" at 21,000 %
+  // (issue 58) claimed the roofline held. No copy beats its link: NOT-PHYSICAL, never judged.
+  json fp = two_gpus(18);
+  fp["gpus"]["devices"][0]["pcie"] = {
+      {"current_gen", 1}, {"current_width", 1}, {"max_gen", 1}, {"max_width", 1}};
+  const auto f = judge(host_copy("h2d", "pinned", 52.5), fp);
+  EXPECT_EQ(f.status, fr::Status::not_physical) << f.text;
+  EXPECT_NE(f.text.find("no copy is faster than its link"), std::string::npos) << f.text;
+  // At 100 % of the link or under, it is judged as before.
+  EXPECT_EQ(judge(host_copy("h2d", "pinned", 55.33), two_gpus(18)).status, fr::Status::within);
+}
+
 TEST(RooflineTier, PageableCopiesHaveACeilingButNoFloor) {
   // 6.66 / 63.008 = 10.6 %: the host's memcpy bounds pageable copies, so the policy sets no floor.
   const auto f = judge(host_copy("h2d", "pageable", 6.66), two_gpus(18));

@@ -18,6 +18,15 @@ struct ProcessSpec {
   std::optional<std::chrono::seconds> timeout;  // kill the process group after this long
   std::string stdout_file;                      // empty: inherit
   std::set<std::string> env_unset;  // removed from the inherited environment (before env_set)
+  // Leftovers (issue 58): every process of the launch carries FABRICGATE_LAUNCH_TAG in its
+  // environment, however it detached. When `work_process` is set (the bench's name), a launcher
+  // still running `leftover_grace` after the last such process ended is being held open by
+  // something the launch started (a wrap= helper's background child keeping the output pipe):
+  // those are killed, and the launcher ends. After the launch, any process still carrying the tag
+  // (a child that called setsid and would load every later launch) is killed too. Both are listed
+  // in ProcessResult::leftovers.
+  std::string work_process = {};
+  std::chrono::seconds leftover_grace{10};
 };
 
 struct ProcessResult {
@@ -25,6 +34,9 @@ struct ProcessResult {
   int signal = 0;      // when killed by a signal
   bool timed_out = false;
   bool interrupted = false;  // we forwarded SIGINT/SIGTERM
+  // Processes of the launch killed because they outlived its work: "PID NAME" each.
+  std::vector<std::string> leftovers;
+  bool held_open = false;  // the launcher waited on them after the work had ended
   std::string describe() const;
   bool ok() const { return !timed_out && signal == 0 && exit_code == 0; }
 };

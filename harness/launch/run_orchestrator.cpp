@@ -373,6 +373,10 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
   spec.env_set = plan.env;
   spec.env_unset = plan.env_unset;
   spec.timeout = o.timeout;
+  // What the launch leaves behind is ended and said (process.hpp): a wrap= helper's background
+  // child held mpirun's output open for the whole --timeout, and a detached one loaded every later
+  // launch of the A/B.
+  spec.work_process = o.bench.filename().string();
   std::optional<ProgressSnapshot> at_timeout;
   const CpuPressureWindow pressure;
   std::optional<counters::LaunchCounterWindow> counter_window;
@@ -381,6 +385,18 @@ ScenarioRun run_scenario(const SuiteLaunch& shared, const capture::ControlScenar
         counter_options(shared.fingerprint, plan.launcher, o.bench, plan.env, shared.suite.env));
   const ProcessResult result =
       run_process(spec, [&] { at_timeout = read_progress_snapshot(sr.dir, shared.ranks); });
+  if (!result.leftovers.empty()) {
+    std::string killed;
+    for (const std::string& l : result.leftovers) killed += (killed.empty() ? "" : ", ") + l;
+    std::fprintf(
+        stderr, "%s\n",
+        report::console_text(
+            "fabricgate: warning: the launch left " + std::to_string(result.leftovers.size()) +
+            " process(es) running after its ranks ended" +
+            (result.held_open ? ", holding the launcher's output open" : std::string()) +
+            " (a wrap= helper's background process?): killed: " + killed)
+            .c_str());
+  }
   facts.host_cpu_pressure = pressure.share();
   facts.runner_counters = record_counters(counter_window, o.announce);
   facts.finished_at = utc_now_iso8601();

@@ -286,6 +286,18 @@ std::string change_table(const PlatformView& v) {
          rows + "</table>\n";
 }
 
+// "<p>The newest 1000 of 100000 runs ...</p>" when the bound left runs out, else "".
+std::string shown_runs_text(const DashboardPlatform& p, const DashboardOptions& o) {
+  if (p.stored_runs <= p.runs.size()) return "";
+  return "<p class=\"bound\">" +
+         site_esc(fmt::format(
+             "The newest {} of the platform's {} stored runs (the default bound, --last {}; "
+             "--last N for another, --all-runs for every run): trends, hosts, change points and "
+             "precision cover these.",
+             p.runs.size(), p.stored_runs, o.last)) +
+         "</p>\n";
+}
+
 std::string platform_page(const PlatformView& v, const DashboardOptions& o) {
   const std::string& p = v.platform->platform;
   std::string body = "<h1>" + site_esc(p) +
@@ -293,7 +305,8 @@ std::string platform_page(const PlatformView& v, const DashboardOptions& o) {
                      fmt::format("{} runs, {} hosts, {} keys with a trend", v.window.size(),
                                  v.hosts.size(), v.keys.size()) +
                      "; one series per host; vertical lines mark change points (the first run on "
-                     "a new level), red markers a failing verdict.</p>\n";
+                     "a new level), red markers a failing verdict.</p>\n" +
+                     shown_runs_text(*v.platform, o);
   for (std::size_t i = 0; i < v.keys.size(); ++i) {
     const KeyTrend& t = v.keys[i];
     std::string change_runs;
@@ -364,8 +377,8 @@ std::vector<DashboardPage> render_dashboard(const std::vector<DashboardPlatform>
   }
   for (const DashboardPlatform& p : platforms) {
     const PlatformView v = view_of(p, options.max_keys);
-    index += "<h2 id=\"p-" + site_esc(p.platform) + "\">" + site_esc(p.platform) +
-             "</h2>\n<p><a href=\"" + site_esc(platform_file(p.platform)) +
+    index += "<h2 id=\"p-" + site_esc(p.platform) + "\">" + site_esc(p.platform) + "</h2>\n" +
+             shown_runs_text(p, options) + "<p><a href=\"" + site_esc(platform_file(p.platform)) +
              "\">trends of every key</a></p>\n<p class=\"precision\">" +
              site_esc(precision_text(p.precision)) + "</p>\n<h3>Hosts</h3>\n" + hosts_table(v) +
              "<h3>Change points</h3>\n" + change_table(v) + "<h3>Runs</h3>\n" + runs_table(v);

@@ -45,12 +45,14 @@ struct DashboardPlatform {
   std::string platform;
   std::vector<DashboardRun> runs;  // oldest first
   LabelPrecision precision = {};
+  std::size_t stored_runs = 0;  // runs of the platform in the store (runs.size() when all shown)
 };
 
 struct DashboardOptions {
   std::string source;          // the store's display form (no credentials)
   std::string generated_at;    // ISO 8601 UTC
   std::size_t max_keys = 400;  // keys with a trend section per platform (those that stepped first)
+  std::size_t last = 0;        // the bound on runs per platform (0: none), said on the pages
   // The acknowledged failures in force ("KEY on PLATFORM until DATE by WHO: URL"), from
   // <baselines-dir>/acks.json; `acks_source` names the file ("" when there is none).
   std::vector<std::string> active_acks = {};

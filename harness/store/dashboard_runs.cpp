@@ -106,6 +106,7 @@ std::vector<report::DashboardPlatform> dashboard_platforms(ResultsStore& store,
     q.last = last;
     report::DashboardPlatform dp{p, {}};
     for (const StoredRun& r : store.runs(q)) dp.runs.push_back(dashboard_run(r));
+    dp.stored_runs = last == 0 ? dp.runs.size() : store.run_count(p);
     dp.precision = label_precision(dp.runs, store.labels(p), now);
     if (!dp.runs.empty()) out.push_back(std::move(dp));
   }

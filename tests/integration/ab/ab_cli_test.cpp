@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -446,6 +447,42 @@ TEST_F(AbCli, WrappedSideRunsItsRanksUnderTheCommand) {
   const json launch_a = load_json_file(ab_dir() / "a-1" / "launch.json");
   const auto argv_a = launch_a["argv"].get<std::vector<std::string>>();
   EXPECT_EQ(std::find(argv_a.begin(), argv_a.end(), taskset), argv_a.end());
+}
+
+// What a wrap= helper leaves behind (issue 58): one helper starts a background sleep that keeps
+// the launch's output open, the other a setsid'd one that detaches. Before, the first made each
+// launch wait the whole --timeout (the bench was then blamed for a hang) and the second outlived
+// the A/B, loading every later launch. Now the launch ends within its grace after the ranks,
+// both are killed and said, and none of them is left running.
+TEST_F(AbCli, WhatAWrapHelperLeavesBehindIsEndedAndSaid) {
+  const auto s = suite("wrap-left", json::array({mpi_entry()}));
+  const auto helper = [&](const std::string& name, const std::string& background) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << "#!/bin/sh\n" << background << "\nexec \"$@\"\n";
+    fs::permissions(p, fs::perms::owner_all);
+    return p.string();
+  };
+  const std::string holds = helper("holds-output.sh", "sleep 171 &");
+  const std::string detaches =
+      helper("detaches.sh", "setsid sleep 172 </dev/null >/dev/null 2>&1 &");
+  for (const std::string& wrap : {holds, detaches}) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto job = run_job(ab_args(s, kMpiShm, {"wrap=" + wrap}, "1"), 150);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_NE(job.exit_code, 2) << job.output;
+    EXPECT_LT(seconds, 90.0) << wrap << "\n" << job.output;  // the grace, not the sleep
+    EXPECT_NE(job.output.find("process(es) running after its ranks ended"), std::string::npos)
+        << wrap << "\n"
+        << job.output;
+    EXPECT_NE(job.output.find(" sleep"), std::string::npos) << job.output;
+    const auto left = run_job({"pgrep", "-f", "sleep 17[12]"}, 10);
+    EXPECT_NE(left.exit_code, 0) << "still running: " << left.output;
+    // The bench is not blamed: side B's launch is complete.
+    const json run_b = load_json_file(ab_dir() / "b-1" / "run.json");
+    EXPECT_TRUE(run_b["complete"].get<bool>()) << run_b.dump(2).substr(0, 2000);
+    fs::remove_all(dir_ / "results");  // one A/B directory at a time (ab_dir)
+  }
 }
 
 #if FABRICGATE_TEST_NCCL

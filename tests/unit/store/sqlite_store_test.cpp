@@ -151,6 +151,31 @@ TEST(SqliteStore, LabelsGiveTheDashboardItsMeasuredPrecision) {
   fs::remove_all(dir);
 }
 
+// The dashboard reads the newest runs per platform only (its default bound, 1000; here 2 of 6),
+// and says so on the index and the platform's page with the count it left out (issue 58: every
+// run of 10^5 took 7.5 GB and 87 s, results/cpu-amd-epyc-c2/dashboard-bound-s18/).
+TEST(SqliteStore, TheDashboardSaysWhenItsBoundLeftRunsOut) {
+  const fs::path dir = fresh_temp_dir("store-dash-bound");
+  auto s = open_store(sqlite_at(dir / "fg.sqlite"));
+  for (std::size_t i = 0; i < 6; ++i) s->record(synthetic_run("p", i, 2));
+  const auto bounded = dashboard_platforms(*s, "p", 2, "2026-12-06T00:00:00Z");
+  ASSERT_EQ(bounded.size(), 1u);
+  EXPECT_EQ(bounded[0].runs.size(), 2u);
+  EXPECT_EQ(bounded[0].stored_runs, 6u);
+  report::DashboardOptions o;
+  o.last = 2;
+  const auto pages = report::render_dashboard(bounded, o);
+  for (const auto& page : pages)
+    EXPECT_NE(page.html.find("The newest 2 of the platform&apos;s 6 stored runs"),
+              std::string::npos)
+        << page.file;
+  const auto every = dashboard_platforms(*s, "p", 0, "2026-12-06T00:00:00Z");
+  EXPECT_EQ(every[0].runs.size(), 6u);
+  for (const auto& page : report::render_dashboard(every, {}))
+    EXPECT_EQ(page.html.find("The newest"), std::string::npos) << page.file;
+  fs::remove_all(dir);
+}
+
 // The dashboard's headline for each run is the gate's own outcome, as recorded with the run (one
 // run of every outcome, read back from SQLite); a row whose outcome is not one of the gate's words
 // (anyone who can write the store can write it) falls back to the keys' verdicts.

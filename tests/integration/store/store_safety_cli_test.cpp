@@ -491,7 +491,6 @@ TEST(store_Safety, AStoreThatCannotBeWrittenNeverLosesTheRunSilently) {
   const std::vector<std::string> stores = {
       "sqlite:" + (root / "a-file" / "fg.sqlite").string(),  // its directory is a file
       "sqlite:" + foreign.string(),
-      "sqlite:" + root.string(),  // a directory
   };
   for (std::size_t i = 0; i < stores.size(); ++i) {
     const fs::path run =
@@ -504,6 +503,14 @@ TEST(store_Safety, AStoreThatCannotBeWrittenNeverLosesTheRunSilently) {
     EXPECT_NE(r.out.find("fabricgate store import"), std::string::npos) << r.out;
     EXPECT_TRUE(fs::exists(run / "run.json"));
   }
+  // A directory given as the store is bad input, said as such before anything is judged or
+  // written (issue 58: SQLite's own words were "disk I/O error"), exit 2.
+  const fs::path run = write_run(root / "results", "r-dir", 100, 30);
+  const Result r = cli({"compare", run.string(), "--baselines-dir", (root / "baselines").string(),
+                        "--store", "sqlite:" + root.string()});
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("names a file, not a directory"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("disk I/O error"), std::string::npos) << r.out;
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <thread>
 
 #include "core/errors.hpp"
@@ -125,10 +126,12 @@ std::vector<TaggedProcess> tagged_processes(const std::string& entry) {
   return out;
 }
 
-// Kills the tagged processes but `keep` (and ourselves), adding "PID NAME" of each to `killed`.
-void kill_tagged(const std::string& entry, pid_t keep, std::vector<std::string>& killed) {
+// Kills the tagged processes but `keep`, the work's (and ourselves), adding "PID NAME" of each to
+// `killed`.
+void kill_tagged(const std::string& entry, pid_t keep, const std::set<pid_t>& work,
+                 std::vector<std::string>& killed) {
   for (const TaggedProcess& p : tagged_processes(entry)) {
-    if (p.pid == keep || p.pid == ::getpid()) continue;
+    if (p.pid == keep || p.pid == ::getpid() || work.count(p.pid)) continue;
     if (::kill(p.pid, SIGKILL) == 0) killed.push_back(std::to_string(p.pid) + " " + p.name);
   }
 }
@@ -210,8 +213,10 @@ ProcessResult run_process(const ProcessSpec& spec,
   const auto start = std::chrono::steady_clock::now();
   int status = 0;
   bool killed = false;
-  // The work's processes (comm is cut at 15 characters) and when one was last seen.
+  // The work's processes (comm is cut at 15 characters), by PID: a --bench wrapper that execs the
+  // bench keeps its PID under another name, and stays the work.
   const std::string work = spec.work_process.substr(0, 15);
+  std::set<pid_t> work_pids;
   bool work_seen = false;
   auto work_last_seen = start;
   auto next_scan = start;
@@ -225,15 +230,18 @@ ProcessResult run_process(const ProcessSpec& spec,
       // reading /proc costs nothing next to the launch.
       next_scan = now + std::chrono::milliseconds(work_seen ? 1000 : 200);
       bool working = false;
-      for (const TaggedProcess& p : tagged_processes(tag_entry))
-        working = working || (p.pid != pid && p.name == work);
+      for (const TaggedProcess& p : tagged_processes(tag_entry)) {
+        if (p.pid == pid) continue;
+        if (p.name == work) work_pids.insert(p.pid);
+        working = working || work_pids.count(p.pid) > 0;
+      }
       if (working) {
         work_seen = true;
         work_last_seen = now;
       } else if (work_seen && now - work_last_seen >= spec.leftover_grace) {
         // The work ended; what keeps the launcher waiting is something it started.
         result.held_open = true;
-        kill_tagged(tag_entry, pid, result.leftovers);
+        kill_tagged(tag_entry, pid, work_pids, result.leftovers);
       }
     }
     if (const int sig = g_pending_signal.exchange(0); sig != 0) {
@@ -254,7 +262,7 @@ ProcessResult run_process(const ProcessSpec& spec,
   sigaction(SIGTERM, &old_term, nullptr);
   // Whatever of the launch outlived it (a setsid child of a wrapper) would load every later
   // launch: ended here, and listed.
-  if (!work.empty()) kill_tagged(tag_entry, -1, result.leftovers);
+  if (!work.empty()) kill_tagged(tag_entry, -1, {}, result.leftovers);
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
   return result;

@@ -277,10 +277,8 @@ AbInterval to_interval(const ShiftEstimate& s) {
 AbInterval paired_interval(const std::vector<double>& pair_ratios, double confidence) {
   AbInterval out;
   out.confidence = confidence;
-  std::vector<double> logs;
-  for (const double r : pair_ratios) {
-    if (r > 0 && std::isfinite(r)) logs.push_back(std::log(r));
-  }
+  const PairLogs p = pair_logs(pair_ratios);
+  const std::vector<double>& logs = p.logs;
   const std::size_t n = logs.size();
   if (n == 0) return out;
   if (n >= signed_rank_min_samples(confidence)) {
@@ -293,17 +291,13 @@ AbInterval paired_interval(const std::vector<double>& pair_ratios, double confid
     out.rank_based = c.bounded;
     return out;
   }
-  double mean = 0;
-  for (const double x : logs) mean += x;
-  mean /= static_cast<double>(n);
+  const double mean = p.mean;
   out.estimate = std::exp(mean);
   if (n < 2) {
     out.high = kInfinity;
     return out;
   }
-  double ss = 0;
-  for (const double x : logs) ss += (x - mean) * (x - mean);
-  const double se = std::sqrt(ss / static_cast<double>(n - 1) / static_cast<double>(n));
+  const double se = std::sqrt(p.ss / static_cast<double>(n - 1) / static_cast<double>(n));
   const double t = student_t_quantile(1 - (1 - confidence) / 2, static_cast<double>(n - 1));
   out.low = std::exp(mean - t * se);
   out.high = std::exp(mean + t * se);
@@ -612,6 +606,18 @@ ExitCode ab_exit_code(const AbComparison& c) {
                                  [](const AbKey& k) { return k.verdict == AbVerdict::noisy; }))
     return ExitCode::infra_failure;
   return ExitCode::pass;
+}
+
+PairLogs pair_logs(const std::vector<double>& pair_ratios) {
+  PairLogs p;
+  for (const double r : pair_ratios) {
+    if (r > 0 && std::isfinite(r)) p.logs.push_back(std::log(r));
+  }
+  if (p.logs.empty()) return p;
+  for (const double x : p.logs) p.mean += x;
+  p.mean /= static_cast<double>(p.logs.size());
+  for (const double x : p.logs) p.ss += (x - p.mean) * (x - p.mean);
+  return p;
 }
 
 AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPair>& pairs,

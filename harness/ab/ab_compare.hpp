@@ -192,6 +192,15 @@ struct AbOptions {
   std::string incomplete_reason;  // why fewer pairs than requested were compared ("" = all ran)
 };
 
+// The pairs' log ratios (the positive, finite ones), their mean and sum of squared deviations:
+// what the pairs' interval and the sequential design's pairs-to-decide projection both read.
+struct PairLogs {
+  std::vector<double> logs;
+  double mean = 0;
+  double ss = 0;
+};
+PairLogs pair_logs(const std::vector<double>& pair_ratios);
+
 // Compares the complete pairs in one look at `options.confidence`. Exit code: 1 when a key
 // fails; else 3 when a key is not decided or the series is incomplete; else 0.
 AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPair>& pairs,

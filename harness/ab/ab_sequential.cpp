@@ -40,21 +40,15 @@ constexpr int kMostPairsProjected = 1000;
 // t half-width t(1 - alpha/2, N - 1) * s / sqrt(N) on the log scale is below the distance from the
 // centre to 1 - tolerance. 0 when it cannot be told (no spread, a centre on the tolerance).
 int pairs_to_decide(const AbKey& k, double look_confidence) {
-  std::vector<double> logs;
-  for (const double r : k.pair_ratios)
-    if (r > 0 && std::isfinite(r)) logs.push_back(std::log(r));
-  if (logs.size() < 2 || !k.performance.bounded || k.performance.estimate <= 0) return 0;
-  double mean = 0;
-  for (const double x : logs) mean += x;
-  mean /= static_cast<double>(logs.size());
-  double ss = 0;
-  for (const double x : logs) ss += (x - mean) * (x - mean);
-  const double sd = std::sqrt(ss / static_cast<double>(logs.size() - 1));
+  const PairLogs p = pair_logs(k.pair_ratios);
+  const std::size_t n_pairs = p.logs.size();
+  if (n_pairs < 2 || !k.performance.bounded || k.performance.estimate <= 0) return 0;
+  const double sd = std::sqrt(p.ss / static_cast<double>(n_pairs - 1));
   const double distance = std::fabs(std::log(k.performance.estimate) - std::log(1 - k.tolerance));
   if (sd <= 0 || distance <= 0) return 0;
-  const double p = 1 - (1 - look_confidence) / 2;
-  for (int n = static_cast<int>(logs.size()) + 1; n <= kMostPairsProjected; ++n) {
-    if (student_t_quantile(p, n - 1.0) * sd / std::sqrt(static_cast<double>(n)) <= distance)
+  const double q = 1 - (1 - look_confidence) / 2;
+  for (int n = static_cast<int>(n_pairs) + 1; n <= kMostPairsProjected; ++n) {
+    if (student_t_quantile(q, n - 1.0) * sd / std::sqrt(static_cast<double>(n)) <= distance)
       return n;
   }
   return kMostPairsProjected + 1;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/counters/counter_delta.hpp"
+#include "harness/model/counters/counter_delta.hpp"
 
 namespace fabricgate::counters {
 

@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "harness/counters/counter_record.hpp"
 #include "harness/counters/gpu_counter_source.hpp"
+#include "harness/model/counters/counter_record.hpp"
 
 namespace fabricgate::counters {
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "harness/counters/counter_delta.hpp"
+#include "harness/model/counters/counter_delta.hpp"
 
 namespace fabricgate::counters {
 

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "harness/counters/counter_delta.hpp"
+#include "harness/model/counters/counter_delta.hpp"
 
 namespace fabricgate::counters {
 

@@ -9,8 +9,8 @@
 #include <tuple>
 
 #include "harness/cluster/node_actions.hpp"
-#include "harness/counters/link_findings.hpp"
 #include "harness/gate/runner_split.hpp"
+#include "harness/model/counters/link_findings.hpp"
 
 namespace fabricgate::gate {
 

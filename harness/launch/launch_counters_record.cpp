@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "harness/counters/counters_json.hpp"
+#include "harness/model/counters/counters_json.hpp"
 
 namespace fabricgate::launch {
 

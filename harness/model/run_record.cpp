@@ -10,7 +10,7 @@
 #include "core/json_file.hpp"
 #include "core/record_fields.hpp"
 #include "core/records_file.hpp"
-#include "harness/counters/counters_json.hpp"
+#include "harness/model/counters/counters_json.hpp"
 #include "harness/model/host_identity.hpp"
 #include "harness/model/secret_redaction.hpp"
 

@@ -13,7 +13,7 @@
 
 #include "core/benchmark_result.hpp"  // BenchmarkResult, parse_benchmark_result
 #include "core/plausibility_limits.hpp"
-#include "harness/counters/counter_record.hpp"
+#include "harness/model/counters/counter_record.hpp"
 #include "harness/model/fingerprint_detail.hpp"
 
 namespace fabricgate {

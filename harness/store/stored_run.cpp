@@ -1,7 +1,7 @@
 #include "harness/store/stored_run.hpp"
 #include "harness/cluster/node_actions.hpp"
-#include "harness/counters/counters_json.hpp"
 #include "harness/gate/outcome.hpp"
+#include "harness/model/counters/counters_json.hpp"
 
 #include <set>
 #include <unordered_map>

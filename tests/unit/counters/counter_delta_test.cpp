@@ -2,7 +2,7 @@
 // wrapped, a reset, and devices that vanish or appear between the two snapshots.
 #include <gtest/gtest.h>
 
-#include "harness/counters/counter_delta.hpp"
+#include "harness/model/counters/counter_delta.hpp"
 
 namespace fabricgate::counters {
 namespace {

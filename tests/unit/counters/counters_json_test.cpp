@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/errors.hpp"
-#include "harness/counters/counters_json.hpp"
+#include "harness/model/counters/counters_json.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::counters {

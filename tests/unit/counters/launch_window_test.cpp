@@ -9,8 +9,8 @@
 
 #include "fake_tree.hpp"
 #include "harness/counters/launch_counters.hpp"
-#include "harness/counters/link_findings.hpp"
 #include "harness/counters/nvml_counter_source.hpp"
+#include "harness/model/counters/link_findings.hpp"
 
 namespace fabricgate::counters {
 namespace {

@@ -10,8 +10,8 @@
 #include <tuple>
 
 #include "fake_tree.hpp"
-#include "harness/counters/link_findings.hpp"
 #include "harness/counters/rdma_counters.hpp"
+#include "harness/model/counters/link_findings.hpp"
 
 namespace fabricgate::counters {
 namespace {

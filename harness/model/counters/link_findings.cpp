@@ -1,4 +1,4 @@
-#include "harness/counters/link_findings.hpp"
+#include "harness/model/counters/link_findings.hpp"
 
 #include <array>
 

@@ -1,4 +1,4 @@
-#include "harness/counters/counters_json.hpp"
+#include "harness/model/counters/counters_json.hpp"
 
 #include <cmath>
 

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "harness/counters/counter_record.hpp"
+#include "harness/model/counters/counter_record.hpp"
 
 namespace fabricgate::counters {
 

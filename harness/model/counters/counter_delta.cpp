@@ -1,4 +1,4 @@
-#include "harness/counters/counter_delta.hpp"
+#include "harness/model/counters/counter_delta.hpp"
 
 #include <algorithm>
 #include <limits>

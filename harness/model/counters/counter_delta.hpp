@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/counters/counter_record.hpp"
+#include "harness/model/counters/counter_record.hpp"
 
 namespace fabricgate::counters {
 

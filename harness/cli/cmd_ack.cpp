@@ -16,6 +16,7 @@
 #include "harness/cli/ack_label.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/gate/acks.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/model/output_paths.hpp"
 
 namespace fabricgate::cli {
@@ -24,7 +25,7 @@ namespace {
 
 struct AckArgs {
   gate::Ack ack;
-  std::string baselines_dir = "baselines";
+  std::string baselines_dir = kBaselinesDir;
   std::string label;  // --label: record a label in the store instead (ack_label.hpp)
   std::string run_id;
   std::string store;

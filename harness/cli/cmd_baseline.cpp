@@ -40,6 +40,7 @@ struct BaselineArgs {
   std::string baselines_dir;
   std::string platform;
   std::string suite;     // create: the suite key of the default path (default: the runs' suite)
+  std::string scenario;  // status: the scenario whose baseline (default: the suite's own)
   std::string baseline;  // update: the file to update
   bool force_platform = false;
   bool reset_policy = false;  // create: the defaults instead of the replaced baseline's policy
@@ -58,14 +59,17 @@ struct BaselineArgs {
 // max_band were reviewed for it; issue 53: a baseline written elsewhere took the defaults), else
 // the defaults. `said` gets the line that names where it came from ("" for the defaults).
 TolerancePolicy policy_for_new(const BaselineArgs& a, const std::optional<Baseline>& previous,
-                               const std::string& platform = "", const std::string& suite = "",
+                               const BaselineFor& what = {},
                                const std::filesystem::path& target = {},
                                std::string* said = nullptr) {
   if (!a.policy_from.empty()) return load_baseline(a.policy_from).policy;
   if (previous && !a.reset_policy) return previous->policy;
-  if (!a.reset_policy && !platform.empty()) {
-    const std::filesystem::path dir = a.baselines_dir.empty() ? "baselines" : a.baselines_dir;
-    const BaselineLocation committed = locate_baseline(dir, platform, suite);
+  if (!a.reset_policy && !what.platform.empty()) {
+    // A scenario's first baseline of its own takes the policy reviewed for the suite's.
+    BaselineLocation committed = choose_baseline("", a.baselines_dir, what);
+    if (!committed.exists)
+      committed = choose_baseline("", a.baselines_dir, {what.platform, what.suite, ""});
+    const std::string& platform = what.platform;
     std::error_code ec;
     if (committed.exists && !std::filesystem::equivalent(committed.path, target, ec)) {
       const Baseline b = load_baseline(committed.path);
@@ -87,15 +91,13 @@ void require_one_output(const BaselineArgs& a, const std::string& command) {
     throw InputError("baseline " + command + ": give --out FILE or --baselines-dir DIR, not both");
 }
 
-// The file create and grow write: --out, else <--baselines-dir or
-// baselines/>/<platform>/<suite>.json (the per-platform file when the suite is a path and names no
-// key).
-std::filesystem::path output_file(const BaselineArgs& a, const std::string& platform,
-                                  const std::string& suite) {
+// The file create and grow write: --out, else the one baseline choice's per-suite file
+// (<--baselines-dir or baselines/>/<platform>/<suite>[--<scenario>].json; the per-platform file
+// when the suite is a path and names no key), the file the runs' scenario is read from.
+std::filesystem::path output_file(const BaselineArgs& a, const BaselineFor& what) {
   if (!a.out.empty()) return a.out;
-  const std::filesystem::path dir = a.baselines_dir.empty() ? "baselines" : a.baselines_dir;
-  const std::filesystem::path by_suite = suite_baseline_path(dir, platform, suite);
-  return by_suite.empty() ? platform_baseline_path(dir, platform) : by_suite;
+  const BaselineLocation where = choose_baseline("", a.baselines_dir, what);
+  return where.suite_path.empty() ? where.path : where.suite_path;
 }
 
 std::vector<RunRecord> load_runs(const std::vector<std::string>& paths) {
@@ -157,7 +159,8 @@ int run_create(const BaselineArgs& a) {
   require_safe_name(platform, "--platform", "");  // before it becomes part of a path
   const std::string suite = a.suite.empty() ? runs.front().suite : a.suite;
   if (!a.suite.empty()) require_safe_name(suite, "--suite", "");
-  const std::filesystem::path target = output_file(a, platform, suite);
+  const BaselineFor what{platform, suite, runs.front().scenario};
+  const std::filesystem::path target = output_file(a, what);
   require_writable_file(target, a.out.empty() ? "--baselines-dir" : "--out");
   std::optional<Baseline> previous;
   std::error_code ec;
@@ -169,7 +172,7 @@ int run_create(const BaselineArgs& a) {
   options.now = gate::utc_now_iso8601();
   // A re-created baseline keeps the thresholds someone tuned in review unless told otherwise.
   std::string policy_said;
-  options.policy = policy_for_new(a, previous, platform, suite, target, &policy_said);
+  options.policy = policy_for_new(a, previous, what, target, &policy_said);
   // The launches were named one by one, for a file that is reviewed in a pull request: a busy
   // one is kept but said loudly (grow and update, which pick launches themselves, leave it out).
   std::vector<std::string> busy;
@@ -228,8 +231,8 @@ int run_status(const BaselineArgs& a) {
       throw InputError("baseline status: give --baseline FILE, or --platform P (and --suite S)");
     require_safe_name(a.platform, "--platform", "");
     if (!a.suite.empty()) require_safe_name(a.suite, "--suite", "");
-    const std::filesystem::path dir = a.baselines_dir.empty() ? "baselines" : a.baselines_dir;
-    const BaselineLocation where = locate_baseline(dir, a.platform, a.suite);
+    const BaselineLocation where =
+        choose_baseline("", a.baselines_dir, {a.platform, a.suite, a.scenario});
     if (!where.exists) {
       throw InputError(where.path.string(), "",
                        "no baseline here yet (`fabricgate baseline create` makes one)");
@@ -343,10 +346,10 @@ int run_grow(const BaselineArgs& given) {
   }
   print_left_out(unusable, kGrowLeftOutLines);
   if (!a.all_hosts) keep_the_runners_own(recorded);
-  const std::filesystem::path target = output_file(a, platform, a.suite);
+  const BaselineFor what{platform, a.suite, "default"};  // grow takes default-scenario launches
+  const std::filesystem::path target = output_file(a, what);
   std::string policy_said;  // the platform's own file (even the one grow would replace)
-  const TolerancePolicy policy =
-      policy_for_new(a, std::nullopt, platform, a.suite, {}, &policy_said);
+  const TolerancePolicy policy = policy_for_new(a, std::nullopt, what, {}, &policy_said);
   std::cout << report::console_text(policy_said);
   std::vector<std::string> busy;  // launches of a busy runner never make a level
   const std::vector<RunRecord> runs = gate::quiet_runs(recorded, policy.busy_cpu_pressure, busy);
@@ -494,6 +497,8 @@ void add_baseline_command(CLI::App& app, int& exit_code) {
                      "Platform key: reads <baselines-dir>/<platform>/<suite>.json (else the older "
                      "<platform>.json)");
   status->add_option("--suite", status_args->suite, "Suite of the baseline (with --platform)");
+  status->add_option("--scenario", status_args->scenario,
+                     "Scenario of the baseline (with --platform): <suite>--<scenario>.json");
   status->add_option("--baselines-dir", status_args->baselines_dir,
                      "Directory of baselines (default: baselines/)");
   status->add_flag("--all-keys", status_args->all_keys,

@@ -21,6 +21,7 @@
 #include "harness/cli/shipped_suites.hpp"
 #include "harness/launch/run_lock.hpp"
 #include "harness/launch/run_orchestrator.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::cli {
@@ -32,7 +33,7 @@ struct CalibrateArgs {
   int launches = 0;
   std::vector<std::string> from;
   std::string baseline;
-  std::string baselines_dir = "baselines";
+  std::string baselines_dir = kBaselinesDir;
   bool write = false;
   bool by_session = false;
   std::string bench;

@@ -18,6 +18,7 @@
 #include "harness/fingerprint/host_key.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/outcome.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
@@ -30,7 +31,7 @@ namespace {
 struct CompareArgs {
   std::vector<std::string> runs;
   std::string baseline;
-  std::string baselines_dir = "baselines";
+  std::string baselines_dir = kBaselinesDir;
   bool require_baseline = false;
   bool force = false;
   bool force_platform = false;

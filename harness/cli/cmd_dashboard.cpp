@@ -13,6 +13,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/gate/acks.hpp"
 #include "harness/launch/run_assembly.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/report/dashboard_site.hpp"
 #include "harness/store/dashboard_runs.hpp"
@@ -33,7 +34,7 @@ struct DashboardArgs {
   std::size_t last = kDefaultLast;
   bool all_runs = false;
   std::size_t max_keys = 400;
-  std::string baselines_dir = "baselines";
+  std::string baselines_dir = kBaselinesDir;
 };
 
 int run_dashboard(const DashboardArgs& a) {

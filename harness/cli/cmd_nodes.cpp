@@ -38,6 +38,7 @@
 #include "harness/gate/outcome.hpp"
 #include "harness/gate/runner_evidence.hpp"
 #include "harness/launch/run_assembly.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/model/run_record.hpp"
 
 namespace fabricgate::cli {
@@ -54,7 +55,7 @@ struct NodesArgs {
   std::string format = "text";
   int timeout_s = 30;
   std::string baseline;
-  std::string baselines_dir = "baselines";
+  std::string baselines_dir = kBaselinesDir;
   std::string store;
 };
 

@@ -22,6 +22,7 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
 #include "harness/cli/store_hook.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/publish/publish_targets.hpp"
 
 #ifndef FABRICGATE_VERSION
@@ -36,7 +37,7 @@ struct PublishArgs {
   std::vector<std::string> runs;
   std::vector<std::string> to;
   std::string baseline;
-  std::string baselines_dir = "baselines";
+  std::string baselines_dir = kBaselinesDir;
   bool force = false;
   bool force_platform = false;
   publish::PublishOptions options;

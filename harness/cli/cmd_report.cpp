@@ -19,6 +19,7 @@
 #include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/outcome.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
@@ -32,7 +33,7 @@ struct ReportArgs {
   std::vector<std::string> runs;
   std::string store;
   std::string baseline;
-  std::string baselines_dir = "baselines";
+  std::string baselines_dir = kBaselinesDir;
   bool force = false;
   bool force_platform = false;
   std::string format = "console";

@@ -51,7 +51,7 @@ struct RunArgs {
   std::string bench;
   std::string suites_dir;
   std::string baseline;
-  std::string baselines_dir = "baselines";
+  std::string baselines_dir = kBaselinesDir;
   bool require_baseline = false;
   bool force = false;
   bool force_platform = false;

@@ -70,8 +70,9 @@ int run_compare_against(const CompareAgainstArgs& a) {
 
   gate::AbOptions options;
   const fs::path policy_file =
-      a.baseline.empty() ? locate_baseline(a.baselines_dir, platform, older.front().suite, "").path
-                         : fs::path(a.baseline);
+      choose_baseline(a.baseline, a.baselines_dir,
+                      {platform, older.front().suite, older.front().scenario})
+          .path;
   std::error_code ec;
   if (!a.baseline.empty() || fs::exists(policy_file, ec)) {
     options.policy = load_baseline(policy_file).policy;

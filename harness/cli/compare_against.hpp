@@ -9,13 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "harness/model/baseline_location.hpp"
+
 namespace fabricgate::cli {
 
 struct CompareAgainstArgs {
   std::vector<std::string> newer;  // side B: the runs under judgement
   std::vector<std::string> older;  // side A: the runs they are compared with
   std::string baseline;            // the tolerance policy's file (default: the platform's)
-  std::string baselines_dir = "baselines";
+  std::string baselines_dir = kBaselinesDir;
   bool force_platform = false;
   std::string format = "console";  // console | markdown | json
   std::string out;

@@ -132,12 +132,11 @@ std::optional<Baseline> baseline_for(const RunRecord& run, const std::string& ba
 std::optional<Baseline> located_baseline(const RunRecord& run, const std::string& baseline_file,
                                          const std::string& baselines_dir) {
   if (!baseline_file.empty()) return gate::find_baseline(run, baseline_file, baselines_dir);
-  require_baselines_dir(baselines_dir);
-  const std::string variant = scenario_variant(run.scenario);
-  const BaselineLocation where = locate_baseline(baselines_dir, run.platform, run.suite, variant);
+  const BaselineLocation where =
+      choose_baseline("", baselines_dir, {run.platform, run.suite, run.scenario});
   note_baseline_location(where);
   if (!where.exists) {
-    if (!variant.empty()) {
+    if (!scenario_variant(run.scenario).empty()) {
       std::cerr << "fabricgate: scenario " << report::console_text(run.scenario)
                 << " is gated only against a baseline of its own (" << where.path.string()
                 << "): none, so its keys are not gated\n";

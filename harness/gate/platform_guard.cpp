@@ -1,6 +1,7 @@
 #include "harness/gate/platform_guard.hpp"
 
 #include "core/errors.hpp"
+#include "harness/model/baseline_location.hpp"
 
 namespace fabricgate::gate {
 
@@ -31,11 +32,11 @@ void require_file_named_for(const std::filesystem::path& out, const std::string&
   if (out.extension() != ".json") return;
   std::string named;
   std::string expected;
-  if (out.parent_path().filename() == "baselines") {  // baselines/<platform>[--<scenario>].json
+  if (out.parent_path().filename() == kBaselinesDir) {  // baselines/<platform>[--<scenario>].json
     const std::string stem = out.stem().string();
     named = stem.substr(0, stem.find("--"));
     expected = "baselines/" + platform + ".json";
-  } else if (out.parent_path().parent_path().filename() == "baselines") {
+  } else if (out.parent_path().parent_path().filename() == kBaselinesDir) {
     named = out.parent_path().filename().string();  // baselines/<platform>/<suite>.json
     expected = "baselines/" + platform + "/" + out.filename().string();
   } else {

@@ -70,9 +70,14 @@ void choose_policy(const AbRunOptions& o, const std::string& platform, gate::AbO
     compare.tolerance_source = fmt::format("--tolerance {:.4g} (every key)", *compare.tolerance);
     return;
   }
-  const fs::path file = o.policy_baseline.empty()
-                            ? locate_baseline(o.baselines_dir, platform, o.run.suite).path
-                            : fs::path(o.policy_baseline);
+  const std::string scenario = o.run.scenarios.empty() ? "" : o.run.scenarios.front();
+  // The baseline gate's choice for this scenario; a scenario with no baseline of its own takes
+  // the suite's policy (as `baseline create` does).
+  BaselineLocation where =
+      choose_baseline(o.policy_baseline, o.baselines_dir, {platform, o.run.suite, scenario});
+  if (!where.exists && o.policy_baseline.empty())
+    where = choose_baseline("", o.baselines_dir, {platform, o.run.suite, ""});
+  const fs::path file = where.path;
   std::error_code ec;
   if (!o.policy_baseline.empty() || fs::exists(file, ec)) {
     compare.policy = load_baseline(file).policy;  // InputError when missing or bad

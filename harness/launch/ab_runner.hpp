@@ -13,6 +13,7 @@
 #include "harness/ab/ab_compare.hpp"
 #include "harness/ab/ab_sequential.hpp"
 #include "harness/launch/run_orchestrator.hpp"
+#include "harness/model/baseline_location.hpp"
 
 namespace fabricgate::launch {
 
@@ -27,7 +28,7 @@ struct AbRunOptions {
   // <baselines_dir>/<platform>/<suite>.json's (or <platform>.json's) if that exists; otherwise the
   // defaults. Ignored when compare.tolerance is set.
   std::string policy_baseline;
-  std::filesystem::path baselines_dir = "baselines";
+  std::filesystem::path baselines_dir = kBaselinesDir;
   std::string run_id_tag;  // appended to the run id ("-c3": one probe of a bisection)
   // Non-empty: the A/B's directory instead of <results_dir>/<platform>/<run id> (`fabricgate run`'s
   // paired check: <run dir>/paired).

@@ -72,4 +72,19 @@ void require_baselines_dir(const fs::path& dir) {
                      "--baseline FILE");
 }
 
+BaselineLocation choose_baseline(const std::string& explicit_file, const fs::path& dir,
+                                 const BaselineFor& what) {
+  if (!explicit_file.empty()) {
+    BaselineLocation given;
+    given.path = explicit_file;
+    std::error_code ec;
+    given.exists = fs::exists(given.path, ec);
+    given.suite_path = given.path;
+    return given;
+  }
+  const fs::path in = dir.empty() ? fs::path(kBaselinesDir) : dir;
+  require_baselines_dir(in);
+  return locate_baseline(in, what.platform, what.suite, scenario_variant(what.scenario));
+}
+
 }  // namespace fabricgate

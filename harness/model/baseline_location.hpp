@@ -43,6 +43,25 @@ std::string scenario_variant(const std::string& scenario);
 // typo for --baseline, and reading it as "no baseline yet" passed every run ungated (exit 0).
 void require_baselines_dir(const std::filesystem::path& dir);
 
+// Where baselines are read from and written to when no --baselines-dir is given.
+inline constexpr const char* kBaselinesDir = "baselines";
+
+// What chooses a run's baseline: its platform, suite and scenario.
+struct BaselineFor {
+  std::string platform;
+  std::string suite;
+  std::string scenario;  // "" or "default": the suite's own baseline; else its variant
+};
+
+// The one baseline choice, for reading and writing alike (compare, report, run, nodes, ab's and
+// compare --against's tolerance policy, baseline create / grow / status, the "create one" hint):
+// `explicit_file` when given (`exists` says whether it does); else, in `dir` ("" = kBaselinesDir,
+// refused with InputError when it exists and is not a directory), locate_baseline of the suite
+// under the scenario's variant. A writer writes to `suite_path` (or `path` where the suite names
+// no key); a reader reads `path` when it `exists`.
+BaselineLocation choose_baseline(const std::string& explicit_file, const std::filesystem::path& dir,
+                                 const BaselineFor& what);
+
 // One line for the console: which file gates, and why that one ("" when the per-suite file is
 // used or nothing exists; a fallback is always named).
 std::string describe_baseline_location(const BaselineLocation& location);

@@ -1,10 +1,19 @@
 #include "harness/ab/ab_bisect.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "core/errors.hpp"
+#include "harness/ab/ab_compare.hpp"
 
 namespace fabricgate::gate {
+
+ProbeOutcome probe_outcome(const AbComparison& c) {
+  if (c.exit_code == ExitCode::gate_failure) return ProbeOutcome::bad;
+  const bool open = std::any_of(c.keys.begin(), c.keys.end(),
+                                [](const AbKey& k) { return ab_verdict_open(k.verdict); });
+  return open || !c.complete ? ProbeOutcome::undecided : ProbeOutcome::good;
+}
 
 std::size_t bisect_probe_bound(std::size_t n) {
   std::size_t log2_ceil = 0;

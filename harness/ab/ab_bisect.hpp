@@ -18,6 +18,14 @@ namespace fabricgate::gate {
 
 enum class ProbeOutcome { good, bad, undecided };
 
+struct AbComparison;
+
+// A probe's answer to "is this candidate worse?", from its settled A/B: a FAIL (exit 1) says
+// yes; a key still open (UNDECIDED, or TWO-STATES: two levels, B not shown worse in either, not
+// a pass), or a series that did not finish, leaves it unknown; everything else (PASS, NOISY keys
+// beside decided ones) answers no.
+ProbeOutcome probe_outcome(const AbComparison& c);
+
 struct BisectProbe {
   std::size_t candidate = 0;  // 0-based index into the ordered list
   ProbeOutcome outcome = ProbeOutcome::good;

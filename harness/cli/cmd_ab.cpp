@@ -26,6 +26,7 @@
 #include "harness/launch/ab_runner.hpp"
 #include "harness/launch/ab_spec.hpp"
 #include "harness/launch/suite_env_policy.hpp"
+#include "harness/model/baseline_location.hpp"
 #include "harness/report/ab_report.hpp"
 
 namespace fabricgate::cli {
@@ -47,7 +48,7 @@ struct AbArgs {
   int timeout_s = launch::kDefaultRunTimeoutSeconds;
   int lock_timeout_s = launch::kDefaultLockTimeoutSeconds;
   std::string lock_file = launch::kDefaultLockFile;
-  std::string baselines_dir = "baselines";
+  std::string baselines_dir = kBaselinesDir;
   bool sides_from_file = false;  // --sides-from-file: the items come from a file a PR may change
 };
 
@@ -111,15 +112,7 @@ int bisect_command(AbArgs& a) {
                                                  report::render_ab_markdown(res.comparison)));
     std::cerr << "fabricgate ab --bisect: candidate " << i + 1 << ": " << res.comparison.headline()
               << "\n";
-    // The search asks "is this candidate worse?": a FAIL says yes; a key still open, or a series
-    // that did not finish, leaves it unknown; TWO-STATES (two levels, B not shown worse in
-    // either) answers no, as PASS does.
-    const gate::AbComparison& c = res.comparison;
-    if (c.exit_code == ExitCode::gate_failure) return gate::ProbeOutcome::bad;
-    const bool open = std::any_of(c.keys.begin(), c.keys.end(), [](const gate::AbKey& k) {
-      return gate::ab_verdict_open(k.verdict);
-    });
-    return open || !c.complete ? gate::ProbeOutcome::undecided : gate::ProbeOutcome::good;
+    return gate::probe_outcome(res.comparison);  // the settled A/B's answer (ab_bisect.hpp)
   });
   json probes = json::array();
   for (const gate::BisectProbe& p : r.probes) {

@@ -201,8 +201,9 @@ Comparison start_comparison(const RunRecord& run, const Baseline* baseline,
     c.baseline_source = baseline->source;
     apply_guard(run, *baseline, options, c);
   } else {
-    c.create_baseline_command =
-        create_baseline_command(run, locate_baseline("baselines", run.platform, run.suite).path);
+    c.create_baseline_command = create_baseline_command(
+        run, locate_baseline(kBaselinesDir, run.platform, run.suite, scenario_variant(run.scenario))
+                 .path);
     c.fingerprint_note = "no baseline to compare the fingerprint with";
   }
   return c;
@@ -402,8 +403,8 @@ void sort_by_verdict(std::vector<KeyComparison>& keys) {
 
 }  // namespace
 
-Comparison compare_run(const RunRecord& run, const Baseline* baseline,
-                       const CompareOptions& options) {
+Comparison compare_keys(const RunRecord& run, const Baseline* baseline,
+                        const CompareOptions& options) {
   const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
   Comparison c = start_comparison(run, baseline, options, policy);
   c.keys.reserve(run.benchmarks.size() + (baseline ? baseline->entries.size() : 0));
@@ -435,21 +436,26 @@ Comparison compare_run(const RunRecord& run, const Baseline* baseline,
   add_cluster_findings(run, c);
   sort_by_verdict(c.keys);
   add_rank_tables(run, c);
+  return c;
+}
+
+Comparison compare_run(const RunRecord& run, const Baseline* baseline,
+                       const CompareOptions& options) {
+  Comparison c = compare_keys(run, baseline, options);
   settle_outcome(c);
   return c;
 }
 
 fs::path baseline_path_for(const RunRecord& run, const std::string& explicit_file,
                            const fs::path& baselines_dir) {
-  if (!explicit_file.empty()) return explicit_file;
   // run.platform passed require_safe_name, so it cannot climb out of baselines_dir.
-  return locate_baseline(baselines_dir, run.platform, run.suite).path;
+  return choose_baseline(explicit_file, baselines_dir, {run.platform, run.suite, run.scenario})
+      .path;
 }
 
 std::optional<Baseline> find_baseline(const RunRecord& run, const std::string& explicit_file,
                                       const fs::path& baselines_dir) {
   std::error_code ec;
-  if (explicit_file.empty()) require_baselines_dir(baselines_dir);
   const fs::path path = baseline_path_for(run, explicit_file, baselines_dir);
   if (!fs::exists(path, ec)) {
     if (!explicit_file.empty())

@@ -40,6 +40,11 @@ struct CompareOptions {
 Comparison compare_run(const RunRecord& run, const Baseline* baseline,
                        const CompareOptions& options);
 
+// compare_run's verdicts before the outcome is settled: judge_run's first stage (judge_run.hpp
+// settles once, after every stage).
+Comparison compare_keys(const RunRecord& run, const Baseline* baseline,
+                        const CompareOptions& options);
+
 // Where a baseline lives: --baseline FILE if given, else <baselines_dir>/<platform>/<suite>.json,
 // else the older <baselines_dir>/<platform>.json (harness/model/baseline_location.hpp).
 std::filesystem::path baseline_path_for(const RunRecord& run, const std::string& explicit_file,

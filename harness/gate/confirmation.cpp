@@ -102,13 +102,12 @@ std::optional<double> judged_value(const KeyComparison& k) {
   return k.judgement->current_median;
 }
 
-void sort_and_settle(Comparison& c) {
+void sort_by_verdict(Comparison& c) {
   std::stable_sort(c.keys.begin(), c.keys.end(),
                    [](const KeyComparison& a, const KeyComparison& b) {
                      if (a.verdict != b.verdict) return a.verdict < b.verdict;
                      return a.key < b.key;
                    });
-  settle_outcome(c);
 }
 
 }  // namespace
@@ -208,14 +207,14 @@ Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>
       (over_limit ? ", " + std::to_string(over_limit) + " over the limit of " +
                         std::to_string(max_keys) + " (not re-measured)"
                   : "");
-  sort_and_settle(first);
+  sort_by_verdict(first);
   return first;
 }
 
-Comparison compare_with_confirmation(const RunRecord& run, const Baseline* baseline,
-                                     const CompareOptions& options, const ConfirmOptions& confirm,
-                                     const ConfirmationLauncher& launch) {
-  Comparison first = compare_run(run, baseline, options);
+Comparison confirm_keys(const RunRecord& run, const Baseline* baseline,
+                        const CompareOptions& options, const ConfirmOptions& confirm,
+                        const ConfirmationLauncher& launch) {
+  Comparison first = compare_keys(run, baseline, options);
   const std::vector<std::string> asked = keys_to_confirm(first, confirm.max_keys);
   if (asked.empty() || confirm.launches == 0 || !launch) return first;
   std::vector<JudgedLaunch> later;
@@ -224,7 +223,7 @@ Comparison compare_with_confirmation(const RunRecord& run, const Baseline* basel
     const ConfirmationLaunch again = launch(keys_to_measure(first, keys), attempt);
     if (!again.run && again.source.empty()) break;  // no further launch exists (a replay)
     JudgedLaunch judged_launch{std::nullopt, again.source};
-    if (again.run) judged_launch.comparison = compare_run(*again.run, baseline, options);
+    if (again.run) judged_launch.comparison = compare_keys(*again.run, baseline, options);
     const bool produced = judged_launch.comparison.has_value();
     later.push_back(std::move(judged_launch));
     if (!produced)
@@ -248,6 +247,14 @@ Comparison compare_with_confirmation(const RunRecord& run, const Baseline* basel
     keys = std::move(open);
   }
   return apply_confirmations(std::move(first), later, asked, confirm.max_keys);
+}
+
+Comparison compare_with_confirmation(const RunRecord& run, const Baseline* baseline,
+                                     const CompareOptions& options, const ConfirmOptions& confirm,
+                                     const ConfirmationLauncher& launch) {
+  Comparison c = confirm_keys(run, baseline, options, confirm, launch);
+  settle_outcome(c);
+  return c;
 }
 
 }  // namespace fabricgate::gate

@@ -49,7 +49,7 @@ struct JudgedLaunch {
 };
 
 // The final comparison: `first` with each re-measured key's later launches, the rule and the
-// decision. `asked` are the keys sent to the first confirmation launch.
+// decision, its outcome not settled. `asked` are the keys sent to the first confirmation launch.
 Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>& later,
                                const std::vector<std::string>& asked, std::size_t max_keys);
 
@@ -68,5 +68,10 @@ using ConfirmationLauncher =
 Comparison compare_with_confirmation(const RunRecord& run, const Baseline* baseline,
                                      const CompareOptions& options, const ConfirmOptions& confirm,
                                      const ConfirmationLauncher& launch);
+
+// The same before the outcome is settled: judge_run's first two stages.
+Comparison confirm_keys(const RunRecord& run, const Baseline* baseline,
+                        const CompareOptions& options, const ConfirmOptions& confirm,
+                        const ConfirmationLauncher& launch);
 
 }  // namespace fabricgate::gate

@@ -34,7 +34,7 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
                                software_as_baseline);
     compare.host_anchor = &anchor;
   }
-  Comparison c = compare_with_confirmation(run, baseline, compare, options.confirm, confirmations);
+  Comparison c = confirm_keys(run, baseline, compare, options.confirm, confirmations);
   // Known before the runner split: a busy launch's offset plans no node action (runner_split).
   c.busy_threshold =
       baseline ? baseline->policy.busy_cpu_pressure : TolerancePolicy::defaults().busy_cpu_pressure;
@@ -54,17 +54,18 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
   if (!options.acks.entries.empty())
     apply_acks(c, options.acks, run.platform, options.today.empty() ? utc_today() : options.today);
   // What the runner was doing (runner_evidence.hpp): DEGRADED-LINK findings, throttling in the
-  // failing keys' reasons, a foreign process on the launch's GPUs; then the one outcome.
-  apply_runner_evidence(c, run);
+  // failing keys' reasons, a foreign process on the launch's GPUs.
+  add_runner_evidence(c, run);
   // Acknowledged runner findings (a node known to be slow until its repair), once every finding
-  // is known: they fail nothing and plan no node action; then the outcome is settled again.
+  // is known: they fail nothing and plan no node action.
   if (!options.acks.entries.empty() &&
       apply_finding_acks(c.cluster_findings, c.warnings, options.acks, run.platform,
                          options.today.empty() ? utc_today() : options.today) > 0) {
     c.node_actions =
         node_action_lines(plan_node_actions(actionable_findings(c), run.nodes, run.run_id));
-    settle_outcome(c);
   }
+  // The one outcome (outcome.hpp), settled once every stage has spoken; what the printers read.
+  settle_outcome(c);
   return c;
 }
 

@@ -44,7 +44,9 @@ struct JudgeOptions {
   std::string today;                 // YYYY-MM-DD for the acks; "" = utc_today()
 };
 
-// The exit code comes from one place: outcome.hpp settle_outcome.
+// The exit code comes from one place, once: outcome.hpp settle_outcome at judge_run's end (the
+// stages above leave the outcome unsettled); it records the cause and the two questions' answers
+// that every printer reads.
 // Step 5 alone (exposed for tests): marks `c` runner-busy when the rule above holds.
 void mark_busy_runner(Comparison& c, double threshold);
 

@@ -64,6 +64,62 @@ std::vector<std::string> keys_under_floor_without_baseline(const Comparison& c) 
   return out;
 }
 
+// Why the exit code is what it is, in the precedence the headline has always shown: keys outside
+// the fleet on a host with no history name the run (unless the runner was busy or the run is cut
+// short) before a degraded runner; a busy runner before an incomplete run.
+OutcomeCause cause_of(const Comparison& c) {
+  switch (c.exit_code) {
+    case ExitCode::gate_failure: return OutcomeCause::failed;
+    case ExitCode::pass: return c.has_baseline ? OutcomeCause::pass : OutcomeCause::no_baseline;
+    default: break;
+  }
+  if (!c.runner_busy && c.run_complete && c.runner_differs_count() > 0)
+    return OutcomeCause::runner_differs;
+  if (c.runner_degraded) return OutcomeCause::runner_degraded;
+  if (c.runner_busy) return OutcomeCause::runner_busy;
+  if (c.run_complete && !c.below_roofline_unjudged.empty())
+    return OutcomeCause::below_roofline_unjudged;
+  return OutcomeCause::incomplete;
+}
+
+// Keys the change question fails: a failing verdict of a key that was measured, other than a
+// roofline floor (a finding about the runner, not the change).
+std::size_t change_failing_keys(const Comparison& c) {
+  std::size_t failing = 0;
+  for (const KeyComparison& k : c.keys) {
+    if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete &&
+        k.verdict != Verdict::below_roofline)
+      ++failing;
+  }
+  return failing;
+}
+
+ChangeAnswer change_answer(const Comparison& c, std::size_t failing) {
+  if (!c.has_baseline) return ChangeAnswer::no_baseline;
+  if (c.gate == GateMode::fleet) return ChangeAnswer::not_asked;
+  if (c.runner_busy) return ChangeAnswer::runner_busy;
+  if (c.runner_degraded) return ChangeAnswer::runner_degraded;
+  if (failing > 0) return ChangeAnswer::fail;
+  return c.runner_differs_count() > 0 ? ChangeAnswer::runner_differs : ChangeAnswer::no_regression;
+}
+
+std::string runner_answer(const Comparison& c) {
+  if (!c.has_baseline) return c.below_roofline_unjudged.empty() ? "NOT-JUDGED" : "BELOW-ROOFLINE";
+  if (c.runner_degraded) return "DEGRADED";  // slower than itself: what made this run exit 3
+  for (const ClusterFinding& f : c.cluster_findings) {
+    if (f.id == "HOST-OUTLIER" || f.id == "DEGRADED-LINK") return f.id;
+  }
+  if (c.runner_evidence.foreign_load) return "BUSY-GPU";
+  if (c.outside_fleet_count() > 0) return "HOST-OUTLIER";
+  for (const ClusterFinding& f : c.cluster_findings) {
+    if (f.id == "BELOW-ROOFLINE") return "BELOW-ROOFLINE";
+  }
+  for (const KeyComparison& k : c.keys) {
+    if (k.verdict == Verdict::below_roofline) return "BELOW-ROOFLINE";
+  }
+  return "LIKE-FLEET";
+}
+
 }  // namespace
 
 void settle_outcome(Comparison& c) {
@@ -86,6 +142,10 @@ void settle_outcome(Comparison& c) {
     c.exit_code = ExitCode::pass;
   }
   c.runner_evidence.busy_gpu = c.runner_busy && c.runner_evidence.foreign_load;
+  c.settled.cause = cause_of(c);
+  c.settled.change_failing = change_failing_keys(c);
+  c.settled.change = change_answer(c, c.settled.change_failing);
+  c.settled.runner = runner_answer(c);
 }
 
 int command_exit_code(const Comparison& c, const CommandTail& tail) {

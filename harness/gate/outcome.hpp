@@ -1,7 +1,9 @@
 #pragma once
-// The one place that turns a comparison's verdicts and findings into its outcome and exit code
-// (compare_run, confirmation, DRIFT, the runner split and the busy-runner rule all end here), and
-// the one place that adds what only the command knows (the store, a required baseline).
+// The one place that turns a comparison's verdicts and findings into its outcome and exit code,
+// called once at the end of judge_run (and by compare_run / compare_with_confirmation /
+// apply_runner_evidence when one of them is used alone), and the one place that adds what only the
+// command knows (the store, a required baseline). It records why (Comparison::settled.cause) and
+// the answers to the two questions (settled.change, settled.runner): printers only read them.
 //
 //   1  a failing key or a failing finding: the change regressed, or (--gate fleet|both) the runner
 //      is outside the fleet / under its roofline floor, or a correctness / transport failure
@@ -18,7 +20,8 @@
 
 namespace fabricgate::gate {
 
-// Sets c.exit_code (and c.runner_busy, c.runner_degraded) from the verdicts, the findings,
+// Sets c.exit_code, c.settled (cause, change and runner answers), c.runner_busy,
+// c.runner_degraded and c.below_roofline_unjudged from the verdicts, the findings,
 // c.run_complete, c.host_cpu_pressure and c.busy_threshold (0: the busy rule is not applied).
 void settle_outcome(Comparison& c);
 

@@ -127,8 +127,8 @@ std::vector<ClusterFinding> link_cluster_findings(const RunRecord& launch) {
   return out;
 }
 
-void apply_runner_evidence(Comparison& c, const RunRecord& first,
-                           const std::vector<RunRecord>& confirmations) {
+void add_runner_evidence(Comparison& c, const RunRecord& first,
+                         const std::vector<RunRecord>& confirmations) {
   c.runner_evidence = collect_runner_evidence(first, confirmations);
   add_findings(c, first, confirmations);
   for (KeyComparison& k : c.keys) {
@@ -139,11 +139,16 @@ void apply_runner_evidence(Comparison& c, const RunRecord& first,
     for (const std::string& l : lines) text += (text.empty() ? "" : "; ") + l;
     k.reason += ". The GPU was throttled during the launch: " + text;
   }
+}
+
+void apply_runner_evidence(Comparison& c, const RunRecord& first,
+                           const std::vector<RunRecord>& confirmations) {
+  add_runner_evidence(c, first, confirmations);
   // The busy-GPU rule is settle_outcome's (outcome.hpp), on the same terms as the busy CPU.
   settle_outcome(c);
 }
 
-void apply_runner_evidence(Comparison& c, const RunRecord& first) {
+void add_runner_evidence(Comparison& c, const RunRecord& first) {
   std::vector<std::string> sources;
   for (const KeyComparison& k : c.keys) {
     if (!k.confirmation) continue;
@@ -162,7 +167,7 @@ void apply_runner_evidence(Comparison& c, const RunRecord& first) {
       unread.push_back(source + ": not read: " + error.what());
     }
   }
-  apply_runner_evidence(c, first, confirmations);
+  add_runner_evidence(c, first, confirmations);
   for (std::string& u : unread) c.runner_evidence.unread.push_back(std::move(u));
 }
 

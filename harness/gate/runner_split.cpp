@@ -196,7 +196,6 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
   c.node_actions =
       node_action_lines(plan_node_actions(actionable_findings(c), run.nodes, run.run_id));
   sort_by_urgency(c.keys);
-  settle_outcome(c);
 }
 
 std::vector<ClusterFinding> actionable_findings(const Comparison& c) {

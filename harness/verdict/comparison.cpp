@@ -30,6 +30,15 @@ const char* gate_mode_name(GateMode m) {
   return "?";
 }
 
+const char* change_answer_word(ChangeAnswer a) {
+  switch (a) {
+    case ChangeAnswer::no_regression: return "PASS";
+    case ChangeAnswer::fail: return "FAIL";
+    case ChangeAnswer::not_asked: return "NOT-ASKED";
+    default: return "NOT-JUDGED";
+  }
+}
+
 GateMode parse_gate_mode(const std::string& text, const std::string& field) {
   for (const GateMode m : {GateMode::change, GateMode::fleet, GateMode::both}) {
     if (text == gate_mode_name(m)) return m;
@@ -93,63 +102,61 @@ std::string Comparison::headline() const {
     counts_text += std::to_string(c.count) + " " + verdict_name(c.verdict);
   }
   std::string head;
-  switch (exit_code) {
-    case ExitCode::gate_failure:
+  switch (settled.cause) {
+    case OutcomeCause::failed:
       head = "FAIL: " + std::to_string(failing_count()) + " of " + std::to_string(keys.size()) +
              " keys fail the gate";
       if (failing_findings() > 0)
         head += ", " + std::to_string(failing_findings()) + " cluster findings";
       break;
-    case ExitCode::infra_failure:
-      if (!runner_busy && run_complete && runner_differs_count() > 0) {
-        head = fmt::format(
-            "RUNNER DIFFERS, CHANGE NOT JUDGED HERE: {} of {} keys sit outside the fleet on host "
-            "{}, which has no history of its own; {} keys judged, none failed",
-            runner_differs_count(), keys.size(), host_id.empty() ? "?" : host_id, gated_count());
-        break;
-      }
-      if (runner_degraded) {
-        head = fmt::format(
-            "RUNNER DEGRADED, CHANGE NOT BLAMED: {} of {} keys are slower than host {}'s own "
-            "level while the software is the baseline's; look at the runner (fabricgate nodes, "
-            "fabricgate history)",
-            failing_count(), keys.size(), host_id.empty() ? "?" : host_id);
-        break;
-      }
-      head = runner_busy && runner_evidence.busy_gpu
+    case OutcomeCause::runner_differs:
+      head = fmt::format(
+          "RUNNER DIFFERS, CHANGE NOT JUDGED HERE: {} of {} keys sit outside the fleet on host "
+          "{}, which has no history of its own; {} keys judged, none failed",
+          runner_differs_count(), keys.size(), host_id.empty() ? "?" : host_id, gated_count());
+      break;
+    case OutcomeCause::runner_degraded:
+      head = fmt::format(
+          "RUNNER DEGRADED, CHANGE NOT BLAMED: {} of {} keys are slower than host {}'s own "
+          "level while the software is the baseline's; look at the runner (fabricgate nodes, "
+          "fabricgate history)",
+          failing_count(), keys.size(), host_id.empty() ? "?" : host_id);
+      break;
+    case OutcomeCause::runner_busy:
+      head = runner_evidence.busy_gpu
                  ? fmt::format(
                        "RUNNER BUSY, NOT JUDGED: {} of {} keys look worse, but another process "
                        "computed on the launch's GPU: {}; rerun on an idle runner",
                        failing_count() + runner_differs_count(), keys.size(),
                        runner_evidence.summary())
-             : runner_busy
-                 ? fmt::format(
+                 : fmt::format(
                        "RUNNER BUSY, NOT JUDGED: {} of {} keys look worse, but a task waited for "
                        "a CPU of the launching host {:.0f} % of the launch (over {:.0f} %): other "
                        "work, not the fabric, may have cost it; rerun on an idle runner",
                        failing_count() + runner_differs_count(), keys.size(),
-                       100 * host_cpu_pressure.value_or(0), 100 * busy_threshold)
-             : run_complete && !below_roofline_unjudged.empty()
-                 ? fmt::format(
-                       "BELOW ROOFLINE, NOT JUDGED HERE: {} of {} keys are under their roofline "
-                       "floor on this runner, and there is no baseline to judge the change: {}{}; "
-                       "the runner does less than its hardware should (look at its links: "
-                       "fabricgate fingerprint)",
-                       below_roofline_unjudged.size(), keys.size(), below_roofline_unjudged.front(),
-                       below_roofline_unjudged.size() > 1
-                           ? fmt::format(" (+{} more)", below_roofline_unjudged.size() - 1)
-                           : std::string())
-                 : "INCOMPLETE RUN: " + incomplete_reason;
+                       100 * host_cpu_pressure.value_or(0), 100 * busy_threshold);
       break;
-    default:
-      if (has_baseline) {
-        head = "PASS: " + std::to_string(keys.size()) + " keys compared";
-      } else if (!roofline_policy.empty()) {
-        head = "NO BASELINE: " + std::to_string(keys.size()) +
-               " keys judged on roofline floors, dips and correctness only";
-      } else {
-        head = "NO BASELINE: " + std::to_string(keys.size()) + " keys not gated";
-      }
+    case OutcomeCause::below_roofline_unjudged:
+      head = fmt::format(
+          "BELOW ROOFLINE, NOT JUDGED HERE: {} of {} keys are under their roofline floor on this "
+          "runner, and there is no baseline to judge the change: {}{}; the runner does less than "
+          "its hardware should (look at its links: fabricgate fingerprint)",
+          below_roofline_unjudged.size(), keys.size(),
+          below_roofline_unjudged.empty() ? std::string("?") : below_roofline_unjudged.front(),
+          below_roofline_unjudged.size() > 1
+              ? fmt::format(" (+{} more)", below_roofline_unjudged.size() - 1)
+              : std::string());
+      break;
+    case OutcomeCause::incomplete: head = "INCOMPLETE RUN: " + incomplete_reason; break;
+    case OutcomeCause::pass:
+      head = "PASS: " + std::to_string(keys.size()) + " keys compared";
+      break;
+    case OutcomeCause::no_baseline:
+      head = roofline_policy.empty()
+                 ? "NO BASELINE: " + std::to_string(keys.size()) + " keys not gated"
+                 : "NO BASELINE: " + std::to_string(keys.size()) +
+                       " keys judged on roofline floors, dips and correctness only";
+      break;
   }
   std::string line = counts_text.empty() ? head : head + " (" + counts_text + ")";
   // Never let keys that were not judged read as passes: say how many were gated at all.
@@ -174,28 +181,31 @@ std::size_t count_reference(const std::vector<KeyComparison>& keys, const std::s
 }  // namespace
 
 std::string Comparison::change_line() const {
-  if (!has_baseline) return "Change: not judged (no baseline)";
-  std::size_t failing = 0;
-  for (const KeyComparison& k : keys) {
-    // Under the roofline floor is a finding about the runner, not the change.
-    const bool runner_only = k.verdict == Verdict::below_roofline;
-    if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete && !runner_only) ++failing;
-  }
-  if (gate == GateMode::fleet) return "Change: not asked (--gate fleet judges the runner)";
+  if (settled.change == ChangeAnswer::no_baseline) return "Change: not judged (no baseline)";
+  if (settled.change == ChangeAnswer::not_asked)
+    return "Change: not asked (--gate fleet judges the runner)";
+  const std::size_t failing = settled.change_failing;
   const std::size_t host = count_reference(keys, "host");
   const std::size_t fleet = count_reference(keys, "fleet");
-  std::string line =
-      runner_busy ? fmt::format("Change: not judged, the runner was busy ({} key(s) look worse)",
-                                failing + runner_differs_count())
-      : failing > 0 && runner_degraded
-          ? fmt::format(
-                "Change: not blamed, {} key(s) slower than the host's own level with the "
-                "software unchanged (RUNNER DEGRADED)",
-                failing)
-      : failing > 0 ? fmt::format("Change: FAIL, {} key(s) fail", failing)
-      : runner_differs_count() > 0
-          ? fmt::format("Change: NOT JUDGED on {} key(s) (RUNNER-DIFFERS)", runner_differs_count())
-          : std::string("Change: no regression");
+  std::string line;
+  switch (settled.change) {
+    case ChangeAnswer::runner_busy:
+      line = fmt::format("Change: not judged, the runner was busy ({} key(s) look worse)",
+                         failing + runner_differs_count());
+      break;
+    case ChangeAnswer::runner_degraded:
+      line = fmt::format(
+          "Change: not blamed, {} key(s) slower than the host's own level with the software "
+          "unchanged (RUNNER DEGRADED)",
+          failing);
+      break;
+    case ChangeAnswer::fail: line = fmt::format("Change: FAIL, {} key(s) fail", failing); break;
+    case ChangeAnswer::runner_differs:
+      line =
+          fmt::format("Change: NOT JUDGED on {} key(s) (RUNNER-DIFFERS)", runner_differs_count());
+      break;
+    default: line = "Change: no regression";
+  }
   line += fmt::format("; {} key(s) judged against {}'s own history", host,
                       host_id.empty() ? std::string("this host") : "host " + host_id);
   if (host_history_launches > 0)
@@ -230,9 +240,10 @@ std::string Comparison::change_line() const {
 }
 
 std::string Comparison::runner_line() const {
-  if (!has_baseline && !below_roofline_unjudged.empty())
-    return fmt::format("Runner: BELOW-ROOFLINE on {} key(s), no baseline: {}",
-                       below_roofline_unjudged.size(), below_roofline_unjudged.front());
+  if (!has_baseline && settled.runner == "BELOW-ROOFLINE")
+    return fmt::format(
+        "Runner: BELOW-ROOFLINE on {} key(s), no baseline: {}", below_roofline_unjudged.size(),
+        below_roofline_unjudged.empty() ? std::string("?") : below_roofline_unjudged.front());
   if (!has_baseline) return "Runner: not judged against a fleet (no baseline)";
   std::string findings;
   for (const ClusterFinding& f : cluster_findings) {
@@ -248,9 +259,10 @@ std::string Comparison::runner_line() const {
                            failing_count()) +
                (findings.empty() ? "" : "; " + findings);
   if (!findings.empty()) return "Runner: " + findings;
-  if (outside_fleet_count() > 0)
+  if (settled.runner == "HOST-OUTLIER")
     return fmt::format("Runner: {} key(s) outside the fleet (see the verdicts)",
                        outside_fleet_count());
+  if (settled.runner != "LIKE-FLEET") return "Runner: " + settled.runner;
   return fmt::format("Runner: {} is like the fleet (no key outside the fleet band)",
                      host_id.empty() ? std::string("this host") : "host " + host_id);
 }

@@ -194,6 +194,41 @@ struct VerdictCount {
   std::size_t count;
 };
 
+// Why the run's exit code is what it is. harness/gate/outcome.hpp settle_outcome records it once,
+// at the end of the judgement; every printer reads it and decides nothing.
+enum class OutcomeCause {
+  pass,                     // exit 0, judged against a baseline
+  no_baseline,              // exit 0, nothing gated against a baseline
+  failed,                   // exit 1: a failing key or finding
+  runner_busy,              // exit 3: every failure one a loaded host makes by itself
+  runner_degraded,          // exit 3: slower than the host's own level, software unchanged
+  runner_differs,           // exit 3: keys outside the fleet on a host with no history
+  below_roofline_unjudged,  // exit 3: no baseline, keys under their roofline floor
+  incomplete,               // exit 3: the run did not finish
+};
+
+// The change question's settled answer ("Change: ..." and the JSON `change.verdict`).
+enum class ChangeAnswer {
+  no_regression,    // PASS
+  fail,             // FAIL
+  no_baseline,      // NOT-JUDGED: nothing to compare with
+  not_asked,        // NOT-ASKED: --gate fleet
+  runner_busy,      // NOT-JUDGED: the load, not the change, may have cost it
+  runner_degraded,  // NOT-JUDGED: software unchanged, the runner moved
+  runner_differs,   // NOT-JUDGED: RUNNER-DIFFERS keys, no history to judge them against
+};
+const char* change_answer_word(ChangeAnswer a);  // PASS | FAIL | NOT-JUDGED | NOT-ASKED
+
+// Everything settle_outcome decides beside the exit code, for the printers.
+struct SettledOutcome {
+  OutcomeCause cause = OutcomeCause::pass;
+  ChangeAnswer change = ChangeAnswer::no_regression;
+  std::size_t change_failing = 0;  // keys the change question fails
+  // The runner question's answer: LIKE-FLEET | HOST-OUTLIER | DEGRADED-LINK | DEGRADED |
+  // BUSY-GPU | BELOW-ROOFLINE | NOT-JUDGED.
+  std::string runner = "LIKE-FLEET";
+};
+
 struct Comparison {
   std::string run_id;
   std::string run_started_at;  // the run's start, ISO 8601 UTC (CTRF's summary start)
@@ -263,7 +298,10 @@ struct Comparison {
   std::size_t paired_check_open = 0;
   std::string paired_check_skipped;
   RunnerEvidence runner_evidence;  // harness/gate/runner_evidence.hpp
+  // Settled once by harness/gate/outcome.hpp (with runner_busy, runner_degraded and
+  // below_roofline_unjudged above); the printers below read them as given.
   ExitCode exit_code = ExitCode::pass;
+  SettledOutcome settled;
 
   std::vector<VerdictCount> counts() const;  // non-zero counts, in urgency order
   std::size_t failing_count() const;

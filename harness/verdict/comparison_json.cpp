@@ -39,37 +39,6 @@ nlohmann::json judgement_to_json(const MetricJudgement& m) {
           {"between_sd", m.between_sd}};
 }
 
-// The change and runner verdicts in words a CI job can branch on.
-std::string change_word(const Comparison& c) {
-  if (!c.has_baseline) return "NOT-JUDGED";
-  if (c.gate == GateMode::fleet) return "NOT-ASKED";
-  if (c.runner_degraded) return "NOT-JUDGED";  // software unchanged: the runner moved (exit 3)
-  if (c.runner_busy) return "NOT-JUDGED";      // the load, not the change, may have cost it
-  for (const KeyComparison& k : c.keys) {
-    if (verdict_fails_gate(k.verdict) && k.verdict != Verdict::below_roofline &&
-        !k.missing_because_incomplete)
-      return "FAIL";
-  }
-  return c.runner_differs_count() > 0 ? "NOT-JUDGED" : "PASS";
-}
-
-std::string runner_word(const Comparison& c) {
-  if (!c.has_baseline) return c.below_roofline_unjudged.empty() ? "NOT-JUDGED" : "BELOW-ROOFLINE";
-  if (c.runner_degraded) return "DEGRADED";  // slower than itself: what made this run exit 3
-  for (const ClusterFinding& f : c.cluster_findings) {
-    if (f.id == "HOST-OUTLIER" || f.id == "DEGRADED-LINK") return f.id;
-  }
-  if (c.runner_evidence.foreign_load) return "BUSY-GPU";
-  if (c.outside_fleet_count() > 0) return "HOST-OUTLIER";
-  for (const ClusterFinding& f : c.cluster_findings) {
-    if (f.id == "BELOW-ROOFLINE") return "BELOW-ROOFLINE";
-  }
-  for (const KeyComparison& k : c.keys) {
-    if (k.verdict == Verdict::below_roofline) return "BELOW-ROOFLINE";
-  }
-  return "LIKE-FLEET";
-}
-
 nlohmann::json key_to_json(const KeyComparison& k) {
   nlohmann::json j{{"key", k.key},
                    {"family", k.family},
@@ -195,7 +164,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"headline", c.headline()},
           {"gate", gate_mode_name(c.gate)},
           {"change",
-           {{"verdict", change_word(c)},
+           {{"verdict", change_answer_word(c.settled.change)},
             {"line", c.change_line()},
             {"software_changes", c.software_changes},
             {"host_history_runs", c.host_history_launches},
@@ -209,7 +178,7 @@ nlohmann::json comparison_to_json(const Comparison& c) {
               {"not_decided", c.paired_check_open},
               {"skipped", c.paired_check_skipped}}}}},
           {"runner",
-           {{"verdict", runner_word(c)},
+           {{"verdict", c.settled.runner},
             {"line", c.runner_line()},
             {"host_id", c.host_id},
             {"host_name", c.host_name},

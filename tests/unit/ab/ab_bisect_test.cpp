@@ -9,6 +9,7 @@
 #include <set>
 
 #include "harness/ab/ab_bisect.hpp"
+#include "harness/ab/ab_compare.hpp"
 #include "harness/ab/ab_sequential.hpp"
 #include "tests/unit/ab/ab_fixtures.hpp"
 
@@ -94,6 +95,30 @@ TEST(AbBisect, ANoisyLadderOfEightFindsItsFirstBadInNineOfTenRuns) {
     if (r.first_bad == k) ++found;
   }
   EXPECT_GE(found, 9);
+}
+
+// A probe's answer comes from its settled A/B, not from the command that ran it: FAIL is bad, an
+// open key (UNDECIDED, TWO-STATES) or a cut-short series is undecided, PASS beside NOISY is good.
+TEST(AbBisect, AProbeAnswersFromItsSettledAb) {
+  gate::AbComparison c;
+  c.complete = true;
+  c.keys.resize(2);
+  c.keys[0].verdict = gate::AbVerdict::pass;
+  c.keys[1].verdict = gate::AbVerdict::noisy;
+  c.exit_code = ExitCode::pass;
+  EXPECT_EQ(gate::probe_outcome(c), ProbeOutcome::good);
+  c.keys[1].verdict = gate::AbVerdict::two_states;
+  c.exit_code = ExitCode::infra_failure;
+  EXPECT_EQ(gate::probe_outcome(c), ProbeOutcome::undecided);
+  c.keys[1].verdict = gate::AbVerdict::undecided;
+  c.exit_code = ExitCode::infra_failure;
+  EXPECT_EQ(gate::probe_outcome(c), ProbeOutcome::undecided);
+  c.keys[1].verdict = gate::AbVerdict::pass;
+  c.complete = false;
+  EXPECT_EQ(gate::probe_outcome(c), ProbeOutcome::undecided);
+  c.keys[1].verdict = gate::AbVerdict::fail;
+  c.exit_code = ExitCode::gate_failure;
+  EXPECT_EQ(gate::probe_outcome(c), ProbeOutcome::bad);
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

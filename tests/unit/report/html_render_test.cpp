@@ -5,6 +5,7 @@
 
 #include <regex>
 
+#include "harness/gate/outcome.hpp"
 #include "harness/report/html_report.hpp"
 #include "harness/report/mermaid_chart.hpp"
 #include "harness/report/render.hpp"
@@ -92,7 +93,7 @@ gate::Comparison sample() {
   std::stable_sort(
       c.keys.begin(), c.keys.end(),
       [](const KeyComparison& a, const KeyComparison& b) { return a.verdict < b.verdict; });
-  c.exit_code = ExitCode::gate_failure;
+  gate::settle_outcome(c);  // the judge's one rule (outcome.hpp): FAIL
   return c;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "core/text_escape.hpp"
+#include "harness/gate/outcome.hpp"
 #include "harness/report/render.hpp"
 #include "harness/verdict/verdict_table.hpp"
 
@@ -85,7 +86,7 @@ Comparison sample() {
       key("coll/nccl/all_reduce/float32/sum/bytes:8/ranks:8/oop", 8, Verdict::pass);
   pass.reason = "8 B: time_us 20 -> 20";
   c.keys = {transport, algo, reg, amb, pass};
-  c.exit_code = ExitCode::gate_failure;
+  gate::settle_outcome(c);  // the judge's one rule (outcome.hpp): FAIL, the printers read it
   return c;
 }
 
@@ -235,7 +236,10 @@ TEST(report_Console, ANotJudgedRunFitsTwelveLinesAndSaysWhatToDo) {
   c.runner_busy = true;
   c.busy_threshold = 0.25;
   c.host_cpu_pressure = 0.9;
-  c.exit_code = ExitCode::infra_failure;
+  c.exit_code = ExitCode::infra_failure;  // a settled judgement, as judge_run hands it over
+  c.settled.cause = gate::OutcomeCause::runner_busy;
+  c.settled.change = gate::ChangeAnswer::runner_busy;
+  c.settled.change_failing = 61;
   const std::string out = render_console(c, {});
   EXPECT_LE(std::count(out.begin(), out.end(), '\n'), 12) << out;
   EXPECT_NE(out.find("RUNNER BUSY, NOT JUDGED"), std::string::npos) << out;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/ab/ab_verdict_table.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/model/secret_redaction.hpp"
@@ -30,38 +31,6 @@ std::vector<std::string> recordable_items(const AbSide& side) {
                             recordable_value(item.substr(0, eq), item.substr(eq + 1)));
   }
   return out;
-}
-
-const char* ab_verdict_name(AbVerdict v) {
-  switch (v) {
-    case AbVerdict::invalid: return "INVALID";
-    case AbVerdict::fail: return "FAIL";
-    case AbVerdict::only_a: return "ONLY-A";
-    case AbVerdict::bimodal: return "BIMODAL";
-    case AbVerdict::undecided: return "UNDECIDED";
-    case AbVerdict::two_states: return "TWO-STATES";
-    case AbVerdict::noisy: return "NOISY";
-    case AbVerdict::improvement: return "IMPROVEMENT";
-    case AbVerdict::only_b: return "ONLY-B";
-    case AbVerdict::pass: return "PASS";
-    case AbVerdict::skipped: return "SKIPPED";
-  }
-  return "?";
-}
-
-bool ab_verdict_fails(AbVerdict v) {
-  return v == AbVerdict::invalid || v == AbVerdict::fail || v == AbVerdict::bimodal ||
-         v == AbVerdict::only_a;
-}
-
-// TWO-STATES stays open too: later launches may show A in the worse state (NOISY) or B there
-// significantly more often (BIMODAL); after the maximum it is not decided.
-bool ab_verdict_open(AbVerdict v) {
-  return v == AbVerdict::undecided || v == AbVerdict::two_states;
-}
-
-bool ab_verdict_not_decided(AbVerdict v) {
-  return v == AbVerdict::undecided || v == AbVerdict::two_states;
 }
 
 std::vector<AbVerdictCount> AbComparison::counts() const {
@@ -599,9 +568,8 @@ ExitCode ab_exit_code(const AbComparison& c) {
   if (!c.complete || c.not_decided_count() > 0) return ExitCode::infra_failure;
   // Keys the runner's noise leaves undecidable are not gated; but a comparison that gated
   // nothing at all is no pass.
-  const bool judged_any = std::any_of(c.keys.begin(), c.keys.end(), [](const AbKey& k) {
-    return k.verdict == AbVerdict::pass || k.verdict == AbVerdict::improvement;
-  });
+  const bool judged_any = std::any_of(c.keys.begin(), c.keys.end(),
+                                      [](const AbKey& k) { return ab_facts_of(k.verdict).judged; });
   if (!judged_any && std::any_of(c.keys.begin(), c.keys.end(),
                                  [](const AbKey& k) { return k.verdict == AbVerdict::noisy; }))
     return ExitCode::infra_failure;

@@ -40,6 +40,7 @@
 #include "harness/launch/run_assembly.hpp"
 #include "harness/model/baseline_location.hpp"
 #include "harness/model/run_record.hpp"
+#include "harness/verdict/finding_ids.hpp"
 
 namespace fabricgate::cli {
 
@@ -70,7 +71,7 @@ std::vector<gate::ClusterFinding> fleet_findings(const NodesArgs& a) {
                         compare_options(false, false, "fleet"), a.store, store::Access::read);
     std::vector<gate::ClusterFinding> out;
     for (const gate::ClusterFinding& f : g.comparison.cluster_findings) {
-      if (f.id != "HOST-OUTLIER") continue;
+      if (f.id != gate::finding_id::host_outlier) continue;
       if (f.acked) {  // acknowledged in <baselines-dir>/acks.json: said, no action
         std::cerr << report::console_text("fabricgate nodes: " + f.text) << "\n";
         continue;

@@ -84,7 +84,7 @@ gate::PairedCheckProvider paired_check_launcher(const launch::RunOptions& base,
     }
     std::vector<std::string> keys;
     for (const gate::KeyComparison& k : c.keys) {
-      if (k.verdict == gate::Verdict::runner_differs) keys.push_back(k.key);
+      if (gate::verdict_change_unjudged(k.verdict)) keys.push_back(k.key);
     }
     launch::AbRunOptions o;
     o.run = base;

@@ -1,4 +1,5 @@
 #include "harness/cluster/cluster_consistency.hpp"
+#include "harness/verdict/finding_ids.hpp"
 
 #include <algorithm>
 #include <map>
@@ -45,7 +46,7 @@ std::vector<ClusterFinding> check_cluster_consistency(const std::vector<NodeReco
       for (const auto& [value, names] : by_value) {
         if (value == majority->first) continue;
         for (const std::string& node : names) {
-          out.push_back({"NODE-MISMATCH", true, node, field,
+          out.push_back({finding_id::node_mismatch, true, node, field,
                          "node " + node + ": " + field + " " + shown(value) + " differs from " +
                              shown(majority->first) + " on " +
                              std::to_string(majority->second.size()) + " of " +
@@ -62,7 +63,7 @@ std::vector<ClusterFinding> check_cluster_consistency(const std::vector<NodeReco
       all.insert(all.end(), names.begin(), names.end());
     }
     text.pop_back();
-    out.push_back({"NODE-MISMATCH", true, name_list(all), field, text, ""});
+    out.push_back({finding_id::node_mismatch, true, name_list(all), field, text, ""});
   }
   return out;
 }

@@ -1,4 +1,5 @@
 #include "harness/cluster/node_actions.hpp"
+#include "harness/verdict/finding_ids.hpp"
 
 #include <algorithm>
 #include <map>
@@ -35,15 +36,16 @@ bool is_blaming(const ClusterFinding& f) {
   if (f.acked) return false;  // acknowledged until its expiry (harness/gate/acks.hpp)
   // A host outside the fleet is the node's finding whichever question the job asked
   // (harness/gate/runner_split.hpp): the admin acts on it even when the change passed.
-  if (f.id == "HOST-OUTLIER") return !f.node.empty();
+  if (f.id == finding_id::host_outlier) return !f.node.empty();
   // A STRAGGLER names a node only when the rank was alone on its host (ranks/straggler.hpp).
   // DEGRADED-LINK: a NIC port of the host took fatal errors during a launch (docs/COUNTERS.md).
-  return f.fails_gate && (f.id == "SUSPECT-NODE" || f.id == "NODE-MISMATCH" ||
-                          f.id == "DEGRADED-LINK" || (f.id == "STRAGGLER" && !f.node.empty()));
+  return f.fails_gate &&
+         (f.id == finding_id::suspect_node || f.id == finding_id::node_mismatch ||
+          f.id == finding_id::degraded_link || (f.id == finding_id::straggler && !f.node.empty()));
 }
 
 std::string finding_label(const ClusterFinding& f) {
-  return f.field.empty() || f.id != "NODE-MISMATCH" ? f.id : f.id + " " + f.field;
+  return f.field.empty() || f.id != finding_id::node_mismatch ? f.id : f.id + " " + f.field;
 }
 
 // Label and taint value: the first finding's id in lower case ("suspect-node").
@@ -106,17 +108,17 @@ const char* severity_name(NodeSeverity s) {
 }
 
 FindingSeverity finding_severity(const ClusterFinding& f) {
-  if (f.id == "DEGRADED-LINK")
+  if (f.id == finding_id::degraded_link)
     return {NodeSeverity::drain, "fatal NIC port errors counted during the launch: a fact"};
-  if (f.id == "NODE-MISMATCH")
+  if (f.id == finding_id::node_mismatch)
     return {NodeSeverity::drain, "its software differs from the other nodes': a fact"};
-  if (f.id == "HOST-OUTLIER") {
+  if (f.id == finding_id::host_outlier) {
     if (f.confirmed)
       return {NodeSeverity::drain,
               "its own level, from earlier sessions, is outside the fleet too: confirmed"};
     return {NodeSeverity::monitor, "outside the fleet in this run only: not confirmed"};
   }
-  if (f.id == "SUSPECT-NODE")
+  if (f.id == finding_id::suspect_node)
     return {NodeSeverity::reboot_suggested,
             "slower in every pair it is in, in this run only: not confirmed"};
   return {NodeSeverity::monitor, "seen in this run only: not confirmed"};  // STRAGGLER
@@ -171,7 +173,7 @@ NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings,
     const NodeRecord* node = find_node(nodes, f.node);
     if (!node && !nodes.empty()) {
       // A NODE-MISMATCH without a majority lists every node per value: nobody to blame.
-      if (f.id == "NODE-MISMATCH" && f.text.find("no majority") != std::string::npos) {
+      if (f.id == finding_id::node_mismatch && f.text.find("no majority") != std::string::npos) {
         plan.unblamed.push_back(f.text);
       } else {
         plan.refused.push_back(

@@ -1,4 +1,5 @@
 #include "harness/cluster/node_exports.hpp"
+#include "harness/verdict/finding_ids.hpp"
 
 #include <algorithm>
 
@@ -43,7 +44,7 @@ std::string dns_name(const std::string& text, std::size_t max) {
 // NVSentinel's componentClass: a port with fatal errors is the NIC's; the other findings are
 // about the node as a whole (its software, its place in the pairs, its level).
 std::string component_class(const std::string& finding) {
-  return finding.rfind("DEGRADED-LINK", 0) == 0 ? "NIC" : "Node";
+  return finding.rfind(finding_id::degraded_link, 0) == 0 ? "NIC" : "Node";
 }
 
 // What NVSentinel should recommend: drain asks for a person (fabricgate cannot tell a bad cable

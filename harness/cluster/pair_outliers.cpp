@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "harness/stats/statistics.hpp"
+#include "harness/verdict/finding_ids.hpp"
 #include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::gate {
@@ -59,7 +60,7 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
     for (const PairResult& p : pairs) {
       const double rate = p.result->algbw_GBps;
       if (group_median > 0 && rate < policy.slow_pair_fraction * group_median) {
-        slow_pairs.push_back({"SLOW-PAIR", false, p.a + "+" + p.b, p.result->key,
+        slow_pairs.push_back({finding_id::slow_pair, false, p.a + "+" + p.b, p.result->key,
                               "pair " + p.a + "+" + p.b + " at " + size + ": " + rate_text(rate) +
                                   ", " + ratio_text(rate / group_median) + " the median " +
                                   rate_text(group_median) + " of " + std::to_string(pairs.size()) +
@@ -95,7 +96,7 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
   std::vector<ClusterFinding> out;
   for (const auto& [node, s] : scores) {
     if (s.low * 2 <= s.judged) continue;
-    out.push_back({"SUSPECT-NODE", true, node, "",
+    out.push_back({finding_id::suspect_node, true, node, "",
                    "node " + node + ": its pairs run below " + ratio_text(policy.suspect_fraction) +
                        " the median of the pairs without it at " + std::to_string(s.low) + " of " +
                        std::to_string(s.judged) + " sizes (worst " + ratio_text(s.worst) + " at " +

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "harness/stats/statistics.hpp"
+#include "harness/verdict/finding_ids.hpp"
 
 namespace fabricgate::ranks {
 
@@ -107,7 +108,7 @@ std::vector<gate::ClusterFinding> find_stragglers(const std::vector<BenchmarkRes
       if (o.rank != t.rank) shared.insert(o.host);
     }
     gate::ClusterFinding f;
-    f.id = "STRAGGLER";
+    f.id = gate::finding_id::straggler;
     f.fails_gate = true;
     f.node = shared.count(t.host) == 0 ? t.host : std::string();
     f.field = fmt::format("rank {}", t.rank);

@@ -10,6 +10,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
+#include "harness/verdict/finding_ids.hpp"
 #include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::gate {
@@ -72,7 +73,7 @@ std::string problem(const Ack& a, const std::string& today, std::string& field) 
 
 // The blaming findings: what fails the gate, and a host outside the fleet (node_actions.cpp).
 bool blames(const ClusterFinding& f) {
-  return !f.acked && (f.fails_gate || (f.id == "HOST-OUTLIER" && !f.node.empty()));
+  return !f.acked && (f.fails_gate || (f.id == finding_id::host_outlier && !f.node.empty()));
 }
 
 bool matches(const std::string& glob, const std::string& text) {

@@ -24,6 +24,7 @@
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/wire_spec_notes.hpp"
 #include "harness/model/baseline_location.hpp"
+#include "harness/verdict/finding_ids.hpp"
 #include "harness/verdict/fingerprint_changes.hpp"
 #include "harness/verdict/units_text.hpp"
 
@@ -382,7 +383,8 @@ void add_rank_tables(const RunRecord& run, Comparison& c) {
       c.rank_tables.push_back({key, why, found->second->ranks});
   };
   for (const ClusterFinding& f : c.cluster_findings) {
-    if (f.id == "STRAGGLER") add(f.key, "STRAGGLER " + f.field);
+    if (f.id == finding_id::straggler)
+      add(f.key, std::string(finding_id::straggler) + " " + f.field);
   }
   for (const KeyComparison& k : c.keys) {
     if (k.verdict == Verdict::jitter) add(k.key, "JITTER");

@@ -20,7 +20,7 @@ bool verdict_keeps_host_level(const std::string& verdict, bool software_as_basel
   if (verdict == kBusyLaunchVerdict) return false;  // measured on a busy runner
   for (const VerdictFacts& f : verdict_table()) {
     if (verdict != f.name) continue;
-    if (f.verdict == Verdict::runner_differs) return software_as_baseline;
+    if (verdict_change_unjudged(f.verdict)) return software_as_baseline;
     return f.joins_window;
   }
   return false;  // a verdict this build does not know: not trusted as a level

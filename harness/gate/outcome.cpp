@@ -1,5 +1,6 @@
 #include "harness/gate/outcome.hpp"
 
+#include "harness/verdict/finding_ids.hpp"
 #include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::gate {
@@ -88,7 +89,7 @@ std::size_t change_failing_keys(const Comparison& c) {
   std::size_t failing = 0;
   for (const KeyComparison& k : c.keys) {
     if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete &&
-        k.verdict != Verdict::below_roofline)
+        !verdict_about_runner(k.verdict))
       ++failing;
   }
   return failing;
@@ -103,21 +104,24 @@ ChangeAnswer change_answer(const Comparison& c, std::size_t failing) {
   return c.runner_differs_count() > 0 ? ChangeAnswer::runner_differs : ChangeAnswer::no_regression;
 }
 
-std::string runner_answer(const Comparison& c) {
-  if (!c.has_baseline) return c.below_roofline_unjudged.empty() ? "NOT-JUDGED" : "BELOW-ROOFLINE";
-  if (c.runner_degraded) return "DEGRADED";  // slower than itself: what made this run exit 3
+std::string runner_answer_of(const Comparison& c) {
+  if (!c.has_baseline)
+    return c.below_roofline_unjudged.empty() ? runner_answer::not_judged
+                                             : runner_answer::below_roofline;
+  if (c.runner_degraded)
+    return runner_answer::degraded;  // slower than itself: what made this run exit 3
   for (const ClusterFinding& f : c.cluster_findings) {
-    if (f.id == "HOST-OUTLIER" || f.id == "DEGRADED-LINK") return f.id;
+    if (f.id == finding_id::host_outlier || f.id == finding_id::degraded_link) return f.id;
   }
-  if (c.runner_evidence.foreign_load) return "BUSY-GPU";
-  if (c.outside_fleet_count() > 0) return "HOST-OUTLIER";
+  if (c.runner_evidence.foreign_load) return runner_answer::busy_gpu;
+  if (c.outside_fleet_count() > 0) return runner_answer::host_outlier;
   for (const ClusterFinding& f : c.cluster_findings) {
-    if (f.id == "BELOW-ROOFLINE") return "BELOW-ROOFLINE";
+    if (f.id == finding_id::below_roofline) return runner_answer::below_roofline;
   }
   for (const KeyComparison& k : c.keys) {
-    if (k.verdict == Verdict::below_roofline) return "BELOW-ROOFLINE";
+    if (verdict_about_runner(k.verdict)) return runner_answer::below_roofline;
   }
-  return "LIKE-FLEET";
+  return runner_answer::like_fleet;
 }
 
 }  // namespace
@@ -145,7 +149,7 @@ void settle_outcome(Comparison& c) {
   c.settled.cause = cause_of(c);
   c.settled.change_failing = change_failing_keys(c);
   c.settled.change = change_answer(c, c.settled.change_failing);
-  c.settled.runner = runner_answer(c);
+  c.settled.runner = runner_answer_of(c);
 }
 
 int command_exit_code(const Comparison& c, const CommandTail& tail) {

@@ -92,7 +92,7 @@ void apply_paired_check(Comparison& c, const PairedCheck& p) {
   const std::string sides = "A " + items_text(p.a_items) + " (the baseline's settings), B " +
                             items_text(p.b_items) + " (this run's)";
   for (KeyComparison& k : c.keys) {
-    if (k.verdict != Verdict::runner_differs) continue;
+    if (!verdict_change_unjudged(k.verdict)) continue;
     const auto it = p.keys.find(k.key);
     if (it == p.keys.end()) {
       ++c.paired_check_open;

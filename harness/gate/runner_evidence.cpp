@@ -11,6 +11,7 @@
 #include "harness/cluster/node_actions.hpp"
 #include "harness/gate/runner_split.hpp"
 #include "harness/model/counters/link_findings.hpp"
+#include "harness/verdict/finding_ids.hpp"
 
 namespace fabricgate::gate {
 
@@ -116,7 +117,7 @@ std::vector<ClusterFinding> link_cluster_findings(const RunRecord& launch) {
   const std::string host = host_of(launch);
   for (const counters::LinkFinding& f : counters::link_findings(launch.runner_counters)) {
     ClusterFinding c;
-    c.id = "DEGRADED-LINK";
+    c.id = finding_id::degraded_link;
     c.fails_gate = f.fatal;
     c.node = host;
     c.field = f.device + "/" + std::to_string(f.port) + " " + f.counter;

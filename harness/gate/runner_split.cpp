@@ -12,6 +12,7 @@
 #include "harness/gate/drift.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/outcome.hpp"
+#include "harness/verdict/finding_ids.hpp"
 #include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::gate {
@@ -165,7 +166,7 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
   const bool runner_fails = c.gate != GateMode::change;
   if (!outliers.empty() && !c.host_id.empty()) {
     ClusterFinding f;
-    f.id = "HOST-OUTLIER";
+    f.id = finding_id::host_outlier;
     f.fails_gate = runner_fails;
     f.confirmed = outlier_confirmed;
     f.node = c.host_name;
@@ -176,7 +177,7 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
   }
   if (!under_floor.empty()) {
     ClusterFinding f;
-    f.id = "BELOW-ROOFLINE";
+    f.id = finding_id::below_roofline;
     f.fails_gate = false;  // --gate change only: the runner's, never the change's
     f.node = c.host_name;
     f.field = c.host_id;
@@ -201,8 +202,8 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
 std::vector<ClusterFinding> actionable_findings(const Comparison& c) {
   std::vector<ClusterFinding> actionable;
   for (const ClusterFinding& f : c.cluster_findings) {
-    const bool held_back =
-        f.id == "HOST-OUTLIER" && (measured_on_busy_runner(c) || !c.software_changes.empty());
+    const bool held_back = f.id == finding_id::host_outlier &&
+                           (measured_on_busy_runner(c) || !c.software_changes.empty());
     if (!held_back) actionable.push_back(f);
   }
   return actionable;

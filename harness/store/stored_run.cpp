@@ -2,6 +2,7 @@
 #include "harness/cluster/node_actions.hpp"
 #include "harness/gate/outcome.hpp"
 #include "harness/model/counters/counters_json.hpp"
+#include "harness/verdict/finding_ids.hpp"
 
 #include <set>
 #include <unordered_map>
@@ -71,7 +72,9 @@ StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparis
   if (comparison) {
     json blamed = json::array();
     for (const gate::ClusterFinding& f : comparison->cluster_findings) {
-      if (f.node.empty() || f.id == "BELOW-ROOFLINE" || f.id == "SLOW-PAIR") continue;
+      if (f.node.empty() || f.id == gate::finding_id::below_roofline ||
+          f.id == gate::finding_id::slow_pair)
+        continue;
       blamed.push_back({{"node", f.node},
                         {"finding", f.id},
                         {"severity", gate::severity_name(gate::finding_severity(f).severity)}});

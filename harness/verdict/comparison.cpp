@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "harness/verdict/finding_ids.hpp"
 #include "harness/verdict/verdict_table.hpp"
 
 namespace fabricgate::gate {
@@ -48,7 +49,7 @@ GateMode parse_gate_mode(const std::string& text, const std::string& field) {
 
 std::size_t Comparison::runner_differs_count() const {
   std::size_t n = 0;
-  for (const KeyComparison& k : keys) n += k.verdict == Verdict::runner_differs ? 1 : 0;
+  for (const KeyComparison& k : keys) n += verdict_change_unjudged(k.verdict) ? 1 : 0;
   return n;
 }
 
@@ -240,14 +241,15 @@ std::string Comparison::change_line() const {
 }
 
 std::string Comparison::runner_line() const {
-  if (!has_baseline && settled.runner == "BELOW-ROOFLINE")
+  if (!has_baseline && settled.runner == runner_answer::below_roofline)
     return fmt::format(
         "Runner: BELOW-ROOFLINE on {} key(s), no baseline: {}", below_roofline_unjudged.size(),
         below_roofline_unjudged.empty() ? std::string("?") : below_roofline_unjudged.front());
   if (!has_baseline) return "Runner: not judged against a fleet (no baseline)";
   std::string findings;
   for (const ClusterFinding& f : cluster_findings) {
-    if (f.id == "HOST-OUTLIER" || f.id == "BELOW-ROOFLINE" || f.id == "DEGRADED-LINK")
+    if (f.id == finding_id::host_outlier || f.id == finding_id::below_roofline ||
+        f.id == finding_id::degraded_link)
       findings += (findings.empty() ? "" : "; ") + f.text;
   }
   // What the runner was doing (harness/gate/runner_evidence.hpp): another process on its GPU.
@@ -259,10 +261,10 @@ std::string Comparison::runner_line() const {
                            failing_count()) +
                (findings.empty() ? "" : "; " + findings);
   if (!findings.empty()) return "Runner: " + findings;
-  if (settled.runner == "HOST-OUTLIER")
+  if (settled.runner == runner_answer::host_outlier)
     return fmt::format("Runner: {} key(s) outside the fleet (see the verdicts)",
                        outside_fleet_count());
-  if (settled.runner != "LIKE-FLEET") return "Runner: " + settled.runner;
+  if (settled.runner != runner_answer::like_fleet) return "Runner: " + settled.runner;
   return fmt::format("Runner: {} is like the fleet (no key outside the fleet band)",
                      host_id.empty() ? std::string("this host") : "host " + host_id);
 }

@@ -36,5 +36,9 @@ bool verdict_fails_gate(Verdict v);
 // A verdict a host busy with other work produces by itself (slower measurements): REGRESSION,
 // BELOW-ROOFLINE, DIP, DRIFT. Only these become "runner busy, not judged" (judge_run.hpp).
 bool verdict_load_can_cause(Verdict v);
+// A verdict about the runner, not the change (BELOW-ROOFLINE): never counted against the change.
+bool verdict_about_runner(Verdict v);
+// A verdict on which the change is not judged here (RUNNER-DIFFERS); a paired check may judge it.
+bool verdict_change_unjudged(Verdict v);
 
 }  // namespace fabricgate::gate

@@ -30,6 +30,10 @@ struct VerdictFacts {
   bool gated;         // the key was judged against the baseline (JUnit: a test that ran)
   bool load_made;     // a host busy with other work produces it by itself (a slower measurement):
                       // such failures become "runner busy, not judged" (judge_run.hpp)
+  bool runner_question;  // answers the runner question, not the change's (BELOW-ROOFLINE: the
+                         // hardware should do better); never counted against the change
+  bool change_unjudged;  // the change is not judged on this key here (RUNNER-DIFFERS: outside the
+                         // fleet on a host with no history); a paired check may judge it
   VerdictStyle style;
   const char* meaning;  // one line for legends and docs
 };

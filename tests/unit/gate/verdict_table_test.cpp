@@ -55,6 +55,21 @@ TEST(gate_VerdictTable, OnlyJudgedPerformanceVerdictsAreReMeasuredAndOnlyPassesD
   }
 }
 
+// The two questions' columns: a verdict about the runner is never counted against the change; a
+// key the change is not judged on neither fails nor passes. One row each today.
+TEST(gate_VerdictTable, RunnerAndUnjudgedColumnsNameOneVerdictEach) {
+  for (const VerdictFacts& f : verdict_table()) {
+    EXPECT_EQ(f.runner_question, f.verdict == Verdict::below_roofline) << f.name;
+    EXPECT_EQ(f.change_unjudged, f.verdict == Verdict::runner_differs) << f.name;
+    if (f.change_unjudged) {
+      EXPECT_FALSE(f.fails) << f.name;
+      EXPECT_FALSE(f.gated) << f.name;
+    }
+    EXPECT_EQ(verdict_about_runner(f.verdict), f.runner_question);
+    EXPECT_EQ(verdict_change_unjudged(f.verdict), f.change_unjudged);
+  }
+}
+
 }  // namespace FABRICGATE_TEST_UNIT
 }  // namespace
 }  // namespace fabricgate::gate

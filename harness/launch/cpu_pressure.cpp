@@ -1,8 +1,9 @@
 #include "harness/launch/cpu_pressure.hpp"
 
 #include <algorithm>
-#include <sstream>
+#include <map>
 
+#include "harness/counters/psi_counters.hpp"
 #include "harness/fingerprint/text_files.hpp"
 
 namespace fabricgate::launch {
@@ -16,22 +17,12 @@ std::optional<double> read_total_us(const std::string& file) {
 
 }  // namespace
 
+// One PSI parser for the launch window and the runner counters (harness/counters/psi_counters).
 std::optional<double> parse_cpu_pressure_total_us(const std::string& text) {
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.rfind("some ", 0) != 0) continue;
-    const auto at = line.find(" total=");
-    if (at == std::string::npos) return std::nullopt;
-    try {
-      std::size_t used = 0;
-      const double total = std::stod(line.substr(at + 7), &used);
-      return used > 0 && total >= 0 ? std::optional<double>(total) : std::nullopt;
-    } catch (const std::exception&) {
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
+  const std::map<std::string, std::uint64_t> totals = counters::parse_psi_totals(text);
+  const auto some = totals.find("some");
+  if (some == totals.end()) return std::nullopt;
+  return static_cast<double>(some->second);
 }
 
 CpuPressureWindow::CpuPressureWindow(std::string file)

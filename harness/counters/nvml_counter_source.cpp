@@ -8,18 +8,21 @@
 #include <mutex>
 
 #include "harness/fingerprint/dynamic_library.hpp"
+#include "harness/fingerprint/nvml_abi.hpp"
 
 namespace fabricgate::counters {
 
 namespace {
 
 // Our own minimal NVML declarations (layouts from the public nvml.h; stable C ABI).
-using NvmlReturn = int;  // nvmlReturn_t
-constexpr NvmlReturn kSuccess = 0;
-constexpr NvmlReturn kInsufficientSize = 7;  // NVML_ERROR_INSUFFICIENT_SIZE
-constexpr NvmlReturn kGpuIsLost = 15;        // NVML_ERROR_GPU_IS_LOST
-struct NvmlDeviceOpaque;
-using NvmlDevice = NvmlDeviceOpaque*;
+// The declarations both NVML readers share (harness/fingerprint/nvml_abi.hpp); the structures
+// only the counters read follow.
+using NvmlReturn = fingerprint::nvml::Return;
+using NvmlDevice = fingerprint::nvml::Device;
+using fingerprint::nvml::first_of;
+using fingerprint::nvml::kGpuIsLost;
+using fingerprint::nvml::kInsufficientSize;
+using fingerprint::nvml::kSuccess;
 struct NvmlEventSetOpaque;
 using NvmlEventSet = NvmlEventSetOpaque*;
 
@@ -70,12 +73,12 @@ struct EventData {  // nvmlEventData_t
 
 constexpr unsigned long long kEventXidCritical = 0x8;  // nvmlEventTypeXidCriticalError
 
-using InitFn = NvmlReturn (*)();
-using ErrorStringFn = const char* (*)(NvmlReturn);
-using CountFn = NvmlReturn (*)(unsigned*);
-using HandleFn = NvmlReturn (*)(unsigned, NvmlDevice*);
-using TextFn = NvmlReturn (*)(NvmlDevice, char*, unsigned);
-using UnsignedFn = NvmlReturn (*)(NvmlDevice, unsigned*);
+using InitFn = fingerprint::nvml::InitFn;
+using ErrorStringFn = fingerprint::nvml::ErrorStringFn;
+using CountFn = fingerprint::nvml::CountFn;
+using HandleFn = fingerprint::nvml::HandleFn;
+using TextFn = fingerprint::nvml::DeviceTextFn;
+using UnsignedFn = fingerprint::nvml::DeviceUnsignedFn;
 using ULongLongFn = NvmlReturn (*)(NvmlDevice, unsigned long long*);
 using ClockFn = NvmlReturn (*)(NvmlDevice, int, unsigned*);
 using EccFn = NvmlReturn (*)(NvmlDevice, int, int, unsigned long long*);
@@ -90,14 +93,6 @@ using EventSetCreateFn = NvmlReturn (*)(NvmlEventSet*);
 using EventSetFreeFn = NvmlReturn (*)(NvmlEventSet);
 using RegisterEventsFn = NvmlReturn (*)(NvmlDevice, unsigned long long, NvmlEventSet);
 using EventWaitFn = NvmlReturn (*)(NvmlEventSet, EventData*, unsigned);
-
-template <class Fn>
-Fn first_of(const fingerprint::DynamicLibrary& lib, std::initializer_list<const char*> names) {
-  for (const char* name : names) {
-    if (Fn fn = lib.function<Fn>(name)) return fn;
-  }
-  return nullptr;
-}
 
 // The process's one NVML: loaded and initialised on first use, never shut down (a later launch
 // of the same `fabricgate run` reuses it; the driver cleans up at exit).
@@ -151,8 +146,7 @@ struct Nvml {
   }
 
   std::string describe(NvmlReturn rc) const {
-    const char* text = error_string != nullptr ? error_string(rc) : nullptr;
-    return text != nullptr ? std::string(text) : "NVML error " + std::to_string(rc);
+    return fingerprint::nvml::describe(error_string, rc);
   }
 
   fingerprint::DynamicLibrary lib;

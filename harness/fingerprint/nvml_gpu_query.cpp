@@ -4,16 +4,18 @@
 #include <cstring>
 
 #include "harness/fingerprint/dynamic_library.hpp"
+#include "harness/fingerprint/nvml_abi.hpp"
 
 namespace fabricgate::fingerprint {
 
 namespace {
 
 // Our own minimal NVML declarations (layouts from the public nvml.h; stable C ABI).
-using NvmlReturn = int;  // nvmlReturn_t; 0 = NVML_SUCCESS
-constexpr NvmlReturn kNvmlSuccess = 0;
-struct NvmlDeviceOpaque;
-using NvmlDevice = NvmlDeviceOpaque*;
+// The declarations both NVML readers share (nvml_abi.hpp); the structures only this query reads
+// follow.
+using NvmlReturn = nvml::Return;
+constexpr NvmlReturn kNvmlSuccess = nvml::kSuccess;
+using NvmlDevice = nvml::Device;
 
 struct NvmlPciInfo {  // nvmlPciInfo_t as used by the _v3 / _v2 getters
   char bus_id_legacy[16];
@@ -35,16 +37,16 @@ constexpr unsigned kNvLinkMaxLinks = 18;  // NVML_NVLINK_MAX_LINKS (Hopper and B
 constexpr int kNvmlFeatureEnabled = 1;    // NVML_FEATURE_ENABLED
 constexpr unsigned kTextBuffer = 96;      // NVML_DEVICE_NAME_V2_BUFFER_SIZE, UUID_V2 is 96 too
 
-using InitFn = NvmlReturn (*)();
-using ErrorStringFn = const char* (*)(NvmlReturn);
+using InitFn = nvml::InitFn;
+using ErrorStringFn = nvml::ErrorStringFn;
 using TextFn = NvmlReturn (*)(char*, unsigned);
 using IntFn = NvmlReturn (*)(int*);
-using CountFn = NvmlReturn (*)(unsigned*);
-using HandleFn = NvmlReturn (*)(unsigned, NvmlDevice*);
-using DeviceTextFn = NvmlReturn (*)(NvmlDevice, char*, unsigned);
+using CountFn = nvml::CountFn;
+using HandleFn = nvml::HandleFn;
+using DeviceTextFn = nvml::DeviceTextFn;
 using DevicePciFn = NvmlReturn (*)(NvmlDevice, NvmlPciInfo*);
 using DeviceMemoryFn = NvmlReturn (*)(NvmlDevice, NvmlMemory*);
-using DeviceUnsignedFn = NvmlReturn (*)(NvmlDevice, unsigned*);
+using DeviceUnsignedFn = nvml::DeviceUnsignedFn;
 using LinkIntFn = NvmlReturn (*)(NvmlDevice, unsigned, int*);
 using LinkUnsignedFn = NvmlReturn (*)(NvmlDevice, unsigned, unsigned*);
 using LinkPciFn = NvmlReturn (*)(NvmlDevice, unsigned, NvmlPciInfo*);
@@ -79,14 +81,10 @@ struct NvmlApi {
 
   template <class Fn>
   static Fn first_of(const DynamicLibrary& lib, const char* newer, const char* older) {
-    Fn fn = lib.function<Fn>(newer);
-    return fn != nullptr ? fn : lib.function<Fn>(older);
+    return nvml::first_of<Fn>(lib, {newer, older});
   }
 
-  std::string describe(NvmlReturn rc) const {
-    const char* text = error_string != nullptr ? error_string(rc) : nullptr;
-    return text != nullptr ? std::string(text) : "NVML error " + std::to_string(rc);
-  }
+  std::string describe(NvmlReturn rc) const { return nvml::describe(error_string, rc); }
 
   InitFn init;
   InitFn shutdown;

@@ -9,6 +9,7 @@
 
 #include "core/errors.hpp"
 #include "harness/gate/compare.hpp"
+#include "harness/gate/judge_run.hpp"
 #include "harness/gate/launch_band.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/stats/statistics.hpp"
@@ -105,6 +106,16 @@ std::map<std::string, SeenKey> collect_keys(const std::vector<RunRecord>& launch
   return by_key;
 }
 
+}  // namespace
+
+Comparison judge_aa_launch(const RunRecord& launch, const Baseline& baseline) {
+  JudgeOptions options;
+  options.compare.gate = GateMode::both;
+  return judge_run(launch, &baseline, ConfirmationLauncher{}, nullptr, options);
+}
+
+namespace {
+
 // failed[i][key]: launch i fails the gate on key against the baseline. Counts the failing
 // launches, and those the next launch (the confirmation) would confirm, into `t`.
 using FailedKeys = std::vector<std::map<std::string, bool>>;
@@ -113,7 +124,7 @@ FailedKeys gate_each_launch(const std::vector<RunRecord>& launches, const Baseli
                             CalibrationTable& t) {
   FailedKeys failed(launches.size());
   for (std::size_t i = 0; i < launches.size(); ++i) {
-    const Comparison c = compare_run(launches[i], &baseline, CompareOptions{});
+    const Comparison c = judge_aa_launch(launches[i], baseline);
     for (const KeyComparison& k : c.keys) {
       if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) failed[i][k.key] = true;
     }

@@ -55,6 +55,11 @@ struct CalibrationTable {
 
 // Needs >= 2 complete launches of one platform. `baseline` may be null (then no failure counts,
 // and the policy is `policy`); otherwise its policy is used.
+// How calibrate judges one A/A launch: the one judge (judge_run.hpp) with no confirmation launch
+// and no store, asking both questions (--gate both): an A/A launch should fail neither, so every
+// failing key counts, whichever question fails it.
+Comparison judge_aa_launch(const RunRecord& launch, const Baseline& baseline);
+
 CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baseline* baseline,
                            const TolerancePolicy& policy);
 

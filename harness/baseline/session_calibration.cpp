@@ -10,6 +10,7 @@
 #include "core/errors.hpp"
 #include "harness/baseline/baseline_builder.hpp"
 #include "harness/baseline/baseline_sessions.hpp"
+#include "harness/baseline/calibration.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/confirmation.hpp"
 #include "harness/gate/launch_band.hpp"
@@ -112,7 +113,7 @@ SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
     }
     std::vector<Comparison> judged;
     judged.reserve(mine.size());
-    for (const RunRecord* r : mine) judged.push_back(compare_run(*r, &base->baseline, {}));
+    for (const RunRecord* r : mine) judged.push_back(judge_aa_launch(*r, base->baseline));
     for (std::size_t i = 0; i < judged.size(); ++i) {
       const std::set<std::string> first = failing_keys(judged[i]);
       // The confirmations `run` would take: the next launch, and a later one not back-to-back

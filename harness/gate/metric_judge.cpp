@@ -12,6 +12,7 @@
 #include "harness/gate/stored_level_check.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/stats/statistics.hpp"
+#include "harness/verdict/finding_ids.hpp"
 #include "harness/verdict/units_text.hpp"
 
 namespace fabricgate::gate {
@@ -153,7 +154,7 @@ void set_band(MetricJudgement& j, const LaunchBand& band, const BenchmarkResult&
 // (a key must not turn into RUNNER-DIFFERS through its own failures).
 void judge_from_anchor(MetricJudgement& j, const BenchmarkResult& now, const BaselineEntry& base,
                        const TolerancePolicy& policy, const JudgedHost& host) {
-  const bool rolling = j.reference == "host-history";
+  const bool rolling = j.reference == reference::host_history;
   if (j.launch_cv > policy.unstable_cv) return;  // UNSTABLE either way
   if (rolling && !j.noisy && verdict_against_limits(j, j.current_median) == Verdict::regression)
     return;
@@ -191,7 +192,7 @@ void judge_from_anchor(MetricJudgement& j, const BenchmarkResult& now, const Bas
                                                : anchored.baseline_median / j.baseline_median) -
             1;
   }
-  anchored.reference = "host-anchor";
+  anchored.reference = reference::host_anchor;
   anchored.band_scope =
       (fleet_judges
            ? fmt::format("host {}'s first level ({} launches, NOISY) lay inside the fleet, whose "
@@ -228,7 +229,7 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
   LaunchBand band = host.session_hosts
                         ? session_band(policy, base, reference, host.host, *host.session_hosts)
                         : launch_band(policy, base, reference);
-  j.reference = band.centre_scope == "host" ? "host-baseline" : "fleet";
+  j.reference = band.centre_scope == "host" ? reference::host_baseline : reference::fleet;
   std::size_t from_store = 0;
   std::string own_note;
   if (j.reference == "fleet" && !host.host.empty() && (host.history || host.session_hosts)) {
@@ -247,14 +248,14 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
         own_note = "; " + *set_aside + ", so the fleet judges the key";
       } else if (fleet_band_serves_host(band, own)) {
         // Still a known host: its key is judged for the change, not set aside as RUNNER-DIFFERS.
-        j.reference = "fleet-for-host";
+        j.reference = reference::fleet_for_host;
         own_note = fmt::format(
             "; host {}'s own band ({:.1f} % from {} launches{}) is wider than the fleet's, which "
             "judges it",
             host.host, own.tolerance * 100, own.launches, own.noisy ? ", NOISY" : "");
       } else {
         band = std::move(own);
-        j.reference = mine.from_store > 0 ? "host-history" : "host-baseline";
+        j.reference = mine.from_store > 0 ? reference::host_history : reference::host_baseline;
         from_store = mine.from_store;
       }
     }
@@ -265,7 +266,7 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
   j.repetitions = repetitions.size();
   j.launch_cv = launch_instability(repetitions);
   // A rolling level set aside leaves the first level to judge, if that one is plausible.
-  if (host.anchor && (j.reference == "host-history" || j.reference == "fleet"))
+  if (host.anchor && (j.reference == reference::host_history || j.reference == reference::fleet))
     judge_from_anchor(j, now, base, policy, host);
   return j;
 }

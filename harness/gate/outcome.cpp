@@ -46,7 +46,9 @@ bool degraded_runner(const Comparison& c) {
     if (k.verdict != Verdict::regression && k.verdict != Verdict::drift) return false;
     if (!k.judgement) return false;
     const std::string& ref = k.judgement->reference;
-    if (ref != "host-history" && ref != "host-anchor" && ref != "fleet-for-host") return false;
+    if (ref != reference::host_history && ref != reference::host_anchor &&
+        ref != reference::fleet_for_host)
+      return false;
     ++failing;
   }
   return failing > 0;

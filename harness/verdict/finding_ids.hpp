@@ -1,6 +1,7 @@
 #pragma once
 // The names a judgement uses beside the per-key verdicts, each spelled once: the cluster findings
-// (ClusterFinding::id) and the runner question's answers (SettledOutcome::runner). Rules,
+// (ClusterFinding::id), the runner question's answers (SettledOutcome::runner) and what a key was
+// judged against (MetricJudgement::reference). Rules,
 // printers, node actions and the store compare with these constants, never with a literal.
 namespace fabricgate::gate {
 
@@ -23,5 +24,14 @@ inline constexpr const char* busy_gpu = "BUSY-GPU";
 inline constexpr const char* below_roofline = finding_id::below_roofline;
 inline constexpr const char* not_judged = "NOT-JUDGED";  // no baseline
 }  // namespace runner_answer
+
+// What a key's judgement was measured against (MetricJudgement::reference).
+namespace reference {
+inline constexpr const char* fleet = "fleet";                    // the baseline's platform centre
+inline constexpr const char* host_baseline = "host-baseline";    // this host's baseline sessions
+inline constexpr const char* host_history = "host-history";      // its earlier launches (store)
+inline constexpr const char* fleet_for_host = "fleet-for-host";  // the fleet's band, NOISY host
+inline constexpr const char* host_anchor = "host-anchor";        // its first accepted level (store)
+}  // namespace reference
 
 }  // namespace fabricgate::gate

@@ -78,13 +78,18 @@ TEST_F(gate_BaselineChoice, EveryReaderAndWriterRefusesAFileAsTheBaselinesDir) {
        file},
       {"compare", runs_[0].string(), runs_[1].string(), "--against", runs_[2].string(),
        runs_[0].string(), "--baselines-dir", file},
-      {"compare", runs_[0].string(), "--baselines-dir", file, "--store", "none"}};
+      {"compare", runs_[0].string(), "--baselines-dir", file, "--store", "none"},
+      {"ab", "--suite", (fs::path(FABRICGATE_SOURCE_DIR) / "suites" / "smoke-mpi.json").string(),
+       "--min-pairs", "2", "--max-pairs", "2", "--baselines-dir", file, "--results-dir",
+       (root_ / "ab").string(), "--a", "label=x", "--b", "label=y"}};
   for (const std::vector<std::string>& c : commands) {
     const CliResult r = run_fabricgate(c);
     EXPECT_EQ(r.code, 2) << c[0] << " " << c[1] << ": " << r.out << r.err;
     EXPECT_NE((r.out + r.err).find("a directory of baselines (--baselines-dir)"), std::string::npos)
         << c[0] << " " << c[1] << ": " << r.out << r.err;
   }
+  // ab refused before its first launch: nothing under its results directory.
+  EXPECT_TRUE(!fs::exists(root_ / "ab") || fs::is_empty(root_ / "ab"));
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

@@ -15,9 +15,12 @@ load=${1:-3.5:4} budget=${2:-300} max_pairs=${3:-12}
 rate=${load%%:*} chunk=${load##*:}
 fg=${FG:-build/device/harness/cli/fabricgate}
 suite=ci/device/suites/hostcopy.json
-dir="${OUT:-/tmp/out}/ab-campaign"
+out="${OUT:-/tmp/out}"
+dir="$out/ab-campaign"
 mkdir -p "$dir"
-say() { echo "$*" | tee -a "$dir/summary.txt"; }
+# The summary sorts first among what comes back from the device (a limited number of files).
+say() { echo "$*" | tee -a "$out/0-summary.txt"; }
+[[ -x "$fg" ]] || { say "no $fg: the build failed"; exit 1; }
 verdict() { grep -m1 -E '^(PASS|FAIL|UNDECIDED|NOISY|BIMODAL|TWO-STATES|NOT JUDGED)' "$1" | cut -c1-220; }
 ab() {  # ab NAME SECONDS ARGS...: one `fabricgate ab`, its line in the table
   local name=$1 limit=$2 t0=$SECONDS rc
@@ -26,6 +29,7 @@ ab() {  # ab NAME SECONDS ARGS...: one `fabricgate ab`, its line in the table
     --a label=plain "$@" >"$dir/$name.log" 2>&1
   rc=$?
   say "| $name | $rc | $((SECONDS - t0)) | $(verdict "$dir/$name.log") |"
+  return "$rc"
 }
 say "ab campaign on $(nvidia-smi --query-gpu=uuid,name --format=csv,noheader) host $(hostname) at $(date -u +%FT%TZ)"
 say "reference alone: $(timeout 60 python3 ci/device/pinned-bw.py 10)"
@@ -36,7 +40,7 @@ wait
 say "| side B | exit | s | verdict |"
 say "|---|---|---|---|"
 ab load 240 --b "wrap=$PWD/ci/device/with-load.sh $rate $chunk" --b label=loaded
-grep -E '^ *(FAIL|PASS|UNDECIDED|NOISY|TWO-STATES|BIMODAL) ' "$dir/load.log" | cut -c1-200 | tee -a "$dir/summary.txt"
+grep -E '^ *(FAIL|PASS|UNDECIDED|NOISY|TWO-STATES|BIMODAL) ' "$dir/load.log" | cut -c1-200 | tee -a "$out/0-summary.txt"
 timeout 40 python3 ci/device/hostcopy-rate.py "$rate" 25 "$chunk" >/dev/null 2>&1 &
 sleep 3
 say "reference under $rate GB/s, after: $(timeout 30 python3 ci/device/pinned-bw.py 10)"
@@ -45,7 +49,8 @@ i=0
 while ((SECONDS < budget)); do
   i=$((i + 1))
   ab "aa-$i" 120 --b label=plain-again
+  case $? in 0 | 1 | 3) ;; *) say "aa-$i did not judge (see its log): stopping"; break ;; esac
 done
-say "A/As: $i, exits: $(grep -c '^| aa-[0-9]* | 0 |' "$dir/summary.txt") exit 0, $(grep -c '^| aa-[0-9]* | 1 |' "$dir/summary.txt") exit 1, $(grep -c '^| aa-[0-9]* | 3 |' "$dir/summary.txt") exit 3"
+say "A/As: $i, exits: $(grep -c '^| aa-[0-9]* | 0 |' "$out/0-summary.txt") exit 0, $(grep -c '^| aa-[0-9]* | 1 |' "$out/0-summary.txt") exit 1, $(grep -c '^| aa-[0-9]* | 3 |' "$out/0-summary.txt") exit 3"
 say "reference alone, at the end: $(timeout 60 python3 ci/device/pinned-bw.py 10)"
-tar -C "$dir" -czf "$dir/../ab-campaign-launches.tgz" --exclude='*.txt' . && find "$dir" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+tar -C "$dir" -czf "$out/ab-campaign.tgz" . && rm -rf "$dir"

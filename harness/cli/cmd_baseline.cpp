@@ -65,10 +65,7 @@ TolerancePolicy policy_for_new(const BaselineArgs& a, const std::optional<Baseli
   if (!a.policy_from.empty()) return load_baseline(a.policy_from).policy;
   if (previous && !a.reset_policy) return previous->policy;
   if (!a.reset_policy && !what.platform.empty()) {
-    // A scenario's first baseline of its own takes the policy reviewed for the suite's.
-    BaselineLocation committed = choose_baseline("", a.baselines_dir, what);
-    if (!committed.exists)
-      committed = choose_baseline("", a.baselines_dir, {what.platform, what.suite, ""});
+    const BaselineLocation committed = choose_policy_baseline(a.baselines_dir, what);
     const std::string& platform = what.platform;
     std::error_code ec;
     if (committed.exists && !std::filesystem::equivalent(committed.path, target, ec)) {

@@ -71,13 +71,11 @@ void choose_policy(const AbRunOptions& o, const std::string& platform, gate::AbO
     return;
   }
   const std::string scenario = o.run.scenarios.empty() ? "" : o.run.scenarios.front();
-  // The baseline gate's choice for this scenario; a scenario with no baseline of its own takes
-  // the suite's policy (as `baseline create` does).
-  BaselineLocation where =
-      choose_baseline(o.policy_baseline, o.baselines_dir, {platform, o.run.suite, scenario});
-  if (!where.exists && o.policy_baseline.empty())
-    where = choose_baseline("", o.baselines_dir, {platform, o.run.suite, ""});
-  const fs::path file = where.path;
+  // The baseline gate's choice for this scenario (the suite's policy when it has none of its own).
+  const BaselineFor what{platform, o.run.suite, scenario};
+  const fs::path file = o.policy_baseline.empty()
+                            ? choose_policy_baseline(o.baselines_dir, what).path
+                            : choose_baseline(o.policy_baseline, o.baselines_dir, what).path;
   std::error_code ec;
   if (!o.policy_baseline.empty() || fs::exists(file, ec)) {
     compare.policy = load_baseline(file).policy;  // InputError when missing or bad

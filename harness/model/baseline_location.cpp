@@ -87,4 +87,9 @@ BaselineLocation choose_baseline(const std::string& explicit_file, const fs::pat
   return locate_baseline(in, what.platform, what.suite, scenario_variant(what.scenario));
 }
 
+BaselineLocation choose_policy_baseline(const fs::path& dir, const BaselineFor& what) {
+  const BaselineLocation own = choose_baseline("", dir, what);
+  return own.exists ? own : choose_baseline("", dir, {what.platform, what.suite, ""});
+}
+
 }  // namespace fabricgate

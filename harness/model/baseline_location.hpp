@@ -62,6 +62,11 @@ struct BaselineFor {
 BaselineLocation choose_baseline(const std::string& explicit_file, const std::filesystem::path& dir,
                                  const BaselineFor& what);
 
+// Where a new baseline's or an A/B's tolerance policy comes from: the scenario's own baseline,
+// else the suite's (a scenario with no baseline of its own takes the policy reviewed for the
+// suite). Refuses `dir` as choose_baseline does.
+BaselineLocation choose_policy_baseline(const std::filesystem::path& dir, const BaselineFor& what);
+
 // One line for the console: which file gates, and why that one ("" when the per-suite file is
 // used or nothing exists; a fallback is always named).
 std::string describe_baseline_location(const BaselineLocation& location);

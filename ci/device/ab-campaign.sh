@@ -8,6 +8,8 @@
 #   3. The reference under the load again, then plain A/As (both sides the same build, expected
 #      never FAIL), each started while the script has run less than SECONDS; logs tarred in $OUT.
 #   ci/device/ab-campaign.sh RATE_GBPS:CHUNK_MIB SECONDS [MAX_PAIRS]
+#   ci/device/ab-campaign.sh aa SECONDS [MAX_PAIRS]   steps 1 and 2 left out: A/As only (a second
+#                                                     machine, once the load was measured on one)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1 NO_COLOR=1
@@ -33,18 +35,20 @@ ab() {  # ab NAME SECONDS ARGS...: one `fabricgate ab`, its line in the table
 }
 say "ab campaign on $(nvidia-smi --query-gpu=uuid,name --format=csv,noheader) host $(hostname) at $(date -u +%FT%TZ)"
 say "reference alone: $(timeout 60 python3 ci/device/pinned-bw.py 10)"
-timeout 40 python3 ci/device/hostcopy-rate.py "$rate" 25 "$chunk" >/dev/null 2>&1 &
-sleep 3
-say "reference under $rate GB/s ($chunk MiB chunks): $(timeout 30 python3 ci/device/pinned-bw.py 10)"
-wait
 say "| side B | exit | s | verdict |"
 say "|---|---|---|---|"
-ab load 240 --b "wrap=$PWD/ci/device/with-load.sh $rate $chunk" --b label=loaded
-grep -E '^ *(FAIL|PASS|UNDECIDED|NOISY|TWO-STATES|BIMODAL) ' "$dir/load.log" | cut -c1-200 | tee -a "$out/0-summary.txt"
-timeout 40 python3 ci/device/hostcopy-rate.py "$rate" 25 "$chunk" >/dev/null 2>&1 &
-sleep 3
-say "reference under $rate GB/s, after: $(timeout 30 python3 ci/device/pinned-bw.py 10)"
-wait
+if [[ $load != aa ]]; then
+  timeout 40 python3 ci/device/hostcopy-rate.py "$rate" 25 "$chunk" >/dev/null 2>&1 &
+  sleep 3
+  say "reference under $rate GB/s ($chunk MiB chunks): $(timeout 30 python3 ci/device/pinned-bw.py 10)"
+  wait
+  ab load 240 --b "wrap=$PWD/ci/device/with-load.sh $rate $chunk" --b label=loaded
+  grep -E '^ *(FAIL|PASS|UNDECIDED|NOISY|TWO-STATES|BIMODAL) ' "$dir/load.log" | cut -c1-200 | tee -a "$out/0-summary.txt"
+  timeout 40 python3 ci/device/hostcopy-rate.py "$rate" 25 "$chunk" >/dev/null 2>&1 &
+  sleep 3
+  say "reference under $rate GB/s, after: $(timeout 30 python3 ci/device/pinned-bw.py 10)"
+  wait
+fi
 i=0
 while ((SECONDS < budget)); do
   i=$((i + 1))

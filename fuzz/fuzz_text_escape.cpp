@@ -46,16 +46,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   require_printable_lines(fr::without_workflow_commands(text + "\n" + text), false, true);
 
-  fabricgate::gate::Comparison c;
+  fabricgate::verdict::Comparison c;
   c.run_id = text;
   c.platform = "fuzz";
   c.incomplete_reason = text;
   c.run_complete = size % 2 == 0;
   c.warnings.push_back(text);
-  fabricgate::gate::KeyComparison k;
+  fabricgate::verdict::KeyComparison k;
   k.key = text;
   k.reason = text;
-  k.verdict = fabricgate::gate::Verdict::invalid;
+  k.verdict = fabricgate::verdict::Verdict::invalid;
   k.notes.push_back({"P01", "error", text});
   c.keys.push_back(k);
   c.cluster_findings.push_back({"SLOW-PAIR", true, text, text, text, ""});

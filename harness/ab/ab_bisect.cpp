@@ -6,7 +6,7 @@
 #include "core/errors.hpp"
 #include "harness/ab/ab_compare.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 ProbeOutcome probe_outcome(const AbComparison& c) {
   if (c.exit_code == ExitCode::gate_failure) return ProbeOutcome::bad;
@@ -66,4 +66,4 @@ BisectResult bisect_first_bad(std::size_t n,
   return r;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 enum class ProbeOutcome { good, bad, undecided };
 
@@ -44,4 +44,4 @@ std::size_t bisect_probe_bound(std::size_t n);
 BisectResult bisect_first_bad(std::size_t candidates,
                               const std::function<ProbeOutcome(std::size_t)>& probe);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

@@ -19,7 +19,7 @@
 #include "harness/verdict/fingerprint_changes.hpp"
 #include "harness/verdict/units_text.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 std::vector<std::string> recordable_items(const AbSide& side) {
   std::vector<std::string> out;
@@ -111,11 +111,11 @@ std::map<std::string, KeyResults> collect(const std::vector<AbPair>& pairs) {
   return by_key;
 }
 
-std::span<const double> samples_of(const BenchmarkResult& r, Metric m) {
+std::span<const double> samples_of(const BenchmarkResult& r, verdict::Metric m) {
   switch (m) {
-    case Metric::time_us: return r.samples.time_us;
-    case Metric::algbw_GBps: return r.samples.algbw_GBps;
-    case Metric::busbw_GBps: return r.samples.busbw_GBps;
+    case verdict::Metric::time_us: return r.samples.time_us;
+    case verdict::Metric::algbw_GBps: return r.samples.algbw_GBps;
+    case verdict::Metric::busbw_GBps: return r.samples.busbw_GBps;
   }
   return {};
 }
@@ -150,14 +150,14 @@ std::vector<std::size_t> ok_indices(const SideResults& s) {
   return out;
 }
 
-bool all_have(const SideResults& s, const std::vector<std::size_t>& ok, Metric m) {
+bool all_have(const SideResults& s, const std::vector<std::size_t>& ok, verdict::Metric m) {
   return std::all_of(ok.begin(), ok.end(),
                      [&](std::size_t i) { return !samples_of(*s.results[i], m).empty(); });
 }
 
-std::string describe(const std::vector<Change>& changes) {
+std::string describe(const std::vector<verdict::Change>& changes) {
   std::string out;
-  for (const Change& c : changes)
+  for (const verdict::Change& c : changes)
     out += (out.empty() ? "" : "; ") + c.what + " " + c.before + " -> " + c.after;
   return out;
 }
@@ -171,13 +171,13 @@ void compare_routes(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
                                  const AbSide& side) {
     std::optional<ExpectedTransport> first;
     for (const std::size_t i : ok) {
-      const ExpectedTransport t = observed_transport(*s.runs[i], *s.results[i]);
+      const ExpectedTransport t = gate::observed_transport(*s.runs[i], *s.results[i]);
       if (!first) {
         first = t;
         continue;
       }
       std::string ignored;
-      if (const auto d = transport_changes(*first, t, ignored); !d.empty()) {
+      if (const auto d = gate::transport_changes(*first, t, ignored); !d.empty()) {
         k.notes.push_back("route varies between " + side.label + " launches (pair " +
                           std::to_string(s.pairs[i]) + "): " + describe(d));
       }
@@ -190,11 +190,11 @@ void compare_routes(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
     std::optional<ExpectedChoice> first;
     for (const std::size_t i : ok) {
       if (!s.results[i]->choice) continue;
-      const ExpectedChoice c = observed_choice(*s.results[i]->choice);
+      const ExpectedChoice c = gate::observed_choice(*s.results[i]->choice);
       if (first && (c.algo != first->algo || c.proto != first->proto)) {
         k.notes.push_back("NCCL choice varies between " + side.label + " launches: pair " +
-                          std::to_string(s.pairs[i]) + " used algo " + join_set(c.algo) +
-                          " proto " + join_set(c.proto));
+                          std::to_string(s.pairs[i]) + " used algo " + gate::join_set(c.algo) +
+                          " proto " + gate::join_set(c.proto));
       }
       if (!first) first = c;
       all.algo.insert(c.algo.begin(), c.algo.end());
@@ -207,7 +207,7 @@ void compare_routes(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
   const ExpectedTransport ta = transport_of(kr.a, ok_a, a);
   const ExpectedTransport tb = transport_of(kr.b, ok_b, b);
   std::string ignored;
-  k.route_changes = transport_changes(ta, tb, ignored);
+  k.route_changes = gate::transport_changes(ta, tb, ignored);
   if (ta.known != tb.known) {
     k.notes.push_back("transport captured for " + (ta.known ? a.label : b.label) +
                       " only: not compared");
@@ -217,8 +217,8 @@ void compare_routes(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
   const ExpectedChoice ca = choice_of(kr.a, ok_a, a, any_a);
   const ExpectedChoice cb = choice_of(kr.b, ok_b, b, any_b);
   if (any_a && any_b) {
-    std::vector<Change> channels;
-    const std::vector<Change> choice = choice_changes(ca, cb, channels);
+    std::vector<verdict::Change> channels;
+    const std::vector<verdict::Change> choice = gate::choice_changes(ca, cb, channels);
     k.route_changes.insert(k.route_changes.end(), choice.begin(), choice.end());
     k.route_changes.insert(k.route_changes.end(), channels.begin(), channels.end());
   } else if (any_a != any_b) {
@@ -227,7 +227,7 @@ void compare_routes(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
   }
 }
 
-AbInterval to_interval(const ShiftEstimate& s) {
+AbInterval to_interval(const stats::ShiftEstimate& s) {
   return {s.estimate, s.low, s.high, s.bounded, s.confidence};
 }
 
@@ -250,8 +250,8 @@ AbInterval paired_interval(const std::vector<double>& pair_ratios, double confid
   const std::vector<double>& logs = p.logs;
   const std::size_t n = logs.size();
   if (n == 0) return out;
-  if (n >= signed_rank_min_samples(confidence)) {
-    const CentreEstimate c = hodges_lehmann_centre(logs, confidence);
+  if (n >= stats::signed_rank_min_samples(confidence)) {
+    const stats::CentreEstimate c = stats::hodges_lehmann_centre(logs, confidence);
     out.estimate = std::exp(c.estimate);
     out.bounded = c.bounded;
     out.low = c.bounded ? std::exp(c.low) : 0;
@@ -267,7 +267,7 @@ AbInterval paired_interval(const std::vector<double>& pair_ratios, double confid
     return out;
   }
   const double se = std::sqrt(p.ss / static_cast<double>(n - 1) / static_cast<double>(n));
-  const double t = student_t_quantile(1 - (1 - confidence) / 2, static_cast<double>(n - 1));
+  const double t = stats::student_t_quantile(1 - (1 - confidence) / 2, static_cast<double>(n - 1));
   out.low = std::exp(mean - t * se);
   out.high = std::exp(mean + t * se);
   out.bounded = true;
@@ -295,35 +295,37 @@ AbInterval performance_of(const AbInterval& ratio, bool higher_better) {
 }
 
 std::string ratio_text(const AbKey& k, const AbOptions& o) {
-  const bool is_time = k.metric == Metric::time_us;
+  const bool is_time = k.metric == verdict::Metric::time_us;
   const double change = k.performance.estimate - 1;
   if (k.ratio.bounded) {
     return fmt::format(
         "{}: {} {} -> {}, B/A {:.3f} [{:.3f}, {:.3f}] at {:.1f}%: {:+.1f}% ({}), tolerance {:.1f}%",
-        format_bytes(k.bytes), metric_name(k.metric), format_metric(k.median_a, is_time),
-        format_metric(k.median_b, is_time), k.ratio.estimate, k.ratio.low, k.ratio.high,
-        k.ratio.confidence * 100, change * 100, change < 0 ? "B worse" : "B better",
-        k.tolerance * 100);
+        verdict::format_bytes(k.bytes), verdict::metric_name(k.metric),
+        verdict::format_metric(k.median_a, is_time), verdict::format_metric(k.median_b, is_time),
+        k.ratio.estimate, k.ratio.low, k.ratio.high, k.ratio.confidence * 100, change * 100,
+        change < 0 ? "B worse" : "B better", k.tolerance * 100);
   }
   const std::string why =
       !k.pooled_ratio.bounded
           ? fmt::format("{} + {} samples are too few for a {:.1f}% interval", k.samples_a,
                         k.samples_b, o.confidence * 100)
           : fmt::format("{} pair(s) cannot bound launch-to-launch drift", k.pair_ratios.size());
-  return fmt::format(
-      "{}: {} {} -> {}, B/A {:.3f}: {:+.1f}% ({}), tolerance {:.1f}%; {}", format_bytes(k.bytes),
-      metric_name(k.metric), format_metric(k.median_a, is_time), format_metric(k.median_b, is_time),
-      k.ratio.estimate, change * 100, change < 0 ? "B worse" : "B better", k.tolerance * 100, why);
+  return fmt::format("{}: {} {} -> {}, B/A {:.3f}: {:+.1f}% ({}), tolerance {:.1f}%; {}",
+                     verdict::format_bytes(k.bytes), verdict::metric_name(k.metric),
+                     verdict::format_metric(k.median_a, is_time),
+                     verdict::format_metric(k.median_b, is_time), k.ratio.estimate, change * 100,
+                     change < 0 ? "B worse" : "B better", k.tolerance * 100, why);
 }
 
 AbLevels levels_of(const std::vector<double>& launch_medians, double tolerance) {
-  const TwoLevels t = find_two_levels(launch_medians, tolerance);
+  const stats::TwoLevels t = stats::find_two_levels(launch_medians, tolerance);
   return {t.found, t.low_level, t.high_level, t.low_count, t.high_count, t.separation};
 }
 
 std::string levels_text(const AbLevels& l, bool is_time) {
-  return fmt::format("{} x{} and {} x{} (D {:.1f})", format_metric(l.low, is_time), l.low_count,
-                     format_metric(l.high, is_time), l.high_count, l.separation);
+  return fmt::format("{} x{} and {} x{} (D {:.1f})", verdict::format_metric(l.low, is_time),
+                     l.low_count, verdict::format_metric(l.high, is_time), l.high_count,
+                     l.separation);
 }
 
 // A side on two levels is never averaged into a pass. B fails (BIMODAL) when its worse level is
@@ -361,7 +363,7 @@ void judge_two_states(AbKey& k, bool higher_better, const std::vector<double>& m
   };
   const std::size_t xb = in_worse(medians_b);
   const std::size_t xa = in_worse(medians_a);
-  const double p = state_excess_p(xb, medians_b.size(), xa, medians_a.size());
+  const double p = stats::state_excess_p(xb, medians_b.size(), xa, medians_a.size());
   const std::string counts =
       fmt::format("{} of {} B launches in the worse state, {} of {} A ({})", xb, medians_b.size(),
                   xa, medians_a.size(), fmt::format("p {:.3g}", p));
@@ -394,15 +396,16 @@ void judge_two_states(AbKey& k, bool higher_better, const std::vector<double>& m
 
 void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
                    const std::vector<std::size_t>& ok_b, const AbOptions& o, AbKey& k) {
-  const SizeClass& size_class = size_class_for(o.policy, k.bytes);
-  const bool busbw =
-      all_have(kr.a, ok_a, Metric::busbw_GBps) && all_have(kr.b, ok_b, Metric::busbw_GBps);
-  const bool algbw =
-      all_have(kr.a, ok_a, Metric::algbw_GBps) && all_have(kr.b, ok_b, Metric::algbw_GBps);
-  k.metric = default_metric(o.policy, k.bytes, busbw, algbw);
-  k.why_metric = size_class.judged_on_latency  ? "latency-bound size (P15)"
-                 : k.metric == Metric::time_us ? "no bandwidth reported: elapsed time"
-                                               : "bandwidth size (" + size_class.name + ")";
+  const SizeClass& size_class = gate::size_class_for(o.policy, k.bytes);
+  const bool busbw = all_have(kr.a, ok_a, verdict::Metric::busbw_GBps) &&
+                     all_have(kr.b, ok_b, verdict::Metric::busbw_GBps);
+  const bool algbw = all_have(kr.a, ok_a, verdict::Metric::algbw_GBps) &&
+                     all_have(kr.b, ok_b, verdict::Metric::algbw_GBps);
+  k.metric = gate::default_metric(o.policy, k.bytes, busbw, algbw);
+  k.why_metric = size_class.judged_on_latency ? "latency-bound size (P15)"
+                 : k.metric == verdict::Metric::time_us
+                     ? "no bandwidth reported: elapsed time"
+                     : "bandwidth size (" + size_class.name + ")";
   std::vector<double> pooled_a;
   std::vector<double> pooled_b;
   std::vector<double> launch_medians_a;
@@ -411,23 +414,25 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
   for (const std::size_t i : ok_a) {
     const auto s = samples_of(*kr.a.results[i], k.metric);
     pooled_a.insert(pooled_a.end(), s.begin(), s.end());
-    launch_medians_a.push_back(median(s));
-    pair_median_a[kr.a.pairs[i]] = median(s);
+    launch_medians_a.push_back(stats::median(s));
+    pair_median_a[kr.a.pairs[i]] = stats::median(s);
   }
   for (const std::size_t i : ok_b) {
     const auto s = samples_of(*kr.b.results[i], k.metric);
     pooled_b.insert(pooled_b.end(), s.begin(), s.end());
-    launch_medians_b.push_back(median(s));
+    launch_medians_b.push_back(stats::median(s));
     const auto a = pair_median_a.find(kr.b.pairs[i]);
-    if (a != pair_median_a.end() && a->second > 0) k.pair_ratios.push_back(median(s) / a->second);
+    if (a != pair_median_a.end() && a->second > 0)
+      k.pair_ratios.push_back(stats::median(s) / a->second);
   }
   k.samples_a = pooled_a.size();
   k.samples_b = pooled_b.size();
-  k.median_a = median(pooled_a);
-  k.median_b = median(pooled_b);
+  k.median_a = stats::median(pooled_a);
+  k.median_b = stats::median(pooled_b);
   // A is the reference, as a baseline is: its spread (repetitions and launch-to-launch drift)
   // widens the tolerance the same way the baseline gate's does.
-  k.spread_a = baseline_relative_spread(MetricBaseline{k.median_a, pooled_a, launch_medians_a, {}});
+  k.spread_a =
+      gate::baseline_relative_spread(MetricBaseline{k.median_a, pooled_a, launch_medians_a, {}});
   k.static_tolerance = o.tolerance ? *o.tolerance : size_class.tolerance;
   k.tolerance =
       o.tolerance ? *o.tolerance
@@ -435,16 +440,17 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
                              std::max(k.static_tolerance, o.policy.spread_multiplier * k.spread_a));
   k.levels_a = levels_of(launch_medians_a, k.tolerance);
   k.levels_b = levels_of(launch_medians_b, k.tolerance);
-  const auto ratio = hodges_lehmann_ratio_interval(pooled_a, pooled_b, o.confidence);
+  const auto ratio = stats::hodges_lehmann_ratio_interval(pooled_a, pooled_b, o.confidence);
   if (!ratio) {
     k.verdict = AbVerdict::undecided;
-    k.reason = format_bytes(k.bytes) + ": " + metric_name(k.metric) + " has samples <= 0: no ratio";
+    k.reason = verdict::format_bytes(k.bytes) + ": " + verdict::metric_name(k.metric) +
+               " has samples <= 0: no ratio";
     return;
   }
   k.pooled_ratio = to_interval(*ratio);
   k.paired_ratio = paired_interval(k.pair_ratios, o.confidence);
   k.ratio = hull(k.pooled_ratio, k.paired_ratio);
-  k.performance = performance_of(k.ratio, metric_higher_is_better(k.metric));
+  k.performance = performance_of(k.ratio, verdict::metric_higher_is_better(k.metric));
   const double floor = 1 - k.tolerance;
   k.reason = ratio_text(k, o);
   if (k.performance.bounded && k.performance.high < floor) {
@@ -461,8 +467,8 @@ void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
     k.reason += k.performance.bounded ? "; the interval reaches below 1 - tolerance: not decided"
                                       : "; no interval yet: not decided";
   }
-  judge_two_states(k, metric_higher_is_better(k.metric), launch_medians_a, launch_medians_b,
-                   1 - o.confidence);
+  judge_two_states(k, verdict::metric_higher_is_better(k.metric), launch_medians_a,
+                   launch_medians_b, 1 - o.confidence);
 }
 
 AbKey judge_key(const KeyResults& kr, const AbSide& a, const AbSide& b, const AbOptions& o) {
@@ -476,7 +482,7 @@ AbKey judge_key(const KeyResults& kr, const AbSide& a, const AbSide& b, const Ab
       const std::string problem = problem_of(*side->results[i]);
       if (problem.empty()) continue;
       k.verdict = AbVerdict::invalid;
-      k.reason = format_bytes(k.bytes) + ": " + s.label + " launch " + s.id + "-" +
+      k.reason = verdict::format_bytes(k.bytes) + ": " + s.label + " launch " + s.id + "-" +
                  std::to_string(side->pairs[i]) + ": " + problem;
       return k;
     }
@@ -495,7 +501,7 @@ AbKey judge_key(const KeyResults& kr, const AbSide& a, const AbSide& b, const Ab
     const AbSide& without = lost ? b : a;
     const std::string why = skip_message(lost ? kr.b : kr.a);
     k.verdict = lost ? AbVerdict::only_a : AbVerdict::only_b;
-    k.reason = format_bytes(k.bytes) + ": measured with " + with.label + ", not with " +
+    k.reason = verdict::format_bytes(k.bytes) + ": measured with " + with.label + ", not with " +
                without.label + (why.empty() ? "" : " (" + without.label + ": " + why + ")");
     return k;
   }
@@ -513,14 +519,14 @@ std::string join(const std::set<std::string>& items) {
 
 std::string or_none(const std::string& s) { return s.empty() ? "(none)" : s; }
 
-void add_if_different(std::vector<Change>& out, const std::string& what, const std::string& a,
-                      const std::string& b) {
+void add_if_different(std::vector<verdict::Change>& out, const std::string& what,
+                      const std::string& a, const std::string& b) {
   if (a != b) out.push_back({what, a, b});
 }
 
-std::vector<Change> side_changes(const AbSide& a, const AbSide& b,
-                                 const std::vector<AbPair>& pairs) {
-  std::vector<Change> out;
+std::vector<verdict::Change> side_changes(const AbSide& a, const AbSide& b,
+                                          const std::vector<AbPair>& pairs) {
+  std::vector<verdict::Change> out;
   std::set<std::string> names;
   for (const auto& [k, v] : a.env) names.insert(k);
   for (const auto& [k, v] : b.env) names.insert(k);
@@ -609,7 +615,7 @@ AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPa
   if (pairs.empty()) {
     c.fingerprint_note = "no pair compared";
   } else {
-    FingerprintChanges fp = fingerprint_changes(
+    verdict::FingerprintChanges fp = verdict::fingerprint_changes(
         pairs.front().a.run.fingerprint.detail, pairs.front().b.run.fingerprint.detail,
         "side A's run has no fingerprint detail", "side B's run has no fingerprint detail");
     c.fingerprint_changes = std::move(fp.changes);
@@ -638,4 +644,4 @@ AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPa
   return c;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

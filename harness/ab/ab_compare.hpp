@@ -23,7 +23,7 @@
 #include "harness/model/run_record.hpp"
 #include "harness/verdict/comparison.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 // /2: sequential pairs (min/max pairs, per-key pairs_needed and stop_reason), PASS only when the
 // whole interval lies above 1 - tolerance (AMBIGUOUS became UNDECIDED), two-level sides, wrap.
@@ -87,10 +87,10 @@ struct AbLevels {
   double separation = 0;
 };
 
-struct AbKey : KeyIdentity {
+struct AbKey : verdict::KeyIdentity {
   AbVerdict verdict = AbVerdict::pass;
   std::string reason;  // one line with the numbers
-  Metric metric = Metric::time_us;
+  verdict::Metric metric = verdict::Metric::time_us;
   std::string why_metric;
   std::size_t samples_a = 0;
   std::size_t samples_b = 0;
@@ -109,7 +109,7 @@ struct AbKey : KeyIdentity {
   AbLevels levels_b;
   int pairs_needed = 0;     // pairs compared when the verdict was reached (sequential design)
   std::string stop_reason;  // why this key's verdict is final, or why it is still open
-  std::vector<Change>
+  std::vector<verdict::Change>
       route_changes;  // A -> B: provider, network, transports, gdrdma, algo, proto, channels
   std::vector<std::string> notes;
 };
@@ -135,11 +135,11 @@ struct AbComparison {
   AbSide b;
   LoadedLibraries libraries_a;  // from the first compared pair
   LoadedLibraries libraries_b;
-  std::vector<Change>
+  std::vector<verdict::Change>
       side_changes;  // what differs between the sides: variables, NCCL, MPI, capture
   // Every fingerprint field that differs between the first compared pair's A and B launches
   // (fingerprint_changes.hpp); `fingerprint_note` says why when nothing could be compared.
-  std::vector<Change> fingerprint_changes;
+  std::vector<verdict::Change> fingerprint_changes;
   std::string fingerprint_note;
   int pairs_requested = 0;     // the most pairs the design allows (--max-pairs)
   int min_pairs = 0;           // the first look (--min-pairs)
@@ -188,4 +188,4 @@ AbComparison compare_ab(const AbSide& a, const AbSide& b, const std::vector<AbPa
 // 1 when a key fails; else 3 when a key is not decided or the series is incomplete; else 0.
 ExitCode ab_exit_code(const AbComparison& c);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

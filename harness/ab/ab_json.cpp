@@ -5,7 +5,7 @@
 #include "harness/model/secret_redaction.hpp"
 #include "harness/verdict/fingerprint_changes.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 namespace {
 
@@ -22,9 +22,9 @@ json interval_to_json(const AbInterval& i) {
           {"confidence", i.confidence}};
 }
 
-json changes_to_json(const std::vector<Change>& changes) {
+json changes_to_json(const std::vector<verdict::Change>& changes) {
   json out = json::array();
-  for (const Change& c : changes)
+  for (const verdict::Change& c : changes)
     out.push_back({{"what", c.what}, {"a", c.before}, {"b", c.after}});
   return out;
 }
@@ -72,9 +72,9 @@ json key_to_json(const AbKey& k) {
             {"route_changes", changes_to_json(k.route_changes)},
             {"notes", k.notes}};
   if (k.samples_a > 0 && k.samples_b > 0) {
-    j["metric"] = metric_name(k.metric);
+    j["metric"] = verdict::metric_name(k.metric);
     j["why_metric"] = k.why_metric;
-    j["higher_is_better"] = metric_higher_is_better(k.metric);
+    j["higher_is_better"] = verdict::metric_higher_is_better(k.metric);
     j["samples_a"] = k.samples_a;
     j["samples_b"] = k.samples_b;
     j["median_a"] = k.median_a;
@@ -112,7 +112,7 @@ json ab_to_json(const AbComparison& c) {
       {"directory", c.directory},
       {"sides", {{"a", side_to_json(c.a, c.libraries_a)}, {"b", side_to_json(c.b, c.libraries_b)}}},
       {"changes", changes_to_json(c.side_changes)},
-      {"fingerprint_diff", fingerprint_diff_to_json(c.fingerprint_changes)},
+      {"fingerprint_diff", verdict::fingerprint_diff_to_json(c.fingerprint_changes)},
       {"fingerprint_note", c.fingerprint_note},
       {"pairs_requested", c.pairs_requested},
       {"min_pairs", c.min_pairs},
@@ -133,4 +133,4 @@ json ab_to_json(const AbComparison& c) {
       {"keys", std::move(keys)}};
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

@@ -5,8 +5,8 @@
 
 #include "harness/ab/ab_compare.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 nlohmann::json ab_to_json(const AbComparison& c);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

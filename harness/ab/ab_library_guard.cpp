@@ -2,7 +2,7 @@
 
 #include "core/errors.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 namespace {
 
@@ -66,4 +66,4 @@ void require_same_libraries(const AbSide& side, const LoadedLibraries& first,
       ": the machine changed while the A/B ran; its results are not comparable, run it again");
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

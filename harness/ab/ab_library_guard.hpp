@@ -7,7 +7,7 @@
 
 #include "harness/ab/ab_compare.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 // Throws InputError (exit 2: the spec does not do what it says, rerunning will not help) when
 // the side named nccl=PATH but the bench loaded another library or none, when the ranks of one
@@ -22,4 +22,4 @@ void require_same_libraries(const AbSide& side, const LoadedLibraries& first,
                             const std::string& first_launch, const LoadedLibraries& now,
                             const std::string& launch);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

@@ -9,7 +9,7 @@
 #include "core/errors.hpp"
 #include "harness/stats/student_t.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 void check_schedule(const AbSchedule& s) {
   if (s.min_pairs < 1)
@@ -48,7 +48,7 @@ int pairs_to_decide(const AbKey& k, double look_confidence) {
   if (sd <= 0 || distance <= 0) return 0;
   const double q = 1 - (1 - look_confidence) / 2;
   for (int n = static_cast<int>(n_pairs) + 1; n <= kMostPairsProjected; ++n) {
-    if (student_t_quantile(q, n - 1.0) * sd / std::sqrt(static_cast<double>(n)) <= distance)
+    if (stats::student_t_quantile(q, n - 1.0) * sd / std::sqrt(static_cast<double>(n)) <= distance)
       return n;
   }
   return kMostPairsProjected + 1;
@@ -146,4 +146,4 @@ AbComparison judge_sequential(const AbSide& a, const AbSide& b, const std::vecto
   return c;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

@@ -19,7 +19,7 @@
 
 #include "harness/ab/ab_compare.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 struct AbSchedule {
   int min_pairs = 3;
@@ -43,4 +43,4 @@ double look_confidence(const AbSchedule& s, double confidence);
 AbComparison judge_sequential(const AbSide& a, const AbSide& b, const std::vector<AbPair>& pairs,
                               AbOptions options, const AbSchedule& schedule);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

@@ -1,6 +1,6 @@
 #pragma once
 // The A/B gate's verdicts per key; their properties are rows of ab_verdict_table.hpp.
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 enum class AbVerdict {
   invalid,      // a launch of either side errored or computed wrong results for this key
@@ -24,4 +24,4 @@ bool ab_verdict_open(AbVerdict v);
 // Neither failing nor a pass: UNDECIDED, TWO-STATES (the exit code says "not decided", 3).
 bool ab_verdict_not_decided(AbVerdict v);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstddef>
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 namespace {
 
@@ -61,4 +61,4 @@ bool ab_verdict_open(AbVerdict v) { return ab_facts_of(v).open; }
 
 bool ab_verdict_not_decided(AbVerdict v) { return ab_facts_of(v).open; }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

@@ -8,7 +8,7 @@
 
 #include "harness/ab/ab_verdict.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::ab {
 
 struct AbVerdictFacts {
   AbVerdict verdict;
@@ -23,4 +23,4 @@ struct AbVerdictFacts {
 std::span<const AbVerdictFacts> ab_verdict_table();
 const AbVerdictFacts& ab_facts_of(AbVerdict v);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::ab

@@ -17,7 +17,7 @@
 #include "harness/gate/tolerance.hpp"
 #include "harness/stats/statistics.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 namespace {
 
@@ -48,7 +48,7 @@ void require_same_platform(const std::vector<RunRecord>& runs, const std::string
       throw InputError(r.source, "/platform",
                        "\"" + platform + "\" like the other runs, found \"" + r.platform + "\"");
     }
-    const auto changes = identity_differences(identity, r.fingerprint.identity);
+    const auto changes = gate::identity_differences(identity, r.fingerprint.identity);
     if (!changes.empty()) {
       throw InputError(r.source, "/fingerprint/identity/" + changes.front().what,
                        "\"" + changes.front().before + "\" like the other runs, found \"" +
@@ -76,11 +76,11 @@ MetricBaseline merge_metric(const std::vector<Contribution>& parts,
   MetricBaseline m;
   for (const Contribution& c : parts) {
     const std::vector<double> values = pick(*c.result);
-    m.run_medians.push_back(median(values));
+    m.run_medians.push_back(stats::median(values));
     m.run_sessions.push_back(c.session);
     m.samples.insert(m.samples.end(), values.begin(), values.end());
   }
-  m.median = median(m.run_medians);  // median of run medians: one bad run cannot drag it
+  m.median = stats::median(m.run_medians);  // median of run medians: one bad run cannot drag it
   return m;
 }
 
@@ -122,18 +122,19 @@ BaselineEntry build_entry(const std::string& key, const std::vector<Contribution
   // JITTER's reference: one p99/p50 per launch, kept only when every launch has one (a band from
   // some of the launches would judge against a subset the file does not name).
   bool all_jitter = true;
-  for (const Contribution& c : parts) all_jitter = all_jitter && launch_jitter(*c.result);
+  for (const Contribution& c : parts) all_jitter = all_jitter && gate::launch_jitter(*c.result);
   if (all_jitter) {
-    e.time_jitter = merge_metric(
-        parts, [](const BenchmarkResult& r) { return std::vector<double>{*launch_jitter(r)}; });
+    e.time_jitter = merge_metric(parts, [](const BenchmarkResult& r) {
+      return std::vector<double>{*gate::launch_jitter(r)};
+    });
   }
-  e.metric = metric_name(
-      default_metric(policy, e.bytes, e.busbw_GBps.has_value(), e.algbw_GBps.median > 0));
-  e.transport = observed_transport(*parts.front().run, first);
+  e.metric = verdict::metric_name(
+      gate::default_metric(policy, e.bytes, e.busbw_GBps.has_value(), e.algbw_GBps.median > 0));
+  e.transport = gate::observed_transport(*parts.front().run, first);
   for (const Contribution& c : parts) {
-    const ExpectedTransport t = observed_transport(*c.run, *c.result);
+    const ExpectedTransport t = gate::observed_transport(*c.run, *c.result);
     std::string ignored;
-    const auto changes = transport_changes(e.transport, t, ignored);
+    const auto changes = gate::transport_changes(e.transport, t, ignored);
     if (!changes.empty()) {
       throw InputError(c.run->source, "/capture",
                        "the same transport as run " + parts.front().run->run_id + " for " + key +
@@ -141,14 +142,14 @@ BaselineEntry build_entry(const std::string& key, const std::vector<Contribution
                            changes.front().after + "): one of the runs fell back (P05/P06)");
     }
     if (c.result->choice) {
-      const ExpectedChoice seen = observed_choice(*c.result->choice);
+      const ExpectedChoice seen = gate::observed_choice(*c.result->choice);
       if (!e.choice) e.choice = ExpectedChoice{};
       e.choice->algo.insert(seen.algo.begin(), seen.algo.end());
       e.choice->proto.insert(seen.proto.begin(), seen.proto.end());
       e.choice->channels.insert(seen.channels.begin(), seen.channels.end());
     }
   }
-  e.provenance.versions = run_versions(*parts.back().run);
+  e.provenance.versions = gate::run_versions(*parts.back().run);
   e.provenance.date = now;
   e.provenance.git_commit = joined_commits(parts);
   for (const Contribution& c : parts) e.provenance.run_ids.push_back(c.run->run_id);
@@ -188,7 +189,7 @@ std::map<std::string, BaselineEntry> build_entries(const std::vector<RunRecord>&
 
 BaselineProvenance merged_provenance(const std::vector<RunRecord>& runs, const std::string& now) {
   BaselineProvenance p;
-  p.versions = run_versions(runs.back());
+  p.versions = gate::run_versions(runs.back());
   p.date = now;
   std::set<std::string> commits;
   for (const RunRecord& r : runs) {
@@ -261,4 +262,4 @@ BuiltBaseline create_baseline(const std::vector<RunRecord>& runs,
   return out;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

@@ -7,7 +7,7 @@
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 struct BaselineBuildOptions {
   std::string platform;  // "" = the runs' platform
@@ -38,4 +38,4 @@ std::vector<RunRecord> quiet_runs(const std::vector<RunRecord>& runs, double bus
 
 std::string utc_now_iso8601();
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

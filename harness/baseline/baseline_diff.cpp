@@ -6,7 +6,7 @@
 #include "harness/gate/route_checks.hpp"
 #include "harness/verdict/units_text.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 namespace {
 
@@ -21,10 +21,12 @@ void route_diff(const BaselineEntry& b, const BaselineEntry& a, std::vector<std:
     if (x != y) out.push_back(a.key + ": " + what + " " + x + " -> " + y);
   };
   const ExpectedChoice none;
-  add("algo", join_set(b.choice.value_or(none).algo), join_set(a.choice.value_or(none).algo));
-  add("proto", join_set(b.choice.value_or(none).proto), join_set(a.choice.value_or(none).proto));
+  add("algo", gate::join_set(b.choice.value_or(none).algo),
+      gate::join_set(a.choice.value_or(none).algo));
+  add("proto", gate::join_set(b.choice.value_or(none).proto),
+      gate::join_set(a.choice.value_or(none).proto));
   add("network", b.transport.network, a.transport.network);
-  add("transports", join_set(b.transport.transports), join_set(a.transport.transports));
+  add("transports", gate::join_set(b.transport.transports), gate::join_set(a.transport.transports));
   add("gdrdma", b.transport.gdrdma ? "yes" : "no", a.transport.gdrdma ? "yes" : "no");
   add("provider", b.transport.provider, a.transport.provider);
   add("metric", b.metric, a.metric);
@@ -52,8 +54,8 @@ BaselineDiff diff_baselines(const Baseline* before, const Baseline& after) {
           {key, e.metric, b.median, a.median, b.median > 0 ? (a.median - b.median) / b.median : 0});
     }
     route_diff(it->second, e, d.route_changes);
-    const LaunchBand band_before = launch_band(before->policy, it->second, b);
-    const LaunchBand band_after = launch_band(after.policy, e, a);
+    const gate::LaunchBand band_before = gate::launch_band(before->policy, it->second, b);
+    const gate::LaunchBand band_after = gate::launch_band(after.policy, e, a);
     if (band_before.half_width != band_after.half_width ||
         band_before.launches != band_after.launches) {
       d.bands.push_back({key, band_before.half_width, band_after.half_width, band_before.launches,
@@ -93,8 +95,9 @@ std::string render_baseline_diff(const BaselineDiff& d, std::size_t max_lines) {
   section("changed medians", d.medians.size(), [&](std::size_t i) {
     const MedianChange& m = d.medians[i];
     const bool is_time = m.metric == "time_us";
-    return m.key + "  " + m.metric + " " + format_metric(m.before, is_time) + " -> " +
-           format_metric(m.after, is_time) + " (" + format_percent(m.change) + ")";
+    return m.key + "  " + m.metric + " " + verdict::format_metric(m.before, is_time) + " -> " +
+           verdict::format_metric(m.after, is_time) + " (" + verdict::format_percent(m.change) +
+           ")";
   });
   section("moved bands", d.bands.size(), [&](std::size_t i) {
     const BandChange& m = d.bands[i];
@@ -114,4 +117,4 @@ std::string render_baseline_diff(const BaselineDiff& d, std::size_t max_lines) {
   return out;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

@@ -6,7 +6,7 @@
 
 #include "harness/model/baseline.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 struct MedianChange {
   std::string key;
@@ -44,4 +44,4 @@ BaselineDiff diff_baselines(const Baseline* before, const Baseline& after);
 // "new baseline: N keys" or the list of changes; `max_lines` caps each section (0 = no cap).
 std::string render_baseline_diff(const BaselineDiff& diff, std::size_t max_lines = 200);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 long long seconds_of_iso8601(const std::string& text) {
   std::tm tm{};
@@ -109,4 +109,4 @@ std::vector<BaselineSession> session_list(const std::vector<RunSession>& per_run
   return out;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

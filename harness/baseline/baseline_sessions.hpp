@@ -13,7 +13,7 @@
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 struct RunSession {
   std::string id;
@@ -38,4 +38,4 @@ std::string describe_sessions(const Baseline& baseline);
 // Seconds since the epoch of "YYYY-MM-DDTHH:MM:SSZ"; -1 when the text is not that.
 long long seconds_of_iso8601(const std::string& text);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

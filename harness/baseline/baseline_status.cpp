@@ -10,14 +10,14 @@
 #include "harness/stats/statistics.hpp"
 #include "harness/stats/student_t.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 namespace {
 
 const MetricBaseline& status_metric(const BaselineEntry& e) {
-  const Metric m = metric_from_name(e.metric);
-  if (m == Metric::busbw_GBps && e.busbw_GBps) return *e.busbw_GBps;
-  if (m == Metric::algbw_GBps) return e.algbw_GBps;
+  const verdict::Metric m = gate::metric_from_name(e.metric);
+  if (m == verdict::Metric::busbw_GBps && e.busbw_GBps) return *e.busbw_GBps;
+  if (m == verdict::Metric::algbw_GBps) return e.algbw_GBps;
   return e.time_us;
 }
 
@@ -31,7 +31,8 @@ std::optional<std::size_t> launches_to_gate(double log_sd, double band_alpha, do
   const double target = -std::log(1 - max_band);  // h(n) <= max_band in log space
   for (std::size_t n = std::max<std::size_t>(from, 2); n <= limit; ++n) {
     const double dn = static_cast<double>(n);
-    if (student_t_quantile(1 - band_alpha, dn - 1) * log_sd * std::sqrt(1 + 1 / dn) <= target)
+    if (stats::student_t_quantile(1 - band_alpha, dn - 1) * log_sd * std::sqrt(1 + 1 / dn) <=
+        target)
       return n;
   }
   return std::nullopt;
@@ -47,10 +48,10 @@ BaselineStatus baseline_status(const Baseline& baseline) {
   const auto min_runs = static_cast<std::size_t>(std::max(p.min_runs, 2));
   std::vector<std::size_t> needed;  // launches_to_gate of the NOISY keys that have one
   for (const auto& [key, entry] : baseline.entries) {
-    const LaunchBand band = launch_band(p, entry, status_metric(entry));
+    const gate::LaunchBand band = gate::launch_band(p, entry, status_metric(entry));
     KeyStatus k;
     k.key = key;
-    k.size_class = entry.tolerance ? "key" : size_class_for(p, entry.bytes).name;
+    k.size_class = entry.tolerance ? "key" : gate::size_class_for(p, entry.bytes).name;
     k.launches = band.launches;
     k.missing_launches = band.launches < min_runs ? min_runs - band.launches : 0;
     k.log_sd = band.log_sd;
@@ -64,9 +65,10 @@ BaselineStatus baseline_status(const Baseline& baseline) {
     if (k.noisy) {
       ++s.noisy;
       // A calibrated band has no spread of its own here: the run medians' spread stands in.
-      const double sd = k.calibrated
-                            ? prediction_band(status_metric(entry).run_medians, p.band_alpha).log_sd
-                            : k.log_sd;
+      const double sd =
+          k.calibrated
+              ? gate::prediction_band(status_metric(entry).run_medians, p.band_alpha).log_sd
+              : k.log_sd;
       k.launches_to_gate = launches_to_gate(sd, p.band_alpha, p.max_band, k.launches + 1);
       if (k.launches_to_gate) {
         needed.push_back(*k.launches_to_gate);
@@ -98,7 +100,7 @@ BaselineStatus baseline_status(const Baseline& baseline) {
       }
     }
     if (sum.keys == 0) continue;
-    sum.median_mde = median(mdes);
+    sum.median_mde = stats::median(mdes);
     sum.max_mde = mdes.empty() ? 0 : *std::max_element(mdes.begin(), mdes.end());
     s.classes.push_back(sum);
   }
@@ -206,4 +208,4 @@ std::string baseline_gateability_warning(const BaselineStatus& s) {
   return w + "`fabricgate baseline status --baseline " + s.source + "` lists each key.";
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

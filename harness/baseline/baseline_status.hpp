@@ -17,7 +17,7 @@
 #include "harness/baseline/calibration.hpp"
 #include "harness/model/baseline.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 struct KeyStatus {
   std::string key;
@@ -70,4 +70,4 @@ std::string render_baseline_status(const BaselineStatus& status, bool all_keys,
 // min_runs, naming the counts and the launches that would make them gateable; "" otherwise.
 std::string baseline_gateability_warning(const BaselineStatus& status);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

@@ -14,7 +14,7 @@
 #include "harness/gate/jitter_judge.hpp"
 #include "harness/stats/statistics.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 namespace {
 
@@ -62,7 +62,7 @@ void add_launch(MetricBaseline& m, const std::vector<double>& values, const std:
   const double per_launch = m.run_medians.empty() ? static_cast<double>(values.size())
                                                   : static_cast<double>(m.samples.size()) /
                                                         static_cast<double>(m.run_medians.size());
-  m.run_medians.push_back(median(values));
+  m.run_medians.push_back(stats::median(values));
   m.run_sessions.push_back(session);
   m.samples.insert(m.samples.end(), values.begin(), values.end());
   while (m.run_medians.size() > window && m.run_sessions.front() != session &&
@@ -83,7 +83,7 @@ void add_launch(MetricBaseline& m, const std::vector<double>& values, const std:
       std::max(1.0, per_launch * static_cast<double>(m.run_medians.size()) + 0.5));
   if (m.samples.size() > keep)
     m.samples.erase(m.samples.begin(), m.samples.end() - static_cast<long>(keep));
-  m.median = median(m.run_medians);
+  m.median = stats::median(m.run_medians);
 }
 
 // A /1 or /2 baseline's launch medians carry no session: before tagged launches join them they
@@ -106,7 +106,7 @@ std::vector<BaselineSession> referenced_sessions(const Baseline& b,
   return out;
 }
 
-bool mergeable(Verdict v) { return facts_of(v).joins_window; }
+bool mergeable(verdict::Verdict v) { return verdict::facts_of(v).joins_window; }
 
 }  // namespace
 
@@ -136,18 +136,20 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
   for (std::size_t run_index = 0; run_index < runs.size(); ++run_index) {
     const RunRecord& run = runs[run_index];
     const std::string& session = run_sessions[run_index].id;
-    const Comparison c = compare_run(run, &old, CompareOptions{});  // identity, P02: InputError
+    const verdict::Comparison c =
+        gate::compare_run(run, &old, gate::CompareOptions{});  // identity, P02: InputError
     std::map<std::string_view, const BenchmarkResult*> results;
     for (const BenchmarkResult& r : run.benchmarks) results.emplace(r.key, &r);
-    for (const KeyComparison& k : c.keys) {
-      if (k.verdict == Verdict::new_key) {
+    for (const verdict::KeyComparison& k : c.keys) {
+      if (k.verdict == verdict::Verdict::new_key) {
         new_keys.insert(k.key);
         continue;
       }
-      if (k.verdict == Verdict::missing || k.verdict == Verdict::skipped) continue;
+      if (k.verdict == verdict::Verdict::missing || k.verdict == verdict::Verdict::skipped)
+        continue;
       if (!mergeable(k.verdict) || !k.judgement) {
-        out.not_merged.push_back(k.key + ": run " + run.run_id + ": " + verdict_name(k.verdict) +
-                                 " (" + k.reason + ")");
+        out.not_merged.push_back(k.key + ": run " + run.run_id + ": " +
+                                 verdict::verdict_name(k.verdict) + " (" + k.reason + ")");
         continue;
       }
       const auto found = results.find(k.key);
@@ -172,7 +174,7 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
       // p99/p50 of its own ends it (the file would otherwise judge a subset it does not name).
       if (e.time_jitter) {
         tag_untagged(*e.time_jitter, legacy);
-        if (const auto jitter = launch_jitter(*r)) {
+        if (const auto jitter = gate::launch_jitter(*r)) {
           add_launch(*e.time_jitter, {*jitter}, session, window, min_sessions);
         } else {
           e.time_jitter.reset();
@@ -186,7 +188,7 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
       }
       e.provenance.runs_merged = static_cast<int>(e.time_us.run_medians.size());
       e.provenance.date = now;
-      e.provenance.versions = run_versions(run);
+      e.provenance.versions = gate::run_versions(run);
       ++out.launches_merged;
     }
   }
@@ -235,10 +237,10 @@ WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRe
                                b.provenance.run_ids.end() - static_cast<long>(kept));
   }
   b.provenance.runs_merged += static_cast<int>(runs.size());
-  b.provenance.versions = run_versions(runs.back());
+  b.provenance.versions = gate::run_versions(runs.back());
   set_family_size(b.policy, b.entries.size());
   b.fingerprint_detail = runs.back().fingerprint.detail;
   return out;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

@@ -9,7 +9,7 @@
 
 #include "harness/baseline/baseline_builder.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 struct WindowUpdate {
   BuiltBaseline built;
@@ -21,4 +21,4 @@ struct WindowUpdate {
 WindowUpdate update_baseline_window(const Baseline& old, const std::vector<RunRecord>& runs,
                                     const std::string& now);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

@@ -14,34 +14,34 @@
 #include "harness/gate/tolerance.hpp"
 #include "harness/stats/statistics.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 namespace {
 
-std::vector<double> metric_values(const BenchmarkResult& r, Metric m) {
+std::vector<double> metric_values(const BenchmarkResult& r, verdict::Metric m) {
   switch (m) {
-    case Metric::busbw_GBps:
+    case verdict::Metric::busbw_GBps:
       if (!r.samples.busbw_GBps.empty()) return r.samples.busbw_GBps;
       return r.busbw_GBps ? std::vector<double>{*r.busbw_GBps} : std::vector<double>{};
-    case Metric::algbw_GBps:
+    case verdict::Metric::algbw_GBps:
       return r.samples.algbw_GBps.empty() ? std::vector<double>{r.algbw_GBps}
                                           : r.samples.algbw_GBps;
-    case Metric::time_us:
+    case verdict::Metric::time_us:
       return r.samples.time_us.empty() ? std::vector<double>{r.time_us} : r.samples.time_us;
   }
   return {};
 }
 
-Metric metric_for(const BenchmarkResult& r, const Baseline* baseline,
-                  const TolerancePolicy& policy) {
+verdict::Metric metric_for(const BenchmarkResult& r, const Baseline* baseline,
+                           const TolerancePolicy& policy) {
   if (baseline) {
     const auto it = baseline->entries.find(r.key);
     if (it != baseline->entries.end()) {
-      const Metric m = metric_from_name(it->second.metric);
-      if (m != Metric::busbw_GBps || r.busbw_GBps) return m;
+      const verdict::Metric m = gate::metric_from_name(it->second.metric);
+      if (m != verdict::Metric::busbw_GBps || r.busbw_GBps) return m;
     }
   }
-  return default_metric(policy, r.bytes, r.busbw_GBps.has_value(), r.algbw_GBps > 0);
+  return gate::default_metric(policy, r.bytes, r.busbw_GBps.has_value(), r.algbw_GBps > 0);
 }
 
 double mean_of(const std::vector<double>& v) {
@@ -80,7 +80,7 @@ std::string pct(double fraction) { return fmt::format("{:.1f}%", fraction * 100)
 // One key over the A/A launches: the metric's median per launch and the repetitions' CV.
 struct SeenKey {
   std::uint64_t bytes = 0;
-  Metric metric = Metric::time_us;
+  verdict::Metric metric = verdict::Metric::time_us;
   std::vector<double> medians;
   std::vector<double> repetition_cvs;
 };
@@ -99,8 +99,8 @@ std::map<std::string, SeenKey> collect_keys(const std::vector<RunRecord>& launch
       }
       const std::vector<double> values = metric_values(r, s.metric);
       if (values.empty()) continue;
-      s.medians.push_back(median(values));
-      s.repetition_cvs.push_back(launch_instability(values));
+      s.medians.push_back(stats::median(values));
+      s.repetition_cvs.push_back(gate::launch_instability(values));
     }
   }
   return by_key;
@@ -108,10 +108,10 @@ std::map<std::string, SeenKey> collect_keys(const std::vector<RunRecord>& launch
 
 }  // namespace
 
-Comparison judge_aa_launch(const RunRecord& launch, const Baseline& baseline) {
-  JudgeOptions options;
-  options.compare.gate = GateMode::both;
-  return judge_run(launch, &baseline, ConfirmationLauncher{}, nullptr, options);
+verdict::Comparison judge_aa_launch(const RunRecord& launch, const Baseline& baseline) {
+  gate::JudgeOptions options;
+  options.compare.gate = verdict::GateMode::both;
+  return gate::judge_run(launch, &baseline, gate::ConfirmationLauncher{}, nullptr, options);
 }
 
 namespace {
@@ -124,9 +124,10 @@ FailedKeys gate_each_launch(const std::vector<RunRecord>& launches, const Baseli
                             CalibrationTable& t) {
   FailedKeys failed(launches.size());
   for (std::size_t i = 0; i < launches.size(); ++i) {
-    const Comparison c = judge_aa_launch(launches[i], baseline);
-    for (const KeyComparison& k : c.keys) {
-      if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) failed[i][k.key] = true;
+    const verdict::Comparison c = judge_aa_launch(launches[i], baseline);
+    for (const verdict::KeyComparison& k : c.keys) {
+      if (verdict::verdict_fails_gate(k.verdict) && !k.missing_because_incomplete)
+        failed[i][k.key] = true;
     }
     if (c.failing_count() > 0) ++t.launches_failing;
   }
@@ -145,28 +146,28 @@ CalibrationRow calibration_row(const std::string& key, const SeenKey& s, const B
   row.key = key;
   row.bytes = s.bytes;
   row.metric = s.metric;
-  row.size_class = size_class_for(policy, s.bytes).name;
+  row.size_class = gate::size_class_for(policy, s.bytes).name;
   row.launches = s.medians.size();
   row.launch_cv = cv_of(s.medians);
   std::vector<double> cvs = s.repetition_cvs;
-  row.repetition_cv = median(cvs);
+  row.repetition_cv = stats::median(cvs);
   BaselineEntry probe;
   probe.bytes = s.bytes;
   MetricBaseline aa;
   aa.run_medians = s.medians;
-  LaunchBand band = launch_band(policy, probe, aa);
+  gate::LaunchBand band = gate::launch_band(policy, probe, aa);
   if (baseline) {
     if (const auto it = baseline->entries.find(key); it != baseline->entries.end()) {
-      const MetricBaseline& m = s.metric == Metric::busbw_GBps && it->second.busbw_GBps
+      const MetricBaseline& m = s.metric == verdict::Metric::busbw_GBps && it->second.busbw_GBps
                                     ? *it->second.busbw_GBps
-                                : s.metric == Metric::algbw_GBps ? it->second.algbw_GBps
-                                                                 : it->second.time_us;
-      const LaunchBand own = launch_band(policy, it->second, m);
+                                : s.metric == verdict::Metric::algbw_GBps ? it->second.algbw_GBps
+                                                                          : it->second.time_us;
+      const gate::LaunchBand own = gate::launch_band(policy, it->second, m);
       row.baseline_band = own.tolerance;
       // Against a baseline the band is what these launches need around ITS centre, which the
       // gate compares every later launch with (launch_band.hpp, band_around_centre).
-      const LaunchBand around = band_around_centre(
-          s.medians, own.centre, metric_higher_is_better(s.metric), policy.band_alpha);
+      const gate::LaunchBand around = gate::band_around_centre(
+          s.medians, own.centre, verdict::metric_higher_is_better(s.metric), policy.band_alpha);
       band.half_width = around.half_width;
       band.log_sd = around.log_sd;
       band.floor = own.floor;
@@ -202,7 +203,7 @@ SizeClassSummary summarise_class(const SizeClass& c, const std::vector<Calibrati
     mdes.push_back(r.mde);
   }
   if (!mdes.empty()) {
-    sum.median_mde = median(mdes);
+    sum.median_mde = stats::median(mdes);
     sum.max_mde = *std::max_element(mdes.begin(), mdes.end());
   }
   return sum;
@@ -252,8 +253,8 @@ std::string render_calibration(const CalibrationTable& t) {
              (r.baseline_band > 0 ? pct(r.baseline_band) : "not in baseline");
     }
     if (r.noisy) tail += "  NOISY: launch-to-launch noise too large to gate (informational)";
-    out += fmt::format(kRow, r.key, width, r.size_class, metric_name(r.metric), pct(r.launch_cv),
-                       pct(r.repetition_cv), pct(r.mde), pct(r.mde80), tail);
+    out += fmt::format(kRow, r.key, width, r.size_class, verdict::metric_name(r.metric),
+                       pct(r.launch_cv), pct(r.repetition_cv), pct(r.mde), pct(r.mde80), tail);
   }
   out += "\nper size class (MDE: smallest loss that fails one launch; over gateable keys):\n";
   for (const SizeClassSummary& c : t.classes) {
@@ -275,4 +276,4 @@ std::size_t write_calibrated_bands(Baseline& baseline, const CalibrationTable& t
   return written;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

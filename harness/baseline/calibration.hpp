@@ -15,13 +15,13 @@
 #include "harness/model/run_record.hpp"
 #include "harness/verdict/comparison.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 struct CalibrationRow {
   std::string key;
   std::string size_class;
   std::uint64_t bytes = 0;
-  Metric metric = Metric::time_us;
+  verdict::Metric metric = verdict::Metric::time_us;
   std::size_t launches = 0;
   double launch_cv = 0;      // standard deviation / mean of the launch medians
   double repetition_cv = 0;  // median over launches of the repetitions' robust CV
@@ -58,7 +58,7 @@ struct CalibrationTable {
 // How calibrate judges one A/A launch: the one judge (judge_run.hpp) with no confirmation launch
 // and no store, asking both questions (--gate both): an A/A launch should fail neither, so every
 // failing key counts, whichever question fails it.
-Comparison judge_aa_launch(const RunRecord& launch, const Baseline& baseline);
+verdict::Comparison judge_aa_launch(const RunRecord& launch, const Baseline& baseline);
 
 CalibrationTable calibrate(const std::vector<RunRecord>& launches, const Baseline* baseline,
                            const TolerancePolicy& policy);
@@ -69,4 +69,4 @@ std::string render_calibration(const CalibrationTable& t);  // the table a user 
 std::size_t write_calibrated_bands(Baseline& baseline, const CalibrationTable& t,
                                    const std::string& now);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

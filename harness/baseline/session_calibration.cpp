@@ -18,7 +18,7 @@
 #include "harness/stats/binomial_bound.hpp"
 #include "harness/stats/statistics.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 namespace {
 
@@ -28,10 +28,10 @@ const MetricBaseline& judged_metric(const BaselineEntry& e) {
   return e.time_us;
 }
 
-std::set<std::string> failing_keys(const Comparison& c) {
+std::set<std::string> failing_keys(const verdict::Comparison& c) {
   std::set<std::string> out;
-  for (const KeyComparison& k : c.keys) {
-    if (verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) out.insert(k.key);
+  for (const verdict::KeyComparison& k : c.keys) {
+    if (verdict::verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) out.insert(k.key);
   }
   return out;
 }
@@ -43,7 +43,7 @@ std::string session_pct(double fraction) { return fmt::format("{:.2f}%", fractio
 double allowance_from_between_sds(std::span<const double> between_sds) {
   if (between_sds.empty()) return 0;
   // 1e-9: a percentile that is a whole percent in binary floating point stays that percent.
-  return std::ceil(nearest_rank_percentile(between_sds, 0.9) * 100 - 1e-9) / 100;
+  return std::ceil(stats::nearest_rank_percentile(between_sds, 0.9) * 100 - 1e-9) / 100;
 }
 
 SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
@@ -71,10 +71,11 @@ SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
   const auto hosts = session_hosts(all.baseline);
   std::map<std::string, std::size_t> row_of;
   for (const auto& [key, e] : all.baseline.entries) {
-    const LaunchBand b = session_band(all.baseline.policy, e, judged_metric(e), "", hosts);
+    const gate::LaunchBand b =
+        gate::session_band(all.baseline.policy, e, judged_metric(e), "", hosts);
     SessionKeyRow row;
     row.key = key;
-    row.size_class = size_class_for(all.baseline.policy, e.bytes).name;
+    row.size_class = gate::size_class_for(all.baseline.policy, e.bytes).name;
     row.metric = e.metric;
     row.sessions = b.sessions;
     row.hosts = b.hosts;
@@ -111,29 +112,30 @@ SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
       out.left_out.push_back(lo);
       continue;
     }
-    std::vector<Comparison> judged;
+    std::vector<verdict::Comparison> judged;
     judged.reserve(mine.size());
     for (const RunRecord* r : mine) judged.push_back(judge_aa_launch(*r, base->baseline));
     for (std::size_t i = 0; i < judged.size(); ++i) {
       const std::set<std::string> first = failing_keys(judged[i]);
       // The confirmations `run` would take: the next launch, and a later one not back-to-back
       // (three launches on, ~45 s in the device sessions; `--confirm-gap` is 30 s).
-      const std::size_t max_keys = ConfirmOptions{}.max_keys;
-      const std::vector<std::string> asked = keys_to_confirm(judged[i], max_keys);
-      std::vector<JudgedLaunch> later;
+      const std::size_t max_keys = gate::ConfirmOptions{}.max_keys;
+      const std::vector<std::string> asked = gate::keys_to_confirm(judged[i], max_keys);
+      std::vector<gate::JudgedLaunch> later;
       for (const std::size_t j : {i + 1, i + 3}) {
         if (j < judged.size()) later.push_back({judged[j], mine[j]->source});
       }
-      const Comparison confirmed = apply_confirmations(judged[i], later, asked, max_keys);
+      const verdict::Comparison confirmed =
+          gate::apply_confirmations(judged[i], later, asked, max_keys);
       // Launches spent: the first; one confirmation when a key failed; a second when a key
       // failed (or could not be judged) in the first confirmation too.
       out.launches_spent += 1;
       if (!asked.empty() && !later.empty()) {
         out.launches_spent += 1;
         bool open = false;
-        for (const KeyComparison& k : later.front().comparison->keys) {
+        for (const verdict::KeyComparison& k : later.front().comparison->keys) {
           const bool was_asked = std::find(asked.begin(), asked.end(), k.key) != asked.end();
-          open = open || (was_asked && verdict_needs_confirmation(k.verdict));
+          open = open || (was_asked && gate::verdict_needs_confirmation(k.verdict));
         }
         if (open && later.size() > 1) out.launches_spent += 1;
       }
@@ -160,11 +162,11 @@ SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
   if (out.between_estimated) {
     std::vector<double> between;
     for (const SessionKeyRow& r : out.rows) between.push_back(r.between_sd);
-    out.between_sd_p90 = nearest_rank_percentile(between, 0.9);
+    out.between_sd_p90 = stats::nearest_rank_percentile(between, 0.9);
     out.suggested_allowance = allowance_from_between_sds(between);
   }
-  out.upper95 = binomial_upper_bound(out.failed, out.judged, 0.95);
-  out.upper95_confirmed = binomial_upper_bound(out.failed_confirmed, out.judged, 0.95);
+  out.upper95 = stats::binomial_upper_bound(out.failed, out.judged, 0.95);
+  out.upper95_confirmed = stats::binomial_upper_bound(out.failed_confirmed, out.judged, 0.95);
 
   for (const SizeClass& c : all.baseline.policy.size_classes) {
     ClassMde m{c.name, 0, 0, 0, 0};
@@ -179,7 +181,7 @@ SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
       mdes.push_back(r.mde);
     }
     if (!mdes.empty()) {
-      m.median_mde = median(mdes);
+      m.median_mde = stats::median(mdes);
       m.max_mde = *std::max_element(mdes.begin(), mdes.end());
     }
     out.classes.push_back(m);
@@ -243,4 +245,4 @@ std::string render_session_calibration(const SessionCalibration& c) {
   return s;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

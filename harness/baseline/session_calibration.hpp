@@ -21,7 +21,7 @@
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::baseline {
 
 struct SessionKeyRow {
   std::string key;
@@ -90,4 +90,4 @@ SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
 
 std::string render_session_calibration(const SessionCalibration& c);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::baseline

@@ -15,7 +15,7 @@ namespace {
 
 // A failing or warning verdict's name (verdict_table.hpp): only those are findings to label.
 bool finding_verdict(const std::string& name) {
-  for (const gate::VerdictFacts& f : gate::verdict_table())
+  for (const verdict::VerdictFacts& f : verdict::verdict_table())
     if (name == f.name) return f.fails || f.warns;
   return false;
 }

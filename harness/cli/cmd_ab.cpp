@@ -76,11 +76,11 @@ void refuse_launcher_items(const std::vector<std::string>& items, const std::str
   }
 }
 
-const char* outcome_name(gate::ProbeOutcome o) {
+const char* outcome_name(ab::ProbeOutcome o) {
   switch (o) {
-    case gate::ProbeOutcome::good: return "good";
-    case gate::ProbeOutcome::bad: return "bad";
-    case gate::ProbeOutcome::undecided: return "undecided";
+    case ab::ProbeOutcome::good: return "good";
+    case ab::ProbeOutcome::bad: return "bad";
+    case ab::ProbeOutcome::undecided: return "undecided";
   }
   return "?";
 }
@@ -90,7 +90,7 @@ const char* outcome_name(gate::ProbeOutcome o) {
 int bisect_command(AbArgs& a) {
   if (a.candidates.empty())
     throw InputError("--bisect: expected --candidate ITEM, one per candidate, oldest first");
-  std::vector<gate::AbSide> sides;
+  std::vector<ab::AbSide> sides;
   for (std::size_t i = 0; i < a.candidates.size(); ++i) {
     std::vector<std::string> items = a.b_items;
     items.push_back(a.candidates[i]);
@@ -100,7 +100,7 @@ int bisect_command(AbArgs& a) {
     sides.push_back(launch::parse_ab_side("b", items));
   }
   std::vector<std::string> dirs(sides.size());
-  const gate::BisectResult r = gate::bisect_first_bad(sides.size(), [&](std::size_t i) {
+  const ab::BisectResult r = ab::bisect_first_bad(sides.size(), [&](std::size_t i) {
     launch::AbRunOptions o = a.ab;
     o.b = sides[i];
     o.run_id_tag = "-c" + std::to_string(i + 1);
@@ -112,10 +112,10 @@ int bisect_command(AbArgs& a) {
                                                  report::render_ab_markdown(res.comparison)));
     std::cerr << "fabricgate ab --bisect: candidate " << i + 1 << ": " << res.comparison.headline()
               << "\n";
-    return gate::probe_outcome(res.comparison);  // the settled A/B's answer (ab_bisect.hpp)
+    return ab::probe_outcome(res.comparison);  // the settled A/B's answer (ab_bisect.hpp)
   });
   json probes = json::array();
-  for (const gate::BisectProbe& p : r.probes) {
+  for (const ab::BisectProbe& p : r.probes) {
     probes.push_back({{"candidate", p.candidate + 1},
                       {"item", a.candidates[p.candidate]},
                       {"outcome", outcome_name(p.outcome)},
@@ -126,7 +126,7 @@ int bisect_command(AbArgs& a) {
               {"first_bad", r.first_bad ? json(*r.first_bad + 1) : json(nullptr)},
               {"stopped", r.stopped},
               {"probes", probes},
-              {"probe_bound", gate::bisect_probe_bound(a.candidates.size())},
+              {"probe_bound", ab::bisect_probe_bound(a.candidates.size())},
               {"summary", r.summary}};
   // Next to the probes' A/B directories (all under results/<platform>/).
   const std::filesystem::path out =
@@ -135,7 +135,7 @@ int bisect_command(AbArgs& a) {
        "-bisect.json");
   write_json_atomically(out, doc);
   std::cout << "fabricgate ab --bisect: " << r.summary << "\n";
-  for (const gate::BisectProbe& p : r.probes) {
+  for (const ab::BisectProbe& p : r.probes) {
     std::cout << "  candidate " << p.candidate + 1 << " (" << a.candidates[p.candidate]
               << "): " << outcome_name(p.outcome) << "  " << dirs[p.candidate] << "\n";
   }
@@ -166,11 +166,11 @@ int ab_command(AbArgs& a) {
   a.ab.baselines_dir = a.baselines_dir;
   if (a.tolerance >= 0) a.ab.compare.tolerance = a.tolerance;
   if (a.pairs > 0) a.ab.schedule = {a.pairs, a.pairs};
-  gate::check_schedule(a.ab.schedule);
+  ab::check_schedule(a.ab.schedule);
   if (a.bisect) return bisect_command(a);
 
   const launch::AbRunResult result = launch::run_ab(a.ab);
-  const gate::AbComparison& c = result.comparison;
+  const ab::AbComparison& c = result.comparison;
   const bool color = ::isatty(STDOUT_FILENO) == 1 && std::getenv("NO_COLOR") == nullptr;
   std::cout << report::without_workflow_commands(report::render_ab_console(c, color)) << std::flush;
   write_file_atomically(result.dir / "ab.md",

@@ -145,7 +145,8 @@ void keep_the_runners_own(std::vector<RunRecord>& recorded) {
 // counts and the launches that would make them gateable (harness/baseline/baseline_status.hpp).
 void warn_if_mostly_ungated(const std::filesystem::path& file, Baseline baseline) {
   baseline.source = file.string();
-  const std::string warning = gate::baseline_gateability_warning(gate::baseline_status(baseline));
+  const std::string warning =
+      baseline::baseline_gateability_warning(baseline::baseline_status(baseline));
   if (!warning.empty()) std::cerr << report::console_text("fabricgate: " + warning) << "\n";
 }
 
@@ -164,27 +165,27 @@ int run_create(const BaselineArgs& a) {
   if (std::filesystem::exists(target, ec))
     previous = load_baseline(target);  // diff against what it replaces
   gate::require_file_named_for(target, platform, previous ? &*previous : nullptr, a.force_platform);
-  gate::BaselineBuildOptions options;
+  baseline::BaselineBuildOptions options;
   options.platform = a.platform;
-  options.now = gate::utc_now_iso8601();
+  options.now = baseline::utc_now_iso8601();
   // A re-created baseline keeps the thresholds someone tuned in review unless told otherwise.
   std::string policy_said;
   options.policy = policy_for_new(a, previous, what, target, &policy_said);
   // The launches were named one by one, for a file that is reviewed in a pull request: a busy
   // one is kept but said loudly (grow and update, which pick launches themselves, leave it out).
   std::vector<std::string> busy;
-  gate::quiet_runs(runs, options.policy.busy_cpu_pressure, busy);
+  baseline::quiet_runs(runs, options.policy.busy_cpu_pressure, busy);
   for (const std::string& b : busy)
     std::cerr << report::console_text("fabricgate: warning: " + b +
                                       "; it is in this baseline because --from named it")
               << "\n";
-  const gate::BuiltBaseline built = gate::create_baseline(runs, options);
+  const baseline::BuiltBaseline built = baseline::create_baseline(runs, options);
   save_baseline(target, built.baseline);
   // Session and host ids, times and keys come from run files: shown inert (console_text).
   std::cout << report::console_text("wrote " + target.string() + "\n" +
-                                    gate::render_baseline_diff(gate::diff_baselines(
+                                    baseline::render_baseline_diff(baseline::diff_baselines(
                                         previous ? &*previous : nullptr, built.baseline)) +
-                                    gate::describe_sessions(built.baseline) + policy_said);
+                                    baseline::describe_sessions(built.baseline) + policy_said);
   print_left_out(built.left_out);
   warn_if_mostly_ungated(target, built.baseline);
   return 0;
@@ -195,22 +196,23 @@ int run_update(const BaselineArgs& a) {
   const std::vector<RunRecord> loaded = load_runs(a.from);
   gate::require_runs_platform(loaded, old, a.force_platform);
   std::vector<std::string> busy;  // launches of a busy runner never join the windows
-  const std::vector<RunRecord> runs = gate::quiet_runs(loaded, old.policy.busy_cpu_pressure, busy);
+  const std::vector<RunRecord> runs =
+      baseline::quiet_runs(loaded, old.policy.busy_cpu_pressure, busy);
   print_left_out(busy);
   if (runs.empty())
     throw InputError(
         "baseline update: every launch given was measured on a busy runner; nothing "
         "to merge");
-  const gate::WindowUpdate update =
-      gate::update_baseline_window(old, runs, gate::utc_now_iso8601());
-  const gate::BuiltBaseline& built = update.built;
+  const baseline::WindowUpdate update =
+      baseline::update_baseline_window(old, runs, baseline::utc_now_iso8601());
+  const baseline::BuiltBaseline& built = update.built;
   save_baseline(a.baseline, built.baseline);
   std::cout << report::console_text(
       fmt::format("updated {}: {} passing key launch(es) merged into windows of {} launches "
                   "(whole sessions dropped from the oldest, never below min_sessions {})\n",
                   a.baseline, update.launches_merged, old.policy.window, old.policy.min_sessions) +
-      gate::render_baseline_diff(gate::diff_baselines(&old, built.baseline)) +
-      gate::describe_sessions(built.baseline));
+      baseline::render_baseline_diff(baseline::diff_baselines(&old, built.baseline)) +
+      baseline::describe_sessions(built.baseline));
   for (const std::string& l : update.not_merged)
     std::cout << report::console_text("not merged: " + l) << "\n";
   print_left_out(built.left_out);
@@ -239,7 +241,7 @@ int run_status(const BaselineArgs& a) {
   }
   const Baseline baseline = load_baseline(file);
   std::cout << report::console_text(
-      gate::render_baseline_status(gate::baseline_status(baseline), a.all_keys));
+      baseline::render_baseline_status(baseline::baseline_status(baseline), a.all_keys));
   return 0;
 }
 
@@ -287,7 +289,7 @@ std::string only_platform_with(const std::filesystem::path& dir, const std::stri
 // --min-gateable of the keys would gate; each call says where the growing stands.
 // The sessions a proposal came from: every one with --verbose, else one line.
 std::string sessions_line(const Baseline& b, bool verbose) {
-  if (verbose || b.sessions.size() <= 1) return gate::describe_sessions(b);
+  if (verbose || b.sessions.size() <= 1) return baseline::describe_sessions(b);
   std::set<std::string> hosts;
   for (const BaselineSession& s : b.sessions) hosts.insert(s.host);
   return fmt::format("sessions: {} on {} host(s), started {} to {} (--verbose lists them)\n",
@@ -349,11 +351,12 @@ int run_grow(const BaselineArgs& given) {
   const TolerancePolicy policy = policy_for_new(a, std::nullopt, what, {}, &policy_said);
   std::cout << report::console_text(policy_said);
   std::vector<std::string> busy;  // launches of a busy runner never make a level
-  const std::vector<RunRecord> runs = gate::quiet_runs(recorded, policy.busy_cpu_pressure, busy);
+  const std::vector<RunRecord> runs =
+      baseline::quiet_runs(recorded, policy.busy_cpu_pressure, busy);
   print_left_out(busy, kGrowLeftOutLines);
 
   std::set<std::string> sessions;
-  for (const gate::RunSession& s : gate::sessions_of_runs(runs)) sessions.insert(s.id);
+  for (const baseline::RunSession& s : baseline::sessions_of_runs(runs)) sessions.insert(s.id);
   const auto need_sessions = static_cast<std::size_t>(std::max(policy.min_sessions, 1));
   std::cout << fmt::format(
       "growing the {} baseline of suite {}: {} launch(es) in {} session(s) "
@@ -369,13 +372,13 @@ int run_grow(const BaselineArgs& given) {
         kSittingGapMinutes);
     return 0;
   }
-  gate::BaselineBuildOptions options;
+  baseline::BaselineBuildOptions options;
   options.platform = platform;
-  options.now = gate::utc_now_iso8601();
+  options.now = baseline::utc_now_iso8601();
   options.policy = policy;
-  gate::BuiltBaseline built = gate::create_baseline(runs, options);
+  baseline::BuiltBaseline built = baseline::create_baseline(runs, options);
   built.baseline.source = target.string();
-  const gate::BaselineStatus status = gate::baseline_status(built.baseline);
+  const baseline::BaselineStatus status = baseline::baseline_status(built.baseline);
   const std::size_t keys = status.keys.size();
   // The share counts the keys more launches can still make gateable: a NOISY key whose spread no
   // launch count tames would keep grow waiting for ever (on the 2-core AMD box 71 of 115 keys,
@@ -395,7 +398,7 @@ int run_grow(const BaselineArgs& given) {
                     "launches can make gateable (--min-gateable {:.0f} %); keep recording "
                     "sessions\n",
                     status.gateable, keys, 100 * share, reachable, 100 * a.min_gateable) +
-        gate::render_baseline_status(status, false, a.verbose) + not_listed);
+        baseline::render_baseline_status(status, false, a.verbose) + not_listed);
     return 0;
   }
   const char* flag = a.out.empty() ? "--baselines-dir" : "--out";
@@ -405,7 +408,7 @@ int run_grow(const BaselineArgs& given) {
   std::string replaced;
   if (std::filesystem::exists(target, ec)) {
     const Baseline existing = load_baseline(target);
-    replaced = gate::render_baseline_diff(gate::diff_baselines(&existing, built.baseline));
+    replaced = baseline::render_baseline_diff(baseline::diff_baselines(&existing, built.baseline));
     if (!a.replace) {
       std::cout << report::console_text(replaced);
       throw InputError(target.string(), flag,
@@ -420,7 +423,7 @@ int run_grow(const BaselineArgs& given) {
                   "commit it through a pull request\n",
                   target.string(), status.gateable, keys, keys - reachable) +
       replaced + sessions_line(built.baseline, a.verbose) +
-      gate::render_baseline_status(status, false, a.verbose) + not_listed);
+      baseline::render_baseline_status(status, false, a.verbose) + not_listed);
   print_left_out(built.left_out,
                  a.verbose ? std::numeric_limits<std::size_t>::max() : kGrowLeftOutLines);
   return 0;

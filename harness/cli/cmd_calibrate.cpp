@@ -97,7 +97,7 @@ int run_calibrate(CalibrateArgs& a) {
   if (a.by_session) {
     const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
     const std::string text =
-        gate::render_session_calibration(gate::calibrate_by_session(runs, policy));
+        baseline::render_session_calibration(baseline::calibrate_by_session(runs, policy));
     std::cout << report::console_text(text);  // session and host ids come from run files
     if (!a.out.empty()) write_file_atomically(a.out, text);
     return 0;
@@ -105,20 +105,20 @@ int run_calibrate(CalibrateArgs& a) {
   // Without --baseline, the baseline `compare` would judge these runs with (one choice,
   // comparison_output.hpp baseline_for: platform, suite and scenario of the first run).
   if (!baseline && !runs.empty()) baseline = located_baseline(runs.front(), "", a.baselines_dir);
-  const gate::CalibrationTable table =
-      gate::calibrate(runs, baseline ? &*baseline : nullptr,
-                      baseline ? baseline->policy : TolerancePolicy::defaults());
-  const std::string text = gate::render_calibration(table);
+  const baseline::CalibrationTable table =
+      baseline::calibrate(runs, baseline ? &*baseline : nullptr,
+                          baseline ? baseline->policy : TolerancePolicy::defaults());
+  const std::string text = baseline::render_calibration(table);
   std::cout << report::console_text(text);
   if (!a.out.empty()) write_file_atomically(a.out, text);
   if (a.write) {
     Baseline updated = *baseline;
-    updated.updated_at = gate::utc_now_iso8601();
-    const std::size_t n = gate::write_calibrated_bands(updated, table, updated.updated_at);
+    updated.updated_at = baseline::utc_now_iso8601();
+    const std::size_t n = baseline::write_calibrated_bands(updated, table, updated.updated_at);
     save_baseline(a.baseline, updated);
     std::cout << report::console_text(
         "\nwrote calibrated bands of " + std::to_string(n) + " keys into " + a.baseline + "\n" +
-        gate::render_baseline_diff(gate::diff_baselines(&*baseline, updated)));
+        baseline::render_baseline_diff(baseline::diff_baselines(&*baseline, updated)));
   }
   return 0;
 }

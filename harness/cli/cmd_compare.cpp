@@ -70,7 +70,7 @@ int run_compare(const CompareArgs& a) {
   GatedRun g = judge_run_files(a.runs, a.baseline, a.baselines_dir,
                                compare_options(a.force, a.force_platform, a.gate), a.store,
                                store::Access::write);
-  const gate::Comparison& comparison = g.comparison;
+  const verdict::Comparison& comparison = g.comparison;
   emit(comparison, format, a.out, a.verbose);
   report::append_github_step_summary(comparison);
   // The store comes after the verdict: its failure is reported below the gate's answer.

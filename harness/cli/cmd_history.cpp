@@ -144,7 +144,8 @@ int print_key(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
                      "no run measured key " + a.key + " (" + std::to_string(src.read) +
                          " runs read)" + similar_keys(src.newest_for_hint, a.key));
   }
-  const auto points = report::history_change_points(history, gate::ChangePointOptions{}, &src.runs);
+  const auto points =
+      report::history_change_points(history, stats::ChangePointOptions{}, &src.runs);
   if (a.json) {
     nlohmann::json j = report::history_json(history, points);
     j["platform"] = src.platform;
@@ -178,11 +179,11 @@ int print_all(const HistoryArgs& a, const HistorySource& src, report::HistoryMet
     }
     const report::KeyHistory h = report::key_history(src.runs, medians, key, metric, a.last);
     if (h.points.empty()) continue;
-    const auto points = report::history_change_points(h, gate::ChangePointOptions{}, &src.runs);
+    const auto points = report::history_change_points(h, stats::ChangePointOptions{}, &src.runs);
     if (!points.empty()) ++with_change;
     if (a.json) {
       out_keys.push_back({{"key", key},
-                          {"metric", gate::metric_name(h.metric)},
+                          {"metric", verdict::metric_name(h.metric)},
                           {"runs", h.points.size()},
                           {"change_points", report::change_points_json(points)}});
     } else if (!points.empty()) {

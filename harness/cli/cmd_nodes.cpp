@@ -64,14 +64,14 @@ struct NodesArgs {
 // is the node's finding too: the run judged against the fleet (--gate fleet), with its recorded
 // confirmations. No baseline: nothing to add; a baseline that cannot judge the run is said and
 // left out (the findings that need none still stand).
-std::vector<gate::ClusterFinding> fleet_findings(const NodesArgs& a) {
+std::vector<verdict::ClusterFinding> fleet_findings(const NodesArgs& a) {
   try {
     const GatedRun g =
         judge_run_files({a.run}, a.baseline, a.baselines_dir,
                         compare_options(false, false, "fleet"), a.store, store::Access::read);
-    std::vector<gate::ClusterFinding> out;
-    for (const gate::ClusterFinding& f : g.comparison.cluster_findings) {
-      if (f.id != gate::finding_id::host_outlier) continue;
+    std::vector<verdict::ClusterFinding> out;
+    for (const verdict::ClusterFinding& f : g.comparison.cluster_findings) {
+      if (f.id != verdict::finding_id::host_outlier) continue;
       if (f.acked) {  // acknowledged in <baselines-dir>/acks.json: said, no action
         std::cerr << report::console_text("fabricgate nodes: " + f.text) << "\n";
         continue;
@@ -118,33 +118,33 @@ std::string run_file(const std::string& path) {
 std::string where_unsafe(const RunRecord& run) {
   for (std::size_t i = 0; i < run.nodes.size(); ++i) {
     const NodeRecord& n = run.nodes[i];
-    if (!n.hostname.empty() && !gate::is_safe_node_name(n.hostname))
+    if (!n.hostname.empty() && !cluster::is_safe_node_name(n.hostname))
       return "/nodes/" + std::to_string(i) + "/hostname";
-    if (n.hostname.empty() && !gate::is_safe_node_name(n.name))
+    if (n.hostname.empty() && !cluster::is_safe_node_name(n.name))
       return "/nodes/" + std::to_string(i) + "/name";
   }
   return "/benchmarks (params.nodes of a node pair)";
 }
 
-nlohmann::json plan_json(const gate::NodeActionPlan& plan, bool drain, const std::string& time) {
+nlohmann::json plan_json(const cluster::NodeActionPlan& plan, bool drain, const std::string& time) {
   nlohmann::json actions = nlohmann::json::array();
-  for (const gate::NodeAction& a : plan.actions) {
+  for (const cluster::NodeAction& a : plan.actions) {
     actions.push_back({{"node", a.node},
                        {"findings", a.findings},
                        {"details", a.details},
                        {"reason", a.reason},
-                       {"severity", gate::severity_name(a.severity)},
+                       {"severity", cluster::severity_name(a.severity)},
                        {"severity_why", a.severity_why},
                        {"slurm", a.slurm_line},
                        {"slurm_argv", a.drain_argv},
                        {"slurm_resume_argv", a.resume_argv},
                        {"kubernetes", a.kubectl_lines},
-                       {"kubernetes_condition", gate::is_kubernetes_node_name(a.node)
-                                                    ? gate::node_condition(a, time)
+                       {"kubernetes_condition", cluster::is_kubernetes_node_name(a.node)
+                                                    ? cluster::node_condition(a, time)
                                                     : nlohmann::json(nullptr)}});
   }
   nlohmann::json refused = nlohmann::json::array();
-  for (const gate::RefusedNode& r : plan.refused)
+  for (const cluster::RefusedNode& r : plan.refused)
     refused.push_back({{"node", r.node}, {"finding", r.finding}, {"why", r.why}});
   return {{"schema", "fabricgate.node-actions/1"},
           {"dry_run", !drain},
@@ -156,33 +156,33 @@ nlohmann::json plan_json(const gate::NodeActionPlan& plan, bool drain, const std
 // The plan as text. Details come from run files (a host id, an RDMA device name): they are
 // shown through console_text, so no line can carry a control sequence or start a GitHub
 // workflow command (`::error file=...::`).
-std::string plan_text(const gate::NodeActionPlan& plan, const std::string& format, bool drain,
+std::string plan_text(const cluster::NodeActionPlan& plan, const std::string& format, bool drain,
                       const std::string& time) {
   std::string out;
   if (format == "slurm") {  // bare lines, to review and paste
-    for (const gate::NodeAction& a : plan.actions)
+    for (const cluster::NodeAction& a : plan.actions)
       if (a.drains()) out += a.slurm_line + "\n";
     return out;
   }
   if (format == "kubernetes") {
-    for (const gate::NodeAction& a : plan.actions) {
+    for (const cluster::NodeAction& a : plan.actions) {
       for (const std::string& k : a.kubectl_lines) out += k + "\n";
-      const std::string condition = gate::node_condition_line(a, time);
+      const std::string condition = cluster::node_condition_line(a, time);
       if (!condition.empty()) out += condition + "\n";
     }
     return out;
   }
   if (plan.empty()) return "fabricgate nodes: no node is blamed by this run\n";
-  for (const gate::NodeAction& a : plan.actions) {
+  for (const cluster::NodeAction& a : plan.actions) {
     out += "node " + a.node + ":\n";
     for (const std::string& d : a.details) out += "  finding: " + report::printable(d) + "\n";
-    out += "  severity:   " + std::string(gate::severity_name(a.severity)) + " (" +
+    out += "  severity:   " + std::string(cluster::severity_name(a.severity)) + " (" +
            report::printable(a.severity_why) + ")\n";
-    const std::string condition = gate::node_condition_line(a, time);
+    const std::string condition = cluster::node_condition_line(a, time);
     if (!a.drains()) {
       if (!condition.empty()) out += "  kubernetes: " + condition + "\n";
       out += "  no drain, no cordon: " +
-             std::string(a.severity == gate::NodeSeverity::reboot_suggested
+             std::string(a.severity == cluster::NodeSeverity::reboot_suggested
                              ? "reboot it when convenient and watch the next runs"
                              : "watch the next runs") +
              "\n";
@@ -194,27 +194,27 @@ std::string plan_text(const gate::NodeActionPlan& plan, const std::string& forma
     if (a.kubectl_lines.empty())
       out += "  kubernetes: (not a Kubernetes node name: no kubectl line)\n";
   }
-  for (const gate::RefusedNode& r : plan.refused)
+  for (const cluster::RefusedNode& r : plan.refused)
     out += "no action for " + report::printable(r.finding) + " node " + report::printable(r.node) +
            ": " + report::printable(r.why) + "\n";
   for (const std::string& u : plan.unblamed)
     out += "no single node to act on: " + report::printable(u) + "\n";
   if (!drain && std::any_of(plan.actions.begin(), plan.actions.end(),
-                            [](const gate::NodeAction& a) { return a.drains(); }))
+                            [](const cluster::NodeAction& a) { return a.drains(); }))
     out += "dry run: nothing changed; --drain runs the Slurm lines\n";
   return out;
 }
 
-void print_plan(const gate::NodeActionPlan& plan, const std::string& format, bool drain,
+void print_plan(const cluster::NodeActionPlan& plan, const std::string& format, bool drain,
                 const RunRecord& run) {
   // The run's start dates the condition and the event: the same run gives the same documents.
-  const std::string time = gate::finding_time(run.started_at, launch::utc_now_iso8601());
+  const std::string time = cluster::finding_time(run.started_at, launch::utc_now_iso8601());
   if (format == "json") {  // the encoder escapes every control character itself
     std::cout << plan_json(plan, drain, time).dump(2) << "\n";
     return;
   }
   if (format == "nvsentinel") {  // a List `kubectl apply -f` takes; the encoder escapes
-    std::cout << gate::nvsentinel_health_events(plan, run.run_id, time).dump(2) << "\n";
+    std::cout << cluster::nvsentinel_health_events(plan, run.run_id, time).dump(2) << "\n";
     return;
   }
   std::cout << report::console_text(plan_text(plan, format, drain, time)) << std::flush;
@@ -248,9 +248,9 @@ NodeKnown slurm_knows(const std::string& node, int timeout_s, std::string& why) 
 
 // Confirms every blamed node with Slurm before the first drain; nothing is drained unless all
 // are confirmed. Returns the exit code to end with, or -1 when all are known.
-int confirm_all(const gate::NodeActionPlan& plan, int timeout_s) {
+int confirm_all(const cluster::NodeActionPlan& plan, int timeout_s) {
   int exit_code = -1;
-  for (const gate::NodeAction& a : plan.actions) {
+  for (const cluster::NodeAction& a : plan.actions) {
     if (!a.drains()) continue;
     std::string why;
     const NodeKnown known = slurm_knows(a.node, timeout_s, why);
@@ -266,9 +266,9 @@ int confirm_all(const gate::NodeActionPlan& plan, int timeout_s) {
 }
 
 // Runs every drain; returns how many failed (each reported on stderr).
-int drain_all(const gate::NodeActionPlan& plan, int timeout_s) {
+int drain_all(const cluster::NodeActionPlan& plan, int timeout_s) {
   int failed = 0;
-  for (const gate::NodeAction& a : plan.actions) {
+  for (const cluster::NodeAction& a : plan.actions) {
     if (!a.drains()) continue;
     const auto r = fingerprint::run_program(a.drain_argv, 1 << 16, std::chrono::seconds(timeout_s));
     if (r.succeeded()) {
@@ -284,10 +284,10 @@ int drain_all(const gate::NodeActionPlan& plan, int timeout_s) {
 }
 
 // The allocation's machines: the run's nodes by host name (a node's name when it has none).
-std::set<std::string> allocation_hosts(const RunRecord& run, const gate::NodeActionPlan& plan) {
+std::set<std::string> allocation_hosts(const RunRecord& run, const cluster::NodeActionPlan& plan) {
   std::set<std::string> hosts;
   for (const NodeRecord& n : run.nodes) hosts.insert(n.hostname.empty() ? n.name : n.hostname);
-  for (const gate::NodeAction& act : plan.actions) hosts.insert(act.node);
+  for (const cluster::NodeAction& act : plan.actions) hosts.insert(act.node);
   return hosts;
 }
 
@@ -308,30 +308,30 @@ struct BudgetCheck {
   bool exceeded() const { return after.size() > budget; }
 };
 
-BudgetCheck check_budget(const RunRecord& run, const gate::NodeActionPlan& plan,
-                         const gate::NodePolicy& policy, bool ask_slurm, int timeout_s) {
+BudgetCheck check_budget(const RunRecord& run, const cluster::NodeActionPlan& plan,
+                         const cluster::NodePolicy& policy, bool ask_slurm, int timeout_s) {
   BudgetCheck b;
   const std::set<std::string> hosts = allocation_hosts(run, plan);
   b.allocation = hosts.size();
-  b.budget = gate::drain_budget(policy, b.allocation);
+  b.budget = cluster::drain_budget(policy, b.allocation);
   const bool any_drain = std::any_of(plan.actions.begin(), plan.actions.end(),
-                                     [](const gate::NodeAction& act) { return act.drains(); });
+                                     [](const cluster::NodeAction& act) { return act.drains(); });
   if (ask_slurm && any_drain) {
     for (const std::string& h : hosts) {
-      if (gate::is_safe_node_name(h) && drained_by_fabricgate(h, timeout_s)) b.held.insert(h);
+      if (cluster::is_safe_node_name(h) && drained_by_fabricgate(h, timeout_s)) b.held.insert(h);
     }
   }
   b.after = b.held;
-  for (const gate::NodeAction& act : plan.actions)
+  for (const cluster::NodeAction& act : plan.actions)
     if (act.drains()) b.after.insert(act.node);
   return b;
 }
 
 // FABRIC-WIDE: what the run would have drained, and why none is.
-void print_fabric_wide(const BudgetCheck& b, const gate::NodeActionPlan& plan,
-                       const gate::NodePolicy& policy, const std::string& format, bool drain) {
+void print_fabric_wide(const BudgetCheck& b, const cluster::NodeActionPlan& plan,
+                       const cluster::NodePolicy& policy, const std::string& format, bool drain) {
   std::vector<std::string> nodes;
-  for (const gate::NodeAction& act : plan.actions)
+  for (const cluster::NodeAction& act : plan.actions)
     if (act.drains()) nodes.push_back(act.node);
   std::vector<std::string> held(b.held.begin(), b.held.end());
   if (format == "json") {
@@ -359,7 +359,7 @@ void print_fabric_wide(const BudgetCheck& b, const gate::NodeActionPlan& plan,
       "software's or the baseline's, not the nodes': none is drained\n",
       b.after.size(), b.allocation, b.budget, policy.drain_min_nodes, 100 * policy.drain_share,
       policy.source);
-  for (const gate::NodeAction& act : plan.actions) {
+  for (const cluster::NodeAction& act : plan.actions) {
     if (!act.drains()) continue;
     text += "  would drain " + act.node + ":";
     for (const std::string& d : act.details) text += " " + report::printable(d) + ";";
@@ -382,26 +382,28 @@ int run_nodes(const NodesArgs& a) {
   // Acknowledged findings: a malformed acks file is an input error before anything runs.
   const std::string today = gate::utc_today();
   const gate::Acks acks = gate::find_acks(a.baselines_dir, today);
-  std::vector<gate::ClusterFinding> findings = gate::check_cluster_consistency(run.nodes);
-  for (gate::ClusterFinding& f : gate::find_pair_outliers(run.benchmarks))
+  std::vector<verdict::ClusterFinding> findings = cluster::check_cluster_consistency(run.nodes);
+  for (verdict::ClusterFinding& f : cluster::find_pair_outliers(run.benchmarks))
     findings.push_back(std::move(f));
-  for (gate::ClusterFinding& f : ranks::find_stragglers(run.benchmarks))
+  for (verdict::ClusterFinding& f : cluster::find_stragglers(run.benchmarks))
     findings.push_back(std::move(f));
-  for (gate::ClusterFinding& f : fleet_findings(a)) findings.push_back(std::move(f));
+  for (verdict::ClusterFinding& f : fleet_findings(a)) findings.push_back(std::move(f));
   // DEGRADED-LINK from the launch's RDMA counters (docs/COUNTERS.md).
-  for (gate::ClusterFinding& f : gate::link_cluster_findings(run)) findings.push_back(std::move(f));
+  for (verdict::ClusterFinding& f : gate::link_cluster_findings(run))
+    findings.push_back(std::move(f));
   std::vector<std::string> ack_notes;
   gate::apply_finding_acks(findings, ack_notes, acks, run.platform, today);
   for (const std::string& n : ack_notes)
     std::cerr << report::console_text("fabricgate nodes: " + n) << "\n";
-  const gate::NodeActionPlan plan = gate::plan_node_actions(findings, run.nodes, run.run_id);
-  for (const gate::RefusedNode& r : plan.refused) {
+  const cluster::NodeActionPlan plan = cluster::plan_node_actions(findings, run.nodes, run.run_id);
+  for (const cluster::RefusedNode& r : plan.refused) {
     if (!r.unsafe_name) continue;
     throw InputError(run_file(a.run), where_unsafe(run),
-                     std::string(gate::kNodeNameRule) + " for " + r.finding + ", found \"" +
+                     std::string(cluster::kNodeNameRule) + " for " + r.finding + ", found \"" +
                          r.node + "\"; no command is built from it and nothing was drained");
   }
-  const gate::NodePolicy policy = gate::find_node_policy({"policies", shipped_policies_dir()});
+  const cluster::NodePolicy policy =
+      cluster::find_node_policy({"policies", shipped_policies_dir()});
   if (a.drain) {
     const int refused = confirm_all(plan, a.timeout_s);
     if (refused >= 0) return refused;

@@ -134,7 +134,7 @@ int gate_run(const RunArgs& a, const launch::ScenarioRun& sr) {
   if (!a.no_paired_check)
     judge.paired_check = paired_check_launcher(a.run, sr.dir, baseline, a.paired);
   std::string store_failure;
-  const gate::Comparison comparison =
+  const verdict::Comparison comparison =
       judge_with_history(run, baseline, confirmation_launcher(a, sr, run), a.store_location,
                          store::Access::write, judge, store_failure);
   emit(comparison, report::ReportFormat::console, "", a.verbose);

@@ -29,8 +29,8 @@ std::vector<RunRecord> load_side(const std::vector<std::string>& runs) {
   return out;
 }
 
-gate::AbSide side(const char* id, const char* label, const std::vector<RunRecord>& runs) {
-  gate::AbSide s;
+ab::AbSide side(const char* id, const char* label, const std::vector<RunRecord>& runs) {
+  ab::AbSide s;
   s.id = id;
   s.label = label;
   for (const RunRecord& r : runs) s.items.push_back("run=" + r.run_id);
@@ -68,7 +68,7 @@ int run_compare_against(const CompareAgainstArgs& a) {
   require_one_platform(older, platform, a.force_platform);
   require_one_platform(newer, platform, a.force_platform);
 
-  gate::AbOptions options;
+  ab::AbOptions options;
   const fs::path policy_file =
       choose_baseline(a.baseline, a.baselines_dir,
                       {platform, older.front().suite, older.front().scenario})
@@ -79,16 +79,16 @@ int run_compare_against(const CompareAgainstArgs& a) {
     options.tolerance_source = "tolerance policy of " + policy_file.string();
   }
   options.pairs_requested = static_cast<int>(older.size());
-  std::vector<gate::AbPair> pairs;
+  std::vector<ab::AbPair> pairs;
   for (std::size_t i = 0; i < older.size(); ++i) {
-    gate::AbPair p;
+    ab::AbPair p;
     p.index = static_cast<int>(i + 1);
     p.a.run = older[i];
     p.b.run = newer[i];
     pairs.push_back(std::move(p));
   }
-  gate::AbComparison c =
-      gate::compare_ab(side("a", "OLD", older), side("b", "NEW", newer), pairs, options);
+  ab::AbComparison c =
+      ab::compare_ab(side("a", "OLD", older), side("b", "NEW", newer), pairs, options);
   c.command = "compare --against";
   c.run_id = newer.front().run_id + " against " + older.front().run_id;
   // The sides are runs, not settings: "the same configuration" is not known here, and one pair
@@ -104,7 +104,7 @@ int run_compare_against(const CompareAgainstArgs& a) {
   }
   c.platform = platform;
   c.suite = older.front().suite;
-  const std::string text = a.format == "json" ? gate::ab_to_json(c).dump(2) + "\n"
+  const std::string text = a.format == "json" ? ab::ab_to_json(c).dump(2) + "\n"
                            : a.format == "markdown"
                                ? report::without_workflow_commands(report::render_ab_markdown(c))
                                : report::without_workflow_commands(report::render_ab_console(
@@ -115,7 +115,7 @@ int run_compare_against(const CompareAgainstArgs& a) {
   } else {
     write_file_atomically(a.out, text);
   }
-  return static_cast<int>(gate::ab_exit_code(c));
+  return static_cast<int>(ab::ab_exit_code(c));
 }
 
 }  // namespace fabricgate::cli

@@ -21,7 +21,7 @@ namespace fabricgate::cli {
 
 gate::CompareOptions compare_options(bool force, bool force_platform, const std::string& gate) {
   gate::CompareOptions o;
-  o.gate = gate::parse_gate_mode(gate);
+  o.gate = verdict::parse_gate_mode(gate);
   o.force = force;
   o.force_platform = force_platform;
   o.roofline_dirs = {"policies", shipped_policies_dir()};
@@ -102,14 +102,14 @@ namespace {
 // headline says how many.
 std::optional<Baseline> that_can_fail(std::optional<Baseline> b) {
   if (!b || b->entries.empty()) return b;
-  const gate::BaselineStatus status = gate::baseline_status(*b);
+  const baseline::BaselineStatus status = baseline::baseline_status(*b);
   if (status.gateable > 0) return b;
   // Launches too noisy or too few for any policy are said in the headline ("0 of N keys
   // gated"); refused is a policy that gates nothing where the default policy would gate keys.
   Baseline with_defaults = *b;
   with_defaults.policy = TolerancePolicy::defaults();
   set_family_size(with_defaults.policy, b->entries.size());
-  const std::size_t by_default = gate::baseline_status(with_defaults).gateable;
+  const std::size_t by_default = baseline::baseline_status(with_defaults).gateable;
   if (by_default > 0)
     throw InputError(b->source, "/tolerance_policy",
                      fmt::format("a policy under which some key can gate: under this one none of "
@@ -146,10 +146,12 @@ std::optional<Baseline> located_baseline(const RunRecord& run, const std::string
   return load_baseline(where.path);
 }
 
-gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Baseline>& baseline,
-                                    const gate::ConfirmationLauncher& confirmations,
-                                    const store::StoreLocation& store, store::Access access,
-                                    const gate::JudgeOptions& options, std::string& store_failure) {
+verdict::Comparison judge_with_history(const RunRecord& run,
+                                       const std::optional<Baseline>& baseline,
+                                       const gate::ConfirmationLauncher& confirmations,
+                                       const store::StoreLocation& store, store::Access access,
+                                       const gate::JudgeOptions& options,
+                                       std::string& store_failure) {
   const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
   // The platform's gross-change limits live next to its baseline (gross_change.hpp).
   const std::optional<gate::GrossChangeLimits> gross =
@@ -162,7 +164,7 @@ gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Ba
                          history ? &*history : nullptr, judge);
 }
 
-void report_missing_required_baseline(const gate::Comparison& c, const RunRecord& run,
+void report_missing_required_baseline(const verdict::Comparison& c, const RunRecord& run,
                                       bool required) {
   if (c.has_baseline || !required) return;
   std::cerr << "fabricgate: error: no baseline for platform " << run.platform
@@ -175,8 +177,8 @@ void note_baseline_location(const BaselineLocation& where) {
   if (!line.empty()) std::cerr << "fabricgate: " << line << "\n";
 }
 
-void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out,
-          bool verbose) {
+void emit(const verdict::Comparison& comparison, report::ReportFormat format,
+          const std::string& out, bool verbose) {
   report::RenderOptions options;
   options.verbose = verbose;
   options.color = out.empty() && format == report::ReportFormat::console &&

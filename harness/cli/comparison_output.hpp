@@ -18,7 +18,7 @@ namespace fabricgate::cli {
 struct GatedRun {
   RunRecord run;
   std::optional<Baseline> baseline;
-  gate::Comparison comparison;
+  verdict::Comparison comparison;
   bool store_failed = false;  // the store could not be read: judged without DRIFT (exit 3)
   std::string store_failure;  // why, printed after the verdict (report_history_failure)
 };
@@ -42,10 +42,12 @@ std::optional<Baseline> located_baseline(const RunRecord& run, const std::string
 // a baseline) sets the DRIFT window of the history read from `store` (`access`: read commands
 // never create or migrate it). `store_failure` says why when the store cannot be read: the run is
 // then judged without DRIFT, the caller prints it after the verdict and a pass becomes exit 3.
-gate::Comparison judge_with_history(const RunRecord& run, const std::optional<Baseline>& baseline,
-                                    const gate::ConfirmationLauncher& confirmations,
-                                    const store::StoreLocation& store, store::Access access,
-                                    const gate::JudgeOptions& options, std::string& store_failure);
+verdict::Comparison judge_with_history(const RunRecord& run,
+                                       const std::optional<Baseline>& baseline,
+                                       const gate::ConfirmationLauncher& confirmations,
+                                       const store::StoreLocation& store, store::Access access,
+                                       const gate::JudgeOptions& options,
+                                       std::string& store_failure);
 
 // Judges `runs[0]` with `runs[1..]` as its later launches of the same session (or, with one run,
 // the confirmations it kept), against its baseline, with DRIFT from `store` (none: no DRIFT).
@@ -56,7 +58,7 @@ GatedRun judge_run_files(const std::vector<std::string>& runs, const std::string
 
 // With --require-baseline and no baseline: says so on stderr with the command that makes one
 // (gate::command_exit_code then gives exit 2).
-void report_missing_required_baseline(const gate::Comparison& c, const RunRecord& run,
+void report_missing_required_baseline(const verdict::Comparison& c, const RunRecord& run,
                                       bool required);
 
 // On stderr, when the baseline found is the older per-platform file: which file gates and why.
@@ -80,7 +82,7 @@ gate::CompareOptions compare_options(bool force, bool force_platform,
 
 // `out` empty: stdout. Colours for the console format on a terminal unless NO_COLOR is set.
 // `verbose`: the console lists every key with its notes instead of summarising passes and skips.
-void emit(const gate::Comparison& comparison, report::ReportFormat format, const std::string& out,
-          bool verbose = false);
+void emit(const verdict::Comparison& comparison, report::ReportFormat format,
+          const std::string& out, bool verbose = false);
 
 }  // namespace fabricgate::cli

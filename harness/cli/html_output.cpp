@@ -52,7 +52,7 @@ void add_history(const RunRecord& run, const HtmlHistoryOptions& h, report::Html
 
 }  // namespace
 
-void write_html_report(const RunRecord& run, const gate::Comparison& comparison,
+void write_html_report(const RunRecord& run, const verdict::Comparison& comparison,
                        const HtmlHistoryOptions& history, const std::string& out) {
   report::HtmlInputs in;
   in.history_last = history.last;

@@ -18,7 +18,7 @@ struct HtmlHistoryOptions {
 
 // History warnings (corrupt or foreign run files) go to stderr. Throws InputError when an explicit
 // history directory does not exist.
-void write_html_report(const RunRecord& run, const gate::Comparison& comparison,
+void write_html_report(const RunRecord& run, const verdict::Comparison& comparison,
                        const HtmlHistoryOptions& history, const std::string& out);
 
 }  // namespace fabricgate::cli

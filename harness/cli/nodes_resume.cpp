@@ -37,7 +37,7 @@ std::vector<DrainedNode> drained_by_fabricgate(int timeout_s) {
     const std::string record = r.out.substr(pos, end - pos);
     pos = end + 1;
     const std::string node = slurm_field(record, "NodeName");
-    if (node.empty() || !held_by_fabricgate(record) || !gate::is_safe_node_name(node)) continue;
+    if (node.empty() || !held_by_fabricgate(record) || !cluster::is_safe_node_name(node)) continue;
     DrainedNode d{node, "", slurm_reason(record)};
     const std::size_t stamp = d.reason.rfind(" [");
     const std::size_t at = stamp == std::string::npos ? stamp : d.reason.find('@', stamp);
@@ -57,7 +57,8 @@ bool passing(const store::StoredRun& r) {
 }  // namespace
 
 int run_nodes_resume(const ResumeArgs& a) {
-  const gate::NodePolicy policy = gate::find_node_policy({"policies", shipped_policies_dir()});
+  const cluster::NodePolicy policy =
+      cluster::find_node_policy({"policies", shipped_policies_dir()});
   const store::StoreLocation where = store::resolve_store_location(a.store, "results");
   if (where.kind == store::StoreKind::none)
     throw InputError("--store none: --resume counts a node's passing runs in the results store");

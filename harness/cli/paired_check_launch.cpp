@@ -24,7 +24,7 @@ struct Sides {
 
 // The baseline's fabric settings as side A, this run's as side B (gate::paired_check_sides, the
 // items the RUNNER-DIFFERS reason prints for a recorded run).
-Sides sides_of(const gate::Comparison& c) {
+Sides sides_of(const verdict::Comparison& c) {
   gate::PairedCheckSides items = gate::paired_check_sides(c.fingerprint_changes);
   Sides s{std::move(items.a), std::move(items.b), "", ""};
   // Side A's values come from the baseline file, which a pull request may change: like
@@ -61,7 +61,7 @@ gate::PairedCheckProvider paired_check_launcher(const launch::RunOptions& base,
                                                 const std::optional<Baseline>& baseline,
                                                 PairedCheckLimits limits) {
   return [base, run_dir, baseline, limits](
-             gate::Comparison& c, const RunRecord& run) -> std::optional<gate::PairedCheck> {
+             verdict::Comparison& c, const RunRecord& run) -> std::optional<gate::PairedCheck> {
     if (c.software_changes.empty()) return std::nullopt;  // the runner differs, not the setup
     const Sides sides = sides_of(c);
     if (!sides.not_reproducible.empty()) {
@@ -83,8 +83,8 @@ gate::PairedCheckProvider paired_check_launcher(const launch::RunOptions& base,
       return std::nullopt;
     }
     std::vector<std::string> keys;
-    for (const gate::KeyComparison& k : c.keys) {
-      if (gate::verdict_change_unjudged(k.verdict)) keys.push_back(k.key);
+    for (const verdict::KeyComparison& k : c.keys) {
+      if (verdict::verdict_change_unjudged(k.verdict)) keys.push_back(k.key);
     }
     launch::AbRunOptions o;
     o.run = base;
@@ -123,8 +123,8 @@ gate::PairedCheckProvider paired_check_launcher(const launch::RunOptions& base,
       p.pairs = static_cast<int>(r.comparison.pairs_compared.size());
       p.stop_reason =
           r.comparison.complete ? r.comparison.stop_reason : r.comparison.incomplete_reason;
-      for (const gate::AbKey& k : r.comparison.keys) {
-        p.keys[k.key] = {gate::ab_verdict_name(k.verdict), k.performance.low, k.performance.high,
+      for (const ab::AbKey& k : r.comparison.keys) {
+        p.keys[k.key] = {ab::ab_verdict_name(k.verdict), k.performance.low, k.performance.high,
                          k.tolerance, k.pairs_needed};
       }
       std::cerr << "fabricgate: paired check: " << r.comparison.headline() << "\n";
@@ -144,7 +144,7 @@ gate::PairedCheckProvider recorded_paired_check(const std::filesystem::path& run
   std::filesystem::path dir =
       std::filesystem::is_directory(run_path) ? run_path : run_path.parent_path();
   if (dir.empty()) dir = ".";
-  return [dir](gate::Comparison&, const RunRecord&) -> std::optional<gate::PairedCheck> {
+  return [dir](verdict::Comparison&, const RunRecord&) -> std::optional<gate::PairedCheck> {
     return gate::load_paired_check(dir);
   };
 }

@@ -109,7 +109,7 @@ void report_not_recorded(const store::StoreLocation& location, const RunRecord& 
 }  // namespace
 
 bool record_run(const store::StoreLocation& location, const RunRecord& run,
-                const gate::Comparison& comparison, const std::string& history_failure,
+                const verdict::Comparison& comparison, const std::string& history_failure,
                 const std::string& host_key) {
   if (location.kind == store::StoreKind::none) return true;
   if (!history_failure.empty()) {  // the same store just failed: not waited for a second time

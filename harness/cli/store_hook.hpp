@@ -38,7 +38,7 @@ std::optional<gate::RunHistory> load_history(const store::StoreLocation& locatio
 // pass into 3.
 // `host_key`: seal the row with it (only `run`, for the run it measured, passes one).
 bool record_run(const store::StoreLocation& location, const RunRecord& run,
-                const gate::Comparison& comparison, const std::string& history_failure,
+                const verdict::Comparison& comparison, const std::string& history_failure,
                 const std::string& host_key = "");
 
 // Prints the failure load_history returned, if any (after the verdict).

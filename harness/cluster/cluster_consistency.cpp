@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-namespace fabricgate::gate {
+namespace fabricgate::cluster {
 
 namespace {
 
@@ -24,8 +24,9 @@ std::string name_list(const std::vector<std::string>& names) {
 
 }  // namespace
 
-std::vector<ClusterFinding> check_cluster_consistency(const std::vector<NodeRecord>& nodes) {
-  std::vector<ClusterFinding> out;
+std::vector<verdict::ClusterFinding> check_cluster_consistency(
+    const std::vector<NodeRecord>& nodes) {
+  std::vector<verdict::ClusterFinding> out;
   if (nodes.size() < 2) return out;
   std::set<std::string> fields;
   for (const NodeRecord& n : nodes) {
@@ -46,7 +47,7 @@ std::vector<ClusterFinding> check_cluster_consistency(const std::vector<NodeReco
       for (const auto& [value, names] : by_value) {
         if (value == majority->first) continue;
         for (const std::string& node : names) {
-          out.push_back({finding_id::node_mismatch, true, node, field,
+          out.push_back({verdict::finding_id::node_mismatch, true, node, field,
                          "node " + node + ": " + field + " " + shown(value) + " differs from " +
                              shown(majority->first) + " on " +
                              std::to_string(majority->second.size()) + " of " +
@@ -63,9 +64,9 @@ std::vector<ClusterFinding> check_cluster_consistency(const std::vector<NodeReco
       all.insert(all.end(), names.begin(), names.end());
     }
     text.pop_back();
-    out.push_back({finding_id::node_mismatch, true, name_list(all), field, text, ""});
+    out.push_back({verdict::finding_id::node_mismatch, true, name_list(all), field, text, ""});
   }
   return out;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::cluster

@@ -12,10 +12,11 @@
 #include "harness/model/run_record.hpp"
 #include "harness/verdict/comparison.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::cluster {
 
 // One NODE-MISMATCH finding per (node, fact) that differs from the majority, or per fact
 // without a majority. Empty for fewer than 2 nodes.
-std::vector<ClusterFinding> check_cluster_consistency(const std::vector<NodeRecord>& nodes);
+std::vector<verdict::ClusterFinding> check_cluster_consistency(
+    const std::vector<NodeRecord>& nodes);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::cluster

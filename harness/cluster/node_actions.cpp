@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-namespace fabricgate::gate {
+namespace fabricgate::cluster {
 
 namespace {
 
@@ -32,20 +32,22 @@ std::string printable(std::string_view s) {
   return out;
 }
 
-bool is_blaming(const ClusterFinding& f) {
+bool is_blaming(const verdict::ClusterFinding& f) {
   if (f.acked) return false;  // acknowledged until its expiry (harness/gate/acks.hpp)
   // A host outside the fleet is the node's finding whichever question the job asked
   // (harness/gate/runner_split.hpp): the admin acts on it even when the change passed.
-  if (f.id == finding_id::host_outlier) return !f.node.empty();
+  if (f.id == verdict::finding_id::host_outlier) return !f.node.empty();
   // A STRAGGLER names a node only when the rank was alone on its host (ranks/straggler.hpp).
   // DEGRADED-LINK: a NIC port of the host took fatal errors during a launch (docs/COUNTERS.md).
   return f.fails_gate &&
-         (f.id == finding_id::suspect_node || f.id == finding_id::node_mismatch ||
-          f.id == finding_id::degraded_link || (f.id == finding_id::straggler && !f.node.empty()));
+         (f.id == verdict::finding_id::suspect_node || f.id == verdict::finding_id::node_mismatch ||
+          f.id == verdict::finding_id::degraded_link ||
+          (f.id == verdict::finding_id::straggler && !f.node.empty()));
 }
 
-std::string finding_label(const ClusterFinding& f) {
-  return f.field.empty() || f.id != finding_id::node_mismatch ? f.id : f.id + " " + f.field;
+std::string finding_label(const verdict::ClusterFinding& f) {
+  return f.field.empty() || f.id != verdict::finding_id::node_mismatch ? f.id
+                                                                       : f.id + " " + f.field;
 }
 
 // Label and taint value: the first finding's id in lower case ("suspect-node").
@@ -107,18 +109,18 @@ const char* severity_name(NodeSeverity s) {
   return "monitor";
 }
 
-FindingSeverity finding_severity(const ClusterFinding& f) {
-  if (f.id == finding_id::degraded_link)
+FindingSeverity finding_severity(const verdict::ClusterFinding& f) {
+  if (f.id == verdict::finding_id::degraded_link)
     return {NodeSeverity::drain, "fatal NIC port errors counted during the launch: a fact"};
-  if (f.id == finding_id::node_mismatch)
+  if (f.id == verdict::finding_id::node_mismatch)
     return {NodeSeverity::drain, "its software differs from the other nodes': a fact"};
-  if (f.id == finding_id::host_outlier) {
+  if (f.id == verdict::finding_id::host_outlier) {
     if (f.confirmed)
       return {NodeSeverity::drain,
               "its own level, from earlier sessions, is outside the fleet too: confirmed"};
     return {NodeSeverity::monitor, "outside the fleet in this run only: not confirmed"};
   }
-  if (f.id == finding_id::suspect_node)
+  if (f.id == verdict::finding_id::suspect_node)
     return {NodeSeverity::reboot_suggested,
             "slower in every pair it is in, in this run only: not confirmed"};
   return {NodeSeverity::monitor, "seen in this run only: not confirmed"};  // STRAGGLER
@@ -162,18 +164,19 @@ std::string shell_quiet_text(std::string_view text, std::size_t max) {
   return out;
 }
 
-NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings,
+NodeActionPlan plan_node_actions(const std::vector<verdict::ClusterFinding>& findings,
                                  const std::vector<NodeRecord>& nodes, const std::string& run_id) {
   NodeActionPlan plan;
   std::map<std::string, std::size_t> hosts_named;  // host name -> how many nodes carry it
   for (const NodeRecord& n : nodes) ++hosts_named[n.hostname.empty() ? n.name : n.hostname];
   std::map<std::string, std::size_t> action_of;  // host -> index in plan.actions
-  for (const ClusterFinding& f : findings) {
+  for (const verdict::ClusterFinding& f : findings) {
     if (!is_blaming(f)) continue;
     const NodeRecord* node = find_node(nodes, f.node);
     if (!node && !nodes.empty()) {
       // A NODE-MISMATCH without a majority lists every node per value: nobody to blame.
-      if (f.id == finding_id::node_mismatch && f.text.find("no majority") != std::string::npos) {
+      if (f.id == verdict::finding_id::node_mismatch &&
+          f.text.find("no majority") != std::string::npos) {
         plan.unblamed.push_back(f.text);
       } else {
         plan.refused.push_back(
@@ -237,4 +240,4 @@ std::vector<std::string> node_action_lines(const NodeActionPlan& plan) {
   return out;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::cluster

@@ -17,7 +17,7 @@
 #include "harness/model/run_record.hpp"
 #include "harness/verdict/comparison.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::cluster {
 
 // How bad a runner finding is, and so what is done about the node (issue 55; the rule is
 // finding_severity below, documented in docs/MULTINODE.md "Severity"):
@@ -33,7 +33,7 @@ struct FindingSeverity {
   NodeSeverity severity = NodeSeverity::monitor;
   std::string why;
 };
-FindingSeverity finding_severity(const ClusterFinding& f);
+FindingSeverity finding_severity(const verdict::ClusterFinding& f);
 
 struct NodeAction {
   std::string node;                   // the machine: its host name, as Slurm and Kubernetes know it
@@ -83,11 +83,11 @@ std::string shell_quiet_text(std::string_view text, std::size_t max = 200);
 // One action per blamed node (its findings merged), from the failing SUSPECT-NODE, STRAGGLER (alone
 // on its host) and NODE-MISMATCH findings; `nodes` maps a finding's node name to its host name and
 // tells emulated nodes apart (an empty list: names are taken as host names).
-NodeActionPlan plan_node_actions(const std::vector<ClusterFinding>& findings,
+NodeActionPlan plan_node_actions(const std::vector<verdict::ClusterFinding>& findings,
                                  const std::vector<NodeRecord>& nodes, const std::string& run_id);
 
 // The plan as report lines: "slurm: scontrol ...", "kubernetes: kubectl ...", and
 // "# no action for <finding> node <name>: <why>" (the name reduced to shell_quiet_text).
 std::vector<std::string> node_action_lines(const NodeActionPlan& plan);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::cluster

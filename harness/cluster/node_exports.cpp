@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-namespace fabricgate::gate {
+namespace fabricgate::cluster {
 
 namespace {
 
@@ -44,7 +44,7 @@ std::string dns_name(const std::string& text, std::size_t max) {
 // NVSentinel's componentClass: a port with fatal errors is the NIC's; the other findings are
 // about the node as a whole (its software, its place in the pairs, its level).
 std::string component_class(const std::string& finding) {
-  return finding.rfind(finding_id::degraded_link, 0) == 0 ? "NIC" : "Node";
+  return finding.rfind(verdict::finding_id::degraded_link, 0) == 0 ? "NIC" : "Node";
 }
 
 // What NVSentinel should recommend: drain asks for a person (fabricgate cannot tell a bad cable
@@ -130,4 +130,4 @@ nlohmann::json nvsentinel_health_events(const NodeActionPlan& plan, const std::s
   return {{"apiVersion", "v1"}, {"kind", "List"}, {"items", std::move(items)}};
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::cluster

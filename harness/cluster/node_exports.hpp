@@ -15,7 +15,7 @@
 
 #include "harness/cluster/node_actions.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::cluster {
 
 inline constexpr const char* kNodeConditionType = "FabricgateDegraded";
 
@@ -38,4 +38,4 @@ nlohmann::json node_condition(const NodeAction& action, const std::string& time)
 // shell.
 std::string node_condition_line(const NodeAction& action, const std::string& time);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::cluster

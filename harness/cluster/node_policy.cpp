@@ -5,7 +5,7 @@
 
 #include "core/json_file.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::cluster {
 
 NodePolicy load_node_policy(const std::filesystem::path& file) {
   const nlohmann::json doc = load_json_file(file);
@@ -51,4 +51,4 @@ std::size_t drain_budget(const NodePolicy& policy, std::size_t allocation_nodes)
   return std::max(static_cast<std::size_t>(policy.drain_min_nodes), share);
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::cluster

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace fabricgate::gate {
+namespace fabricgate::cluster {
 
 inline constexpr const char* kNodePolicySchema = "fabricgate.nodes/1";
 
@@ -33,4 +33,4 @@ NodePolicy load_node_policy(const std::filesystem::path& file);
 // How many of `allocation_nodes` may be drained at once: max(min_nodes, floor(share x nodes)).
 std::size_t drain_budget(const NodePolicy& policy, std::size_t allocation_nodes);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::cluster

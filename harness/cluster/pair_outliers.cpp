@@ -10,7 +10,7 @@
 #include "harness/verdict/finding_ids.hpp"
 #include "harness/verdict/units_text.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::cluster {
 
 namespace {
 
@@ -33,8 +33,8 @@ struct NodeScore {
 
 }  // namespace
 
-std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult>& results,
-                                               const PairOutlierPolicy& policy) {
+std::vector<verdict::ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult>& results,
+                                                        const PairOutlierPolicy& policy) {
   // (backend, bytes) -> that size's pairs
   std::map<std::pair<std::string, std::uint64_t>, std::vector<PairResult>> groups;
   for (const BenchmarkResult& r : results) {
@@ -48,19 +48,19 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
     groups[{r.backend, r.bytes}].push_back(
         {&r, (*it)[0].get<std::string>(), (*it)[1].get<std::string>()});
   }
-  std::vector<ClusterFinding> slow_pairs;
+  std::vector<verdict::ClusterFinding> slow_pairs;
   std::map<std::string, NodeScore> scores;
   for (const auto& [group, pairs] : groups) {
     if (pairs.size() < policy.min_pairs) continue;
     std::vector<double> rates;
     rates.reserve(pairs.size());
     for (const PairResult& p : pairs) rates.push_back(p.result->algbw_GBps);
-    const double group_median = median(rates);
-    const std::string size = format_bytes(group.second);
+    const double group_median = stats::median(rates);
+    const std::string size = verdict::format_bytes(group.second);
     for (const PairResult& p : pairs) {
       const double rate = p.result->algbw_GBps;
       if (group_median > 0 && rate < policy.slow_pair_fraction * group_median) {
-        slow_pairs.push_back({finding_id::slow_pair, false, p.a + "+" + p.b, p.result->key,
+        slow_pairs.push_back({verdict::finding_id::slow_pair, false, p.a + "+" + p.b, p.result->key,
                               "pair " + p.a + "+" + p.b + " at " + size + ": " + rate_text(rate) +
                                   ", " + ratio_text(rate / group_median) + " the median " +
                                   rate_text(group_median) + " of " + std::to_string(pairs.size()) +
@@ -81,9 +81,9 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
       for (const PairResult& p : pairs) {
         if (p.a != node && p.b != node) others.push_back(p.result->algbw_GBps);
       }
-      const double ref = median(others);
+      const double ref = stats::median(others);
       if (ref <= 0) continue;
-      const double ratio = median(mine) / ref;
+      const double ratio = stats::median(mine) / ref;
       NodeScore& s = scores[node];
       ++s.judged;
       if (ratio < policy.suspect_fraction) ++s.low;
@@ -93,10 +93,10 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
       }
     }
   }
-  std::vector<ClusterFinding> out;
+  std::vector<verdict::ClusterFinding> out;
   for (const auto& [node, s] : scores) {
     if (s.low * 2 <= s.judged) continue;
-    out.push_back({finding_id::suspect_node, true, node, "",
+    out.push_back({verdict::finding_id::suspect_node, true, node, "",
                    "node " + node + ": its pairs run below " + ratio_text(policy.suspect_fraction) +
                        " the median of the pairs without it at " + std::to_string(s.low) + " of " +
                        std::to_string(s.judged) + " sizes (worst " + ratio_text(s.worst) + " at " +
@@ -107,4 +107,4 @@ std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult
   return out;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::cluster

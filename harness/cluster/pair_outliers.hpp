@@ -12,7 +12,7 @@
 #include "harness/model/run_record.hpp"
 #include "harness/verdict/comparison.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::cluster {
 
 struct PairOutlierPolicy {
   double slow_pair_fraction = 0.5;  // "far below": under half the median
@@ -20,7 +20,7 @@ struct PairOutlierPolicy {
   std::size_t min_pairs = 3;        // pairs per size before any median means something
 };
 
-std::vector<ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult>& results,
-                                               const PairOutlierPolicy& policy = {});
+std::vector<verdict::ClusterFinding> find_pair_outliers(const std::vector<BenchmarkResult>& results,
+                                                        const PairOutlierPolicy& policy = {});
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::cluster

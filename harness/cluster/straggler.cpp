@@ -12,7 +12,7 @@
 #include "harness/stats/statistics.hpp"
 #include "harness/verdict/finding_ids.hpp"
 
-namespace fabricgate::ranks {
+namespace fabricgate::cluster {
 
 namespace {
 
@@ -74,15 +74,15 @@ double binomial_upper_tail(int n, int k, double p) {
   return std::min(1.0, sum);
 }
 
-std::vector<gate::ClusterFinding> find_stragglers(const std::vector<BenchmarkResult>& results,
-                                                  const StragglerPolicy& policy) {
+std::vector<verdict::ClusterFinding> find_stragglers(const std::vector<BenchmarkResult>& results,
+                                                     const StragglerPolicy& policy) {
   std::vector<Candidate> tested;
   for (const BenchmarkResult& r : results) {
     if (auto c = candidate_of(r, policy)) tested.push_back(*c);
   }
   std::vector<double> p_values;
   for (const Candidate& c : tested) p_values.push_back(c.p_value);
-  const std::vector<double> adjusted = gate::holm_adjust(p_values);
+  const std::vector<double> adjusted = stats::holm_adjust(p_values);
 
   // Per rank: the keys it straggled in, and the one with the largest pace ratio.
   struct Blame {
@@ -93,7 +93,7 @@ std::vector<gate::ClusterFinding> find_stragglers(const std::vector<BenchmarkRes
     if (adjusted[i] <= policy.alpha && tested[i].over_margin)
       blamed[tested[i].rank->rank].keys.push_back(i);
   }
-  std::vector<gate::ClusterFinding> out;
+  std::vector<verdict::ClusterFinding> out;
   for (const auto& [rank, blame] : blamed) {
     std::size_t worst = blame.keys.front();
     for (const std::size_t i : blame.keys) {
@@ -107,8 +107,8 @@ std::vector<gate::ClusterFinding> find_stragglers(const std::vector<BenchmarkRes
     for (const RankTiming& o : c.result->ranks) {
       if (o.rank != t.rank) shared.insert(o.host);
     }
-    gate::ClusterFinding f;
-    f.id = gate::finding_id::straggler;
+    verdict::ClusterFinding f;
+    f.id = verdict::finding_id::straggler;
     f.fails_gate = true;
     f.node = shared.count(t.host) == 0 ? t.host : std::string();
     f.field = fmt::format("rank {}", t.rank);
@@ -125,4 +125,4 @@ std::vector<gate::ClusterFinding> find_stragglers(const std::vector<BenchmarkRes
   return out;
 }
 
-}  // namespace fabricgate::ranks
+}  // namespace fabricgate::cluster

@@ -13,7 +13,7 @@
 #include "core/benchmark_result.hpp"
 #include "harness/verdict/comparison.hpp"
 
-namespace fabricgate::ranks {
+namespace fabricgate::cluster {
 
 struct StragglerPolicy {
   double alpha = 0.01;   // family-wise over the keys tested
@@ -24,7 +24,7 @@ struct StragglerPolicy {
 // Binomial upper tail P(X >= k) for X ~ Bin(n, p).
 double binomial_upper_tail(int n, int k, double p);
 
-std::vector<gate::ClusterFinding> find_stragglers(const std::vector<BenchmarkResult>& results,
-                                                  const StragglerPolicy& policy = {});
+std::vector<verdict::ClusterFinding> find_stragglers(const std::vector<BenchmarkResult>& results,
+                                                     const StragglerPolicy& policy = {});
 
-}  // namespace fabricgate::ranks
+}  // namespace fabricgate::cluster

@@ -72,8 +72,9 @@ std::string problem(const Ack& a, const std::string& today, std::string& field) 
 }
 
 // The blaming findings: what fails the gate, and a host outside the fleet (node_actions.cpp).
-bool blames(const ClusterFinding& f) {
-  return !f.acked && (f.fails_gate || (f.id == finding_id::host_outlier && !f.node.empty()));
+bool blames(const verdict::ClusterFinding& f) {
+  return !f.acked &&
+         (f.fails_gate || (f.id == verdict::finding_id::host_outlier && !f.node.empty()));
 }
 
 bool matches(const std::string& glob, const std::string& text) {
@@ -142,13 +143,13 @@ Acks find_acks(const std::filesystem::path& baselines_dir, const std::string& to
   return load_acks(file, today);
 }
 
-std::size_t apply_acks(Comparison& c, const Acks& acks, const std::string& platform,
+std::size_t apply_acks(verdict::Comparison& c, const Acks& acks, const std::string& platform,
                        const std::string& today) {
   std::size_t acked = 0;
   std::vector<const Ack*> used;
   std::vector<std::string> expired;
-  for (KeyComparison& k : c.keys) {
-    if (!verdict_fails_gate(k.verdict)) continue;
+  for (verdict::KeyComparison& k : c.keys) {
+    if (!verdict::verdict_fails_gate(k.verdict)) continue;
     for (const Ack& a : acks.entries) {
       if (a.key.empty() || a.platform != platform || !matches(a.key, k.key)) continue;
       if (today >= a.expires) {
@@ -156,8 +157,8 @@ std::size_t apply_acks(Comparison& c, const Acks& acks, const std::string& platf
         continue;
       }
       k.reason = "ACKED until " + a.expires + " by " + a.who + " (" + a.reason + "); was " +
-                 verdict_name(k.verdict) + ": " + k.reason;
-      k.verdict = Verdict::acked;
+                 verdict::verdict_name(k.verdict) + ": " + k.reason;
+      k.verdict = verdict::Verdict::acked;
       ++acked;
       if (std::find(used.begin(), used.end(), &a) == used.end()) used.push_back(&a);
       break;
@@ -171,12 +172,12 @@ std::size_t apply_acks(Comparison& c, const Acks& acks, const std::string& platf
   return acked;
 }
 
-std::size_t apply_finding_acks(std::vector<ClusterFinding>& findings,
+std::size_t apply_finding_acks(std::vector<verdict::ClusterFinding>& findings,
                                std::vector<std::string>& warnings, const Acks& acks,
                                const std::string& platform, const std::string& today) {
   std::size_t acked = 0;
   std::vector<const Ack*> used;
-  for (ClusterFinding& f : findings) {
+  for (verdict::ClusterFinding& f : findings) {
     if (!blames(f)) continue;
     for (const Ack& a : acks.entries) {
       if (a.finding.empty() || a.platform != platform || !matches(a.finding, f.id) ||

@@ -57,14 +57,14 @@ std::string utc_today();
 // Turns the failing keys an active ack of `platform` matches into ACKED (the reason says until
 // when, by whom, why, and what the verdict was), adds a warning per active ack used and per
 // expired ack whose key fails again. Returns the number of keys acked.
-std::size_t apply_acks(Comparison& c, const Acks& acks, const std::string& platform,
+std::size_t apply_acks(verdict::Comparison& c, const Acks& acks, const std::string& platform,
                        const std::string& today);
 
 // Turns the blaming runner findings (failing ones, and HOST-OUTLIER) an active finding ack of
 // `platform` matches into acked ones (ClusterFinding::acked: fails nothing, plans no node action;
 // the text says until when, by whom and why), and adds to `warnings` a line per active ack used and
 // per expired one whose finding is back. Returns the number acked.
-std::size_t apply_finding_acks(std::vector<ClusterFinding>& findings,
+std::size_t apply_finding_acks(std::vector<verdict::ClusterFinding>& findings,
                                std::vector<std::string>& warnings, const Acks& acks,
                                const std::string& platform, const std::string& today);
 

@@ -36,7 +36,8 @@ namespace {
 
 std::string plain_percent(double fraction) { return fmt::format("{:.1f}%", fraction * 100); }
 
-std::string describe_changes(const std::string& prefix, const std::vector<Change>& changes) {
+std::string describe_changes(const std::string& prefix,
+                             const std::vector<verdict::Change>& changes) {
   std::string out = prefix;
   for (std::size_t i = 0; i < changes.size(); ++i) {
     out += (i == 0 ? ": " : "; ") + changes[i].what + " " + changes[i].before + " -> " +
@@ -50,8 +51,8 @@ std::string without_rank_count(const std::string& key) {
   return BenchmarkKey::parse(key).with("ranks", "*").text();
 }
 
-KeyComparison start_key(const BenchmarkResult& r) {
-  KeyComparison k;
+verdict::KeyComparison start_key(const BenchmarkResult& r) {
+  verdict::KeyComparison k;
   k.identify(r.key, r);
   k.notes = r.notes;
   k.time_us_now = r.time_us;
@@ -60,7 +61,7 @@ KeyComparison start_key(const BenchmarkResult& r) {
   return k;
 }
 
-void fill_baseline_figures(KeyComparison& k, const BaselineEntry& e) {
+void fill_baseline_figures(verdict::KeyComparison& k, const BaselineEntry& e) {
   k.time_us_baseline = e.time_us.median;
   k.algbw_baseline = e.algbw_GBps.median;
   if (e.busbw_GBps) k.busbw_baseline = e.busbw_GBps->median;
@@ -74,20 +75,22 @@ std::string first_error_note(const BenchmarkResult& r) {
 }
 
 // Verdicts that need no baseline, or that pre-empt the numbers. Returns true when decided.
-bool decide_without_numbers(const BenchmarkResult& r, KeyComparison& k) {
+bool decide_without_numbers(const BenchmarkResult& r, verdict::KeyComparison& k) {
   if (r.has_error_note()) {
-    k.verdict = Verdict::invalid;
-    k.reason = format_bytes(r.bytes) + ": invalid measurement (" + first_error_note(r) + ")";
+    k.verdict = verdict::Verdict::invalid;
+    k.reason =
+        verdict::format_bytes(r.bytes) + ": invalid measurement (" + first_error_note(r) + ")";
   } else if (r.status == ResultStatus::error) {
-    k.verdict = Verdict::invalid;
-    k.reason = format_bytes(r.bytes) +
+    k.verdict = verdict::Verdict::invalid;
+    k.reason = verdict::format_bytes(r.bytes) +
                ": benchmark failed: " + (r.message.empty() ? "no message" : r.message);
   } else if (r.status == ResultStatus::wrong) {
-    k.verdict = Verdict::wrong_results;
-    k.reason = format_bytes(r.bytes) + ": wrong results (" + std::to_string(r.wrong_elements) +
-               " elements differ)" + (r.message.empty() ? "" : ": " + r.message);
+    k.verdict = verdict::Verdict::wrong_results;
+    k.reason = verdict::format_bytes(r.bytes) + ": wrong results (" +
+               std::to_string(r.wrong_elements) + " elements differ)" +
+               (r.message.empty() ? "" : ": " + r.message);
   } else if (r.status == ResultStatus::skipped) {
-    k.verdict = Verdict::skipped;
+    k.verdict = verdict::Verdict::skipped;
     k.reason = r.message.empty() ? "skipped" : "skipped: " + r.message;
   } else {
     return false;
@@ -97,9 +100,9 @@ bool decide_without_numbers(const BenchmarkResult& r, KeyComparison& k) {
 
 // Route checks (P02 per key, P05/P06, P19). Returns true when a failing verdict was decided.
 bool decide_route(const RunRecord& run, const BenchmarkResult& r, const BaselineEntry& e,
-                  KeyComparison& k) {
+                  verdict::KeyComparison& k) {
   if ((r.gpus_per_process > 1) != (e.gpus_per_process > 1)) {
-    k.verdict = Verdict::invalid;
+    k.verdict = verdict::Verdict::invalid;
     k.reason = "GPUs per process " + std::to_string(e.gpus_per_process) + " -> " +
                std::to_string(r.gpus_per_process) + ": not comparable (P02)";
     return true;
@@ -107,31 +110,33 @@ bool decide_route(const RunRecord& run, const BenchmarkResult& r, const Baseline
   std::string unknown_note;
   const auto transport = transport_changes(e.transport, observed_transport(run, r), unknown_note);
   if (!unknown_note.empty()) k.notes.push_back({"P05", "warn", unknown_note});
-  std::vector<Change> channels;
-  std::vector<Change> choice;
+  std::vector<verdict::Change> channels;
+  std::vector<verdict::Change> choice;
   if (e.choice && r.choice) {
     choice = choice_changes(*e.choice, observed_choice(*r.choice), channels);
   } else if (e.choice && !r.choice) {
     k.notes.push_back({"P19", "warn", "NCCL's algorithm choice not captured; P19 not checked"});
   }
-  for (const Change& c : channels) {
+  for (const verdict::Change& c : channels) {
     k.notes.push_back({"P19", "warn", "channels " + c.before + " -> " + c.after});
   }
   k.changes = transport;
   k.changes.insert(k.changes.end(), choice.begin(), choice.end());
   if (!transport.empty()) {
-    k.verdict = Verdict::transport_changed;
-    k.reason = describe_changes(format_bytes(r.bytes) + ": transport changed (P05/P06)", transport);
+    k.verdict = verdict::Verdict::transport_changed;
+    k.reason = describe_changes(verdict::format_bytes(r.bytes) + ": transport changed (P05/P06)",
+                                transport);
     if (!choice.empty()) k.reason += describe_changes("; NCCL choice changed too (P19)", choice);
   } else if (!choice.empty()) {
-    k.verdict = Verdict::algo_changed;
-    k.reason = describe_changes(format_bytes(r.bytes) + ": NCCL choice changed (P19)", choice);
+    k.verdict = verdict::Verdict::algo_changed;
+    k.reason =
+        describe_changes(verdict::format_bytes(r.bytes) + ": NCCL choice changed (P19)", choice);
   }
   return !transport.empty() || !choice.empty();
 }
 
 void apply_guard(const RunRecord& run, const Baseline& baseline, const CompareOptions& options,
-                 Comparison& c) {
+                 verdict::Comparison& c) {
   require_run_platform(run, baseline, options.force_platform);
   require_same_gpus_per_process(run, baseline);
   if (!run.fingerprint.present || baseline.identity.empty()) {
@@ -153,9 +158,9 @@ void apply_guard(const RunRecord& run, const Baseline& baseline, const CompareOp
         describe_changes("identity differs from the baseline (forced)", c.identity_changes));
   }
   c.version_changes = version_differences(baseline.provenance.versions, run_versions(run));
-  FingerprintChanges fp =
-      fingerprint_changes(baseline.fingerprint_detail, run.fingerprint.detail,
-                          kBaselineWithoutDetail, "run has no fingerprint detail");
+  verdict::FingerprintChanges fp = verdict::fingerprint_changes(
+      baseline.fingerprint_detail, run.fingerprint.detail, verdict::kBaselineWithoutDetail,
+      "run has no fingerprint detail");
   c.fingerprint_changes = std::move(fp.changes);
   c.fingerprint_note = std::move(fp.note);
   c.software_changes = software_changes(c.version_changes, c.fingerprint_changes);
@@ -169,16 +174,16 @@ std::string host_name_of(const RunRecord& run) {
                                                                   : std::string();
 }
 
-bool verdict_order(const KeyComparison& a, const KeyComparison& b) {
+bool verdict_order(const verdict::KeyComparison& a, const verdict::KeyComparison& b) {
   if (a.verdict != b.verdict) return a.verdict < b.verdict;
   if (a.key != b.key) return a.key < b.key;
   return false;
 }
 
 // Header fields of the comparison, and the identity/platform guard when there is a baseline.
-Comparison start_comparison(const RunRecord& run, const Baseline* baseline,
-                            const CompareOptions& options, const TolerancePolicy& policy) {
-  Comparison c;
+verdict::Comparison start_comparison(const RunRecord& run, const Baseline* baseline,
+                                     const CompareOptions& options, const TolerancePolicy& policy) {
+  verdict::Comparison c;
   c.gate = options.gate;
   c.host_id = run.host_id;
   c.host_name = host_name_of(run);
@@ -229,7 +234,7 @@ class BaselineMatcher {
 
   // The baseline entry to judge `r` against: its own key, or the same shape at another rank
   // count (noted on `k`, P04).
-  Match find(const BenchmarkResult& r, KeyComparison& k) {
+  Match find(const BenchmarkResult& r, verdict::KeyComparison& k) {
     if (!baseline_) return {};
     if (auto it = baseline_->entries.find(r.key); it != baseline_->entries.end())
       return {&it->second, false};
@@ -259,21 +264,22 @@ class BaselineMatcher {
 // verdict (given after all keys, verdict_from_judgement).
 bool compare_key(const RunRecord& run, const BenchmarkResult& r,
                  const BaselineMatcher::Match& match, const TolerancePolicy& policy,
-                 const JudgedHost& host, KeyComparison& k) {
+                 const JudgedHost& host, verdict::KeyComparison& k) {
   if (match.entry) fill_baseline_figures(k, *match.entry);
   if (decide_without_numbers(r, k)) {
     // The baseline only holds keys that were measured cleanly, so a skip here means something
     // the platform could do is gone (a libfabric provider no longer offered, a GPU not seen):
     // passing it would hide exactly the fallback the gate exists to catch.
-    if (k.verdict == Verdict::skipped && match.entry && !match.other_rank_count) {
-      k.verdict = Verdict::missing;
-      k.reason = format_bytes(r.bytes) + ": measured in the baseline, " + k.reason + " in this run";
+    if (k.verdict == verdict::Verdict::skipped && match.entry && !match.other_rank_count) {
+      k.verdict = verdict::Verdict::missing;
+      k.reason = verdict::format_bytes(r.bytes) + ": measured in the baseline, " + k.reason +
+                 " in this run";
     }
     return false;
   }
   if (!match.entry) {
-    k.verdict = Verdict::new_key;
-    k.reason = format_bytes(r.bytes) + ": not in the baseline";
+    k.verdict = verdict::Verdict::new_key;
+    k.reason = verdict::format_bytes(r.bytes) + ": not in the baseline";
     return false;
   }
   // (At another rank count NCCL may rightly choose another algorithm (P19): only time is judged.)
@@ -282,55 +288,56 @@ bool compare_key(const RunRecord& run, const BenchmarkResult& r,
   // This host's own level judged the change: the fleet's centre answers the runner question.
   if (k.judgement->reference != "fleet") k.fleet = judge_metric(r, *match.entry, policy, {});
   if (!match.other_rank_count) k.jitter = judge_jitter(r, *match.entry, policy, host);
-  if (k.judgement->metric == Metric::time_us && r.nranks != match.entry->nranks &&
+  if (k.judgement->metric == verdict::Metric::time_us && r.nranks != match.entry->nranks &&
       !match.other_rank_count) {
     k.notes.push_back({"P04", "note", k.judgement->why_metric});
   }
   return true;
 }
 
-void give_judged_verdict(KeyComparison& k, const TolerancePolicy& policy) {
+void give_judged_verdict(verdict::KeyComparison& k, const TolerancePolicy& policy) {
   k.verdict = verdict_from_judgement(*k.judgement, policy);
   k.reason = describe_judgement(*k.judgement, k.bytes);
-  if (k.verdict == Verdict::unmeasured) {
+  if (k.verdict == verdict::Verdict::unmeasured) {
     k.reason += fmt::format(
         "; not gated: between-sitting noise unmeasured (the baseline's launches come from fewer "
         "than min_sessions {} sittings; a sitting is launches less than {} minutes apart): grow "
         "or update it with launches of other sittings",
         policy.min_sessions, kSittingGapMinutes);
-  } else if (k.verdict == Verdict::noisy) {
+  } else if (k.verdict == verdict::Verdict::noisy) {
     k.reason += "; launch-to-launch noise wider than the policy's max_band " +
                 plain_percent(policy.max_band) +
                 ": informational, fails only beyond this wide band";
-  } else if (k.verdict == Verdict::regression && k.judgement->noisy) {
+  } else if (k.verdict == verdict::Verdict::regression && k.judgement->noisy) {
     k.reason += "; NOISY (band wider than the policy's max_band " + plain_percent(policy.max_band) +
                 "), and beyond even that band: a gross loss";
-  } else if (k.verdict == Verdict::unstable) {
+  } else if (k.verdict == verdict::Verdict::unstable) {
     k.reason += "; this launch's repetitions disagree (CV above unstable_cv " +
                 plain_percent(policy.unstable_cv) + "): not judged";
   }
   // The median passed; a tail beyond the baseline's launches warns (jitter_judge.hpp).
-  const bool passed = k.verdict == Verdict::pass || k.verdict == Verdict::improvement;
+  const bool passed =
+      k.verdict == verdict::Verdict::pass || k.verdict == verdict::Verdict::improvement;
   if (passed && k.jitter && k.jitter->over) {
-    k.verdict = Verdict::jitter;
+    k.verdict = verdict::Verdict::jitter;
     k.reason += "; " + describe_jitter(*k.jitter);
   }
 }
 
 // Baseline keys this run did not measure (nor matched at another rank count) are missing.
 void add_missing_keys(const RunRecord& run, const Baseline& baseline,
-                      const BaselineMatcher& matcher, Comparison& c) {
+                      const BaselineMatcher& matcher, verdict::Comparison& c) {
   std::unordered_set<std::string_view> present;
   present.reserve(run.benchmarks.size());
   for (const BenchmarkResult& r : run.benchmarks) present.insert(r.key);
   for (const auto& [key, e] : baseline.entries) {
     if (present.count(key) || matcher.matched_at_other_rank_count(key)) continue;
-    KeyComparison k;
+    verdict::KeyComparison k;
     k.identify(key, e);
-    k.verdict = Verdict::missing;
+    k.verdict = verdict::Verdict::missing;
     fill_baseline_figures(k, e);
     k.missing_because_incomplete = !run.complete;
-    k.reason = format_bytes(e.bytes) + ": in the baseline but not in this run" +
+    k.reason = verdict::format_bytes(e.bytes) + ": in the baseline but not in this run" +
                (run.complete ? "" : " (the run is incomplete)");
     c.keys.push_back(std::move(k));
   }
@@ -352,28 +359,29 @@ std::string describe_node_layout(const RunRecord& run) {
 }
 
 // Whole-cluster findings: nodes that differ from the majority, pairs/nodes far below the rest.
-void add_cluster_findings(const RunRecord& run, Comparison& c) {
-  c.cluster_findings = check_cluster_consistency(run.nodes);
-  for (ClusterFinding& f : find_pair_outliers(run.benchmarks))
+void add_cluster_findings(const RunRecord& run, verdict::Comparison& c) {
+  c.cluster_findings = cluster::check_cluster_consistency(run.nodes);
+  for (verdict::ClusterFinding& f : cluster::find_pair_outliers(run.benchmarks))
     c.cluster_findings.push_back(std::move(f));
-  for (ClusterFinding& f : ranks::find_stragglers(run.benchmarks))
+  for (verdict::ClusterFinding& f : cluster::find_stragglers(run.benchmarks))
     c.cluster_findings.push_back(std::move(f));
   std::stable_sort(c.cluster_findings.begin(), c.cluster_findings.end(),
-                   [](const ClusterFinding& a, const ClusterFinding& b) {
+                   [](const verdict::ClusterFinding& a, const verdict::ClusterFinding& b) {
                      return a.fails_gate && !b.fails_gate;
                    });
-  c.node_actions = node_action_lines(plan_node_actions(c.cluster_findings, run.nodes, run.run_id));
+  c.node_actions = cluster::node_action_lines(
+      cluster::plan_node_actions(c.cluster_findings, run.nodes, run.run_id));
 }
 
 // The per-rank tables of the keys a STRAGGLER or JITTER names (bounded: a report stays short).
-void add_rank_tables(const RunRecord& run, Comparison& c) {
+void add_rank_tables(const RunRecord& run, verdict::Comparison& c) {
   constexpr std::size_t kMaxTables = 8;
   std::map<std::string, const BenchmarkResult*> by_key;
   for (const BenchmarkResult& r : run.benchmarks) by_key.emplace(r.key, &r);
   const auto add = [&](const std::string& key, const std::string& why) {
     const auto found = by_key.find(key);
     if (found == by_key.end() || found->second->ranks.empty()) return;
-    for (RankTable& t : c.rank_tables) {
+    for (verdict::RankTable& t : c.rank_tables) {
       if (t.key == key) {
         t.why += ", " + why;
         return;
@@ -382,22 +390,22 @@ void add_rank_tables(const RunRecord& run, Comparison& c) {
     if (c.rank_tables.size() < kMaxTables)
       c.rank_tables.push_back({key, why, found->second->ranks});
   };
-  for (const ClusterFinding& f : c.cluster_findings) {
-    if (f.id == finding_id::straggler)
-      add(f.key, std::string(finding_id::straggler) + " " + f.field);
+  for (const verdict::ClusterFinding& f : c.cluster_findings) {
+    if (f.id == verdict::finding_id::straggler)
+      add(f.key, std::string(verdict::finding_id::straggler) + " " + f.field);
   }
-  for (const KeyComparison& k : c.keys) {
-    if (k.verdict == Verdict::jitter) add(k.key, "JITTER");
+  for (const verdict::KeyComparison& k : c.keys) {
+    if (k.verdict == verdict::Verdict::jitter) add(k.key, "JITTER");
   }
 }
 
 // Sorts an index, then moves each KeyComparison once: cheaper than swapping the large structs.
-void sort_by_verdict(std::vector<KeyComparison>& keys) {
+void sort_by_verdict(std::vector<verdict::KeyComparison>& keys) {
   std::vector<std::size_t> order(keys.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(),
             [&](std::size_t a, std::size_t b) { return verdict_order(keys[a], keys[b]); });
-  std::vector<KeyComparison> sorted;
+  std::vector<verdict::KeyComparison> sorted;
   sorted.reserve(keys.size());
   for (const std::size_t i : order) sorted.push_back(std::move(keys[i]));
   keys = std::move(sorted);
@@ -405,10 +413,10 @@ void sort_by_verdict(std::vector<KeyComparison>& keys) {
 
 }  // namespace
 
-Comparison compare_keys(const RunRecord& run, const Baseline* baseline,
-                        const CompareOptions& options) {
+verdict::Comparison compare_keys(const RunRecord& run, const Baseline* baseline,
+                                 const CompareOptions& options) {
   const TolerancePolicy policy = baseline ? baseline->policy : TolerancePolicy::defaults();
-  Comparison c = start_comparison(run, baseline, options, policy);
+  verdict::Comparison c = start_comparison(run, baseline, options, policy);
   c.keys.reserve(run.benchmarks.size() + (baseline ? baseline->entries.size() : 0));
   std::vector<std::size_t> judged;  // indices into c.keys awaiting their verdict from the numbers
   BaselineMatcher matcher(baseline);
@@ -417,11 +425,11 @@ Comparison compare_keys(const RunRecord& run, const Baseline* baseline,
       baseline ? session_hosts(*baseline) : std::map<std::string, std::string>{};
   // --gate fleet asks only how this runner compares with the fleet: the platform centre judges.
   const JudgedHost host =
-      options.gate == GateMode::fleet
+      options.gate == verdict::GateMode::fleet
           ? JudgedHost{}
           : JudgedHost{run.host_id, &hosts_of_sessions, options.host_history, options.host_anchor};
   for (const BenchmarkResult& r : run.benchmarks) {
-    KeyComparison k = start_key(r);
+    verdict::KeyComparison k = start_key(r);
     const BaselineMatcher::Match match = matcher.find(r, k);
     if (compare_key(run, r, match, policy, host, k)) judged.push_back(c.keys.size());
     c.keys.push_back(std::move(k));
@@ -433,7 +441,7 @@ Comparison compare_keys(const RunRecord& run, const Baseline* baseline,
   if (const auto roof = roofline::find_roofline_policy(run.platform, options.roofline_dirs))
     // Under --gate change a roofline floor is about the runner: a note and a runner finding
     // (runner_split.hpp), never a failing key.
-    add_roofline_verdicts(run, *roof, c, options.gate != GateMode::change);
+    add_roofline_verdicts(run, *roof, c, options.gate != verdict::GateMode::change);
   c.node_layout = describe_node_layout(run);
   add_cluster_findings(run, c);
   sort_by_verdict(c.keys);
@@ -441,9 +449,9 @@ Comparison compare_keys(const RunRecord& run, const Baseline* baseline,
   return c;
 }
 
-Comparison compare_run(const RunRecord& run, const Baseline* baseline,
-                       const CompareOptions& options) {
-  Comparison c = compare_keys(run, baseline, options);
+verdict::Comparison compare_run(const RunRecord& run, const Baseline* baseline,
+                                const CompareOptions& options) {
+  verdict::Comparison c = compare_keys(run, baseline, options);
   settle_outcome(c);
   return c;
 }

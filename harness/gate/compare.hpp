@@ -25,7 +25,7 @@ struct CompareOptions {
   // Which question the exit code answers (comparison.hpp GateMode). `fleet` judges every key
   // against the platform centre; `change` and `both` against this host's own level where it has
   // one (its baseline sessions, or `host_history`).
-  GateMode gate = GateMode::both;
+  verdict::GateMode gate = verdict::GateMode::both;
   const HostHistory* host_history = nullptr;  // the judged host's earlier launches (store)
   const HostHistory* host_anchor = nullptr;   // its first launches: its first accepted level
   // The platform's gross-change limits (gross_change.hpp), or null: a changed setup's key on a
@@ -37,13 +37,13 @@ struct CompareOptions {
 // Throws InputError for a different identity (unless forced) and for P02 (GPUs per process).
 // Exit code: 1 when a failing verdict exists; else 3 for an incomplete run (whatever it did
 // measure was still compared); else 0.
-Comparison compare_run(const RunRecord& run, const Baseline* baseline,
-                       const CompareOptions& options);
+verdict::Comparison compare_run(const RunRecord& run, const Baseline* baseline,
+                                const CompareOptions& options);
 
 // compare_run's verdicts before the outcome is settled: judge_run's first stage (judge_run.hpp
 // settles once, after every stage).
-Comparison compare_keys(const RunRecord& run, const Baseline* baseline,
-                        const CompareOptions& options);
+verdict::Comparison compare_keys(const RunRecord& run, const Baseline* baseline,
+                                 const CompareOptions& options);
 
 // Where a baseline lives: --baseline FILE if given, else <baselines_dir>/<platform>/<suite>.json,
 // else the older <baselines_dir>/<platform>.json (harness/model/baseline_location.hpp).

@@ -12,9 +12,9 @@ namespace fabricgate::gate {
 namespace {
 
 // NOISY is judged too: a launch inside a NOISY key's band is a launch that did not fail it.
-bool judged(Verdict v) {
-  return v == Verdict::regression || v == Verdict::pass || v == Verdict::improvement ||
-         v == Verdict::noisy;
+bool judged(verdict::Verdict v) {
+  return v == verdict::Verdict::regression || v == verdict::Verdict::pass ||
+         v == verdict::Verdict::improvement || v == verdict::Verdict::noisy;
 }
 
 std::string launches_text(std::size_t n) {
@@ -27,84 +27,85 @@ std::string launches_text(std::size_t n) {
 // launch shows it: the bidirectional copies of one H200 move 3-4 % from launch to launch, so one
 // launch's 1 GiB point can sit 12 % under its 256 MiB point with nothing changed (1 of 193
 // replayed A/A launches did). A dip that a later launch does not repeat is AMBIGUOUS.
-std::pair<Verdict, std::string> decide_dip(const std::string& sequence,
-                                           const std::vector<ConfirmationResult>& later) {
+std::pair<verdict::Verdict, std::string> decide_dip(
+    const std::string& sequence, const std::vector<verdict::ConfirmationResult>& later) {
   std::size_t repeated = 0, judged_later = 0;
-  for (const ConfirmationResult& r : later) {
-    if (r.verdict == Verdict::unstable) continue;
+  for (const verdict::ConfirmationResult& r : later) {
+    if (r.verdict == verdict::Verdict::unstable) continue;
     ++judged_later;
-    repeated += r.verdict == Verdict::dip ? 1 : 0;
+    repeated += r.verdict == verdict::Verdict::dip ? 1 : 0;
   }
-  if (judged_later > 0 && repeated == judged_later && later.back().verdict == Verdict::dip)
-    return {Verdict::dip,
+  if (judged_later > 0 && repeated == judged_later && later.back().verdict == verdict::Verdict::dip)
+    return {verdict::Verdict::dip,
             "confirmed: the dip in " + launches_text(judged_later + 1) + " (" + sequence + ")"};
   if (judged_later == 0)
-    return {Verdict::dip,
+    return {verdict::Verdict::dip,
             "no later launch could judge it (" + sequence + "): first verdict stands"};
-  return {Verdict::ambiguous, "not confirmed (" + sequence +
-                                  "): the dip is not in every launch; "
-                                  "not failed"};
+  return {verdict::Verdict::ambiguous, "not confirmed (" + sequence +
+                                           "): the dip is not in every launch; "
+                                           "not failed"};
 }
 
 // The final verdict of a key from its first launch and its later launches, with the line that
 // says why. REGRESSION needs at least two judged launches, every judged one beyond the band and
 // the last launch judged (it is the one taken after the gap); an UNSTABLE launch was not judged,
 // so it neither fails a key nor confirms a failure. A DIP is decided by decide_dip.
-std::pair<Verdict, std::string> decide(Verdict first,
-                                       const std::vector<ConfirmationResult>& later) {
-  std::string sequence = verdict_name(first);
-  for (const ConfirmationResult& r : later)
-    sequence += std::string(" then ") + verdict_name(r.verdict);
-  if (first == Verdict::dip) return decide_dip(sequence, later);
-  for (const ConfirmationResult& r : later) {
-    if (facts_of(r.verdict).fails && r.verdict != Verdict::regression)
+std::pair<verdict::Verdict, std::string> decide(
+    verdict::Verdict first, const std::vector<verdict::ConfirmationResult>& later) {
+  std::string sequence = verdict::verdict_name(first);
+  for (const verdict::ConfirmationResult& r : later)
+    sequence += std::string(" then ") + verdict::verdict_name(r.verdict);
+  if (first == verdict::Verdict::dip) return decide_dip(sequence, later);
+  for (const verdict::ConfirmationResult& r : later) {
+    if (verdict::facts_of(r.verdict).fails && r.verdict != verdict::Verdict::regression)
       return {r.verdict, "a confirmation launch failed otherwise (" + sequence + ")"};
   }
   std::size_t judged_n = judged(first) ? 1 : 0;
-  std::size_t failed = first == Verdict::regression ? 1 : 0;
-  for (const ConfirmationResult& r : later) {
+  std::size_t failed = first == verdict::Verdict::regression ? 1 : 0;
+  for (const verdict::ConfirmationResult& r : later) {
     judged_n += judged(r.verdict) ? 1 : 0;
-    failed += r.verdict == Verdict::regression ? 1 : 0;
+    failed += r.verdict == verdict::Verdict::regression ? 1 : 0;
   }
-  const bool last_failed = !later.empty() && later.back().verdict == Verdict::regression;
+  const bool last_failed = !later.empty() && later.back().verdict == verdict::Verdict::regression;
   if (failed >= 2 && failed == judged_n && last_failed) {
-    return {Verdict::regression,
+    return {verdict::Verdict::regression,
             "confirmed: beyond the band in " + launches_text(judged_n) + " (" + sequence + ")"};
   }
   if (failed > 0) {
-    return {Verdict::ambiguous, "not confirmed (" + sequence + "): " + std::to_string(failed) +
-                                    " of " + std::to_string(judged_n) +
-                                    " judged launches beyond the band, not all; not failed"};
+    return {verdict::Verdict::ambiguous,
+            "not confirmed (" + sequence + "): " + std::to_string(failed) + " of " +
+                std::to_string(judged_n) + " judged launches beyond the band, not all; not failed"};
   }
   if (judged_n == 0) {
-    return {Verdict::unstable,
+    return {verdict::Verdict::unstable,
             "unstable in every launch (" + sequence + "): not judged, not failed"};
   }
-  Verdict last = Verdict::pass;
-  for (const ConfirmationResult& r : later) {
+  verdict::Verdict last = verdict::Verdict::pass;
+  for (const verdict::ConfirmationResult& r : later) {
     if (judged(r.verdict)) last = r.verdict;
   }
   return {last, "the first launch was not judgeable, a confirmation was (" + sequence + ")"};
 }
 
 // Still undecided after `later`: no launch passed yet and no other failure decided it.
-bool still_open(Verdict first, const std::vector<ConfirmationResult>& later) {
+bool still_open(verdict::Verdict first, const std::vector<verdict::ConfirmationResult>& later) {
   if (!verdict_needs_confirmation(first)) return false;
-  const Verdict failing = first == Verdict::dip ? Verdict::dip : Verdict::regression;
-  for (const ConfirmationResult& r : later) {
-    if (r.verdict != failing && r.verdict != Verdict::unstable) return false;
+  const verdict::Verdict failing =
+      first == verdict::Verdict::dip ? verdict::Verdict::dip : verdict::Verdict::regression;
+  for (const verdict::ConfirmationResult& r : later) {
+    if (r.verdict != failing && r.verdict != verdict::Verdict::unstable) return false;
   }
   return true;
 }
 
-std::optional<double> judged_value(const KeyComparison& k) {
+std::optional<double> judged_value(const verdict::KeyComparison& k) {
   if (!k.judgement) return std::nullopt;
   return k.judgement->current_median;
 }
 
-void sort_by_verdict(Comparison& c) {
+void sort_by_verdict(verdict::Comparison& c) {
   std::stable_sort(c.keys.begin(), c.keys.end(),
-                   [](const KeyComparison& a, const KeyComparison& b) {
+                   [](const verdict::KeyComparison& a, const verdict::KeyComparison& b) {
                      if (a.verdict != b.verdict) return a.verdict < b.verdict;
                      return a.key < b.key;
                    });
@@ -112,23 +113,23 @@ void sort_by_verdict(Comparison& c) {
 
 }  // namespace
 
-bool verdict_needs_confirmation(Verdict v) { return facts_of(v).remeasured; }
+bool verdict_needs_confirmation(verdict::Verdict v) { return verdict::facts_of(v).remeasured; }
 
-std::vector<std::string> keys_to_confirm(const Comparison& first, std::size_t max_keys) {
+std::vector<std::string> keys_to_confirm(const verdict::Comparison& first, std::size_t max_keys) {
   std::vector<std::string> keys;
-  for (const KeyComparison& k : first.keys) {  // sorted by urgency already
+  for (const verdict::KeyComparison& k : first.keys) {  // sorted by urgency already
     if (keys.size() == max_keys) break;
     if (verdict_needs_confirmation(k.verdict)) keys.push_back(k.key);
   }
   return keys;
 }
 
-std::vector<std::string> keys_to_measure(const Comparison& first,
+std::vector<std::string> keys_to_measure(const verdict::Comparison& first,
                                          const std::vector<std::string>& keys) {
   std::vector<std::string> measure = keys;
   const std::set<std::string> wanted(keys.begin(), keys.end());
-  for (const KeyComparison& k : first.keys) {
-    if (k.verdict == Verdict::dip && wanted.count(k.key) && k.roofline &&
+  for (const verdict::KeyComparison& k : first.keys) {
+    if (k.verdict == verdict::Verdict::dip && wanted.count(k.key) && k.roofline &&
         !k.roofline->dip_from_key.empty() &&
         std::find(measure.begin(), measure.end(), k.roofline->dip_from_key) == measure.end())
       measure.push_back(k.roofline->dip_from_key);
@@ -136,10 +137,12 @@ std::vector<std::string> keys_to_measure(const Comparison& first,
   return measure;
 }
 
-Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>& later,
-                               const std::vector<std::string>& asked, std::size_t max_keys) {
+verdict::Comparison apply_confirmations(verdict::Comparison first,
+                                        const std::vector<JudgedLaunch>& later,
+                                        const std::vector<std::string>& asked,
+                                        std::size_t max_keys) {
   const std::set<std::string> asked_set(asked.begin(), asked.end());
-  std::vector<std::map<std::string, const KeyComparison*>> measured(later.size());
+  std::vector<std::map<std::string, const verdict::KeyComparison*>> measured(later.size());
   for (std::size_t i = 0; i < later.size(); ++i) {
     if (!later[i].comparison) continue;
     // The busiest launch judged is what the run reports; the quietest decides whether a failure
@@ -151,14 +154,14 @@ Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>
     } else {
       first.quietest_cpu_pressure.reset();  // a launch whose load is unknown excuses nothing
     }
-    for (const KeyComparison& k : later[i].comparison->keys) {
-      if (k.verdict != Verdict::missing) measured[i].emplace(k.key, &k);
+    for (const verdict::KeyComparison& k : later[i].comparison->keys) {
+      if (k.verdict != verdict::Verdict::missing) measured[i].emplace(k.key, &k);
     }
   }
   std::size_t upheld = 0, overturned = 0, over_limit = 0;
-  for (KeyComparison& k : first.keys) {
+  for (verdict::KeyComparison& k : first.keys) {
     if (!verdict_needs_confirmation(k.verdict)) continue;
-    Confirmation f;
+    verdict::Confirmation f;
     f.first = k.verdict;
     f.first_reason = k.reason;
     f.rule =
@@ -186,13 +189,13 @@ Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>
         auto [final_verdict, why] = decide(f.first, f.later);
         f.decision = why;
         k.verdict = final_verdict;
-        (verdict_fails_gate(final_verdict) ? upheld : overturned) += 1;
+        (verdict::verdict_fails_gate(final_verdict) ? upheld : overturned) += 1;
       }
     }
     std::string reason = f.decision + ". First launch: " + f.first_reason;
     for (std::size_t i = 0; i < f.later.size(); ++i) {
       reason += ". Confirmation " + std::to_string(i + 1) + ": " +
-                verdict_name(f.later[i].verdict) + " " + f.later[i].reason;
+                verdict::verdict_name(f.later[i].verdict) + " " + f.later[i].reason;
     }
     k.reason = std::move(reason);
     k.confirmation = std::move(f);
@@ -211,10 +214,10 @@ Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>
   return first;
 }
 
-Comparison confirm_keys(const RunRecord& run, const Baseline* baseline,
-                        const CompareOptions& options, const ConfirmOptions& confirm,
-                        const ConfirmationLauncher& launch) {
-  Comparison first = compare_keys(run, baseline, options);
+verdict::Comparison confirm_keys(const RunRecord& run, const Baseline* baseline,
+                                 const CompareOptions& options, const ConfirmOptions& confirm,
+                                 const ConfirmationLauncher& launch) {
+  verdict::Comparison first = compare_keys(run, baseline, options);
   const std::vector<std::string> asked = keys_to_confirm(first, confirm.max_keys);
   if (asked.empty() || confirm.launches == 0 || !launch) return first;
   std::vector<JudgedLaunch> later;
@@ -231,14 +234,14 @@ Comparison confirm_keys(const RunRecord& run, const Baseline* baseline,
     // The next launch re-measures only keys that every launch so far failed (or could not judge).
     std::vector<std::string> open;
     for (const std::string& key : keys) {
-      Verdict first_verdict = Verdict::pass;
-      for (const KeyComparison& k : first.keys) {
+      verdict::Verdict first_verdict = verdict::Verdict::pass;
+      for (const verdict::KeyComparison& k : first.keys) {
         if (k.key == key) first_verdict = k.verdict;
       }
-      std::vector<ConfirmationResult> so_far;
+      std::vector<verdict::ConfirmationResult> so_far;
       for (const JudgedLaunch& l : later) {
-        for (const KeyComparison& k : l.comparison->keys) {
-          if (k.key == key && k.verdict != Verdict::missing)
+        for (const verdict::KeyComparison& k : l.comparison->keys) {
+          if (k.key == key && k.verdict != verdict::Verdict::missing)
             so_far.push_back({k.verdict, "", "", {}});
         }
       }
@@ -249,10 +252,11 @@ Comparison confirm_keys(const RunRecord& run, const Baseline* baseline,
   return apply_confirmations(std::move(first), later, asked, confirm.max_keys);
 }
 
-Comparison compare_with_confirmation(const RunRecord& run, const Baseline* baseline,
-                                     const CompareOptions& options, const ConfirmOptions& confirm,
-                                     const ConfirmationLauncher& launch) {
-  Comparison c = confirm_keys(run, baseline, options, confirm, launch);
+verdict::Comparison compare_with_confirmation(const RunRecord& run, const Baseline* baseline,
+                                              const CompareOptions& options,
+                                              const ConfirmOptions& confirm,
+                                              const ConfirmationLauncher& launch) {
+  verdict::Comparison c = confirm_keys(run, baseline, options, confirm, launch);
   settle_outcome(c);
   return c;
 }

@@ -31,27 +31,29 @@ struct ConfirmOptions {
 };
 
 // Verdicts a later launch may overturn (the verdict table's `remeasured`).
-bool verdict_needs_confirmation(Verdict v);
+bool verdict_needs_confirmation(verdict::Verdict v);
 
 // Keys of `first` to re-measure, most urgent first, at most max_keys (the rest keep their verdict).
-std::vector<std::string> keys_to_confirm(const Comparison& first, std::size_t max_keys);
+std::vector<std::string> keys_to_confirm(const verdict::Comparison& first, std::size_t max_keys);
 
 // What a confirmation launch must measure to re-judge `keys`: the keys, plus for a DIP the
 // smaller size it fell from (a dip is a relation between two sizes of one launch).
-std::vector<std::string> keys_to_measure(const Comparison& first,
+std::vector<std::string> keys_to_measure(const verdict::Comparison& first,
                                          const std::vector<std::string>& keys);
 
 // One confirmation launch as judged against the same baseline: nullopt `comparison` when the
 // launch produced no run (`source` says why).
 struct JudgedLaunch {
-  std::optional<Comparison> comparison;
+  std::optional<verdict::Comparison> comparison;
   std::string source;
 };
 
 // The final comparison: `first` with each re-measured key's later launches, the rule and the
 // decision, its outcome not settled. `asked` are the keys sent to the first confirmation launch.
-Comparison apply_confirmations(Comparison first, const std::vector<JudgedLaunch>& later,
-                               const std::vector<std::string>& asked, std::size_t max_keys);
+verdict::Comparison apply_confirmations(verdict::Comparison first,
+                                        const std::vector<JudgedLaunch>& later,
+                                        const std::vector<std::string>& asked,
+                                        std::size_t max_keys);
 
 struct ConfirmationLaunch {
   std::optional<RunRecord> run;  // absent when the launch failed to produce a run.json
@@ -65,13 +67,14 @@ using ConfirmationLauncher =
 // compare_run, then (when keys need it and a baseline exists) up to `confirm.launches` later
 // launches of the keys still undecided, then the combined verdicts. The launcher is not called
 // when nothing needs confirming.
-Comparison compare_with_confirmation(const RunRecord& run, const Baseline* baseline,
-                                     const CompareOptions& options, const ConfirmOptions& confirm,
-                                     const ConfirmationLauncher& launch);
+verdict::Comparison compare_with_confirmation(const RunRecord& run, const Baseline* baseline,
+                                              const CompareOptions& options,
+                                              const ConfirmOptions& confirm,
+                                              const ConfirmationLauncher& launch);
 
 // The same before the outcome is settled: judge_run's first two stages.
-Comparison confirm_keys(const RunRecord& run, const Baseline* baseline,
-                        const CompareOptions& options, const ConfirmOptions& confirm,
-                        const ConfirmationLauncher& launch);
+verdict::Comparison confirm_keys(const RunRecord& run, const Baseline* baseline,
+                                 const CompareOptions& options, const ConfirmOptions& confirm,
+                                 const ConfirmationLauncher& launch);
 
 }  // namespace fabricgate::gate

@@ -17,16 +17,16 @@ namespace fabricgate::gate {
 
 std::optional<DriftFinding> detect_drift(std::span<const double> series, bool higher_is_better,
                                          const DriftPolicy& policy,
-                                         const ChangePointOptions& options) {
+                                         const stats::ChangePointOptions& options) {
   const std::size_t n = std::min(series.size(), std::max<std::size_t>(policy.window, 2));
   const std::span<const double> window = series.subspan(series.size() - n);
-  const std::vector<ChangePoint> cps = find_change_points(window, options);
+  const std::vector<stats::ChangePoint> cps = stats::find_change_points(window, options);
   if (cps.empty()) return std::nullopt;
   std::vector<std::size_t> bounds{0};
-  for (const ChangePoint& cp : cps) bounds.push_back(cp.index);
+  for (const stats::ChangePoint& cp : cps) bounds.push_back(cp.index);
   bounds.push_back(window.size());
   auto level = [&](std::size_t segment) {
-    return median(window.subspan(bounds[segment], bounds[segment + 1] - bounds[segment]));
+    return stats::median(window.subspan(bounds[segment], bounds[segment + 1] - bounds[segment]));
   };
   const double reference = level(0);
   if (reference <= 0) return std::nullopt;
@@ -70,13 +70,13 @@ double drift_noise_threshold(std::span<const double> series, std::size_t on_leve
       diffs.push_back(std::log(series[i]) - std::log(series[i - 1]));
   }
   if (diffs.size() < 2 || on_level == 0 || before == 0) return 0;
-  const double centre = median(diffs);
+  const double centre = stats::median(diffs);
   std::vector<double> deviations;
   deviations.reserve(diffs.size());
   for (const double d : diffs) deviations.push_back(std::fabs(d - centre));
   // A difference of two launches has twice one launch's variance.
-  const double sigma = 1.4826 * median(deviations) / std::sqrt(2.0);
-  const double t = student_t_quantile(1 - band_alpha, static_cast<double>(diffs.size() - 1));
+  const double sigma = 1.4826 * stats::median(deviations) / std::sqrt(2.0);
+  const double t = stats::student_t_quantile(1 - band_alpha, static_cast<double>(diffs.size() - 1));
   const double h =
       t * std::sqrt(sigma * sigma *
                         (1 / static_cast<double>(on_level) + 1 / static_cast<double>(before)) +
@@ -92,57 +92,61 @@ DriftPolicy drift_policy_from(const TolerancePolicy& policy) {
   return d;
 }
 
-void sort_by_urgency(std::vector<KeyComparison>& keys) {
-  std::stable_sort(keys.begin(), keys.end(), [](const KeyComparison& a, const KeyComparison& b) {
-    return static_cast<int>(a.verdict) < static_cast<int>(b.verdict);
-  });
+void sort_by_urgency(std::vector<verdict::KeyComparison>& keys) {
+  std::stable_sort(keys.begin(), keys.end(),
+                   [](const verdict::KeyComparison& a, const verdict::KeyComparison& b) {
+                     return static_cast<int>(a.verdict) < static_cast<int>(b.verdict);
+                   });
 }
 
-bool drift_applies_to(Verdict v) { return facts_of(v).may_drift; }
+bool drift_applies_to(verdict::Verdict v) { return verdict::facts_of(v).may_drift; }
 
-Metric drift_metric(const KeyComparison& key) {
+verdict::Metric drift_metric(const verdict::KeyComparison& key) {
   if (key.judgement) return key.judgement->metric;
-  if (key.busbw_now) return Metric::busbw_GBps;
-  return key.time_us_now > 0 ? Metric::time_us : Metric::algbw_GBps;
+  if (key.busbw_now) return verdict::Metric::busbw_GBps;
+  return key.time_us_now > 0 ? verdict::Metric::time_us : verdict::Metric::algbw_GBps;
 }
 
-void mark_drift(KeyComparison& key, const DriftFinding& f, const KeySeries& s,
+void mark_drift(verdict::KeyComparison& key, const DriftFinding& f, const KeySeries& s,
                 const DriftPolicy& policy) {
-  const bool is_time = drift_metric(key) == Metric::time_us;
+  const bool is_time = drift_metric(key) == verdict::Metric::time_us;
   const std::string began = f.began_index < s.run_ids.size() ? s.run_ids[f.began_index] : "?";
-  key.verdict = Verdict::drift;
-  key.reason = std::string(metric_name(drift_metric(key))) + " drifted to a level " +
-               format_percent(f.performance_ratio - 1) + " (" +
-               format_metric(f.reference_level, is_time) + " -> " +
-               format_metric(f.current_level, is_time) + ", " + std::to_string(f.runs_on_level) +
-               " runs on it; drift threshold " + format_percent(-f.threshold) +
+  key.verdict = verdict::Verdict::drift;
+  key.reason = std::string(verdict::metric_name(drift_metric(key))) + " drifted to a level " +
+               verdict::format_percent(f.performance_ratio - 1) + " (" +
+               verdict::format_metric(f.reference_level, is_time) + " -> " +
+               verdict::format_metric(f.current_level, is_time) + ", " +
+               std::to_string(f.runs_on_level) + " runs on it; drift threshold " +
+               verdict::format_percent(-f.threshold) +
                (f.threshold > policy.threshold ? " (this key's launch noise)" : "") +
                " for >= " + std::to_string(policy.min_runs) + " runs); began at run " + began +
-               " (change point p = " + format_p_value(f.p_value) + ")";
+               " (change point p = " + verdict::format_p_value(f.p_value) + ")";
 }
 
 namespace {
 
-std::optional<double> value_of(Metric metric, double time_us, double algbw,
+std::optional<double> value_of(verdict::Metric metric, double time_us, double algbw,
                                std::optional<double> busbw) {
   switch (metric) {
-    case Metric::time_us: return time_us > 0 ? std::optional<double>(time_us) : std::nullopt;
-    case Metric::algbw_GBps: return algbw > 0 ? std::optional<double>(algbw) : std::nullopt;
-    case Metric::busbw_GBps: return busbw;
+    case verdict::Metric::time_us:
+      return time_us > 0 ? std::optional<double>(time_us) : std::nullopt;
+    case verdict::Metric::algbw_GBps:
+      return algbw > 0 ? std::optional<double>(algbw) : std::nullopt;
+    case verdict::Metric::busbw_GBps: return busbw;
   }
   return std::nullopt;
 }
 
 // The between-session SD of the key's judged metric in the baseline (0 when not estimated).
-double between_sd_of(const Baseline* baseline, const KeyComparison& k) {
+double between_sd_of(const Baseline* baseline, const verdict::KeyComparison& k) {
   if (!baseline || !k.judgement) return 0;
   const auto it = baseline->entries.find(k.key);
   if (it == baseline->entries.end()) return 0;
   const BaselineEntry& e = it->second;
-  const MetricBaseline& m = k.judgement->metric == Metric::busbw_GBps && e.busbw_GBps
+  const MetricBaseline& m = k.judgement->metric == verdict::Metric::busbw_GBps && e.busbw_GBps
                                 ? *e.busbw_GBps
-                            : k.judgement->metric == Metric::algbw_GBps ? e.algbw_GBps
-                                                                        : e.time_us;
+                            : k.judgement->metric == verdict::Metric::algbw_GBps ? e.algbw_GBps
+                                                                                 : e.time_us;
   // Only a measured between-session term widens DRIFT's threshold: the allowance that stands in
   // for it below min_sessions is a guess about other machines, not this host's sessions.
   const LaunchBand b = launch_band(baseline->policy, e, m);
@@ -157,16 +161,16 @@ class StoredLevelGuard {
       : baseline_(baseline), host_(std::move(host)) {
     if (baseline_) hosts_ = session_hosts(*baseline_);
   }
-  bool implausible(const std::string& key, Metric metric, double value) const {
+  bool implausible(const std::string& key, verdict::Metric metric, double value) const {
     if (!baseline_ || hosts_.empty()) return false;
     const auto it = baseline_->entries.find(key);
     if (it == baseline_->entries.end()) return false;
     const BaselineEntry& e = it->second;
-    const MetricBaseline& m = metric == Metric::busbw_GBps && e.busbw_GBps ? *e.busbw_GBps
-                              : metric == Metric::algbw_GBps               ? e.algbw_GBps
-                                                                           : e.time_us;
+    const MetricBaseline& m = metric == verdict::Metric::busbw_GBps && e.busbw_GBps ? *e.busbw_GBps
+                              : metric == verdict::Metric::algbw_GBps               ? e.algbw_GBps
+                                                                                    : e.time_us;
     return implausible_stored_level(value, launch_band(baseline_->policy, e, m), m, hosts_, host_,
-                                    metric_higher_is_better(metric))
+                                    verdict::metric_higher_is_better(metric))
         .has_value();
   }
 
@@ -179,7 +183,7 @@ class StoredLevelGuard {
 // A verdict name as the store keeps it: true unless that verdict fails the gate.
 bool verdict_name_passes(const std::string& name) {
   if (name == kBusyLaunchVerdict) return false;  // measured on a busy runner: not a level
-  for (const VerdictFacts& f : verdict_table()) {
+  for (const verdict::VerdictFacts& f : verdict::verdict_table()) {
     if (name == f.name) return !f.fails;
   }
   return true;  // a name this build does not know: kept, as before verdicts were read
@@ -187,11 +191,11 @@ bool verdict_name_passes(const std::string& name) {
 
 }  // namespace
 
-std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
+std::size_t apply_history_drift(verdict::Comparison& comparison, const RunRecord& run,
                                 const RunHistory& history, const DriftPolicy& policy,
                                 const Baseline* baseline) {
-  std::map<std::string, Metric> wanted;
-  for (const KeyComparison& k : comparison.keys) {
+  std::map<std::string, verdict::Metric> wanted;
+  for (const verdict::KeyComparison& k : comparison.keys) {
     if (drift_applies_to(k.verdict)) wanted.emplace(k.key, drift_metric(k));
   }
   std::map<std::string, KeySeries> series;
@@ -231,12 +235,12 @@ std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
       s->second.values.push_back(*v);
     }
   }
-  for (const KeyComparison& k : comparison.keys) {
+  for (const verdict::KeyComparison& k : comparison.keys) {
     if (const auto s = series.find(k.key); s != series.end())
       s->second.between_sd = between_sd_of(baseline, k);
   }
-  const std::size_t drifted = apply_drift(comparison, policy, ChangePointOptions{},
-                                          [&](const KeyComparison& k) -> const KeySeries* {
+  const std::size_t drifted = apply_drift(comparison, policy, stats::ChangePointOptions{},
+                                          [&](const verdict::KeyComparison& k) -> const KeySeries* {
                                             const auto it = series.find(k.key);
                                             return it == series.end() ? nullptr : &it->second;
                                           });

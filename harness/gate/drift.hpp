@@ -58,7 +58,7 @@ DriftPolicy drift_policy_from(const TolerancePolicy& policy);
 // nullopt when the series did not drift.
 std::optional<DriftFinding> detect_drift(std::span<const double> series, bool higher_is_better,
                                          const DriftPolicy& policy,
-                                         const ChangePointOptions& options);
+                                         const stats::ChangePointOptions& options);
 
 // One key's history as the drift check needs it: run ids and values of the judged metric,
 // oldest first, the run being compared last.
@@ -104,7 +104,7 @@ std::string unsealed_runs_warning(const RunHistory& history);
 
 // Each key's series of its judged metric from `history` (same host only, when known), then this
 // run's value; applies DRIFT and says so in a warning. Returns the number of keys marked.
-std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
+std::size_t apply_history_drift(verdict::Comparison& comparison, const RunRecord& run,
                                 const RunHistory& history, const DriftPolicy& policy,
                                 const Baseline* baseline);
 
@@ -112,36 +112,36 @@ std::size_t apply_history_drift(Comparison& comparison, const RunRecord& run,
 // reason naming the run where it began, and sets the exit code to 1 when any did. `series_of`
 // returns nullptr for a key without history. Returns the number of keys marked.
 template <typename SeriesLookup>
-std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy,
-                        const ChangePointOptions& options, SeriesLookup&& series_of);
+std::size_t apply_drift(verdict::Comparison& comparison, const DriftPolicy& policy,
+                        const stats::ChangePointOptions& options, SeriesLookup&& series_of);
 
 // Failing verdicts first (the enum's order), keys in their previous order within a verdict.
-void sort_by_urgency(std::vector<KeyComparison>& keys);
+void sort_by_urgency(std::vector<verdict::KeyComparison>& keys);
 
 // The verdicts apply_drift may replace.
-bool drift_applies_to(Verdict v);
+bool drift_applies_to(verdict::Verdict v);
 
 // The metric the drift check follows for a compared key: the gate's judged metric.
-Metric drift_metric(const KeyComparison& key);
+verdict::Metric drift_metric(const verdict::KeyComparison& key);
 
 // Marks one key; the reason is one line with the levels, the change and the run where it began.
-void mark_drift(KeyComparison& key, const DriftFinding& finding, const KeySeries& series,
+void mark_drift(verdict::KeyComparison& key, const DriftFinding& finding, const KeySeries& series,
                 const DriftPolicy& policy);
 
 template <typename SeriesLookup>
-std::size_t apply_drift(Comparison& comparison, const DriftPolicy& policy,
-                        const ChangePointOptions& options, SeriesLookup&& series_of) {
+std::size_t apply_drift(verdict::Comparison& comparison, const DriftPolicy& policy,
+                        const stats::ChangePointOptions& options, SeriesLookup&& series_of) {
   std::size_t marked = 0;
-  for (KeyComparison& k : comparison.keys) {
+  for (verdict::KeyComparison& k : comparison.keys) {
     if (!drift_applies_to(k.verdict)) continue;
     const KeySeries* s = series_of(k);
     if (!s || s->values.size() < 2) continue;
-    ChangePointOptions per_key = options;
-    per_key.seed = seed_for(options.seed, k.key);
+    stats::ChangePointOptions per_key = options;
+    per_key.seed = stats::seed_for(options.seed, k.key);
     DriftPolicy key_policy = policy;
     key_policy.between_sd = s->between_sd;
-    const auto finding =
-        detect_drift(s->values, metric_higher_is_better(drift_metric(k)), key_policy, per_key);
+    const auto finding = detect_drift(s->values, verdict::metric_higher_is_better(drift_metric(k)),
+                                      key_policy, per_key);
     if (!finding) continue;
     mark_drift(k, *finding, *s, policy);
     ++marked;

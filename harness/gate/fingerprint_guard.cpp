@@ -19,9 +19,9 @@ std::string shown(const nlohmann::json& v) {
 }
 }  // namespace
 
-std::vector<Change> identity_differences(const nlohmann::json& before,
-                                         const nlohmann::json& after) {
-  std::vector<Change> out;
+std::vector<verdict::Change> identity_differences(const nlohmann::json& before,
+                                                  const nlohmann::json& after) {
+  std::vector<verdict::Change> out;
   std::set<std::string> fields;
   for (const auto& [k, v] : before.items()) fields.insert(k);
   for (const auto& [k, v] : after.items()) fields.insert(k);
@@ -43,9 +43,10 @@ std::map<std::string, std::string> run_versions(const RunRecord& run) {
   return v;
 }
 
-std::vector<VersionChange> version_differences(const std::map<std::string, std::string>& before,
-                                               const std::map<std::string, std::string>& after) {
-  std::vector<VersionChange> out;
+std::vector<verdict::VersionChange> version_differences(
+    const std::map<std::string, std::string>& before,
+    const std::map<std::string, std::string>& after) {
+  std::vector<verdict::VersionChange> out;
   std::set<std::string> names;
   for (const auto& [k, v] : before) names.insert(k);
   for (const auto& [k, v] : after) names.insert(k);
@@ -72,13 +73,13 @@ void require_same_gpus_per_process(const RunRecord& run, const Baseline& baselin
   }
 }
 
-std::vector<std::string> software_changes(const std::vector<VersionChange>& versions,
-                                          const std::vector<Change>& fingerprint) {
+std::vector<std::string> software_changes(const std::vector<verdict::VersionChange>& versions,
+                                          const std::vector<verdict::Change>& fingerprint) {
   std::vector<std::string> out;
   const auto shown = [](const std::string& v) { return v.empty() ? std::string("none") : v; };
-  for (const VersionChange& v : versions)
+  for (const verdict::VersionChange& v : versions)
     out.push_back(v.component + " " + shown(v.before) + " -> " + shown(v.after));
-  for (const Change& c : fingerprint) {
+  for (const verdict::Change& c : fingerprint) {
     const bool fabric_setting = c.what.starts_with("env/NCCL_") || c.what.starts_with("env/FI_") ||
                                 c.what.starts_with("env/UCX_") || c.what.starts_with("env/OMPI_") ||
                                 c.what.starts_with("nccl.conf/");
@@ -90,8 +91,8 @@ std::vector<std::string> software_changes(const std::vector<VersionChange>& vers
 std::vector<std::string> software_changes_since(const Baseline& baseline, const RunRecord& run) {
   return software_changes(
       version_differences(baseline.provenance.versions, run_versions(run)),
-      fingerprint_changes(baseline.fingerprint_detail, run.fingerprint.detail,
-                          kBaselineWithoutDetail, "run has no fingerprint detail")
+      verdict::fingerprint_changes(baseline.fingerprint_detail, run.fingerprint.detail,
+                                   verdict::kBaselineWithoutDetail, "run has no fingerprint detail")
           .changes);
 }
 

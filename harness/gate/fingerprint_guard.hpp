@@ -16,21 +16,23 @@
 namespace fabricgate::gate {
 
 // Field-by-field differences of two identity objects (cpu_model ignored when both have GPUs).
-std::vector<Change> identity_differences(const nlohmann::json& before, const nlohmann::json& after);
+std::vector<verdict::Change> identity_differences(const nlohmann::json& before,
+                                                  const nlohmann::json& after);
 
 // The run's component versions: the fingerprint's, with NCCL from the capture when absent there.
 std::map<std::string, std::string> run_versions(const RunRecord& run);
 
-std::vector<VersionChange> version_differences(const std::map<std::string, std::string>& before,
-                                               const std::map<std::string, std::string>& after);
+std::vector<verdict::VersionChange> version_differences(
+    const std::map<std::string, std::string>& before,
+    const std::map<std::string, std::string>& after);
 
 // What the change question calls "the software" (harness/gate/runner_split.hpp): the component
 // versions (NCCL, driver, CUDA, MPI) and, of the fingerprint's fields, the fabric settings
 // (env/NCCL_*, env/FI_*, env/UCX_*, env/OMPI_*) and nccl.conf lines, as "what before -> after".
 // Not the rest of the fingerprint: a GPU UUID, a library path or LD_LIBRARY_PATH differ on every
 // new runner and say nothing about what a change could have done.
-std::vector<std::string> software_changes(const std::vector<VersionChange>& versions,
-                                          const std::vector<Change>& fingerprint);
+std::vector<std::string> software_changes(const std::vector<verdict::VersionChange>& versions,
+                                          const std::vector<verdict::Change>& fingerprint);
 
 // software_changes of `run` against `baseline` (its versions and fingerprint detail), as compare
 // reports them in Comparison::software_changes.

@@ -8,7 +8,8 @@
 
 namespace fabricgate::gate {
 
-const std::vector<HostLaunch>* HostHistory::of(const std::string& key, Metric metric) const {
+const std::vector<HostLaunch>* HostHistory::of(const std::string& key,
+                                               verdict::Metric metric) const {
   const auto it = launches.find(key);
   if (it == launches.end()) return nullptr;
   const auto& v = it->second[static_cast<std::size_t>(metric)];
@@ -18,9 +19,9 @@ const std::vector<HostLaunch>* HostHistory::of(const std::string& key, Metric me
 bool verdict_keeps_host_level(const std::string& verdict, bool software_as_baseline) {
   if (verdict.empty()) return true;  // recorded without a comparison (--no-compare, import)
   if (verdict == kBusyLaunchVerdict) return false;  // measured on a busy runner
-  for (const VerdictFacts& f : verdict_table()) {
+  for (const verdict::VerdictFacts& f : verdict::verdict_table()) {
     if (verdict != f.name) continue;
-    if (verdict_change_unjudged(f.verdict)) return software_as_baseline;
+    if (verdict::verdict_change_unjudged(f.verdict)) return software_as_baseline;
     return f.joins_window;
   }
   return false;  // a verdict this build does not know: not trusted as a level
@@ -53,9 +54,9 @@ HostHistory host_history_from(const RunHistory& history, const RunRecord& run,
     for (const HistoryMedian& m : r.medians) {
       if (!verdict_keeps_host_level(m.verdict, software_as_baseline)) continue;
       auto& slots = h.launches[m.key];
-      add(slots[static_cast<std::size_t>(Metric::time_us)], r, m.time_us);
-      add(slots[static_cast<std::size_t>(Metric::algbw_GBps)], r, m.algbw_GBps);
-      add(slots[static_cast<std::size_t>(Metric::busbw_GBps)], r, m.busbw_GBps);
+      add(slots[static_cast<std::size_t>(verdict::Metric::time_us)], r, m.time_us);
+      add(slots[static_cast<std::size_t>(verdict::Metric::algbw_GBps)], r, m.algbw_GBps);
+      add(slots[static_cast<std::size_t>(verdict::Metric::busbw_GBps)], r, m.busbw_GBps);
       used = true;
     }
     h.runs += used ? 1 : 0;

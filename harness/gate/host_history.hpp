@@ -47,7 +47,7 @@ struct HostHistory {
   std::map<std::string, std::array<std::vector<HostLaunch>, 3>> launches;
 
   // nullptr when the key has no launch of that metric.
-  const std::vector<HostLaunch>* of(const std::string& key, Metric metric) const;
+  const std::vector<HostLaunch>* of(const std::string& key, verdict::Metric metric) const;
 };
 
 // A verdict name as the store keeps it: true when a launch with it may stand for the host's level

@@ -9,13 +9,15 @@ namespace fabricgate::gate {
 
 std::optional<double> launch_jitter(const BenchmarkResult& r) {
   if (r.samples.time_us.size() < kJitterMinRepetitions) return std::nullopt;
-  const double ratio = p99_over_p50(r.samples.time_us);
+  const double ratio = stats::p99_over_p50(r.samples.time_us);
   if (ratio <= 0) return std::nullopt;
   return ratio;
 }
 
-std::optional<JitterJudgement> judge_jitter(const BenchmarkResult& now, const BaselineEntry& base,
-                                            const TolerancePolicy& policy, const JudgedHost& host) {
+std::optional<verdict::JitterJudgement> judge_jitter(const BenchmarkResult& now,
+                                                     const BaselineEntry& base,
+                                                     const TolerancePolicy& policy,
+                                                     const JudgedHost& host) {
   if (!base.time_jitter) return std::nullopt;
   if (base.time_jitter->run_medians.size() < static_cast<std::size_t>(policy.min_runs))
     return std::nullopt;
@@ -28,7 +30,7 @@ std::optional<JitterJudgement> judge_jitter(const BenchmarkResult& now, const Ba
   const LaunchBand band = host.session_hosts ? session_band(policy, own, *base.time_jitter,
                                                             host.host, *host.session_hosts)
                                              : launch_band(policy, own, *base.time_jitter);
-  JitterJudgement j;
+  verdict::JitterJudgement j;
   j.ratio = *ratio;
   j.centre = band.centre > 0 ? band.centre : base.time_jitter->median;
   j.tolerance = band.tolerance;
@@ -39,7 +41,7 @@ std::optional<JitterJudgement> judge_jitter(const BenchmarkResult& now, const Ba
   return j;
 }
 
-std::string describe_jitter(const JitterJudgement& j) {
+std::string describe_jitter(const verdict::JitterJudgement& j) {
   return fmt::format(
       "time p99/p50 {:.3f} {} the limit {:.3f} (baseline's launches: centre {:.3f}, tolerance "
       "{:.1f} %, {} launches){}",

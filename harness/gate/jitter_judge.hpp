@@ -24,10 +24,11 @@ std::optional<double> launch_jitter(const BenchmarkResult& r);
 
 // nullopt when the key cannot be judged: no time_jitter in the baseline entry, fewer than
 // policy.min_runs launch values, or too few repetitions in this launch.
-std::optional<JitterJudgement> judge_jitter(const BenchmarkResult& now, const BaselineEntry& base,
-                                            const TolerancePolicy& policy,
-                                            const JudgedHost& host = {});
+std::optional<verdict::JitterJudgement> judge_jitter(const BenchmarkResult& now,
+                                                     const BaselineEntry& base,
+                                                     const TolerancePolicy& policy,
+                                                     const JudgedHost& host = {});
 
-std::string describe_jitter(const JitterJudgement& j);  // one line, with the figures
+std::string describe_jitter(const verdict::JitterJudgement& j);  // one line, with the figures
 
 }  // namespace fabricgate::gate

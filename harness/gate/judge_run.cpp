@@ -9,14 +9,14 @@
 
 namespace fabricgate::gate {
 
-void mark_busy_runner(Comparison& c, double threshold) {
+void mark_busy_runner(verdict::Comparison& c, double threshold) {
   c.busy_threshold = threshold;
   settle_outcome(c);
 }
 
-Comparison judge_run(const RunRecord& run, const Baseline* baseline,
-                     const ConfirmationLauncher& confirmations, const RunHistory* history,
-                     const JudgeOptions& options) {
+verdict::Comparison judge_run(const RunRecord& run, const Baseline* baseline,
+                              const ConfirmationLauncher& confirmations, const RunHistory* history,
+                              const JudgeOptions& options) {
   // This host's own earlier launches give the change question its reference (host_history.hpp);
   // the first launch and its confirmations are judged against the same level.
   HostHistory host;
@@ -34,12 +34,12 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
                                software_as_baseline);
     compare.host_anchor = &anchor;
   }
-  Comparison c = confirm_keys(run, baseline, compare, options.confirm, confirmations);
+  verdict::Comparison c = confirm_keys(run, baseline, compare, options.confirm, confirmations);
   // Known before the runner split: a busy launch's offset plans no node action (runner_split).
   c.busy_threshold =
       baseline ? baseline->policy.busy_cpu_pressure : TolerancePolicy::defaults().busy_cpu_pressure;
   split_change_and_runner(c, run, options.compare.gross_change);
-  if (options.paired_check && c.gate != GateMode::fleet && c.runner_differs_count() > 0) {
+  if (options.paired_check && c.gate != verdict::GateMode::fleet && c.runner_differs_count() > 0) {
     if (const std::optional<PairedCheck> paired = options.paired_check(c, run))
       apply_paired_check(c, *paired);
   }
@@ -61,8 +61,8 @@ Comparison judge_run(const RunRecord& run, const Baseline* baseline,
   if (!options.acks.entries.empty() &&
       apply_finding_acks(c.cluster_findings, c.warnings, options.acks, run.platform,
                          options.today.empty() ? utc_today() : options.today) > 0) {
-    c.node_actions =
-        node_action_lines(plan_node_actions(actionable_findings(c), run.nodes, run.run_id));
+    c.node_actions = cluster::node_action_lines(
+        cluster::plan_node_actions(actionable_findings(c), run.nodes, run.run_id));
   }
   // The one outcome (outcome.hpp), settled once every stage has spoken; what the printers read.
   settle_outcome(c);

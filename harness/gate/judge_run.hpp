@@ -34,7 +34,7 @@ namespace fabricgate::gate {
 // (`compare`, `report`); nullopt when there is none (the provider may say why in
 // `Comparison::paired_check_skipped`).
 using PairedCheckProvider =
-    std::function<std::optional<PairedCheck>(Comparison&, const RunRecord&)>;
+    std::function<std::optional<PairedCheck>(verdict::Comparison&, const RunRecord&)>;
 
 struct JudgeOptions {
   CompareOptions compare;
@@ -48,12 +48,12 @@ struct JudgeOptions {
 // stages above leave the outcome unsettled); it records the cause and the two questions' answers
 // that every printer reads.
 // Step 5 alone (exposed for tests): marks `c` runner-busy when the rule above holds.
-void mark_busy_runner(Comparison& c, double threshold);
+void mark_busy_runner(verdict::Comparison& c, double threshold);
 
 // `baseline` null: nothing is gated against a baseline (the result says how to create one).
 // `confirmations` empty: no key is re-measured. `history` null: no DRIFT (no store).
-Comparison judge_run(const RunRecord& run, const Baseline* baseline,
-                     const ConfirmationLauncher& confirmations, const RunHistory* history,
-                     const JudgeOptions& options);
+verdict::Comparison judge_run(const RunRecord& run, const Baseline* baseline,
+                              const ConfirmationLauncher& confirmations, const RunHistory* history,
+                              const JudgeOptions& options);
 
 }  // namespace fabricgate::gate

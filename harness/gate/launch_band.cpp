@@ -46,7 +46,7 @@ LaunchBand band_around_centre(std::span<const double> launch_medians, double cen
   double ss = 0;
   for (const double l : losses) ss += (l - mean) * (l - mean);
   b.log_sd = std::sqrt(ss / (n - 1));
-  b.t_quantile = student_t_quantile(1 - band_alpha, n - 1);
+  b.t_quantile = stats::student_t_quantile(1 - band_alpha, n - 1);
   b.half_width =
       1 - std::exp(-(std::max(0.0, mean) + b.t_quantile * b.log_sd * std::sqrt(1 + 1 / n)));
   return b;
@@ -113,9 +113,9 @@ LaunchBand session_band(const TolerancePolicy& policy, const BaselineEntry& entr
     used = std::move(all.logs);
     used_ids = std::move(all.ids);
   }
-  const VarianceComponents vc = variance_components(
-      used, ComponentOptions{static_cast<std::size_t>(std::max(policy.min_sessions, 2)),
-                             policy.session_allowance});
+  const stats::VarianceComponents vc = stats::variance_components(
+      used, stats::ComponentOptions{static_cast<std::size_t>(std::max(policy.min_sessions, 2)),
+                                    policy.session_allowance});
   b.launches = vc.values;
   b.sessions = vc.sessions;
   std::set<std::string> hosts;
@@ -132,7 +132,7 @@ LaunchBand session_band(const TolerancePolicy& policy, const BaselineEntry& entr
     b.log_sd = std::sqrt(vc.within_var + vc.between_var);
     // dof 0: nothing measured but the allowance, a known constant: the normal quantile.
     b.t_quantile =
-        student_t_quantile(1 - policy.band_alpha, vc.dof > 0 ? std::min(vc.dof, 1e5) : 1e5);
+        stats::student_t_quantile(1 - policy.band_alpha, vc.dof > 0 ? std::min(vc.dof, 1e5) : 1e5);
     if (vc.values >= 2 || vc.predictive_var > 0)
       b.half_width = 1 - std::exp(-b.t_quantile * std::sqrt(vc.predictive_var));
   }
@@ -152,10 +152,10 @@ LaunchBand session_band(const TolerancePolicy& policy, const BaselineEntry& entr
 LaunchBand host_level_band(const TolerancePolicy& policy, const BaselineEntry& entry,
                            const MetricBaseline& fleet, std::span<const double> values,
                            std::span<const std::string> sessions, const std::string& host) {
-  const ComponentOptions options{static_cast<std::size_t>(std::max(policy.min_sessions, 2)),
-                                 policy.session_allowance};
+  const stats::ComponentOptions options{static_cast<std::size_t>(std::max(policy.min_sessions, 2)),
+                                        policy.session_allowance};
   const SessionGroups fleet_groups = group_by_session(fleet);
-  const VarianceComponents f = variance_components(fleet_groups.logs, options);
+  const stats::VarianceComponents f = stats::variance_components(fleet_groups.logs, options);
   std::vector<std::string> ids;
   std::vector<std::vector<double>> logs;
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -172,7 +172,8 @@ LaunchBand host_level_band(const TolerancePolicy& policy, const BaselineEntry& e
   }
   // The host's own components count only where they are measured (never the allowance: that
   // stands in for what nobody measured, and the fleet's terms below already carry it).
-  const VarianceComponents h = variance_components(logs, ComponentOptions{options.min_sessions, 0});
+  const stats::VarianceComponents h =
+      stats::variance_components(logs, stats::ComponentOptions{options.min_sessions, 0});
   LaunchBand b;
   b.centre_scope = "host";
   b.host = host;
@@ -202,7 +203,7 @@ LaunchBand host_level_band(const TolerancePolicy& policy, const BaselineEntry& e
     b.centre = std::exp(h.centre);
     b.log_sd = std::sqrt(within + between);
     b.t_quantile =
-        student_t_quantile(1 - policy.band_alpha, f.dof > 0 ? std::min(f.dof, 1e5) : 1e5);
+        stats::student_t_quantile(1 - policy.band_alpha, f.dof > 0 ? std::min(f.dof, 1e5) : 1e5);
     if (v > 0) b.half_width = 1 - std::exp(-b.t_quantile * std::sqrt(v));
   }
   b.floor = entry.tolerance ? *entry.tolerance : size_class_for(policy, entry.bytes).tolerance;
@@ -218,7 +219,7 @@ LaunchBand launch_band(const TolerancePolicy& policy, const BaselineEntry& entry
 
 double launch_instability(std::span<const double> repetitions) {
   if (repetitions.size() < 3) return 0;
-  return robust_relative_spread(repetitions);
+  return stats::robust_relative_spread(repetitions);
 }
 
 }  // namespace fabricgate::gate

@@ -19,34 +19,34 @@ namespace fabricgate::gate {
 
 namespace {
 
-std::span<const double> current_samples(const BenchmarkResult& r, Metric m) {
+std::span<const double> current_samples(const BenchmarkResult& r, verdict::Metric m) {
   switch (m) {
-    case Metric::time_us: return r.samples.time_us;
-    case Metric::algbw_GBps: return r.samples.algbw_GBps;
-    case Metric::busbw_GBps: return r.samples.busbw_GBps;
+    case verdict::Metric::time_us: return r.samples.time_us;
+    case verdict::Metric::algbw_GBps: return r.samples.algbw_GBps;
+    case verdict::Metric::busbw_GBps: return r.samples.busbw_GBps;
   }
   return {};
 }
 
-double current_median(const BenchmarkResult& r, Metric m) {
+double current_median(const BenchmarkResult& r, verdict::Metric m) {
   const auto s = current_samples(r, m);
-  if (!s.empty()) return median(s);
+  if (!s.empty()) return stats::median(s);
   switch (m) {
-    case Metric::time_us: return r.time_us;
-    case Metric::algbw_GBps: return r.algbw_GBps;
-    case Metric::busbw_GBps: return r.busbw_GBps.value_or(0);
+    case verdict::Metric::time_us: return r.time_us;
+    case verdict::Metric::algbw_GBps: return r.algbw_GBps;
+    case verdict::Metric::busbw_GBps: return r.busbw_GBps.value_or(0);
   }
   return 0;
 }
 
-const MetricBaseline& baseline_metric(const BaselineEntry& e, Metric m) {
-  if (m == Metric::busbw_GBps && e.busbw_GBps) return *e.busbw_GBps;
-  if (m == Metric::algbw_GBps) return e.algbw_GBps;
+const MetricBaseline& baseline_metric(const BaselineEntry& e, verdict::Metric m) {
+  if (m == verdict::Metric::busbw_GBps && e.busbw_GBps) return *e.busbw_GBps;
+  if (m == verdict::Metric::algbw_GBps) return e.algbw_GBps;
   return e.time_us;
 }
 
-bool usable(const BenchmarkResult& now, const BaselineEntry& base, Metric m) {
-  if (m == Metric::busbw_GBps && (!now.busbw_GBps || !base.busbw_GBps)) return false;
+bool usable(const BenchmarkResult& now, const BaselineEntry& base, verdict::Metric m) {
+  if (m == verdict::Metric::busbw_GBps && (!now.busbw_GBps || !base.busbw_GBps)) return false;
   return current_median(now, m) > 0 && baseline_metric(base, m).median > 0;
 }
 
@@ -71,8 +71,9 @@ bool fleet_band_serves_host(const LaunchBand& fleet, const LaunchBand& own) {
   return inside && own.noisy;
 }
 
-HostLaunches host_launches(const std::string& key, const MetricBaseline& reference, Metric metric,
-                           const JudgedHost& host, const HostHistory* store_launches) {
+HostLaunches host_launches(const std::string& key, const MetricBaseline& reference,
+                           verdict::Metric metric, const JudgedHost& host,
+                           const HostHistory* store_launches) {
   HostLaunches out;
   std::set<std::string> baseline_sessions;
   if (host.session_hosts && reference.run_sessions.size() == reference.run_medians.size()) {
@@ -120,7 +121,7 @@ std::string band_scope_text(const LaunchBand& b, std::size_t from_store = 0) {
 }
 
 // The judgement's centre, band and limits from `band` (the limits are what every report draws).
-void set_band(MetricJudgement& j, const LaunchBand& band, const BenchmarkResult& now,
+void set_band(verdict::MetricJudgement& j, const LaunchBand& band, const BenchmarkResult& now,
               const MetricBaseline& reference) {
   j.between_sd = band.between_sd;
   j.static_tolerance = band.floor;
@@ -139,8 +140,9 @@ void set_band(MetricJudgement& j, const LaunchBand& band, const BenchmarkResult&
   j.upper_limit = j.tolerance < 1 ? j.baseline_median / (1 - j.tolerance) : 0;
   j.performance_ratio = 1;
   if (j.baseline_median > 0 && j.current_median > 0) {
-    j.performance_ratio = metric_higher_is_better(j.metric) ? j.current_median / j.baseline_median
-                                                            : j.baseline_median / j.current_median;
+    j.performance_ratio = verdict::metric_higher_is_better(j.metric)
+                              ? j.current_median / j.baseline_median
+                              : j.baseline_median / j.current_median;
   }
 }
 
@@ -152,11 +154,13 @@ void set_band(MetricJudgement& j, const LaunchBand& band, const BenchmarkResult&
 // baseline update makes a new one (harness/gate/README.md "Two questions").
 // A host whose newer launches all failed has no rolling level left: its first level judges it
 // (a key must not turn into RUNNER-DIFFERS through its own failures).
-void judge_from_anchor(MetricJudgement& j, const BenchmarkResult& now, const BaselineEntry& base,
-                       const TolerancePolicy& policy, const JudgedHost& host) {
-  const bool rolling = j.reference == reference::host_history;
+void judge_from_anchor(verdict::MetricJudgement& j, const BenchmarkResult& now,
+                       const BaselineEntry& base, const TolerancePolicy& policy,
+                       const JudgedHost& host) {
+  const bool rolling = j.reference == verdict::reference::host_history;
   if (j.launch_cv > policy.unstable_cv) return;  // UNSTABLE either way
-  if (rolling && !j.noisy && verdict_against_limits(j, j.current_median) == Verdict::regression)
+  if (rolling && !j.noisy &&
+      verdict_against_limits(j, j.current_median) == verdict::Verdict::regression)
     return;
   const MetricBaseline& reference = baseline_metric(base, j.metric);
   HostLaunches first = host_launches(now.key, reference, j.metric, host, host.anchor);
@@ -175,24 +179,26 @@ void judge_from_anchor(MetricJudgement& j, const BenchmarkResult& now, const Bas
       host_level_band(policy, base, reference, first.values, first.sessions, host.host);
   if (first.from_store > 0 && host.session_hosts &&
       implausible_stored_level(anchor.centre, fleet, reference, *host.session_hosts, host.host,
-                               metric_higher_is_better(j.metric)))
+                               verdict::metric_higher_is_better(j.metric)))
     return;  // a first level no host of the fleet could have: not a level to hold the host to
   // A NOISY first level inside the fleet gives way to the fleet's band, by the rolling level's
   // rule; either way a known host's loss is REGRESSION, not RUNNER-DIFFERS.
   const bool fleet_judges = fleet_band_serves_host(fleet, anchor);
   if (fleet_judges) anchor = fleet;
   if (anchor.noisy) return;
-  MetricJudgement anchored = j;
+  verdict::MetricJudgement anchored = j;
   set_band(anchored, anchor, now, reference);
-  if (rolling && verdict_against_limits(anchored, anchored.current_median) != Verdict::regression)
+  if (rolling &&
+      verdict_against_limits(anchored, anchored.current_median) != verdict::Verdict::regression)
     return;
   double moved = 0;  // + better, - worse, like every change figure
   if (j.baseline_median > 0 && anchored.baseline_median > 0) {
-    moved = (metric_higher_is_better(j.metric) ? j.baseline_median / anchored.baseline_median
-                                               : anchored.baseline_median / j.baseline_median) -
+    moved = (verdict::metric_higher_is_better(j.metric)
+                 ? j.baseline_median / anchored.baseline_median
+                 : anchored.baseline_median / j.baseline_median) -
             1;
   }
-  anchored.reference = reference::host_anchor;
+  anchored.reference = verdict::reference::host_anchor;
   anchored.band_scope =
       (fleet_judges
            ? fmt::format("host {}'s first level ({} launches, NOISY) lay inside the fleet, whose "
@@ -209,27 +215,28 @@ void judge_from_anchor(MetricJudgement& j, const BenchmarkResult& now, const Bas
 
 }  // namespace
 
-MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,
-                             const TolerancePolicy& policy, const JudgedHost& host) {
-  MetricJudgement j;
+verdict::MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,
+                                      const TolerancePolicy& policy, const JudgedHost& host) {
+  verdict::MetricJudgement j;
   const SizeClass& size_class = size_class_for(policy, base.bytes);
   j.size_class = size_class.name;
   j.metric = metric_from_name(base.metric);
   j.why_metric = size_class.judged_on_latency ? "latency-bound size (P15)" : "baseline metric";
-  if (now.nranks != base.nranks && j.metric != Metric::time_us) {
+  if (now.nranks != base.nranks && j.metric != verdict::Metric::time_us) {
     // P04: busbw (and algbw per rank) scale with n; only elapsed time is comparable.
-    j.metric = Metric::time_us;
+    j.metric = verdict::Metric::time_us;
     j.why_metric = "rank count " + std::to_string(base.nranks) + " -> " +
                    std::to_string(now.nranks) + ": elapsed time, not busbw (P04)";
   } else if (!usable(now, base, j.metric)) {
-    j.metric = Metric::time_us;
+    j.metric = verdict::Metric::time_us;
     j.why_metric = "bandwidth not reported: elapsed time";
   }
   const MetricBaseline& reference = baseline_metric(base, j.metric);
   LaunchBand band = host.session_hosts
                         ? session_band(policy, base, reference, host.host, *host.session_hosts)
                         : launch_band(policy, base, reference);
-  j.reference = band.centre_scope == "host" ? reference::host_baseline : reference::fleet;
+  j.reference =
+      band.centre_scope == "host" ? verdict::reference::host_baseline : verdict::reference::fleet;
   std::size_t from_store = 0;
   std::string own_note;
   if (j.reference == "fleet" && !host.host.empty() && (host.history || host.session_hosts)) {
@@ -241,21 +248,22 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
       const auto set_aside =
           mine.from_store > 0 && host.session_hosts
               ? implausible_stored_level(own.centre, band, reference, *host.session_hosts,
-                                         host.host, metric_higher_is_better(j.metric))
+                                         host.host, verdict::metric_higher_is_better(j.metric))
               : std::nullopt;
       if (set_aside) {
         j.stored_level_set_aside = true;
         own_note = "; " + *set_aside + ", so the fleet judges the key";
       } else if (fleet_band_serves_host(band, own)) {
         // Still a known host: its key is judged for the change, not set aside as RUNNER-DIFFERS.
-        j.reference = reference::fleet_for_host;
+        j.reference = verdict::reference::fleet_for_host;
         own_note = fmt::format(
             "; host {}'s own band ({:.1f} % from {} launches{}) is wider than the fleet's, which "
             "judges it",
             host.host, own.tolerance * 100, own.launches, own.noisy ? ", NOISY" : "");
       } else {
         band = std::move(own);
-        j.reference = mine.from_store > 0 ? reference::host_history : reference::host_baseline;
+        j.reference = mine.from_store > 0 ? verdict::reference::host_history
+                                          : verdict::reference::host_baseline;
         from_store = mine.from_store;
       }
     }
@@ -266,47 +274,50 @@ MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& ba
   j.repetitions = repetitions.size();
   j.launch_cv = launch_instability(repetitions);
   // A rolling level set aside leaves the first level to judge, if that one is plausible.
-  if (host.anchor && (j.reference == reference::host_history || j.reference == reference::fleet))
+  if (host.anchor &&
+      (j.reference == verdict::reference::host_history || j.reference == verdict::reference::fleet))
     judge_from_anchor(j, now, base, policy, host);
   return j;
 }
 
-Verdict verdict_from_judgement(const MetricJudgement& j, const TolerancePolicy& policy) {
-  if (j.between_unmeasured) return Verdict::unmeasured;
+verdict::Verdict verdict_from_judgement(const verdict::MetricJudgement& j,
+                                        const TolerancePolicy& policy) {
+  if (j.between_unmeasured) return verdict::Verdict::unmeasured;
   // A NOISY band is too wide to gate a small loss, not every loss: a launch beyond even that band
   // (its prediction interval at the same band_alpha) is a REGRESSION, which `run` confirms like
   // any other. Issue 53: under a TCP fall-back NOISY keys were up to 25x slower than the fleet
   // and passed; in the committed A/A sessions no confirmed launch lay beyond a NOISY band.
   if (j.noisy) {
-    if (j.launch_cv > policy.unstable_cv) return Verdict::noisy;  // not judgeable either way
-    const Verdict v = verdict_against_limits(j, j.current_median);
-    return v == Verdict::regression ? v : Verdict::noisy;
+    if (j.launch_cv > policy.unstable_cv)
+      return verdict::Verdict::noisy;  // not judgeable either way
+    const verdict::Verdict v = verdict_against_limits(j, j.current_median);
+    return v == verdict::Verdict::regression ? v : verdict::Verdict::noisy;
   }
-  if (j.launch_cv > policy.unstable_cv) return Verdict::unstable;
+  if (j.launch_cv > policy.unstable_cv) return verdict::Verdict::unstable;
   return verdict_against_limits(j, j.current_median);
 }
 
-Verdict verdict_against_limits(const MetricJudgement& j, double value) {
+verdict::Verdict verdict_against_limits(const verdict::MetricJudgement& j, double value) {
   // The limits are the band drawn in every report: a value is judged against them and nothing
   // else (symmetric in log space: the upper edge is centre / (1 - tolerance)).
-  const bool higher_better = metric_higher_is_better(j.metric);
+  const bool higher_better = verdict::metric_higher_is_better(j.metric);
   const double worse_edge = higher_better ? j.lower_limit : j.upper_limit;
   const double better_edge = higher_better ? j.upper_limit : j.lower_limit;
-  if (!(value > 0) || !(worse_edge > 0)) return Verdict::pass;
-  if (higher_better ? value < worse_edge : value > worse_edge) return Verdict::regression;
+  if (!(value > 0) || !(worse_edge > 0)) return verdict::Verdict::pass;
+  if (higher_better ? value < worse_edge : value > worse_edge) return verdict::Verdict::regression;
   if (better_edge > 0 && (higher_better ? value > better_edge : value < better_edge))
-    return Verdict::improvement;
-  return Verdict::pass;
+    return verdict::Verdict::improvement;
+  return verdict::Verdict::pass;
 }
 
-std::string describe_judgement(const MetricJudgement& j, std::uint64_t bytes) {
+std::string describe_judgement(const verdict::MetricJudgement& j, std::uint64_t bytes) {
   const double change = (j.performance_ratio - 1) * 100;
   return fmt::format(
       "{}: {} {} -> {} ({:+.1f}% {}, band {:.1f}% from {} launches{}, floor {:.1f}%, "
       "repetitions CV {:.1f}%)",
-      format_bytes(bytes), metric_name(j.metric),
-      format_metric(j.baseline_median, j.metric == Metric::time_us),
-      format_metric(j.current_median, j.metric == Metric::time_us), change,
+      verdict::format_bytes(bytes), verdict::metric_name(j.metric),
+      verdict::format_metric(j.baseline_median, j.metric == verdict::Metric::time_us),
+      verdict::format_metric(j.current_median, j.metric == verdict::Metric::time_us), change,
       change < 0 ? "worse" : "better", j.tolerance * 100, j.launches,
       j.band_calibrated ? ", calibrated" : "", j.static_tolerance * 100, j.launch_cv * 100);
 }

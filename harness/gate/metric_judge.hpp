@@ -27,17 +27,18 @@ struct JudgedHost {
   const HostHistory* anchor = nullptr;  // the host's first launches in the store (its anchor)
 };
 
-MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,
-                             const TolerancePolicy& policy, const JudgedHost& host = {});
+verdict::MetricJudgement judge_metric(const BenchmarkResult& now, const BaselineEntry& base,
+                                      const TolerancePolicy& policy, const JudgedHost& host = {});
 
 // NOISY (band wider than max_band) / UNSTABLE (repetitions disagree) / REGRESSION / IMPROVEMENT /
 // PASS.
-Verdict verdict_from_judgement(const MetricJudgement& j, const TolerancePolicy& policy);
+verdict::Verdict verdict_from_judgement(const verdict::MetricJudgement& j,
+                                        const TolerancePolicy& policy);
 
 // REGRESSION / IMPROVEMENT / PASS of one value of the judged metric against the judgement's
 // limits (confirmation launches and the median of several launches are judged with it too).
-Verdict verdict_against_limits(const MetricJudgement& j, double value);
+verdict::Verdict verdict_against_limits(const verdict::MetricJudgement& j, double value);
 
-std::string describe_judgement(const MetricJudgement& j, std::uint64_t bytes);  // one line
+std::string describe_judgement(const verdict::MetricJudgement& j, std::uint64_t bytes);  // one line
 
 }  // namespace fabricgate::gate

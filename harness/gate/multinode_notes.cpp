@@ -9,7 +9,7 @@ double inter_node_rate_GBps(double busbw_GBps, int nodes, int nranks) {
   return busbw_GBps * (nodes - 1) / (nranks - 1);
 }
 
-void add_multinode_notes(const RunRecord& run, Comparison& c) {
+void add_multinode_notes(const RunRecord& run, verdict::Comparison& c) {
   const int k = run.launch.nodes;
   if (k < 2) return;
   if (k == 2) {
@@ -18,7 +18,7 @@ void add_multinode_notes(const RunRecord& run, Comparison& c) {
         "faster "
         "than one node), so do not characterise a fabric on two nodes");
   }
-  for (KeyComparison& key : c.keys) {
+  for (verdict::KeyComparison& key : c.keys) {
     if (key.family != "coll" || !key.busbw_now || key.nranks < 2) continue;
     const double rate = inter_node_rate_GBps(*key.busbw_now, k, key.nranks);
     key.notes.push_back(

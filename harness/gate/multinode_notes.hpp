@@ -10,6 +10,6 @@ namespace fabricgate::gate {
 double inter_node_rate_GBps(double busbw_GBps, int nodes, int nranks);
 
 // k = 2: a run-level warning (P11). k > 1: a P12 note on every collective key with busbw.
-void add_multinode_notes(const RunRecord& run, Comparison& c);
+void add_multinode_notes(const RunRecord& run, verdict::Comparison& c);
 
 }  // namespace fabricgate::gate

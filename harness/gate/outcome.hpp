@@ -23,12 +23,12 @@ namespace fabricgate::gate {
 // Sets c.exit_code, c.settled (cause, change and runner answers), c.runner_busy,
 // c.runner_degraded and c.below_roofline_unjudged from the verdicts, the findings,
 // c.run_complete, c.host_cpu_pressure and c.busy_threshold (0: the busy rule is not applied).
-void settle_outcome(Comparison& c);
+void settle_outcome(verdict::Comparison& c);
 
 // The launch was measured on a busy runner: the launching host waited for a CPU more than the
 // busy threshold, or another process computed on its GPUs. Whatever its verdicts, such a launch
 // cannot stand for the host's level (host_history.hpp).
-inline bool measured_on_busy_runner(const Comparison& c) {
+inline bool measured_on_busy_runner(const verdict::Comparison& c) {
   const bool cpu =
       c.busy_threshold > 0 && c.host_cpu_pressure && *c.host_cpu_pressure > c.busy_threshold;
   return cpu || c.runner_evidence.foreign_load;
@@ -41,7 +41,7 @@ inline constexpr const char* kBusyLaunchVerdict = "RUNNER-BUSY";
 
 // The settled outcome in words, for records and dashboards: FAIL (exit 1), NOT JUDGED (exit 3),
 // PASS (exit 0 against a baseline) or NO BASELINE (exit 0, nothing gated against one).
-std::string outcome_word(const Comparison& c);
+std::string outcome_word(const verdict::Comparison& c);
 bool is_outcome_word(const std::string& word);  // one of the four above
 
 // What the command adds after the judgement.
@@ -53,6 +53,6 @@ struct CommandTail {
 
 // The process exit code of run/compare/report/publish: 2 when a required baseline is missing,
 // 3 when a pass was not recorded or its history could not be read, else the comparison's code.
-int command_exit_code(const Comparison& c, const CommandTail& tail);
+int command_exit_code(const verdict::Comparison& c, const CommandTail& tail);
 
 }  // namespace fabricgate::gate

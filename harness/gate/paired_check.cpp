@@ -20,9 +20,9 @@ std::string items_text(const std::vector<std::string>& items) {
 
 }  // namespace
 
-PairedCheckSides paired_check_sides(const std::vector<Change>& fingerprint_changes) {
+PairedCheckSides paired_check_sides(const std::vector<verdict::Change>& fingerprint_changes) {
   PairedCheckSides s;
-  for (const Change& ch : fingerprint_changes) {
+  for (const verdict::Change& ch : fingerprint_changes) {
     if (!ch.what.starts_with("env/")) continue;
     const std::string name = ch.what.substr(4);
     if (!(name.starts_with("NCCL_") || name.starts_with("OMPI_") || name.starts_with("FI_") ||
@@ -86,13 +86,13 @@ std::optional<PairedCheck> load_paired_check(const std::filesystem::path& run_di
   return paired_check_from_json(load_json_file(file, kPairedCheckSchema), file.string());
 }
 
-void apply_paired_check(Comparison& c, const PairedCheck& p) {
+void apply_paired_check(verdict::Comparison& c, const PairedCheck& p) {
   c.paired_check_dir = p.directory;
   c.paired_check_pairs = p.pairs;
   const std::string sides = "A " + items_text(p.a_items) + " (the baseline's settings), B " +
                             items_text(p.b_items) + " (this run's)";
-  for (KeyComparison& k : c.keys) {
-    if (!verdict_change_unjudged(k.verdict)) continue;
+  for (verdict::KeyComparison& k : c.keys) {
+    if (!verdict::verdict_change_unjudged(k.verdict)) continue;
     const auto it = p.keys.find(k.key);
     if (it == p.keys.end()) {
       ++c.paired_check_open;
@@ -106,12 +106,12 @@ void apply_paired_check(Comparison& c, const PairedCheck& p) {
         sides, r.low, r.high, r.pairs, r.tolerance * 100, r.verdict, p.directory);
     if (worse(r.verdict)) {
       ++c.paired_check_worse;
-      k.verdict = Verdict::regression;
+      k.verdict = verdict::Verdict::regression;
       k.reason =
           "the change made this runner slower: " + figures + ". Fleet judgement: " + k.reason;
     } else if (within(r.verdict)) {
       ++c.paired_check_within;
-      k.verdict = Verdict::pass;
+      k.verdict = verdict::Verdict::pass;
       k.reason = "the change did not make this runner slower: " + figures +
                  ". The runner differs from the fleet: " + k.reason;
     } else {

@@ -53,7 +53,7 @@ struct PairedCheckSides {
   std::vector<std::string> b;
   std::vector<std::pair<std::string, std::string>> a_sets;  // NAME, VALUE side A sets
 };
-PairedCheckSides paired_check_sides(const std::vector<Change>& fingerprint_changes);
+PairedCheckSides paired_check_sides(const std::vector<verdict::Change>& fingerprint_changes);
 
 nlohmann::json paired_check_to_json(const PairedCheck& p);
 // Throws InputError naming the file and field.
@@ -63,6 +63,6 @@ std::optional<PairedCheck> load_paired_check(const std::filesystem::path& run_di
 
 // Applies the check to the RUNNER-DIFFERS keys of `c` and says so in `c.paired_check`. Call
 // before the outcome is settled (judge_run does).
-void apply_paired_check(Comparison& c, const PairedCheck& p);
+void apply_paired_check(verdict::Comparison& c, const PairedCheck& p);
 
 }  // namespace fabricgate::gate

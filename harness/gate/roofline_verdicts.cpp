@@ -10,12 +10,14 @@ namespace {
 
 // A roofline failure replaces verdicts that would let the key pass; a skipped key was not
 // measured, and a failing one already says something more specific.
-bool may_replace(Verdict v) { return v != Verdict::skipped && !verdict_fails_gate(v); }
+bool may_replace(verdict::Verdict v) {
+  return v != verdict::Verdict::skipped && !verdict::verdict_fails_gate(v);
+}
 
-void apply(roofline::RooflineFinding f, KeyComparison& k, bool floor_fails) {
+void apply(roofline::RooflineFinding f, verdict::KeyComparison& k, bool floor_fails) {
   if (f.status == roofline::Status::below_floor) {
     if (floor_fails && may_replace(k.verdict)) {
-      k.verdict = Verdict::below_roofline;
+      k.verdict = verdict::Verdict::below_roofline;
       k.reason = f.text;
     } else {
       k.notes.push_back({"roofline", "warn", f.text});
@@ -25,7 +27,7 @@ void apply(roofline::RooflineFinding f, KeyComparison& k, bool floor_fails) {
   }
   if (f.dip) {
     if (may_replace(k.verdict)) {
-      k.verdict = Verdict::dip;
+      k.verdict = verdict::Verdict::dip;
       k.reason = f.dip_text;
     } else {
       k.notes.push_back({"dip", "warn", f.dip_text});
@@ -37,9 +39,9 @@ void apply(roofline::RooflineFinding f, KeyComparison& k, bool floor_fails) {
 }  // namespace
 
 void add_roofline_verdicts(const RunRecord& run, const roofline::RooflinePolicy& policy,
-                           Comparison& c, bool floor_fails) {
-  std::unordered_map<std::string, KeyComparison*> keys;
-  for (KeyComparison& k : c.keys) keys.emplace(k.key, &k);
+                           verdict::Comparison& c, bool floor_fails) {
+  std::unordered_map<std::string, verdict::KeyComparison*> keys;
+  for (verdict::KeyComparison& k : c.keys) keys.emplace(k.key, &k);
   for (roofline::RooflineFinding& f : roofline::judge_keys(run, policy)) {
     const auto it = keys.find(f.key);
     if (it != keys.end()) apply(std::move(f), *it->second, floor_fails);

@@ -11,6 +11,6 @@ namespace fabricgate::gate {
 // `floor_fails` false (--gate change): a key under its floor keeps its verdict and carries the
 // finding as a warning note; the runner verdict lists it (runner_split.hpp). DIP is unchanged.
 void add_roofline_verdicts(const RunRecord& run, const roofline::RooflinePolicy& policy,
-                           Comparison& c, bool floor_fails = true);
+                           verdict::Comparison& c, bool floor_fails = true);
 
 }  // namespace fabricgate::gate

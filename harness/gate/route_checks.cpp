@@ -27,9 +27,10 @@ ExpectedTransport observed_transport(const RunRecord& run, const BenchmarkResult
 
 ExpectedChoice observed_choice(const Choice& choice) { return names_used(choice); }
 
-std::vector<Change> transport_changes(const ExpectedTransport& before,
-                                      const ExpectedTransport& after, std::string& unknown_note) {
-  std::vector<Change> out;
+std::vector<verdict::Change> transport_changes(const ExpectedTransport& before,
+                                               const ExpectedTransport& after,
+                                               std::string& unknown_note) {
+  std::vector<verdict::Change> out;
   // The provider is in params, so it is known on both sides whenever either has one.
   if (before.provider != after.provider) {
     out.push_back({"provider", before.provider.empty() ? "(none)" : before.provider,
@@ -56,9 +57,10 @@ std::vector<Change> transport_changes(const ExpectedTransport& before,
   return out;
 }
 
-std::vector<Change> choice_changes(const ExpectedChoice& before, const ExpectedChoice& after,
-                                   std::vector<Change>& channel_changes) {
-  std::vector<Change> out;
+std::vector<verdict::Change> choice_changes(const ExpectedChoice& before,
+                                            const ExpectedChoice& after,
+                                            std::vector<verdict::Change>& channel_changes) {
+  std::vector<verdict::Change> out;
   if (before.algo != after.algo)
     out.push_back({"algo", join_set(before.algo), join_set(after.algo)});
   if (before.proto != after.proto)

@@ -20,14 +20,16 @@ ExpectedChoice observed_choice(const Choice& choice);
 
 // Differences that make a key TRANSPORT-CHANGED; empty when equal or when either side is unknown
 // (then `unknown_note` says so, if the baseline knew).
-std::vector<Change> transport_changes(const ExpectedTransport& before,
-                                      const ExpectedTransport& after, std::string& unknown_note);
+std::vector<verdict::Change> transport_changes(const ExpectedTransport& before,
+                                               const ExpectedTransport& after,
+                                               std::string& unknown_note);
 
 // Algorithm or protocol set differences (ALGO-CHANGED); channel-count changes go to
 // `channel_changes` (reported as a warning: NCCL scales channels with load, it is not a route
 // change).
-std::vector<Change> choice_changes(const ExpectedChoice& before, const ExpectedChoice& after,
-                                   std::vector<Change>& channel_changes);
+std::vector<verdict::Change> choice_changes(const ExpectedChoice& before,
+                                            const ExpectedChoice& after,
+                                            std::vector<verdict::Change>& channel_changes);
 
 std::string join_set(const std::set<std::string>& items);  // "{Ring, Tree}" style, "{}" when empty
 

@@ -42,7 +42,7 @@ std::string same_directory(const std::string& a, const std::string& b) {
 
 // The throttling lines of the launches key `k` was measured in: the first launch, and each
 // confirmation launch its confirmation names.
-std::vector<std::string> throttling_of_key(const KeyComparison& k, const RunRecord& first,
+std::vector<std::string> throttling_of_key(const verdict::KeyComparison& k, const RunRecord& first,
                                            const std::vector<RunRecord>& confirmations) {
   std::vector<std::string> lines;
   const auto add = [&](const RunRecord& run, const std::string& label) {
@@ -60,11 +60,11 @@ std::vector<std::string> throttling_of_key(const KeyComparison& k, const RunReco
   return lines;
 }
 
-void add_findings(Comparison& c, const RunRecord& first,
+void add_findings(verdict::Comparison& c, const RunRecord& first,
                   const std::vector<RunRecord>& confirmations) {
   std::set<std::tuple<bool, std::string, std::string>> seen;  // one finding per fault
   for (const RunRecord* run : launches_of(first, confirmations)) {
-    for (ClusterFinding& f : link_cluster_findings(*run)) {
+    for (verdict::ClusterFinding& f : link_cluster_findings(*run)) {
       if (!seen.insert({f.fails_gate, f.node, f.field}).second) continue;
       if (run != &first) f.text = "confirmation launch " + run->run_id + ": " + f.text;
       c.cluster_findings.push_back(std::move(f));
@@ -72,20 +72,20 @@ void add_findings(Comparison& c, const RunRecord& first,
   }
   if (seen.empty()) return;
   std::stable_sort(c.cluster_findings.begin(), c.cluster_findings.end(),
-                   [](const ClusterFinding& a, const ClusterFinding& b) {
+                   [](const verdict::ClusterFinding& a, const verdict::ClusterFinding& b) {
                      return a.fails_gate && !b.fails_gate;
                    });
-  c.node_actions =
-      node_action_lines(plan_node_actions(actionable_findings(c), first.nodes, first.run_id));
+  c.node_actions = cluster::node_action_lines(
+      cluster::plan_node_actions(actionable_findings(c), first.nodes, first.run_id));
   // A degraded link fails the gate whatever loaded the runner: settle_outcome never calls a run
   // with a failing finding busy.
 }
 
 }  // namespace
 
-RunnerEvidence collect_runner_evidence(const RunRecord& first,
-                                       const std::vector<RunRecord>& confirmations) {
-  RunnerEvidence e;
+verdict::RunnerEvidence collect_runner_evidence(const RunRecord& first,
+                                                const std::vector<RunRecord>& confirmations) {
+  verdict::RunnerEvidence e;
   for (const RunRecord* run : launches_of(first, confirmations)) {
     const counters::RunnerCounters& rc = run->runner_counters;
     if (!rc.present) continue;
@@ -112,12 +112,12 @@ RunnerEvidence collect_runner_evidence(const RunRecord& first,
   return e;
 }
 
-std::vector<ClusterFinding> link_cluster_findings(const RunRecord& launch) {
-  std::vector<ClusterFinding> out;
+std::vector<verdict::ClusterFinding> link_cluster_findings(const RunRecord& launch) {
+  std::vector<verdict::ClusterFinding> out;
   const std::string host = host_of(launch);
   for (const counters::LinkFinding& f : counters::link_findings(launch.runner_counters)) {
-    ClusterFinding c;
-    c.id = finding_id::degraded_link;
+    verdict::ClusterFinding c;
+    c.id = verdict::finding_id::degraded_link;
     c.fails_gate = f.fatal;
     c.node = host;
     c.field = f.device + "/" + std::to_string(f.port) + " " + f.counter;
@@ -128,12 +128,12 @@ std::vector<ClusterFinding> link_cluster_findings(const RunRecord& launch) {
   return out;
 }
 
-void add_runner_evidence(Comparison& c, const RunRecord& first,
+void add_runner_evidence(verdict::Comparison& c, const RunRecord& first,
                          const std::vector<RunRecord>& confirmations) {
   c.runner_evidence = collect_runner_evidence(first, confirmations);
   add_findings(c, first, confirmations);
-  for (KeyComparison& k : c.keys) {
-    if (!verdict_fails_gate(k.verdict)) continue;
+  for (verdict::KeyComparison& k : c.keys) {
+    if (!verdict::verdict_fails_gate(k.verdict)) continue;
     const std::vector<std::string> lines = throttling_of_key(k, first, confirmations);
     if (lines.empty()) continue;
     std::string text;
@@ -142,18 +142,18 @@ void add_runner_evidence(Comparison& c, const RunRecord& first,
   }
 }
 
-void apply_runner_evidence(Comparison& c, const RunRecord& first,
+void apply_runner_evidence(verdict::Comparison& c, const RunRecord& first,
                            const std::vector<RunRecord>& confirmations) {
   add_runner_evidence(c, first, confirmations);
   // The busy-GPU rule is settle_outcome's (outcome.hpp), on the same terms as the busy CPU.
   settle_outcome(c);
 }
 
-void add_runner_evidence(Comparison& c, const RunRecord& first) {
+void add_runner_evidence(verdict::Comparison& c, const RunRecord& first) {
   std::vector<std::string> sources;
-  for (const KeyComparison& k : c.keys) {
+  for (const verdict::KeyComparison& k : c.keys) {
     if (!k.confirmation) continue;
-    for (const ConfirmationResult& later : k.confirmation->later)
+    for (const verdict::ConfirmationResult& later : k.confirmation->later)
       if (std::find(sources.begin(), sources.end(), later.source) == sources.end())
         sources.push_back(later.source);
   }

@@ -25,24 +25,24 @@ namespace fabricgate::gate {
 
 // Pure: the evidence of the launches (first, then confirmations in order): foreign processes,
 // throttling lines, what was not read; `busy_gpu` is left false (settle_outcome decides).
-RunnerEvidence collect_runner_evidence(const RunRecord& first,
-                                       const std::vector<RunRecord>& confirmations);
+verdict::RunnerEvidence collect_runner_evidence(const RunRecord& first,
+                                                const std::vector<RunRecord>& confirmations);
 
 // Pure: the DEGRADED-LINK findings of one launch (node = the launching host).
-std::vector<ClusterFinding> link_cluster_findings(const RunRecord& launch);
+std::vector<verdict::ClusterFinding> link_cluster_findings(const RunRecord& launch);
 
 // Steps 1 and 2 above on a judged comparison of `first` with these confirmation launches, and
 // what step 3 reads; the outcome is not settled (judge_run settles once, after every stage).
-void add_runner_evidence(Comparison& c, const RunRecord& first,
+void add_runner_evidence(verdict::Comparison& c, const RunRecord& first,
                          const std::vector<RunRecord>& confirmations);
 
 // The same, then the outcome settled (step 3): the evidence on its own, as tests judge it.
-void apply_runner_evidence(Comparison& c, const RunRecord& first,
+void apply_runner_evidence(verdict::Comparison& c, const RunRecord& first,
                            const std::vector<RunRecord>& confirmations);
 
 // judge_run's stage: add_runner_evidence with the confirmation launches the comparison names
 // (each key's confirmation->later[].source, a run directory) read from disk; one that cannot be
 // read is named in runner_evidence.unread and skipped.
-void add_runner_evidence(Comparison& c, const RunRecord& first);
+void add_runner_evidence(verdict::Comparison& c, const RunRecord& first);
 
 }  // namespace fabricgate::gate

@@ -19,31 +19,32 @@ namespace fabricgate::gate {
 
 namespace {
 
-bool beyond_fleet(const MetricJudgement& fleet, double value) {
-  return !fleet.noisy && verdict_against_limits(fleet, value) == Verdict::regression;
+bool beyond_fleet(const verdict::MetricJudgement& fleet, double value) {
+  return !fleet.noisy && verdict_against_limits(fleet, value) == verdict::Verdict::regression;
 }
 
 // log(value / centre) for a higher-is-better metric, log(centre / value) for time: < 0 is slower.
-double log_offset(const MetricJudgement& fleet, double value) {
+double log_offset(const verdict::MetricJudgement& fleet, double value) {
   if (!(value > 0) || !(fleet.baseline_median > 0)) return 0;
   const double r = std::log(value / fleet.baseline_median);
-  return metric_higher_is_better(fleet.metric) ? r : -r;
+  return verdict::metric_higher_is_better(fleet.metric) ? r : -r;
 }
 
-double offset_in_sds(const MetricJudgement& fleet, double value) {
+double offset_in_sds(const verdict::MetricJudgement& fleet, double value) {
   const double sd = fleet.between_sd > 0 ? fleet.between_sd : fleet.baseline_spread;
   return sd > 0 ? log_offset(fleet, value) / sd : 0;
 }
 
-std::string roofline_text(const KeyComparison& k) {
+std::string roofline_text(const verdict::KeyComparison& k) {
   if (!k.roofline || !(k.roofline->ceiling_GBps > 0)) return "";
   return fmt::format(", {:.0f} % of its {} roofline", 100 * k.roofline->fraction, k.roofline->tier);
 }
 
-std::string outlier_key_text(const KeyComparison& k, const MetricJudgement& fleet) {
+std::string outlier_key_text(const verdict::KeyComparison& k,
+                             const verdict::MetricJudgement& fleet) {
   const double value = fleet.current_median;
   return fmt::format("{} {} ({:+.1f} fleet SDs{})", k.key,
-                     format_percent(std::exp(log_offset(fleet, value)) - 1),
+                     verdict::format_percent(std::exp(log_offset(fleet, value)) - 1),
                      offset_in_sds(fleet, value), roofline_text(k));
 }
 
@@ -55,7 +56,7 @@ std::string keys_list(const std::vector<std::string>& items, std::size_t shown =
   return out;
 }
 
-std::string host_label(const Comparison& c) {
+std::string host_label(const verdict::Comparison& c) {
   return "host " + (c.host_id.empty() ? std::string("?") : c.host_id) +
          (c.host_name.empty() ? "" : " (" + c.host_name + ")");
 }
@@ -64,7 +65,7 @@ std::string host_label(const Comparison& c) {
 // (env/NCCL_*, OMPI_*, FI_*, UCX_*), the baseline's value as side A and this run's as side B. A
 // setting one side did not have is unset=NAME on that side, so the command runs as printed in the
 // job that ran this run.
-std::string paired_check_command(const Comparison& c, const RunRecord& run) {
+std::string paired_check_command(const verdict::Comparison& c, const RunRecord& run) {
   const PairedCheckSides sides = paired_check_sides(c.fingerprint_changes);
   if (sides.a.empty()) return "";
   std::string cmd =
@@ -76,8 +77,9 @@ std::string paired_check_command(const Comparison& c, const RunRecord& run) {
 
 // A changed setup's key further below the fleet than any runner of the fleet has been
 // (gross_change.hpp): the change, not the runner. nullopt: within the limit, or no limit.
-std::optional<std::string> gross_change_reason(const Comparison& c, const KeyComparison& k,
-                                               const MetricJudgement& fleet,
+std::optional<std::string> gross_change_reason(const verdict::Comparison& c,
+                                               const verdict::KeyComparison& k,
+                                               const verdict::MetricJudgement& fleet,
                                                const GrossChangeLimits* limits) {
   if (!limits || c.software_changes.empty()) return std::nullopt;
   const std::optional<double> limit = limits->limit_for(k.key);
@@ -94,8 +96,8 @@ std::optional<std::string> gross_change_reason(const Comparison& c, const KeyCom
 }
 
 // Why the change was not judged on a key of a host with no level of its own, and the way out.
-std::string not_judged_reason(const Comparison& c, const KeyComparison& k,
-                              const MetricJudgement& fleet, const RunRecord& run,
+std::string not_judged_reason(const verdict::Comparison& c, const verdict::KeyComparison& k,
+                              const verdict::MetricJudgement& fleet, const RunRecord& run,
                               const GrossChangeLimits* limits) {
   std::string why = fmt::format(
       "not judged here: {} sits outside the fleet on {} ({:+.1f} fleet SDs), which "
@@ -121,7 +123,7 @@ std::string not_judged_reason(const Comparison& c, const KeyComparison& k,
 
 }  // namespace
 
-void split_change_and_runner(Comparison& c, const RunRecord& run,
+void split_change_and_runner(verdict::Comparison& c, const RunRecord& run,
                              const GrossChangeLimits* gross_change) {
   if (!c.has_baseline) return;
   c.gross_change_keys = 0;
@@ -129,44 +131,44 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
   std::vector<std::string> outliers;
   bool outlier_confirmed = false;  // an outlying key judged around the host's own level
   std::vector<std::string> under_floor;
-  for (KeyComparison& k : c.keys) {
+  for (verdict::KeyComparison& k : c.keys) {
     if (!k.judgement) continue;
-    const MetricJudgement& fleet = k.fleet ? *k.fleet : *k.judgement;
-    const bool was_failing = verdict_fails_gate(k.verdict);
+    const verdict::MetricJudgement& fleet = k.fleet ? *k.fleet : *k.judgement;
+    const bool was_failing = verdict::verdict_fails_gate(k.verdict);
     if (k.fleet) {
       k.outside_fleet = beyond_fleet(fleet, k.judgement->baseline_median) &&
                         beyond_fleet(fleet, k.judgement->current_median);
     } else {
-      k.outside_fleet = k.verdict == Verdict::regression;
+      k.outside_fleet = k.verdict == verdict::Verdict::regression;
     }
     if (k.outside_fleet) {
       k.fleet_offset_sd = offset_in_sds(fleet, fleet.current_median);
       // A run that names no host (an import without a fingerprint) cannot be told from the
       // baseline's hosts: the fleet judges it, as before the two questions.
-      if (c.gate == GateMode::change && !k.fleet && k.verdict == Verdict::regression &&
-          !c.host_id.empty()) {
+      if (c.gate == verdict::GateMode::change && !k.fleet &&
+          k.verdict == verdict::Verdict::regression && !c.host_id.empty()) {
         if (auto gross = gross_change_reason(c, k, fleet, gross_change)) {
           k.reason = std::move(*gross);  // stays REGRESSION: no runner of the fleet was this far
           ++c.gross_change_keys;
         } else {
           k.reason = not_judged_reason(c, k, fleet, run, gross_change);
-          k.verdict = Verdict::runner_differs;
+          k.verdict = verdict::Verdict::runner_differs;
         }
       }
-      if (!(c.gate == GateMode::both && was_failing)) {
+      if (!(c.gate == verdict::GateMode::both && was_failing)) {
         outliers.push_back(outlier_key_text(k, fleet));
         // k.fleet: the key was judged around the host's own level, which lies outside the fleet.
         outlier_confirmed = outlier_confirmed || k.fleet.has_value();
       }
     }
-    if (c.gate == GateMode::change && k.roofline &&
+    if (c.gate == verdict::GateMode::change && k.roofline &&
         k.roofline->status == roofline::Status::below_floor)
       under_floor.push_back(k.key + " " + k.roofline->text);
   }
-  const bool runner_fails = c.gate != GateMode::change;
+  const bool runner_fails = c.gate != verdict::GateMode::change;
   if (!outliers.empty() && !c.host_id.empty()) {
-    ClusterFinding f;
-    f.id = finding_id::host_outlier;
+    verdict::ClusterFinding f;
+    f.id = verdict::finding_id::host_outlier;
     f.fails_gate = runner_fails;
     f.confirmed = outlier_confirmed;
     f.node = c.host_name;
@@ -176,8 +178,8 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
     c.cluster_findings.insert(c.cluster_findings.begin(), std::move(f));
   }
   if (!under_floor.empty()) {
-    ClusterFinding f;
-    f.id = finding_id::below_roofline;
+    verdict::ClusterFinding f;
+    f.id = verdict::finding_id::below_roofline;
     f.fails_gate = false;  // --gate change only: the runner's, never the change's
     f.node = c.host_name;
     f.field = c.host_id;
@@ -186,7 +188,7 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
     c.cluster_findings.push_back(std::move(f));
   }
   std::stable_sort(c.cluster_findings.begin(), c.cluster_findings.end(),
-                   [](const ClusterFinding& a, const ClusterFinding& b) {
+                   [](const verdict::ClusterFinding& a, const verdict::ClusterFinding& b) {
                      return a.fails_gate && !b.fails_gate;
                    });
   // A launch on a busy runner: its offset from the fleet may be the load's, never a reason to
@@ -194,15 +196,15 @@ void split_change_and_runner(Comparison& c, const RunRecord& run,
   // for itself). Nor is an offset measured beside a software change: a fall-back to TCP makes
   // every host an outlier (`fabricgate nodes` holds back the same way). Findings of the hardware
   // itself (DEGRADED-LINK, a node mismatch) still act.
-  c.node_actions =
-      node_action_lines(plan_node_actions(actionable_findings(c), run.nodes, run.run_id));
+  c.node_actions = cluster::node_action_lines(
+      cluster::plan_node_actions(actionable_findings(c), run.nodes, run.run_id));
   sort_by_urgency(c.keys);
 }
 
-std::vector<ClusterFinding> actionable_findings(const Comparison& c) {
-  std::vector<ClusterFinding> actionable;
-  for (const ClusterFinding& f : c.cluster_findings) {
-    const bool held_back = f.id == finding_id::host_outlier &&
+std::vector<verdict::ClusterFinding> actionable_findings(const verdict::Comparison& c) {
+  std::vector<verdict::ClusterFinding> actionable;
+  for (const verdict::ClusterFinding& f : c.cluster_findings) {
+    const bool held_back = f.id == verdict::finding_id::host_outlier &&
                            (measured_on_busy_runner(c) || !c.software_changes.empty());
     if (!held_back) actionable.push_back(f);
   }

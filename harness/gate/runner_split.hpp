@@ -33,11 +33,11 @@
 namespace fabricgate::gate {
 
 // `gross_change`: the platform's gross-change limits, or null (every such key RUNNER-DIFFERS).
-void split_change_and_runner(Comparison& c, const RunRecord& run,
+void split_change_and_runner(verdict::Comparison& c, const RunRecord& run,
                              const GrossChangeLimits* gross_change = nullptr);
 
 // The findings a node action may be planned for: all but a HOST-OUTLIER measured on a busy runner
 // or beside a software change (its offset may be the load's or the change's).
-std::vector<ClusterFinding> actionable_findings(const Comparison& c);
+std::vector<verdict::ClusterFinding> actionable_findings(const verdict::Comparison& c);
 
 }  // namespace fabricgate::gate

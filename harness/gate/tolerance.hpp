@@ -23,11 +23,11 @@ ToleranceDecision tolerance_for(const TolerancePolicy& policy, const BaselineEnt
                                 const MetricBaseline& metric);
 
 // The metric the gate judges when the baseline says `entry.metric`, before P04/P15 overrides.
-Metric metric_from_name(const std::string& name);
+verdict::Metric metric_from_name(const std::string& name);
 
 // Which metric a new baseline entry is judged on: latency for classes judged on latency (P15),
 // busbw for collectives, algbw for the rest (never an average over sizes, P03).
-Metric default_metric(const TolerancePolicy& policy, std::uint64_t bytes, bool has_busbw,
-                      bool has_algbw);
+verdict::Metric default_metric(const TolerancePolicy& policy, std::uint64_t bytes, bool has_busbw,
+                               bool has_algbw);
 
 }  // namespace fabricgate::gate

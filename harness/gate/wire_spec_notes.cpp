@@ -16,13 +16,13 @@ std::string algorithms(const Choice& choice) {
 
 }  // namespace
 
-void add_wire_spec_notes(const RunRecord& run, Comparison& c) {
+void add_wire_spec_notes(const RunRecord& run, verdict::Comparison& c) {
   const double spec = run.fingerprint.nvlink_GBps_per_direction;
   if (spec <= 0 || run.launch.nodes > 1)
     return;  // across nodes busbw is not an NVLink figure (P12)
   std::unordered_map<std::string, const BenchmarkResult*> results;
   for (const auto& r : run.benchmarks) results.emplace(r.key, &r);
-  for (KeyComparison& k : c.keys) {
+  for (verdict::KeyComparison& k : c.keys) {
     if (k.family != "coll" || k.backend != "nccl" || !k.busbw_now) continue;
     const auto it = results.find(k.key);
     if (it == results.end() || !it->second->choice || it->second->choice->algo.empty()) continue;

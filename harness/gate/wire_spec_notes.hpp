@@ -6,6 +6,6 @@
 
 namespace fabricgate::gate {
 
-void add_wire_spec_notes(const RunRecord& run, Comparison& c);
+void add_wire_spec_notes(const RunRecord& run, verdict::Comparison& c);
 
 }  // namespace fabricgate::gate

@@ -37,8 +37,8 @@ std::string string_in(const json& object, const char* field) {
 // run.json: launch.{nccl_version,nccl_library,mpi_version} from the records header,
 // ranks[].nccl_library from the bench's rank table, capture.{nccl_version,nccl_versions_full} from
 // NCCL's logs.
-gate::LoadedLibraries loaded_libraries(const json& run) {
-  gate::LoadedLibraries l;
+ab::LoadedLibraries loaded_libraries(const json& run) {
+  ab::LoadedLibraries l;
   const json header = run.value("launch", json::object());
   l.nccl_version = string_in(header, "nccl_version");
   l.mpi_version = string_in(header, "mpi_version");
@@ -65,7 +65,7 @@ gate::LoadedLibraries loaded_libraries(const json& run) {
 }
 
 // The baseline gate's tolerance policy for this platform, so an A/B is as strict as the gate.
-void choose_policy(const AbRunOptions& o, const std::string& platform, gate::AbOptions& compare) {
+void choose_policy(const AbRunOptions& o, const std::string& platform, ab::AbOptions& compare) {
   if (compare.tolerance) {
     compare.tolerance_source = fmt::format("--tolerance {:.4g} (every key)", *compare.tolerance);
     return;
@@ -96,10 +96,10 @@ struct AbSeries {
 
 // One launch of one side: the suite in a fresh process and its own run directory, checked for
 // the NCCL it really loaded. nullopt with `stopped` saying why when the launch did not finish.
-std::optional<gate::AbLaunch> launch_side(const AbRunOptions& o, const gate::AbSide& side, int pair,
-                                          const AbSeries& series,
-                                          std::vector<gate::AbLaunchRef>& launches,
-                                          std::string& stopped, double& took) {
+std::optional<ab::AbLaunch> launch_side(const AbRunOptions& o, const ab::AbSide& side, int pair,
+                                        const AbSeries& series,
+                                        std::vector<ab::AbLaunchRef>& launches,
+                                        std::string& stopped, double& took) {
   const std::string name = side.id + "-" + std::to_string(pair);
   RunOptions ro = o.run;
   ro.scenarios = o.run.scenarios.empty() ? std::vector<std::string>{"default"} : o.run.scenarios;
@@ -138,36 +138,36 @@ std::optional<gate::AbLaunch> launch_side(const AbRunOptions& o, const gate::AbS
     stopped = "launch " + name + " did not finish: " + string_in(doc, "incomplete_reason");
     return std::nullopt;
   }
-  gate::AbLaunch measured{parse_run(doc, run_file.string()), loaded_libraries(doc)};
+  ab::AbLaunch measured{parse_run(doc, run_file.string()), loaded_libraries(doc)};
   measured.run.directory = sr.dir.string();
-  gate::verify_loaded_libraries(side, measured.libraries, name, sr.dir.string());
+  ab::verify_loaded_libraries(side, measured.libraries, name, sr.dir.string());
   return measured;
 }
 
 // Every launch of a side must load what its first launch loaded (a library swapped mid-series
 // would mix two measurements into one side).
-void require_same_as_first(const gate::AbSide& side, const gate::AbLaunch& measured, int pair,
-                           std::optional<gate::LoadedLibraries>& first) {
+void require_same_as_first(const ab::AbSide& side, const ab::AbLaunch& measured, int pair,
+                           std::optional<ab::LoadedLibraries>& first) {
   if (first) {
-    gate::require_same_libraries(side, *first, side.id + "-1", measured.libraries,
-                                 side.id + "-" + std::to_string(pair));
+    ab::require_same_libraries(side, *first, side.id + "-1", measured.libraries,
+                               side.id + "-" + std::to_string(pair));
   } else {
     first = measured.libraries;
   }
 }
 
 // The running decision after a pair: how many keys are decided, how, and how many are open.
-std::string pair_line(const gate::AbComparison& c, int pair, double took_a, double took_b,
-                      const gate::AbSchedule& s) {
+std::string pair_line(const ab::AbComparison& c, int pair, double took_a, double took_b,
+                      const ab::AbSchedule& s) {
   std::string tally;
   std::size_t open = 0;
-  for (const gate::AbVerdictCount& n : c.counts()) {
-    if (gate::ab_verdict_open(n.verdict)) {
+  for (const ab::AbVerdictCount& n : c.counts()) {
+    if (ab::ab_verdict_open(n.verdict)) {
       open += n.count;
       continue;
     }
     tally += (tally.empty() ? "" : ", ") + std::to_string(n.count) + " " +
-             gate::ab_verdict_name(n.verdict);
+             ab::ab_verdict_name(n.verdict);
   }
   std::string state;
   if (pair < s.min_pairs) {
@@ -184,7 +184,7 @@ std::string pair_line(const gate::AbComparison& c, int pair, double took_a, doub
 }
 
 Suite checked_ab_suite(const AbRunOptions& o) {
-  gate::check_schedule(o.schedule);
+  ab::check_schedule(o.schedule);
   if (o.run.scenarios.size() > 1)
     throw InputError("--scenario", "", "one scenario for both sides of an A/B");
   Suite suite = load_suite(resolve_suite(o.run.suite, o.run.suite_dirs));
@@ -213,7 +213,7 @@ AbRunResult run_ab(const AbRunOptions& o) {
   series.fingerprint = fingerprint::collect(fo);
   series.inherited_ld_path = std::getenv("LD_LIBRARY_PATH");
   const std::string platform = series.fingerprint.at("platform_key").get<std::string>();
-  gate::AbOptions compare = o.compare;
+  ab::AbOptions compare = o.compare;
   compare.pairs_requested = o.schedule.max_pairs;
   choose_policy(o, platform, compare);
 
@@ -222,31 +222,31 @@ AbRunResult run_ab(const AbRunOptions& o) {
   result.dir = series.dir =
       o.series_dir.empty() ? o.run.results_dir / platform / series.run_id : o.series_dir;
   fs::create_directories(result.dir);
-  std::vector<gate::AbPair> pairs;
-  std::vector<gate::AbLaunchRef> launches;
+  std::vector<ab::AbPair> pairs;
+  std::vector<ab::AbLaunchRef> launches;
   const auto write = [&](const std::string& incomplete_reason) {
     compare.incomplete_reason = incomplete_reason;
-    gate::AbComparison c = gate::judge_sequential(o.a, o.b, pairs, compare, o.schedule);
+    ab::AbComparison c = ab::judge_sequential(o.a, o.b, pairs, compare, o.schedule);
     c.run_id = series.run_id;
     c.suite = suite.name;
     c.platform = platform;
     c.directory = result.dir.string();
     c.launches = launches;
-    write_json_atomically(result.dir / "ab.json", gate::ab_to_json(c));
+    write_json_atomically(result.dir / "ab.json", ab::ab_to_json(c));
     return c;
   };
 
-  std::optional<gate::LoadedLibraries> first_a;
-  std::optional<gate::LoadedLibraries> first_b;
+  std::optional<ab::LoadedLibraries> first_a;
+  std::optional<ab::LoadedLibraries> first_b;
   std::string stopped;
   try {
     for (int p = 1; p <= o.schedule.max_pairs && stopped.empty(); ++p) {
-      gate::AbPair pair;
+      ab::AbPair pair;
       pair.index = p;
       double took[2] = {0, 0};
-      for (const gate::AbSide* side : {&o.a, &o.b}) {
+      for (const ab::AbSide* side : {&o.a, &o.b}) {
         const bool is_a = side == &o.a;
-        std::optional<gate::AbLaunch> measured =
+        std::optional<ab::AbLaunch> measured =
             launch_side(o, *side, p, series, launches, stopped, took[is_a ? 0 : 1]);
         if (!measured) break;
         require_same_as_first(*side, *measured, p, is_a ? first_a : first_b);
@@ -256,7 +256,7 @@ AbRunResult run_ab(const AbRunOptions& o) {
       pairs.push_back(std::move(pair));
       // Kept current after every pair: a later crash (or SIGKILL) leaves this comparison behind.
       // (marked running: a SIGKILL now leaves a file that says the series did not finish)
-      const gate::AbComparison c = write("running: " + std::to_string(p) + " pair(s) done");
+      const ab::AbComparison c = write("running: " + std::to_string(p) + " pair(s) done");
       std::fputs(pair_line(c, p, took[0], took[1], o.schedule).c_str(), stderr);
       if (c.decided) break;
     }

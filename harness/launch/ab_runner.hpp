@@ -20,10 +20,10 @@ namespace fabricgate::launch {
 struct AbRunOptions {
   RunOptions run;  // suite, launcher, ranks, bench, timeout, lock, results dir, platform; one
                    // scenario at most
-  gate::AbSide a;
-  gate::AbSide b;
-  gate::AbSchedule schedule;  // min_pairs = max_pairs: the fixed design (--pairs N)
-  gate::AbOptions compare;    // policy, tolerance, confidence (pairs_requested is filled in here)
+  ab::AbSide a;
+  ab::AbSide b;
+  ab::AbSchedule schedule;  // min_pairs = max_pairs: the fixed design (--pairs N)
+  ab::AbOptions compare;    // policy, tolerance, confidence (pairs_requested is filled in here)
   // Tolerance policy: this baseline's (must exist) or, when empty,
   // <baselines_dir>/<platform>/<suite>.json's (or <platform>.json's) if that exists; otherwise the
   // defaults. Ignored when compare.tolerance is set.
@@ -37,7 +37,7 @@ struct AbRunOptions {
 
 struct AbRunResult {
   std::filesystem::path dir;  // holds ab.json and the launches
-  gate::AbComparison comparison;
+  ab::AbComparison comparison;
 };
 
 // Throws InputError for a bad request, a refused suite or a side that loaded the wrong library,

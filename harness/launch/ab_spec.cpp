@@ -36,7 +36,7 @@ bool is_side_env_name(const std::string& name) {
 }
 
 // The directory the loader will search and the library it will find there for nccl=PATH.
-void resolve_nccl(const std::string& option, const std::string& path, gate::AbSide& side) {
+void resolve_nccl(const std::string& option, const std::string& path, ab::AbSide& side) {
   const std::string item = option + " nccl=" + path;
   if (path.empty() || !is_safe_env_value(path) || path.find(':') != std::string::npos) {
     throw InputError(item + ": expected a path without ':' or shell syntax ($ ` ; | & < > quotes)");
@@ -129,8 +129,8 @@ std::string shown_item(const std::string& item) {
   return report::printable(name + "=" + recordable_value(name, item.substr(eq + 1)), 200);
 }
 
-gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>& items) {
-  gate::AbSide side;
+ab::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>& items) {
+  ab::AbSide side;
   side.id = id;
   side.label = id == "a" ? "A" : id == "b" ? "B" : id;
   side.items = items;
@@ -195,7 +195,7 @@ gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>
   return side;
 }
 
-std::map<std::string, std::string> ab_launch_env(const gate::AbSide& side,
+std::map<std::string, std::string> ab_launch_env(const ab::AbSide& side,
                                                  const char* inherited_ld_library_path) {
   std::map<std::string, std::string> env = side.env;
   if (!side.nccl_dir.empty()) {

@@ -24,7 +24,7 @@ namespace fabricgate::launch {
 
 // Throws InputError naming the option (--a / --b), the item (its value redacted as a record
 // keeps it: shown_item) and what was expected.
-gate::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>& items);
+ab::AbSide parse_ab_side(const std::string& id, const std::vector<std::string>& items);
 std::string shown_item(const std::string& item);
 
 // wrap=CMD's argv with its program resolved against `path` (a PATH value; may be null). Throws
@@ -34,7 +34,7 @@ std::vector<std::string> parse_wrap_command(const std::string& item, const std::
 
 // What a launch of `side` adds to every rank's environment: its variables, and for nccl=PATH an
 // LD_LIBRARY_PATH of the library's directory followed by `inherited_ld_library_path` (may be null).
-std::map<std::string, std::string> ab_launch_env(const gate::AbSide& side,
+std::map<std::string, std::string> ab_launch_env(const ab::AbSide& side,
                                                  const char* inherited_ld_library_path);
 
 }  // namespace fabricgate::launch

@@ -11,7 +11,7 @@ std::string github_status_context(const RunRecord& run) {
   return context;
 }
 
-nlohmann::json github_status_body(const gate::Comparison& comparison, const std::string& context,
+nlohmann::json github_status_body(const verdict::Comparison& comparison, const std::string& context,
                                   const std::string& target_url) {
   const char* state = comparison.exit_code == ExitCode::pass           ? "success"
                       : comparison.exit_code == ExitCode::gate_failure ? "failure"

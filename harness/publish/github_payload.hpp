@@ -20,7 +20,7 @@ std::string github_status_context(const RunRecord& run);
 
 // state: success (pass), failure (gate failure), error (input or infrastructure failure);
 // description: the headline cut to 140 characters; target_url only when not empty.
-nlohmann::json github_status_body(const gate::Comparison& comparison, const std::string& context,
+nlohmann::json github_status_body(const verdict::Comparison& comparison, const std::string& context,
                                   const std::string& target_url);
 
 // The Markdown report under a hidden marker naming the context, cut to GitHub's limit.

@@ -243,7 +243,7 @@ PublishSettings resolve_settings(const PublishOptions& o, const std::vector<Targ
 }
 
 std::vector<Upload> uploads_for(const TargetSpec& t, const RunRecord& run,
-                                const gate::Comparison& comparison, const PublishSettings& s) {
+                                const verdict::Comparison& comparison, const PublishSettings& s) {
   switch (t.kind) {
     case TargetKind::pushgateway: {
       Upload u;

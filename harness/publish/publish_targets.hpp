@@ -63,7 +63,7 @@ PublishSettings resolve_settings(const PublishOptions& options,
 
 // The upload(s) one target gets for one run (one each today).
 std::vector<Upload> uploads_for(const TargetSpec& target, const RunRecord& run,
-                                const gate::Comparison& comparison,
+                                const verdict::Comparison& comparison,
                                 const PublishSettings& settings);
 
 }  // namespace fabricgate::publish

@@ -66,7 +66,7 @@ std::string exposition_number(double value) {
   return std::string(buf, r.ptr);
 }
 
-std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison& comparison) {
+std::string pushgateway_exposition(const RunRecord& run, const verdict::Comparison& comparison) {
   // Seconds, the base unit: promtool's linter refuses an abbreviated unit in a name ("_us").
   Family time{"fabricgate_time_seconds", "Median time of one operation in seconds.", {}};
   Family algbw{
@@ -108,12 +108,12 @@ std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison&
     if (b.busbw_GBps.has_value()) add_sample(busbw, labels, b.busbw_GBps.value());
   }
   std::set<std::string> judged;
-  for (const gate::KeyComparison& k : comparison.keys) {
+  for (const verdict::KeyComparison& k : comparison.keys) {
     if (!judged.insert(k.key).second) continue;
     const std::string labels = label("key", k.key);
     if (k.judgement.has_value()) add_sample(ratio, labels, k.judgement->performance_ratio);
-    add_sample(key_failed, labels, gate::verdict_fails_gate(k.verdict) ? 1 : 0);
-    add_sample(drift, labels, k.verdict == gate::Verdict::drift ? 1 : 0);
+    add_sample(key_failed, labels, verdict::verdict_fails_gate(k.verdict) ? 1 : 0);
+    add_sample(drift, labels, k.verdict == verdict::Verdict::drift ? 1 : 0);
   }
   // A run the gate could not judge (a busy runner excused, a degraded one) is no pass: a 0 here
   // would read "passed" on every dashboard and alert rule that watches this series.
@@ -126,8 +126,9 @@ std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison&
   add_sample(gate_judged, "", gate_judged_run ? 1 : 0);
   add_sample(exit_code, "", static_cast<double>(static_cast<int>(comparison.exit_code)));
   add_sample(complete, "", run.complete ? 1 : 0);
-  for (const gate::VerdictCount& c : comparison.counts()) {
-    add_sample(keys, label("verdict", gate::verdict_name(c.verdict)), static_cast<double>(c.count));
+  for (const verdict::VerdictCount& c : comparison.counts()) {
+    add_sample(keys, label("verdict", verdict::verdict_name(c.verdict)),
+               static_cast<double>(c.count));
   }
 
   std::string out;

@@ -27,7 +27,7 @@ GroupingKey pushgateway_grouping(const RunRecord& run);
 // The request body: HELP/TYPE once per metric family, then its samples; ends with a newline.
 // Benchmarks that did not finish with status ok contribute no figures (their verdicts still count).
 // A key listed twice in a run keeps its first result (one series per label set).
-std::string pushgateway_exposition(const RunRecord& run, const gate::Comparison& comparison);
+std::string pushgateway_exposition(const RunRecord& run, const verdict::Comparison& comparison);
 
 // A label value escaped for the exposition format: \ → \\, " → \", newline → \n.
 std::string exposition_label_value(std::string_view value);

@@ -34,7 +34,7 @@ const char* verdict_word(ExitCode code) {
 
 std::string slack_escape(std::string_view text) { return report::slack_text(text); }
 
-nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& comparison,
+nlohmann::json webhook_body(const RunRecord& run, const verdict::Comparison& comparison,
                             std::size_t max_keys) {
   const std::string scenario = run.scenario.empty() ? "default" : run.scenario;
   const std::string host = run.ranks.empty() ? "" : run.ranks.front().host;
@@ -48,13 +48,13 @@ nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& compar
   nlohmann::json failing = nlohmann::json::array();
   std::size_t listed = 0;
   std::size_t failing_count = 0;
-  for (const gate::KeyComparison& k : comparison.keys) {
-    if (!gate::verdict_fails_gate(k.verdict)) continue;
+  for (const verdict::KeyComparison& k : comparison.keys) {
+    if (!verdict::verdict_fails_gate(k.verdict)) continue;
     ++failing_count;
     failing.push_back(
-        {{"key", k.key}, {"verdict", gate::verdict_name(k.verdict)}, {"reason", k.reason}});
+        {{"key", k.key}, {"verdict", verdict::verdict_name(k.verdict)}, {"reason", k.reason}});
     if (listed < max_keys) {
-      text += "• *" + std::string(gate::verdict_name(k.verdict)) + "* " + code(k.key) + ": " +
+      text += "• *" + std::string(verdict::verdict_name(k.verdict)) + "* " + code(k.key) + ": " +
               slack_escape(k.reason) + "\n";
       ++listed;
     }
@@ -73,8 +73,8 @@ nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& compar
   }
 
   nlohmann::json counts = nlohmann::json::object();
-  for (const gate::VerdictCount& c : comparison.counts())
-    counts[gate::verdict_name(c.verdict)] = c.count;
+  for (const verdict::VerdictCount& c : comparison.counts())
+    counts[verdict::verdict_name(c.verdict)] = c.count;
   return {{"text", text},
           {"fabricgate",
            {{"schema", kWebhookSchema},

@@ -18,7 +18,7 @@ inline constexpr const char* kWebhookSchema = "fabricgate.webhook/1";
 const char* verdict_word(ExitCode code);
 
 // `max_keys` failing keys are listed in the text (most urgent first); the rest are counted.
-nlohmann::json webhook_body(const RunRecord& run, const gate::Comparison& comparison,
+nlohmann::json webhook_body(const RunRecord& run, const verdict::Comparison& comparison,
                             std::size_t max_keys = 5);
 
 // Slack mrkdwn text from run data: report::slack_text (core/text_escape.hpp), the one rule.

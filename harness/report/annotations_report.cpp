@@ -7,7 +7,7 @@
 
 namespace fabricgate::report {
 
-std::string render_annotations(const gate::Comparison& c, const RenderOptions& options) {
+std::string render_annotations(const verdict::Comparison& c, const RenderOptions& options) {
   std::string out;
   std::size_t emitted = 0;
   auto emit = [&](const char* level, const std::string& title, const std::string& message) {
@@ -17,21 +17,21 @@ std::string render_annotations(const gate::Comparison& c, const RenderOptions& o
            "::" + annotation_data(message) + "\n";
   };
   if (!c.run_complete) emit("error", "fabricgate: incomplete run", c.incomplete_reason);
-  for (const gate::ClusterFinding& f : c.cluster_findings) {
+  for (const verdict::ClusterFinding& f : c.cluster_findings) {
     if (f.fails_gate) emit("error", "fabricgate " + f.id, f.text);
   }
-  for (const gate::KeyComparison& k : c.keys) {
-    if (gate::verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) {
-      emit("error", std::string("fabricgate ") + gate::verdict_name(k.verdict),
+  for (const verdict::KeyComparison& k : c.keys) {
+    if (verdict::verdict_fails_gate(k.verdict) && !k.missing_because_incomplete) {
+      emit("error", std::string("fabricgate ") + verdict::verdict_name(k.verdict),
            k.key + ": " + k.reason);
     }
   }
-  for (const gate::VersionChange& v : c.version_changes) {
+  for (const verdict::VersionChange& v : c.version_changes) {
     emit("warning", "fabricgate: version changed", v.component + " " + v.before + " -> " + v.after);
   }
-  for (const gate::KeyComparison& k : c.keys) {
-    if (gate::facts_of(k.verdict).warns) {
-      emit("warning", std::string("fabricgate ") + gate::verdict_name(k.verdict),
+  for (const verdict::KeyComparison& k : c.keys) {
+    if (verdict::facts_of(k.verdict).warns) {
+      emit("warning", std::string("fabricgate ") + verdict::verdict_name(k.verdict),
            k.key + ": " + k.reason);
     }
   }

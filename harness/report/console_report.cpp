@@ -19,13 +19,13 @@ namespace fabricgate::report {
 
 namespace {
 
-const char* colour_of(gate::Verdict v) {
-  switch (gate::facts_of(v).style) {
-    case gate::VerdictStyle::fail: return "\033[1;31m";  // bold red
-    case gate::VerdictStyle::warn: return "\033[1;33m";  // bold yellow
-    case gate::VerdictStyle::pass: return "\033[32m";    // green
-    case gate::VerdictStyle::info: return "\033[36m";    // cyan
-    case gate::VerdictStyle::skip: return "";
+const char* colour_of(verdict::Verdict v) {
+  switch (verdict::facts_of(v).style) {
+    case verdict::VerdictStyle::fail: return "\033[1;31m";  // bold red
+    case verdict::VerdictStyle::warn: return "\033[1;33m";  // bold yellow
+    case verdict::VerdictStyle::pass: return "\033[32m";    // green
+    case verdict::VerdictStyle::info: return "\033[36m";    // cyan
+    case verdict::VerdictStyle::skip: return "";
   }
   return "";
 }
@@ -36,9 +36,9 @@ std::string padded(const std::string& text, std::size_t width) {
   return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
 }
 
-std::string row(const gate::KeyComparison& k, std::size_t key_width, bool color) {
+std::string row(const verdict::KeyComparison& k, std::size_t key_width, bool color) {
   const KeyFigures f = key_figures(k);
-  const std::string verdict = gate::verdict_name(k.verdict);
+  const std::string verdict = verdict::verdict_name(k.verdict);
   const char* on = color ? colour_of(k.verdict) : "";
   const char* off = color && *on ? "\033[0m" : "";
   std::string line = std::string(on) + padded(verdict, 18) + off + padded(k.key, key_width) +
@@ -48,7 +48,7 @@ std::string row(const gate::KeyComparison& k, std::size_t key_width, bool color)
 }
 
 // What a reader of a run that was not judged (exit 3) does next, by its settled cause.
-std::string what_to_do(const gate::Comparison& c) {
+std::string what_to_do(const verdict::Comparison& c) {
   if (!c.run_complete) return "rerun; if it stops again, the reason above names where";
   if (c.runner_busy) return "rerun on an idle runner (nothing was blamed)";
   if (c.runner_degraded)
@@ -65,10 +65,10 @@ std::string what_to_do(const gate::Comparison& c) {
 // A run that was not judged says why, how many keys it would have failed and what to do, in a
 // few lines (issue 54: a busy runner printed about 60 lines of keys and four node actions). The
 // keys are in --verbose, report.md and the JSON.
-std::string not_judged_console(const gate::Comparison& c, std::string out) {
+std::string not_judged_console(const verdict::Comparison& c, std::string out) {
   std::size_t would_fail = 0;
-  for (const gate::KeyComparison& k : c.keys)
-    would_fail += gate::verdict_fails_gate(k.verdict) && !k.missing_because_incomplete ? 1 : 0;
+  for (const verdict::KeyComparison& k : c.keys)
+    would_fail += verdict::verdict_fails_gate(k.verdict) && !k.missing_because_incomplete ? 1 : 0;
   if (!c.run_complete) out += "run incomplete: " + console_text(c.incomplete_reason) + "\n";
   for (const std::string& r : c.runner_evidence.lines()) out += "runner: " + r + "\n";
   if (!c.confirmation_note.empty()) out += "confirmation: " + c.confirmation_note + "\n";
@@ -82,7 +82,7 @@ std::string not_judged_console(const gate::Comparison& c, std::string out) {
 
 }  // namespace
 
-std::string render_console(const gate::Comparison& c, const RenderOptions& options) {
+std::string render_console(const verdict::Comparison& c, const RenderOptions& options) {
   std::string out = "fabricgate compare: run " + c.run_id + " (" + c.platform + ")";
   out += c.has_baseline ? " vs baseline " + c.baseline_source + "\n" : ", no baseline\n";
   const bool failed = c.exit_code != ExitCode::pass;
@@ -109,7 +109,7 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
     for (const std::string& line : first_run) out += line + "\n";
   }
   if (!c.run_complete) out += "run incomplete: " + c.incomplete_reason + "\n";
-  for (const gate::VersionChange& v : c.version_changes) {
+  for (const verdict::VersionChange& v : c.version_changes) {
     out += "VERSION CHANGED: " + v.component + " " + v.before + " -> " + v.after + "\n";
   }
   if (c.has_baseline)
@@ -121,7 +121,7 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   if (!c.node_layout.empty()) out += "nodes: " + c.node_layout + "\n";
   constexpr std::size_t kFindingRows = 20;  // 1,024 nodes must not flood a CI log
   for (std::size_t i = 0; i < c.cluster_findings.size() && i < kFindingRows; ++i) {
-    const gate::ClusterFinding& f = c.cluster_findings[i];
+    const verdict::ClusterFinding& f = c.cluster_findings[i];
     const char* on = options.color && f.fails_gate ? "\033[1;31m" : "";
     out += std::string(on) + (f.fails_gate ? "CLUSTER FAIL " : "cluster warning ") + f.id +
            (*on ? "\033[0m" : "") + ": " + f.text + "\n";
@@ -143,20 +143,20 @@ std::string render_console(const gate::Comparison& c, const RenderOptions& optio
   const std::string roofline = roofline_console(c);
 
   const bool any_listed = options.verbose || std::any_of(c.keys.begin(), c.keys.end(),
-                                                         [](const gate::KeyComparison& k) {
+                                                         [](const verdict::KeyComparison& k) {
                                                            return !summarised_in_quiet_console(k);
                                                          });
   if (!any_listed)
     return out + quiet_summary(c.keys, kSummaryLines, c.has_baseline) + roofline +
            pitfall_legend(c.keys);
   std::size_t key_width = 20;
-  for (const gate::KeyComparison& k : c.keys) key_width = std::max(key_width, k.key.size() + 2);
+  for (const verdict::KeyComparison& k : c.keys) key_width = std::max(key_width, k.key.size() + 2);
   key_width = std::min<std::size_t>(key_width, 72);
   out += "\n" + padded("VERDICT", 18) + padded("KEY", key_width) + padded("SIZE", 9) +
          padded("METRIC", 6) + padded("BASELINE", 14) + padded("NOW", 14) + "CHANGE (+ = better)\n";
   std::size_t shown = 0;
   std::size_t hidden = 0;
-  for (const gate::KeyComparison& k : c.keys) {
+  for (const verdict::KeyComparison& k : c.keys) {
     const bool quiet = summarised_in_quiet_console(k);
     if (quiet && !options.verbose) continue;  // summarised after the table
     if (quiet && shown >= options.max_console_rows) {

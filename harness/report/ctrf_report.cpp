@@ -27,43 +27,43 @@ long long epoch_ms(const std::string& iso) {
   return static_cast<long long>(::timegm(&tm)) * 1000;
 }
 
-const char* ctrf_status(const gate::Comparison& c, const gate::KeyComparison& k) {
+const char* ctrf_status(const verdict::Comparison& c, const verdict::KeyComparison& k) {
   if (k.missing_because_incomplete) return "other";
-  if (c.runner_busy && gate::verdict_load_can_cause(k.verdict)) return "skipped";
-  if (c.runner_degraded && gate::verdict_fails_gate(k.verdict)) return "other";
+  if (c.runner_busy && verdict::verdict_load_can_cause(k.verdict)) return "skipped";
+  if (c.runner_degraded && verdict::verdict_fails_gate(k.verdict)) return "other";
   if (!c.below_roofline_unjudged.empty() && k.roofline &&
       k.roofline->status == roofline::Status::below_floor)
     return "other";
-  if (gate::verdict_fails_gate(k.verdict)) return "failed";
-  if (!gate::facts_of(k.verdict).gated) return "skipped";
+  if (verdict::verdict_fails_gate(k.verdict)) return "failed";
+  if (!verdict::facts_of(k.verdict).gated) return "skipped";
   return "passed";
 }
 
 }  // namespace
 
-std::string render_ctrf(const gate::Comparison& c) {
+std::string render_ctrf(const verdict::Comparison& c) {
   const long long start = epoch_ms(c.run_started_at);
   json tests = json::array();
   json counts = {{"passed", 0}, {"failed", 0}, {"skipped", 0}, {"pending", 0}, {"other", 0}};
-  for (const gate::KeyComparison& k : c.keys) {
+  for (const verdict::KeyComparison& k : c.keys) {
     const std::string status = ctrf_status(c, k);
     counts[status] = counts[status].get<int>() + 1;
     json t = {{"name", k.key},
               {"status", status},
               {"duration", 0},
-              {"rawStatus", gate::verdict_name(k.verdict)},
+              {"rawStatus", verdict::verdict_name(k.verdict)},
               {"suite", json::array({c.platform, k.family + "/" + k.backend + "/" + k.op})},
               {"type", "performance"}};
     if (!k.reason.empty()) t["message"] = k.reason;
     tests.push_back(std::move(t));
   }
-  for (const gate::ClusterFinding& f : c.cluster_findings) {
+  for (const verdict::ClusterFinding& f : c.cluster_findings) {
     if (!f.fails_gate) continue;
     counts["failed"] = counts["failed"].get<int>() + 1;
     std::string message = f.text;
     if (!f.node.empty())
       message += std::string(" (severity ") +
-                 gate::severity_name(gate::finding_severity(f).severity) + ")";
+                 cluster::severity_name(cluster::finding_severity(f).severity) + ")";
     tests.push_back({{"name", "cluster/" + f.id + (f.node.empty() ? "" : "/" + f.node)},
                      {"status", "failed"},
                      {"duration", 0},

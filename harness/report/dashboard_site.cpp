@@ -34,10 +34,10 @@ constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd",
 constexpr std::size_t kPaletteSize = sizeof kPalette / sizeof kPalette[0];
 
 bool name_fails_gate(const std::string& name) {
-  for (int v = static_cast<int>(gate::Verdict::invalid);
-       v <= static_cast<int>(gate::Verdict::skipped); ++v) {
-    const auto verdict = static_cast<gate::Verdict>(v);
-    if (name == gate::verdict_name(verdict)) return gate::verdict_fails_gate(verdict);
+  for (int v = static_cast<int>(verdict::Verdict::invalid);
+       v <= static_cast<int>(verdict::Verdict::skipped); ++v) {
+    const auto verdict = static_cast<verdict::Verdict>(v);
+    if (name == verdict::verdict_name(verdict)) return verdict::verdict_fails_gate(verdict);
   }
   return false;
 }
@@ -119,7 +119,7 @@ PlatformView view_of(const DashboardPlatform& p, std::size_t max_keys) {
     for (const std::string& host : v.hosts) {
       KeyHistory h = key_history(runs_of_host[host], key, HistoryMetric::automatic, 0);
       if (h.points.size() < 2) continue;
-      std::vector<HistoryChangePoint> steps = history_change_points(h, gate::ChangePointOptions{});
+      std::vector<HistoryChangePoint> steps = history_change_points(h, stats::ChangePointOptions{});
       t.hosts.push_back({host, std::move(h), std::move(steps)});
     }
     if (!t.hosts.empty()) v.keys.push_back(std::move(t));
@@ -131,17 +131,17 @@ PlatformView view_of(const DashboardPlatform& p, std::size_t max_keys) {
   return v;
 }
 
-std::string metric_label(gate::Metric m) {
-  return m == gate::Metric::time_us      ? "time (us, down = better)"
-         : m == gate::Metric::busbw_GBps ? "busbw (GB/s, up = better)"
-                                         : "algbw (GB/s, up = better)";
+std::string metric_label(verdict::Metric m) {
+  return m == verdict::Metric::time_us      ? "time (us, down = better)"
+         : m == verdict::Metric::busbw_GBps ? "busbw (GB/s, up = better)"
+                                            : "algbw (GB/s, up = better)";
 }
 
 std::string trend_svg(const PlatformView& v, const KeyTrend& t, std::size_t index) {
   std::vector<std::string> dates;
   for (const IndexedRun& r : v.window) dates.push_back(short_time(r.started_at));
-  const gate::Metric metric = t.hosts.front().history.metric;
-  const bool is_time = metric == gate::Metric::time_us;
+  const verdict::Metric metric = t.hosts.front().history.metric;
+  const bool is_time = metric == verdict::Metric::time_us;
   svg::LinePlot plot;
   plot.id = fmt::format("trend-{}", index);
   plot.css_class = "plot-trend";
@@ -173,7 +173,7 @@ std::string trend_svg(const PlatformView& v, const KeyTrend& t, std::size_t inde
       const double x = static_cast<double>(index_of[pt.run_id]);
       s.points.push_back(
           {x, pt.value,
-           pt.run_id + " on " + hs.host + ": " + gate::format_metric(pt.value, is_time)});
+           pt.run_id + " on " + hs.host + ": " + verdict::format_metric(pt.value, is_time)});
     }
     plot.series.push_back(std::move(s));
     if (!hs.steps.empty()) stepped.push_back({t.key + " on " + hs.host, hs.history});
@@ -185,8 +185,8 @@ std::string trend_svg(const PlatformView& v, const KeyTrend& t, std::size_t inde
     if (verdict == r.verdicts.end() || !name_fails_gate(verdict->second) ||
         median == r.run.keys.end())
       continue;
-    const double value = metric == gate::Metric::time_us ? median->second.time_us
-                         : metric == gate::Metric::busbw_GBps
+    const double value = metric == verdict::Metric::time_us ? median->second.time_us
+                         : metric == verdict::Metric::busbw_GBps
                              ? median->second.busbw_GBps.value_or(median->second.algbw_GBps)
                              : median->second.algbw_GBps;
     // No label: consecutive failing runs would print their verdicts over each other.
@@ -264,7 +264,7 @@ std::string change_table(const PlatformView& v) {
   std::string rows;
   for (std::size_t i = 0; i < v.keys.size(); ++i) {
     for (const HostSeries& hs : v.keys[i].hosts) {
-      const bool is_time = hs.history.metric == gate::Metric::time_us;
+      const bool is_time = hs.history.metric == verdict::Metric::time_us;
       for (const HistoryChangePoint& c : hs.steps) {
         rows += "<tr class=\"change\" data-key=\"" + site_esc(v.keys[i].key) + "\" data-host=\"" +
                 site_esc(hs.host) + "\" data-run-id=\"" + site_esc(c.run_id) + "\"><td><a href=\"" +
@@ -272,10 +272,10 @@ std::string change_table(const PlatformView& v) {
                 site_esc(v.keys[i].key) + "</a></td><td>" + site_esc(hs.host) + "</td><td><code>" +
                 site_esc(c.run_id) + "</code></td><td>" + site_esc(c.started_at) +
                 "</td><td class=\"" + (c.worse ? "worse" : "better") + "\">" +
-                site_esc(gate::format_metric(c.before, is_time) + " -> " +
-                         gate::format_metric(c.after, is_time) + ", " +
-                         gate::format_percent(c.ratio - 1) + (c.worse ? " worse" : " better")) +
-                "</td><td class=\"num\">" + site_esc(gate::format_p_value(c.p_value)) +
+                site_esc(verdict::format_metric(c.before, is_time) + " -> " +
+                         verdict::format_metric(c.after, is_time) + ", " +
+                         verdict::format_percent(c.ratio - 1) + (c.worse ? " worse" : " better")) +
+                "</td><td class=\"num\">" + site_esc(verdict::format_p_value(c.p_value)) +
                 "</td></tr>\n";
       }
     }

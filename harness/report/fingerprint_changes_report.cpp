@@ -19,7 +19,7 @@ std::string fingerprint_changes_console(const FingerprintChangesView& v) {
                     (v.changes.size() == 1 ? "" : "s") + ", " + v.before_label + " -> " +
                     v.after_label + "):\n";
   for (std::size_t i = 0; i < v.changes.size() && i < kConsoleRows; ++i) {
-    const gate::Change& c = v.changes[i];
+    const verdict::Change& c = v.changes[i];
     out += "  " + printable(c.what) + ": " + printable(shown(c.before)) + " -> " +
            printable(shown(c.after)) + "\n";
   }
@@ -36,7 +36,7 @@ std::string fingerprint_changes_markdown(const FingerprintChangesView& v) {
   if (v.changes.empty()) return out + "The fingerprints show " + kNoFingerprintDifference + ".\n\n";
   out += "| field | " + markdown_cell(v.before_label) + " | " + markdown_cell(v.after_label) +
          " |\n|---|---|---|\n";
-  for (const gate::Change& c : v.changes) {
+  for (const verdict::Change& c : v.changes) {
     out += "| " + markdown_cell(c.what) + " | " + markdown_cell(shown(c.before)) + " | " +
            markdown_cell(shown(c.after)) + " |\n";
   }
@@ -50,7 +50,7 @@ std::string fingerprint_changes_html(const FingerprintChangesView& v) {
     return out + "<p>The fingerprints show " + kNoFingerprintDifference + ".</p></section>\n";
   out += "<table class=\"fingerprint-changes\"><tr><th>field</th><th>" +
          xml_escape(v.before_label) + "</th><th>" + xml_escape(v.after_label) + "</th></tr>";
-  for (const gate::Change& c : v.changes) {
+  for (const verdict::Change& c : v.changes) {
     out += "<tr><td>" + xml_escape(c.what) + "</td><td>" + xml_escape(shown(c.before)) +
            "</td><td class=\"change\">" + xml_escape(shown(c.after)) + "</td></tr>";
   }

@@ -11,7 +11,7 @@
 namespace fabricgate::report {
 
 struct FingerprintChangesView {
-  const std::vector<gate::Change>& changes;
+  const std::vector<verdict::Change>& changes;
   const std::string& note;             // why nothing was compared; "" when both sides were
   std::string before_label;            // "baseline", "A"
   std::string after_label;             // "this run", "B"

@@ -110,22 +110,22 @@ HistoryMetric parse_history_metric(const std::string& name) {
 
 namespace {
 
-std::optional<double> figure(const KeyMedians& m, gate::Metric metric) {
+std::optional<double> figure(const KeyMedians& m, verdict::Metric metric) {
   switch (metric) {
-    case gate::Metric::busbw_GBps: return m.busbw_GBps;
-    case gate::Metric::algbw_GBps:
+    case verdict::Metric::busbw_GBps: return m.busbw_GBps;
+    case verdict::Metric::algbw_GBps:
       return m.algbw_GBps > 0 ? std::optional<double>(m.algbw_GBps) : std::nullopt;
-    case gate::Metric::time_us:
+    case verdict::Metric::time_us:
       return m.time_us > 0 ? std::optional<double>(m.time_us) : std::nullopt;
   }
   return std::nullopt;
 }
 
-gate::Metric choose_metric(const KeyMedians& newest, HistoryMetric wanted) {
+verdict::Metric choose_metric(const KeyMedians& newest, HistoryMetric wanted) {
   switch (wanted) {
-    case HistoryMetric::busbw: return gate::Metric::busbw_GBps;
-    case HistoryMetric::algbw: return gate::Metric::algbw_GBps;
-    case HistoryMetric::time: return gate::Metric::time_us;
+    case HistoryMetric::busbw: return verdict::Metric::busbw_GBps;
+    case HistoryMetric::algbw: return verdict::Metric::algbw_GBps;
+    case HistoryMetric::time: return verdict::Metric::time_us;
     case HistoryMetric::automatic: break;
   }
   return gate::default_metric(TolerancePolicy::defaults(), newest.bytes,
@@ -164,7 +164,7 @@ KeyHistory key_history(const std::vector<IndexedRun>& ordered,
   }
   std::reverse(h.points.begin(), h.points.end());
   // The sign `compare` uses: + is better (a shorter time, a higher bandwidth).
-  const bool higher_better = gate::metric_higher_is_better(h.metric);
+  const bool higher_better = verdict::metric_higher_is_better(h.metric);
   for (std::size_t i = 1; i < h.points.size(); ++i) {
     const double prev = h.points[i - 1].value;
     const double now = h.points[i].value;
@@ -199,9 +199,9 @@ std::optional<Trend> trend_of(const KeyHistory& h) {
   const double first = h.points.front().value;
   const double last = h.points.back().value;
   t.first_to_last = first != 0 ? last / first - 1 : 0;
-  t.performance_first_to_last = gate::metric_higher_is_better(h.metric) ? t.first_to_last
-                                : last != 0                             ? first / last - 1
-                                                                        : 0;
+  t.performance_first_to_last = verdict::metric_higher_is_better(h.metric) ? t.first_to_last
+                                : last != 0                                ? first / last - 1
+                                                                           : 0;
   return t;
 }
 
@@ -229,8 +229,8 @@ std::string differing_env(const KeyHistory& h, const HistoryPoint& p) {
 }  // namespace
 
 std::string render_history_text(const KeyHistory& h) {
-  const bool is_time = h.metric == gate::Metric::time_us;
-  std::string out = "history of " + h.key + " (" + gate::metric_name(h.metric) +
+  const bool is_time = h.metric == verdict::Metric::time_us;
+  std::string out = "history of " + h.key + " (" + verdict::metric_name(h.metric) +
                     ", median per run, " + std::to_string(h.points.size()) +
                     " runs, oldest first)\n";
   if (h.points.empty()) return out + "no run under the results directory measured this key\n";
@@ -241,21 +241,21 @@ std::string render_history_text(const KeyHistory& h) {
          "SETTINGS NOT SHARED BY ALL LISTED RUNS\n";
   for (const HistoryPoint& p : h.points) {
     const std::string change =
-        p.change_vs_previous ? gate::format_percent(*p.change_vs_previous) : "-";
+        p.change_vs_previous ? verdict::format_percent(*p.change_vs_previous) : "-";
     std::string line = padded(p.started_at, 22) + padded(p.run_id, id_width) +
                        padded(p.suite + "/" + p.scenario, 24) +
-                       padded(gate::format_metric(p.value, is_time), 14) + padded(change, 21) +
+                       padded(verdict::format_metric(p.value, is_time), 14) + padded(change, 21) +
                        differing_env(h, p);
     while (line.back() == ' ') line.pop_back();
     out += line + "\n";
   }
   if (const auto t = trend_of(h)) {
-    out += "trend: " + std::string(gate::metric_name(h.metric)) + " " +
-           gate::format_percent(t->slope_fraction_per_run) +
-           " per run (least squares: " + gate::format_metric(t->slope_per_run, is_time) +
-           " per run); first -> last " + gate::format_percent(t->first_to_last) + ", i.e. " +
+    out += "trend: " + std::string(verdict::metric_name(h.metric)) + " " +
+           verdict::format_percent(t->slope_fraction_per_run) +
+           " per run (least squares: " + verdict::format_metric(t->slope_per_run, is_time) +
+           " per run); first -> last " + verdict::format_percent(t->first_to_last) + ", i.e. " +
            (t->performance_first_to_last >= 0 ? "better" : "worse") + " by " +
-           gate::format_percent(std::abs(t->performance_first_to_last)).substr(1) + "\n";
+           verdict::format_percent(std::abs(t->performance_first_to_last)).substr(1) + "\n";
   } else {
     out += "trend: needs at least two runs\n";
   }

@@ -93,7 +93,7 @@ struct HistoryPoint {
 
 struct KeyHistory {
   std::string key;
-  gate::Metric metric = gate::Metric::time_us;
+  verdict::Metric metric = verdict::Metric::time_us;
   std::vector<HistoryPoint> points;  // oldest first, at most `last`
 };
 

@@ -22,15 +22,15 @@ const nlohmann::json* facts_of(const std::vector<IndexedRun>* runs, const std::s
 }  // namespace
 
 std::vector<HistoryChangePoint> history_change_points(const KeyHistory& h,
-                                                      const gate::ChangePointOptions& options,
+                                                      const stats::ChangePointOptions& options,
                                                       const std::vector<IndexedRun>* runs) {
   std::vector<double> values;
   values.reserve(h.points.size());
   for (const HistoryPoint& p : h.points) values.push_back(p.value);
-  gate::ChangePointOptions per_key = options;
-  per_key.seed = gate::seed_for(options.seed, h.key);
+  stats::ChangePointOptions per_key = options;
+  per_key.seed = stats::seed_for(options.seed, h.key);
   std::vector<HistoryChangePoint> out;
-  for (const gate::ChangePoint& cp : gate::find_change_points(values, per_key)) {
+  for (const stats::ChangePoint& cp : stats::find_change_points(values, per_key)) {
     HistoryChangePoint c;
     c.index = cp.index;
     c.run_id = h.points[cp.index].run_id;
@@ -43,7 +43,7 @@ std::vector<HistoryChangePoint> history_change_points(const KeyHistory& h,
     c.ratio_high = cp.ratio_high;
     c.interval_bounded = cp.interval_bounded;
     c.p_value = cp.p_value;
-    c.worse = gate::metric_higher_is_better(h.metric) ? cp.ratio < 1 : cp.ratio > 1;
+    c.worse = verdict::metric_higher_is_better(h.metric) ? cp.ratio < 1 : cp.ratio > 1;
     const nlohmann::json* before = facts_of(runs, c.previous_run_id);
     const nlohmann::json* after = facts_of(runs, c.run_id);
     if (before && after) c.changed = fingerprint_diff(*before, *after);
@@ -54,19 +54,19 @@ std::vector<HistoryChangePoint> history_change_points(const KeyHistory& h,
 
 std::string render_change_points_text(const KeyHistory& h,
                                       const std::vector<HistoryChangePoint>& points) {
-  const bool is_time = h.metric == gate::Metric::time_us;
+  const bool is_time = h.metric == verdict::Metric::time_us;
   if (points.empty()) return "change points: none (E-divisive means, permutation test)\n";
   std::string out;
   for (const HistoryChangePoint& c : points) {
     out += "change point at run " + c.run_id + " (" + c.started_at +
-           "): " + gate::format_metric(c.before, is_time) + " -> " +
-           gate::format_metric(c.after, is_time) + ", " + gate::format_percent(c.ratio - 1);
+           "): " + verdict::format_metric(c.before, is_time) + " -> " +
+           verdict::format_metric(c.after, is_time) + ", " + verdict::format_percent(c.ratio - 1);
     if (c.interval_bounded) {
-      out += " (95% interval " + gate::format_percent(c.ratio_low - 1) + " .. " +
-             gate::format_percent(c.ratio_high - 1) + ")";
+      out += " (95% interval " + verdict::format_percent(c.ratio_low - 1) + " .. " +
+             verdict::format_percent(c.ratio_high - 1) + ")";
     }
     out += std::string(", ") + (c.worse ? "worse" : "better") +
-           ", p = " + gate::format_p_value(c.p_value) + "\n";
+           ", p = " + verdict::format_p_value(c.p_value) + "\n";
     if (!c.changed.empty()) out += "  what changed: " + render_fact_changes(c.changed) + "\n";
   }
   return out;
@@ -105,7 +105,7 @@ json history_json(const KeyHistory& h, const std::vector<HistoryChangePoint>& po
                    {"scenario", p.scenario},
                    {"value", p.value}});
   }
-  json j{{"key", h.key}, {"metric", gate::metric_name(h.metric)}, {"points", std::move(pts)}};
+  json j{{"key", h.key}, {"metric", verdict::metric_name(h.metric)}, {"points", std::move(pts)}};
   if (const auto t = trend_of(h)) {
     j["trend"] = {{"runs", t->runs},
                   {"slope_per_run", t->slope_per_run},

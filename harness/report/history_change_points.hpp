@@ -33,7 +33,7 @@ struct HistoryChangePoint {
 // With `runs` (the runs the history was built from), each change point carries what changed in
 // the fingerprint facts across it.
 std::vector<HistoryChangePoint> history_change_points(
-    const KeyHistory& history, const gate::ChangePointOptions& options,
+    const KeyHistory& history, const stats::ChangePointOptions& options,
     const std::vector<IndexedRun>* runs = nullptr);
 
 // One line per change point, e.g. "change point at run R (date): 45.1 -> 42.3 GB/s, -6.2 %

@@ -38,48 +38,48 @@ std::string time_tick(double us) {
 }
 
 std::string size_tick(double bytes) {
-  return gate::format_bytes(static_cast<std::uint64_t>(bytes + 0.5));
+  return verdict::format_bytes(static_cast<std::uint64_t>(bytes + 0.5));
 }
 
 enum class Plotted { busbw, algbw, time };
 
-std::optional<double> now_of(const gate::KeyComparison& k, Plotted p) {
+std::optional<double> now_of(const verdict::KeyComparison& k, Plotted p) {
   if (p == Plotted::busbw) return k.busbw_now;
   const double v = p == Plotted::algbw ? k.algbw_now : k.time_us_now;
   return v > 0 ? std::optional<double>(v) : std::nullopt;
 }
 
-std::optional<double> baseline_of(const gate::KeyComparison& k, Plotted p) {
+std::optional<double> baseline_of(const verdict::KeyComparison& k, Plotted p) {
   if (p == Plotted::busbw) return k.busbw_baseline;
   const double v = p == Plotted::algbw ? k.algbw_baseline : k.time_us_baseline;
   return v > 0 ? std::optional<double>(v) : std::nullopt;
 }
 
-gate::Metric metric_of(Plotted p) {
-  return p == Plotted::busbw   ? gate::Metric::busbw_GBps
-         : p == Plotted::algbw ? gate::Metric::algbw_GBps
-                               : gate::Metric::time_us;
+verdict::Metric metric_of(Plotted p) {
+  return p == Plotted::busbw   ? verdict::Metric::busbw_GBps
+         : p == Plotted::algbw ? verdict::Metric::algbw_GBps
+                               : verdict::Metric::time_us;
 }
 
-std::optional<MetricBand> band_for(const gate::KeyComparison& k, Plotted p) {
+std::optional<MetricBand> band_for(const verdict::KeyComparison& k, Plotted p) {
   return judged_band(k, metric_of(p));
 }
 
 Plotted rate_metric(const CurveGroup& g) {
-  for (const gate::KeyComparison* k : g.keys) {
+  for (const verdict::KeyComparison* k : g.keys) {
     if (k->busbw_now || k->busbw_baseline) return Plotted::busbw;
   }
   return Plotted::algbw;
 }
 
 // Keys of a group split into series (keys of one shape), each ascending in size.
-std::vector<std::pair<std::string, std::vector<const gate::KeyComparison*>>> series_in(
+std::vector<std::pair<std::string, std::vector<const verdict::KeyComparison*>>> series_in(
     const CurveGroup& g) {
-  std::vector<std::pair<std::string, std::vector<const gate::KeyComparison*>>> out;
-  for (const gate::KeyComparison* k : g.keys) {
+  std::vector<std::pair<std::string, std::vector<const verdict::KeyComparison*>>> out;
+  for (const verdict::KeyComparison* k : g.keys) {
     const std::string s = series_of(k->key);
     if (out.empty() || out.back().first != s)
-      out.emplace_back(s, std::vector<const gate::KeyComparison*>{});
+      out.emplace_back(s, std::vector<const verdict::KeyComparison*>{});
     out.back().second.push_back(k);
   }
   return out;
@@ -91,15 +91,15 @@ std::string series_label(const std::string& series) {
   return label.empty() ? series : label;
 }
 
-bool is_choice_change(const gate::Change& c) {
+bool is_choice_change(const verdict::Change& c) {
   return c.what == "algo" || c.what == "proto" || c.what == "channels";
 }
 
 }  // namespace
 
-std::optional<MetricBand> judged_band(const gate::KeyComparison& k, gate::Metric m) {
+std::optional<MetricBand> judged_band(const verdict::KeyComparison& k, verdict::Metric m) {
   if (!k.judgement || k.judgement->metric != m) return std::nullopt;
-  const gate::MetricJudgement& j = *k.judgement;
+  const verdict::MetricJudgement& j = *k.judgement;
   if (!(j.lower_limit > 0) || !(j.upper_limit > 0)) return std::nullopt;
   return MetricBand{j.baseline_median, j.lower_limit, j.upper_limit};
 }
@@ -113,17 +113,17 @@ std::string series_of(const std::string& key) {
   return BenchmarkKey::parse(key).without({"bytes"}).text();
 }
 
-std::vector<CurveGroup> curve_groups(const gate::Comparison& c) {
+std::vector<CurveGroup> curve_groups(const verdict::Comparison& c) {
   using Id = std::tuple<std::string, std::string, std::string, int>;
-  std::map<Id, std::vector<const gate::KeyComparison*>> groups;
-  for (const gate::KeyComparison& k : c.keys) {
+  std::map<Id, std::vector<const verdict::KeyComparison*>> groups;
+  for (const verdict::KeyComparison& k : c.keys) {
     if (!is_pair_key(k.key)) groups[{k.family, k.backend, k.op, k.nranks}].push_back(&k);
   }
   std::vector<CurveGroup> out;
   std::set<std::string> ids;
   for (auto& [id, keys] : groups) {
     std::sort(keys.begin(), keys.end(),
-              [](const gate::KeyComparison* a, const gate::KeyComparison* b) {
+              [](const verdict::KeyComparison* a, const verdict::KeyComparison* b) {
                 const std::string sa = series_of(a->key);
                 const std::string sb = series_of(b->key);
                 return sa != sb ? sa < sb : a->bytes < b->bytes;
@@ -166,7 +166,7 @@ std::string size_plot_svg(const CurveGroup& g, bool rate) {
     svg::Series ceiling{
         prefix + "roofline ceiling", "roofline-ceiling", "#2ca02c", {}, true, false};
     svg::Series floor{prefix + "roofline floor", "roofline-floor", "#d62728", {}, true, false};
-    for (const gate::KeyComparison* k : keys) {
+    for (const verdict::KeyComparison* k : keys) {
       const double x = static_cast<double>(k->bytes);
       if (k->roofline && k->roofline->ceiling_GBps > 0 && k->roofline->metric == name) {
         const roofline::RooflineFinding& r = *k->roofline;
@@ -177,26 +177,26 @@ std::string size_plot_svg(const CurveGroup& g, bool rate) {
       const std::optional<double> b = baseline_of(*k, p);
       const KeyFigures f = key_figures(*k);
       std::string tip = k->key + "\n" + f.size + ": " +
-                        (v ? gate::format_metric(*v, is_time) : "not measured") +
-                        (b ? " (baseline " + gate::format_metric(*b, is_time) + ")" : "") + "\n" +
-                        gate::verdict_name(k->verdict) + ": " + k->reason;
+                        (v ? verdict::format_metric(*v, is_time) : "not measured") +
+                        (b ? " (baseline " + verdict::format_metric(*b, is_time) + ")" : "") +
+                        "\n" + verdict::verdict_name(k->verdict) + ": " + k->reason;
       if (v) now.points.push_back({x, *v, tip});
       if (b) base.points.push_back({x, *b, ""});
       if (const auto bb = band_for(*k, p)) band.points.push_back({x, bb->low, bb->high});
-      if (!k->changes.empty() || gate::verdict_fails_gate(k->verdict)) {
+      if (!k->changes.empty() || verdict::verdict_fails_gate(k->verdict)) {
         std::string what;
-        for (const gate::Change& c : k->changes) what += (what.empty() ? "" : ",") + c.what;
+        for (const verdict::Change& c : k->changes) what += (what.empty() ? "" : ",") + c.what;
         const bool choice = !k->changes.empty() &&
                             std::all_of(k->changes.begin(), k->changes.end(), is_choice_change);
         const std::string css = k->changes.empty() ? "verdict-fail"
                                 : choice           ? "algo-change"
                                                    : "transport-change";
         const double y = v ? *v : b.value_or(0);
-        plot.markers.push_back({x, y, what,
-                                gate::verdict_name(k->verdict) + std::string(": ") + k->reason, css,
-                                k->changes.empty() ? "#d62728"
-                                : choice           ? "#ff7f0e"
-                                                   : "#9467bd"});
+        plot.markers.push_back(
+            {x, y, what, verdict::verdict_name(k->verdict) + std::string(": ") + k->reason, css,
+             k->changes.empty() ? "#d62728"
+             : choice           ? "#ff7f0e"
+                                : "#9467bd"});
       }
     }
     if (!band.points.empty()) plot.bands.push_back(std::move(band));
@@ -247,11 +247,11 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
   bool any = false;
   std::size_t colour = 0;
   std::vector<TrendSeries> stepped;  // every plotted key's history, for the change-point markers
-  for (const gate::KeyComparison* k : g.keys) {
+  for (const verdict::KeyComparison* k : g.keys) {
     const Plotted p = k->judgement
-                          ? (k->judgement->metric == gate::Metric::time_us      ? Plotted::time
-                             : k->judgement->metric == gate::Metric::busbw_GBps ? Plotted::busbw
-                                                                                : Plotted::algbw)
+                          ? (k->judgement->metric == verdict::Metric::time_us      ? Plotted::time
+                             : k->judgement->metric == verdict::Metric::busbw_GBps ? Plotted::busbw
+                                                                                   : Plotted::algbw)
                       : k->busbw_now     ? Plotted::busbw
                       : k->algbw_now > 0 ? Plotted::algbw
                                          : Plotted::time;
@@ -263,9 +263,9 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
     std::optional<double> base = baseline_of(*k, p);
     const bool relative_to_first = !base;
     if (!base) base = h.points.front().value;
-    const bool higher_better = gate::metric_higher_is_better(metric_of(p));
+    const bool higher_better = verdict::metric_higher_is_better(metric_of(p));
     svg::Series s;
-    s.name = gate::format_bytes(k->bytes) +
+    s.name = verdict::format_bytes(k->bytes) +
              (g.keys.size() > 8 ? " " + series_label(series_of(k->key)) : "") +
              (relative_to_first ? " (vs first run)" : "");
     s.css_class = "series-trend";
@@ -280,7 +280,7 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
       const double ratio = higher_better ? pt.value / *base : *base / pt.value;
       s.points.push_back({static_cast<double>(i), ratio,
                           k->key + "\n" + pt.run_id + " (" + pt.suite + "/" + pt.scenario +
-                              "): " + gate::format_metric(pt.value, p == Plotted::time) + " = " +
+                              "): " + verdict::format_metric(pt.value, p == Plotted::time) + " = " +
                               fmt::format("{:.3f}", ratio) + " x baseline"});
     }
     plot.series.push_back(std::move(s));
@@ -295,14 +295,14 @@ std::string trend_plot_svg(const CurveGroup& g, const std::vector<IndexedRun>& h
   return svg::render_line_plot(plot);
 }
 
-std::vector<PairMatrix> pair_matrices(const gate::Comparison& c) {
+std::vector<PairMatrix> pair_matrices(const verdict::Comparison& c) {
   struct Cells {
     std::set<std::string> src;
     std::set<std::string> dst;
-    std::map<std::pair<std::string, std::string>, const gate::KeyComparison*> at;
+    std::map<std::pair<std::string, std::string>, const verdict::KeyComparison*> at;
   };
   std::map<std::string, Cells> shapes;
-  for (const gate::KeyComparison& k : c.keys) {
+  for (const verdict::KeyComparison& k : c.keys) {
     if (!is_pair_key(k.key)) continue;
     const BenchmarkKey parts = BenchmarkKey::parse(k.key);
     const std::string src = parts.tagged("src").value_or("");
@@ -339,20 +339,20 @@ std::vector<PairMatrix> pair_matrices(const gate::Comparison& c) {
         svg::HeatCell cell;
         const auto it = cells.at.find({s, d});
         if (it != cells.at.end()) {
-          const gate::KeyComparison& k = *it->second;
+          const verdict::KeyComparison& k = *it->second;
           const bool rate = k.busbw_now || k.algbw_now > 0;
           const double v = k.busbw_now ? *k.busbw_now : rate ? k.algbw_now : k.time_us_now;
           unit = rate ? (k.busbw_now ? "busbw GB/s" : "GB/s") : "us";
           if (v > 0) cell.value = v;
           cell.text = v >= 100 ? fmt::format("{:.1f}", v) : fmt::format("{:.3g}", v);
           const KeyFigures f = key_figures(k);
-          cell.tooltip = k.key + "\n" + gate::verdict_name(k.verdict) + ": " + k.reason +
+          cell.tooltip = k.key + "\n" + verdict::verdict_name(k.verdict) + ": " + k.reason +
                          (f.baseline.empty() ? "" : "\nbaseline " + f.baseline + ", now " + f.now);
           for (const std::string& n : note_lines(k)) {
             cell.tooltip += "\n" + n;
             pm.notes.push_back(s + " -> " + d + ": " + n);
           }
-          cell.flagged = gate::verdict_fails_gate(k.verdict);
+          cell.flagged = verdict::verdict_fails_gate(k.verdict);
           cell.css_class = cell.flagged ? "cell-fail" : "cell-ok";
         }
         row.push_back(std::move(cell));
@@ -367,7 +367,7 @@ std::vector<PairMatrix> pair_matrices(const gate::Comparison& c) {
     for (const KeyPart& part : BenchmarkKey::parse(shape).parts()) {
       const bool size = part.tagged && part.name == "bytes";
       readable +=
-          (readable.empty() ? "" : "/") + (size ? gate::format_bytes(shape_bytes) : part.text());
+          (readable.empty() ? "" : "/") + (size ? verdict::format_bytes(shape_bytes) : part.text());
     }
     pm.title = readable + (unit.empty() ? "" : " (" + unit + ")");
     m.title = pm.title;

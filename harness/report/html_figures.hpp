@@ -1,6 +1,6 @@
 #pragma once
-// The figures of the HTML report, built from a gate::Comparison: per collective (or op), rate and
-// time against message size with the baseline band and NCCL choice changes marked; the trend of
+// The figures of the HTML report, built from a verdict::Comparison: per collective (or op), rate
+// and time against message size with the baseline band and NCCL choice changes marked; the trend of
 // each key over the last runs; heat maps of GPU-pair (P2P) keys. Each function returns one
 // self-contained <svg> (svg_plot.hpp).
 #include <cstddef>
@@ -25,7 +25,7 @@ struct MetricBand {
 };
 
 // The band drawn for `k` on metric `m`: its judgement's limits when it was judged on `m`.
-std::optional<MetricBand> judged_band(const gate::KeyComparison& k, gate::Metric m);
+std::optional<MetricBand> judged_band(const verdict::KeyComparison& k, verdict::Metric m);
 
 // A key measured between two GPUs (".../src:0/dst:1/..."): drawn in the pair matrix, not as a
 // curve.
@@ -35,11 +35,11 @@ bool is_pair_key(const std::string& key);
 struct CurveGroup {
   std::string id;     // unique element id, e.g. "coll-nccl-all_reduce-2r"
   std::string title;  // "all_reduce (coll/nccl, 2 ranks)"
-  std::vector<const gate::KeyComparison*> keys;  // by series, then size
+  std::vector<const verdict::KeyComparison*> keys;  // by series, then size
 };
 
 // Non-pair keys of the comparison, grouped; groups ordered by family, backend, op, ranks.
-std::vector<CurveGroup> curve_groups(const gate::Comparison& c);
+std::vector<CurveGroup> curve_groups(const verdict::Comparison& c);
 
 // The series a key belongs to: the key without its "bytes:N" part.
 std::string series_of(const std::string& key);
@@ -60,6 +60,6 @@ struct PairMatrix {
   std::string svg;
   std::vector<std::string> notes;  // "0 -> 1: P07 note: ..." (the notes of the matrix's keys)
 };
-std::vector<PairMatrix> pair_matrices(const gate::Comparison& c);
+std::vector<PairMatrix> pair_matrices(const verdict::Comparison& c);
 
 }  // namespace fabricgate::report

@@ -35,13 +35,13 @@ constexpr const char* kStyles = R"(h3{font-size:15px}
 
 // One class per style of the verdict table: UNSTABLE and AMBIGUOUS look like the warnings they
 // are, NEW and NOISY never like a pass.
-std::string verdict_css(gate::Verdict v) {
-  return std::string("v-") + gate::style_name(gate::facts_of(v).style);
+std::string verdict_css(verdict::Verdict v) {
+  return std::string("v-") + verdict::style_name(verdict::facts_of(v).style);
 }
 
-std::string verdict_cell(const gate::KeyComparison& k) {
+std::string verdict_cell(const verdict::KeyComparison& k) {
   return "<td class=\"verdict-cell " + verdict_css(k.verdict) + "\">" +
-         gate::verdict_name(k.verdict) + "</td>";
+         verdict::verdict_name(k.verdict) + "</td>";
 }
 
 std::string notes_html(const std::vector<Note>& notes) {
@@ -54,9 +54,9 @@ std::string notes_html(const std::vector<Note>& notes) {
   return out + "</ul>";
 }
 
-std::string changes_html(const std::vector<gate::Change>& changes) {
+std::string changes_html(const std::vector<verdict::Change>& changes) {
   std::string out;
-  for (const gate::Change& c : changes) {
+  for (const verdict::Change& c : changes) {
     out += "<div class=\"change change-" + esc(c.what) + "\">" + esc(c.what) + " " + esc(c.before) +
            " → " + esc(c.after) + "</div>";
   }
@@ -64,13 +64,13 @@ std::string changes_html(const std::vector<gate::Change>& changes) {
 }
 
 std::string rate(const std::optional<double>& busbw, double algbw) {
-  if (busbw) return gate::format_metric(*busbw, false);
-  return algbw > 0 ? gate::format_metric(algbw, false) : "";
+  if (busbw) return verdict::format_metric(*busbw, false);
+  return algbw > 0 ? verdict::format_metric(algbw, false) : "";
 }
 
-std::string time_text(double us) { return us > 0 ? gate::format_metric(us, true) : ""; }
+std::string time_text(double us) { return us > 0 ? verdict::format_metric(us, true) : ""; }
 
-void headline(const gate::Comparison& c, std::string& out) {
+void headline(const verdict::Comparison& c, std::string& out) {
   const char* css = c.exit_code == ExitCode::gate_failure    ? "verdict-fail"
                     : c.exit_code == ExitCode::infra_failure ? "verdict-incomplete"
                     : !c.has_baseline                        ? "verdict-no-baseline"
@@ -78,8 +78,8 @@ void headline(const gate::Comparison& c, std::string& out) {
   out += "<header id=\"verdict\" class=\"verdict " + std::string(css) +
          "\"><h1>fabricgate: " + esc(c.headline()) + "</h1><p class=\"questions\">" +
          esc(c.change_line()) + "<br>" + esc(c.runner_line()) + " (--gate " +
-         gate::gate_mode_name(c.gate) + ")</p><p>Run <code>" + esc(c.run_id) + "</code> on <code>" +
-         esc(c.platform) + "</code>" +
+         verdict::gate_mode_name(c.gate) + ")</p><p>Run <code>" + esc(c.run_id) +
+         "</code> on <code>" + esc(c.platform) + "</code>" +
          (c.has_baseline ? " vs baseline <code>" + esc(c.baseline_source) + "</code>"
                          : ", no baseline") +
          ".</p>";
@@ -96,11 +96,11 @@ void headline(const gate::Comparison& c, std::string& out) {
 
 // The first screen after the headline: each failing or ambiguous key's launches against the band
 // and centre that judged it (key_band_figure.hpp), in the verdict table's order of urgency.
-void failing_charts(const gate::Comparison& c, std::string& out) {
+void failing_charts(const verdict::Comparison& c, std::string& out) {
   std::string figures;
   std::size_t drawn = 0;
-  for (const gate::KeyComparison& k : c.keys) {
-    if (!gate::facts_of(k.verdict).fails && !gate::facts_of(k.verdict).warns) continue;
+  for (const verdict::KeyComparison& k : c.keys) {
+    if (!verdict::facts_of(k.verdict).fails && !verdict::facts_of(k.verdict).warns) continue;
     const std::string figure = key_band_figure(k);
     if (figure.empty()) continue;
     figures += figure;
@@ -115,10 +115,10 @@ void failing_charts(const gate::Comparison& c, std::string& out) {
          figures + "</div></section>\n";
 }
 
-void failing_keys(const gate::Comparison& c, std::string& out) {
+void failing_keys(const verdict::Comparison& c, std::string& out) {
   std::string rows;
-  for (const gate::KeyComparison& k : c.keys) {
-    if (!gate::facts_of(k.verdict).fails && !gate::facts_of(k.verdict).warns) continue;
+  for (const verdict::KeyComparison& k : c.keys) {
+    if (!verdict::facts_of(k.verdict).fails && !verdict::facts_of(k.verdict).warns) continue;
     const KeyFigures f = key_figures(k);
     rows += "<tr class=\"failing-key\">" + verdict_cell(k) + "<td><code>" + esc(k.key) +
             "</code></td><td class=\"num\">" + esc(f.size) + "</td><td>" + esc(f.metric) +
@@ -139,7 +139,7 @@ void failing_keys(const gate::Comparison& c, std::string& out) {
       rows + "</table></section>\n";
 }
 
-void versions_and_warnings(const gate::Comparison& c, std::string& out) {
+void versions_and_warnings(const verdict::Comparison& c, std::string& out) {
   out += "<section id=\"versions\"><h2>Versions</h2>";
   if (c.version_changes.empty()) {
     out += c.has_baseline ? "<p>NCCL, driver, CUDA and MPI versions are those of the baseline.</p>"
@@ -148,7 +148,7 @@ void versions_and_warnings(const gate::Comparison& c, std::string& out) {
     out +=
         "<table id=\"version-changes\" "
         "class=\"version-changes\"><tr><th>component</th><th>baseline</th><th>this run</th></tr>";
-    for (const gate::VersionChange& v : c.version_changes) {
+    for (const verdict::VersionChange& v : c.version_changes) {
       out += "<tr><td>" + esc(v.component) + "</td><td>" + esc(v.before) +
              "</td><td class=\"change\">" + esc(v.after) + "</td></tr>";
     }
@@ -173,7 +173,7 @@ void key_table(const CurveGroup& g, std::string& out) {
       "now</th><th>time baseline</th>"
       "<th>time now</th><th>judged</th><th>change (+ = better)</th><th>verdict</th><th>NCCL choice "
       "/ notes</th></tr>\n";
-  for (const gate::KeyComparison* k : g.keys) {
+  for (const verdict::KeyComparison* k : g.keys) {
     const KeyFigures f = key_figures(*k);
     out += "<tr class=\"key-row\" title=\"" + esc(k->key) + "\"><td class=\"num\">" + esc(f.size) +
            "</td><td><code>" + esc(series_of(k->key)) + "</code></td><td class=\"num\">" +
@@ -187,7 +187,7 @@ void key_table(const CurveGroup& g, std::string& out) {
   out += "</table>\n";
 }
 
-void collectives(const gate::Comparison& c, const HtmlInputs& in, std::string& out) {
+void collectives(const verdict::Comparison& c, const HtmlInputs& in, std::string& out) {
   const std::vector<CurveGroup> groups = curve_groups(c);
   if (groups.empty()) return;
   out +=
@@ -212,7 +212,7 @@ void collectives(const gate::Comparison& c, const HtmlInputs& in, std::string& o
   out += "</section>\n";
 }
 
-void pairs(const gate::Comparison& c, std::string& out) {
+void pairs(const verdict::Comparison& c, std::string& out) {
   const std::vector<PairMatrix> matrices = pair_matrices(c);
   if (matrices.empty()) return;
   out +=
@@ -234,7 +234,7 @@ void pairs(const gate::Comparison& c, std::string& out) {
   out += "</div></section>\n";
 }
 
-void capture_and_footer(const gate::Comparison& c, const HtmlInputs& in, std::string& out) {
+void capture_and_footer(const verdict::Comparison& c, const HtmlInputs& in, std::string& out) {
   std::string transports;
   for (const std::string& t : c.capture.transports)
     transports += (transports.empty() ? "" : ", ") + t;
@@ -265,7 +265,7 @@ void capture_and_footer(const gate::Comparison& c, const HtmlInputs& in, std::st
 
 }  // namespace
 
-std::string render_html(const gate::Comparison& c, const HtmlInputs& inputs) {
+std::string render_html(const verdict::Comparison& c, const HtmlInputs& inputs) {
   std::string out = html_page_start("fabricgate " + c.run_id + ": " + c.headline(), kStyles);
   headline(c, out);
   failing_charts(c, out);

@@ -22,6 +22,6 @@ struct HtmlInputs {
   std::vector<std::string> history_warnings;
 };
 
-std::string render_html(const gate::Comparison& c, const HtmlInputs& inputs);
+std::string render_html(const verdict::Comparison& c, const HtmlInputs& inputs);
 
 }  // namespace fabricgate::report

@@ -25,11 +25,11 @@ std::string figure_id(const std::string& key) {
 }
 
 // The launches that judged the key, in order: the first, then the confirmations with a value.
-std::vector<std::pair<std::string, double>> launches_of(const gate::KeyComparison& k) {
+std::vector<std::pair<std::string, double>> launches_of(const verdict::KeyComparison& k) {
   std::vector<std::pair<std::string, double>> out{{"first launch", k.judgement->current_median}};
   if (k.confirmation) {
     int n = 0;
-    for (const gate::ConfirmationResult& r : k.confirmation->later) {
+    for (const verdict::ConfirmationResult& r : k.confirmation->later) {
       ++n;
       if (r.value && *r.value > 0) out.emplace_back(fmt::format("confirmation {}", n), *r.value);
     }
@@ -39,10 +39,10 @@ std::vector<std::pair<std::string, double>> launches_of(const gate::KeyCompariso
 
 }  // namespace
 
-std::string key_band_figure(const gate::KeyComparison& k) {
+std::string key_band_figure(const verdict::KeyComparison& k) {
   if (!k.judgement || k.judgement->lower_limit <= 0 || k.judgement->current_median <= 0) return "";
-  const gate::MetricJudgement& j = *k.judgement;
-  const bool is_time = j.metric == gate::Metric::time_us;
+  const verdict::MetricJudgement& j = *k.judgement;
+  const bool is_time = j.metric == verdict::Metric::time_us;
   const std::vector<std::pair<std::string, double>> launches = launches_of(k);
   const double last_x = static_cast<double>(launches.size());
 
@@ -52,7 +52,7 @@ std::string key_band_figure(const gate::KeyComparison& k) {
   const KeyFigures f = key_figures(k);
   plot.title = f.size + " " + f.metric;
   plot.x_label = "launch (1: first, then confirmations)";
-  plot.y_label = f.metric + " (" + gate::metric_unit(j.metric) + ")";
+  plot.y_label = f.metric + " (" + verdict::metric_unit(j.metric) + ")";
   plot.x_scale = svg::ScaleKind::linear;
   plot.y_scale = svg::ScaleKind::linear;
   plot.y_from_zero = false;
@@ -83,15 +83,15 @@ std::string key_band_figure(const gate::KeyComparison& k) {
   for (std::size_t i = 0; i < launches.size(); ++i) {
     measured.points.push_back(
         {static_cast<double>(i + 1), launches[i].second,
-         launches[i].first + ": " + gate::format_metric(launches[i].second, is_time)});
+         launches[i].first + ": " + verdict::format_metric(launches[i].second, is_time)});
   }
   plot.series.push_back(measured);
 
-  const std::string caption = std::string(gate::verdict_name(k.verdict)) + " " + k.key + ": " +
+  const std::string caption = std::string(verdict::verdict_name(k.verdict)) + " " + k.key + ": " +
                               f.change + " (" + f.metric + "), band " +
-                              gate::format_metric(j.lower_limit, is_time) + " to " +
-                              gate::format_metric(j.upper_limit, is_time) + ", centre " +
-                              gate::format_metric(j.baseline_median, is_time);
+                              verdict::format_metric(j.lower_limit, is_time) + " to " +
+                              verdict::format_metric(j.upper_limit, is_time) + ", centre " +
+                              verdict::format_metric(j.baseline_median, is_time);
   return "<figure class=\"key-band-figure\" id=\"" + xml_escape(figure_id(k.key)) + "\">" +
          svg::render_line_plot(plot) + "<figcaption>" + xml_escape(caption) +
          "</figcaption></figure>";

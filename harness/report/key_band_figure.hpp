@@ -11,6 +11,6 @@
 namespace fabricgate::report {
 
 // One <figure> (SVG and caption) for `k`; "" when the key has no judgement to draw.
-std::string key_band_figure(const gate::KeyComparison& k);
+std::string key_band_figure(const verdict::KeyComparison& k);
 
 }  // namespace fabricgate::report

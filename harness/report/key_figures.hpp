@@ -15,12 +15,12 @@ struct KeyFigures {
   std::string change;  // "+5.3%" (positive = better), "" when not judged
 };
 
-KeyFigures key_figures(const gate::KeyComparison& k);
+KeyFigures key_figures(const verdict::KeyComparison& k);
 
 // "algo {Ring} -> {Tree}; network IB -> Socket"
-std::string describe_changes(const std::vector<gate::Change>& changes);
+std::string describe_changes(const std::vector<verdict::Change>& changes);
 
 // "P09 warn: warm-up 12x slower ..." for each note.
-std::vector<std::string> note_lines(const gate::KeyComparison& k);
+std::vector<std::string> note_lines(const verdict::KeyComparison& k);
 
 }  // namespace fabricgate::report

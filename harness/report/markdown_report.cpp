@@ -25,13 +25,13 @@ std::string code(const std::string& s) { return markdown_code(s); }
 // A bandwidth cell: busbw when the key has one, else algbw, else empty. Taking plain values (not
 // std::optional) also keeps GCC 12's -Wmaybe-uninitialized quiet at -O2.
 std::string rate_cell(const std::optional<double>& busbw, double algbw) {
-  if (busbw.has_value()) return gate::format_metric(busbw.value(), false);
-  return algbw > 0 ? gate::format_metric(algbw, false) : "";
+  if (busbw.has_value()) return verdict::format_metric(busbw.value(), false);
+  return algbw > 0 ? verdict::format_metric(algbw, false) : "";
 }
 
-std::string opt_time(double v) { return v > 0 ? gate::format_metric(v, true) : ""; }
+std::string opt_time(double v) { return v > 0 ? verdict::format_metric(v, true) : ""; }
 
-void headline(const gate::Comparison& c, std::string& out) {
+void headline(const verdict::Comparison& c, std::string& out) {
   // A pass with nothing gated, or with warnings, is not a plain green tick.
   const char* icon = c.exit_code != ExitCode::pass ? ":x:"
                      : !c.has_baseline || c.warning_count() > 0 || c.gated_count() == 0
@@ -40,7 +40,7 @@ void headline(const gate::Comparison& c, std::string& out) {
   out += "## fabricgate " + std::string(icon) + " " + markdown_cell(c.headline()) + "\n\n";
   // The two questions, whichever one the exit code answers (--gate).
   out += "- " + markdown_cell(c.change_line()) + "\n- " + markdown_cell(c.runner_line()) +
-         " (`--gate " + gate::gate_mode_name(c.gate) + "`)\n\n";
+         " (`--gate " + verdict::gate_mode_name(c.gate) + "`)\n\n";
   out += "Run " + code(c.run_id) + " on " + code(c.platform);
   out +=
       c.has_baseline ? " vs baseline " + code(c.baseline_source) + ".\n\n" : ", no baseline.\n\n";
@@ -62,7 +62,7 @@ void headline(const gate::Comparison& c, std::string& out) {
     out += "> [!CAUTION]\n> Incomplete run: " + markdown_cell(c.incomplete_reason) + "\n\n";
   if (!c.version_changes.empty()) {
     out += "> [!IMPORTANT]\n> **Versions changed since the baseline:**";
-    for (const gate::VersionChange& v : c.version_changes) {
+    for (const verdict::VersionChange& v : c.version_changes) {
       out += " " + v.component + " " + code(v.before) + " → " + code(v.after) + ";";
     }
     out += "\n\n";
@@ -77,7 +77,7 @@ void headline(const gate::Comparison& c, std::string& out) {
 }
 
 // Nodes that differ from the rest, slow node pairs, suspect nodes (docs/MULTINODE.md).
-void cluster_section(const gate::Comparison& c, std::string& out) {
+void cluster_section(const verdict::Comparison& c, std::string& out) {
   if (c.node_layout.empty() && c.cluster_findings.empty()) return;
   out += "### Cluster\n\n";
   if (!c.node_layout.empty()) out += markdown_cell(c.node_layout) + ".\n\n";
@@ -89,7 +89,7 @@ void cluster_section(const gate::Comparison& c, std::string& out) {
   constexpr std::size_t kRows = 200;
   out += "| finding | node | what |\n|---|---|---|\n";
   for (std::size_t i = 0; i < c.cluster_findings.size() && i < kRows; ++i) {
-    const gate::ClusterFinding& f = c.cluster_findings[i];
+    const verdict::ClusterFinding& f = c.cluster_findings[i];
     out += "| " + std::string(f.fails_gate ? "**" : "") + f.id +
            (f.fails_gate ? "** (fails)" : " (warning)") + " | " + code(f.node) + " | " +
            markdown_cell(f.text) + " |\n";
@@ -111,14 +111,14 @@ void cluster_section(const gate::Comparison& c, std::string& out) {
   out += "```\n\n";
 }
 
-void failing_keys(const gate::Comparison& c, std::string& out) {
+void failing_keys(const verdict::Comparison& c, std::string& out) {
   std::string rows;
-  for (const gate::KeyComparison& k : c.keys) {
-    const bool fails = gate::facts_of(k.verdict).fails;
-    if (!fails && !gate::facts_of(k.verdict).warns) continue;
+  for (const verdict::KeyComparison& k : c.keys) {
+    const bool fails = verdict::facts_of(k.verdict).fails;
+    if (!fails && !verdict::facts_of(k.verdict).warns) continue;
     std::string reason = k.reason;
     for (const std::string& n : note_lines(k)) reason += " — " + n;
-    rows += "| " + std::string(fails ? "**" : "") + gate::verdict_name(k.verdict) +
+    rows += "| " + std::string(fails ? "**" : "") + verdict::verdict_name(k.verdict) +
             (fails ? "**" : "") + " | " + code(k.key) + " | " + markdown_cell(reason) + " |\n";
   }
   if (rows.empty()) return;
@@ -126,11 +126,11 @@ void failing_keys(const gate::Comparison& c, std::string& out) {
       "### Failing keys and warnings\n\n| verdict | key | reason |\n|---|---|---|\n" + rows + "\n";
 }
 
-void per_collective(const gate::Comparison& c, std::string& out) {
+void per_collective(const verdict::Comparison& c, std::string& out) {
   // Group by what a curve is drawn over: (family, backend, op, ranks), sizes ascending.
   using Group = std::tuple<std::string, std::string, std::string, int>;
-  std::map<Group, std::vector<const gate::KeyComparison*>> groups;
-  for (const gate::KeyComparison& k : c.keys)
+  std::map<Group, std::vector<const verdict::KeyComparison*>> groups;
+  for (const verdict::KeyComparison& k : c.keys)
     groups[{k.family, k.backend, k.op, k.nranks}].push_back(&k);
   out += "### Per collective\n\n";
   for (auto& [g, keys] : groups) {
@@ -145,18 +145,18 @@ void per_collective(const gate::Comparison& c, std::string& out) {
         "| size | busbw baseline | busbw now | time baseline | time now | judged | change (+ = "
         "better) | verdict |\n"
         "|---:|---:|---:|---:|---:|---|---:|---|\n";
-    for (const gate::KeyComparison* k : keys) {
+    for (const verdict::KeyComparison* k : keys) {
       const KeyFigures f = key_figures(*k);
       out += "| " + f.size + " | " + rate_cell(k->busbw_baseline, k->algbw_baseline) + " | " +
              rate_cell(k->busbw_now, k->algbw_now) + " | " + opt_time(k->time_us_baseline) + " | " +
              opt_time(k->time_us_now) + " | " + (k->judgement ? f.metric : "") + " | " + f.change +
-             " | " + gate::verdict_name(k->verdict) + " |\n";
+             " | " + verdict::verdict_name(k->verdict) + " |\n";
     }
     out += "\n";
   }
 }
 
-void capture_summary(const gate::Comparison& c, std::string& out) {
+void capture_summary(const verdict::Comparison& c, std::string& out) {
   std::string transports;
   for (const std::string& t : c.capture.transports)
     transports += (transports.empty() ? "" : ", ") + t;
@@ -179,7 +179,7 @@ void capture_summary(const gate::Comparison& c, std::string& out) {
 
 }  // namespace
 
-std::string render_markdown(const gate::Comparison& c, const RenderOptions& options) {
+std::string render_markdown(const verdict::Comparison& c, const RenderOptions& options) {
   std::string head;
   headline(c, head);
   cluster_section(c, head);

@@ -22,7 +22,7 @@ std::string quoted(const std::string& text) {
 }  // namespace
 
 std::string mermaid_rate_chart(const std::string& title,
-                               const std::vector<const gate::KeyComparison*>& keys) {
+                               const std::vector<const verdict::KeyComparison*>& keys) {
   if (keys.size() < 2) return "";
   const bool busbw = keys.front()->busbw_now.has_value();
   std::string sizes;
@@ -30,14 +30,14 @@ std::string mermaid_rate_chart(const std::string& title,
   std::string base;
   bool has_baseline = true;
   for (std::size_t i = 0; i < keys.size(); ++i) {
-    const gate::KeyComparison& k = *keys[i];
+    const verdict::KeyComparison& k = *keys[i];
     if (i > 0 && keys[i - 1]->bytes == k.bytes) return "";
     const double v = busbw ? k.busbw_now.value_or(0) : k.algbw_now;
     if (!(v > 0)) return "";
     const double b = busbw ? k.busbw_baseline.value_or(0) : k.algbw_baseline;
     has_baseline = has_baseline && b > 0;
     const char* sep = i == 0 ? "" : ", ";
-    sizes += sep + quoted(gate::format_bytes(k.bytes));
+    sizes += sep + quoted(verdict::format_bytes(k.bytes));
     now += sep + number(v);
     base += sep + number(b);
   }

@@ -12,6 +12,6 @@ namespace fabricgate::report {
 // `keys`: one curve, ascending in size. Returns "" when a chart would mislead or say nothing: fewer
 // than two sizes, a size measured twice (several series), or a size without a rate.
 std::string mermaid_rate_chart(const std::string& title,
-                               const std::vector<const gate::KeyComparison*>& keys);
+                               const std::vector<const verdict::KeyComparison*>& keys);
 
 }  // namespace fabricgate::report

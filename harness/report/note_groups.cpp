@@ -31,17 +31,17 @@ std::string keys_text(std::size_t n) { return std::to_string(n) + (n == 1 ? " ke
 
 }  // namespace
 
-bool summarised_in_quiet_console(const gate::KeyComparison& k) {
+bool summarised_in_quiet_console(const verdict::KeyComparison& k) {
   // Keys that neither fail nor warn (PASS, IMPROVEMENT is listed, NEW, NOISY, SKIPPED) get one
   // summary line per verdict, not a row each, or they bury the keys that need a look; the
   // summary names NOISY and NEW as not gated.
-  const gate::VerdictFacts& f = gate::facts_of(k.verdict);
-  return !f.fails && !f.warns && k.verdict != gate::Verdict::improvement;
+  const verdict::VerdictFacts& f = verdict::facts_of(k.verdict);
+  return !f.fails && !f.warns && k.verdict != verdict::Verdict::improvement;
 }
 
-std::vector<NoteGroup> group_notes(const std::vector<gate::KeyComparison>& keys) {
+std::vector<NoteGroup> group_notes(const std::vector<verdict::KeyComparison>& keys) {
   std::vector<NoteGroup> groups;
-  for (const gate::KeyComparison& k : keys) {
+  for (const verdict::KeyComparison& k : keys) {
     if (!summarised_in_quiet_console(k)) continue;
     std::vector<std::size_t> counted;  // a key with two P09 notes counts once
     for (const Note& n : k.notes) {
@@ -61,10 +61,10 @@ std::vector<NoteGroup> group_notes(const std::vector<gate::KeyComparison>& keys)
   return groups;
 }
 
-std::vector<SkipGroup> group_skips(const std::vector<gate::KeyComparison>& keys) {
+std::vector<SkipGroup> group_skips(const std::vector<verdict::KeyComparison>& keys) {
   std::vector<SkipGroup> groups;
-  for (const gate::KeyComparison& k : keys) {
-    if (k.verdict != gate::Verdict::skipped) continue;
+  for (const verdict::KeyComparison& k : keys) {
+    if (k.verdict != verdict::Verdict::skipped) continue;
     auto it = std::find_if(groups.begin(), groups.end(),
                            [&](const SkipGroup& g) { return g.reason == k.reason; });
     if (it == groups.end()) {
@@ -76,32 +76,32 @@ std::vector<SkipGroup> group_skips(const std::vector<gate::KeyComparison>& keys)
   return groups;
 }
 
-std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::size_t max_lines,
+std::string quiet_summary(const std::vector<verdict::KeyComparison>& keys, std::size_t max_lines,
                           bool has_baseline) {
-  const auto passes = static_cast<std::size_t>(
-      std::count_if(keys.begin(), keys.end(),
-                    [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::pass; }));
+  const auto passes = static_cast<std::size_t>(std::count_if(
+      keys.begin(), keys.end(),
+      [](const verdict::KeyComparison& k) { return k.verdict == verdict::Verdict::pass; }));
   std::string out;
   if (passes > 0) out += "PASS on " + keys_text(passes) + " (report.md and --verbose list each)\n";
-  const auto first_noisy = std::find_if(keys.begin(), keys.end(), [](const gate::KeyComparison& k) {
-    return k.verdict == gate::Verdict::noisy;
-  });
+  const auto first_noisy = std::find_if(
+      keys.begin(), keys.end(),
+      [](const verdict::KeyComparison& k) { return k.verdict == verdict::Verdict::noisy; });
   if (first_noisy != keys.end()) {
     const auto noisy = static_cast<std::size_t>(std::count_if(
         keys.begin(), keys.end(),
-        [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::noisy; }));
+        [](const verdict::KeyComparison& k) { return k.verdict == verdict::Verdict::noisy; }));
     out += "NOISY " + keys_text(noisy) +
            ": launch-to-launch noise wider than the policy's max_band, " +
            "informational, not gated (e.g. " + one_line(first_noisy->key, 72) +
            "; report.md and --verbose list each with its measured noise)\n";
   }
-  const auto first_new = std::find_if(keys.begin(), keys.end(), [](const gate::KeyComparison& k) {
-    return k.verdict == gate::Verdict::new_key;
-  });
+  const auto first_new = std::find_if(
+      keys.begin(), keys.end(),
+      [](const verdict::KeyComparison& k) { return k.verdict == verdict::Verdict::new_key; });
   if (first_new != keys.end()) {
     const auto news = static_cast<std::size_t>(std::count_if(
         keys.begin(), keys.end(),
-        [](const gate::KeyComparison& k) { return k.verdict == gate::Verdict::new_key; }));
+        [](const verdict::KeyComparison& k) { return k.verdict == verdict::Verdict::new_key; }));
     // Without a baseline there is nothing to update: `baseline create` (the command printed
     // above) is the way in.
     out += has_baseline
@@ -140,9 +140,9 @@ std::string pitfall_link(const std::string& id) {
   return code ? "docs/PITFALLS.md#p" + id.substr(1) : "";
 }
 
-std::string pitfall_legend(const std::vector<gate::KeyComparison>& keys) {
+std::string pitfall_legend(const std::vector<verdict::KeyComparison>& keys) {
   std::vector<std::string> ids;
-  for (const gate::KeyComparison& k : keys) {
+  for (const verdict::KeyComparison& k : keys) {
     for (const Note& n : k.notes) {
       if (!pitfall_link(n.id).empty() && std::find(ids.begin(), ids.end(), n.id) == ids.end())
         ids.push_back(n.id);
@@ -155,7 +155,7 @@ std::string pitfall_legend(const std::vector<gate::KeyComparison>& keys) {
   return out + "\n";
 }
 
-std::string markdown_note_groups(const std::vector<gate::KeyComparison>& keys) {
+std::string markdown_note_groups(const std::vector<verdict::KeyComparison>& keys) {
   const std::vector<NoteGroup> groups = group_notes(keys);
   if (groups.empty()) return "";
   std::string out = "### Notes on passing and skipped keys\n\n";
@@ -163,7 +163,7 @@ std::string markdown_note_groups(const std::vector<gate::KeyComparison>& keys) {
     const std::string link = pitfall_link(g.id);
     out += "- **" + g.id + " " + g.level + "** on " + keys_text(g.keys) +
            (link.empty() ? "" : " (`" + link + "`)") + "\n  <details><summary>keys</summary>\n\n";
-    for (const gate::KeyComparison& k : keys) {
+    for (const verdict::KeyComparison& k : keys) {
       if (!summarised_in_quiet_console(k)) continue;
       for (const Note& n : k.notes) {
         if (n.id != g.id || n.level != g.level) continue;

@@ -13,7 +13,7 @@ namespace fabricgate::report {
 
 // Keys the quiet console summarises instead of listing: passes, skips and keys new to the baseline
 // (they fail nothing; the summary says how to add them).
-bool summarised_in_quiet_console(const gate::KeyComparison& k);
+bool summarised_in_quiet_console(const verdict::KeyComparison& k);
 
 struct NoteGroup {
   std::string id;     // "P09"
@@ -29,22 +29,22 @@ struct SkipGroup {
 };
 
 // In the order of first appearance, over the summarised keys only.
-std::vector<NoteGroup> group_notes(const std::vector<gate::KeyComparison>& keys);
-std::vector<SkipGroup> group_skips(const std::vector<gate::KeyComparison>& keys);
+std::vector<NoteGroup> group_notes(const std::vector<verdict::KeyComparison>& keys);
+std::vector<SkipGroup> group_skips(const std::vector<verdict::KeyComparison>& keys);
 
 // The summary lines, each ending in "\n": passes counted, one line per skip reason, one line
 // per note group (at most `max_lines` lines of each kind, then a count of the rest).
-std::string quiet_summary(const std::vector<gate::KeyComparison>& keys, std::size_t max_lines,
+std::string quiet_summary(const std::vector<verdict::KeyComparison>& keys, std::size_t max_lines,
                           bool has_baseline = true);
 
 // "docs/PITFALLS.md#p09" for a pitfall code "P09"; "" for anything else.
 std::string pitfall_link(const std::string& id);
 
 // "Pitfall codes: docs/PITFALLS.md#p04, #p09\n" for the codes the keys' notes cite, "" for none.
-std::string pitfall_legend(const std::vector<gate::KeyComparison>& keys);
+std::string pitfall_legend(const std::vector<verdict::KeyComparison>& keys);
 
 // Markdown: the notes of passing and skipped keys, one group per pitfall and level, each with
 // its keys in a collapsed list ("" when there are none). Failing keys carry theirs in their row.
-std::string markdown_note_groups(const std::vector<gate::KeyComparison>& keys);
+std::string markdown_note_groups(const std::vector<verdict::KeyComparison>& keys);
 
 }  // namespace fabricgate::report

@@ -12,8 +12,8 @@ void clean(std::vector<std::string>& list) {
   for (std::string& s : list) clean(s);
 }
 
-void clean(std::vector<gate::Change>& changes) {
-  for (gate::Change& ch : changes) {
+void clean(std::vector<verdict::Change>& changes) {
+  for (verdict::Change& ch : changes) {
     clean(ch.what);
     clean(ch.before);
     clean(ch.after);
@@ -30,7 +30,7 @@ void clean(Capture& capture) {
   capture.env_overrides = std::move(env);
 }
 
-void clean(gate::KeyComparison& k) {
+void clean(verdict::KeyComparison& k) {
   clean(k.key);
   clean(k.family);
   clean(k.backend);
@@ -53,8 +53,8 @@ void clean(gate::KeyComparison& k) {
 
 }  // namespace
 
-gate::Comparison printable_copy(const gate::Comparison& original) {
-  gate::Comparison c = original;
+verdict::Comparison printable_copy(const verdict::Comparison& original) {
+  verdict::Comparison c = original;
   clean(c.run_id);
   clean(c.platform);
   clean(c.run_source);
@@ -64,7 +64,7 @@ gate::Comparison printable_copy(const gate::Comparison& original) {
   clean(c.identity_changes);
   clean(c.fingerprint_changes);
   clean(c.fingerprint_note);
-  for (gate::VersionChange& v : c.version_changes) {
+  for (verdict::VersionChange& v : c.version_changes) {
     clean(v.component);
     clean(v.before);
     clean(v.after);
@@ -72,15 +72,15 @@ gate::Comparison printable_copy(const gate::Comparison& original) {
   clean(c.capture);
   clean(c.warnings);
   clean(c.multiple_comparison);
-  for (gate::KeyComparison& k : c.keys) clean(k);
-  for (gate::ClusterFinding& f : c.cluster_findings) {
+  for (verdict::KeyComparison& k : c.keys) clean(k);
+  for (verdict::ClusterFinding& f : c.cluster_findings) {
     clean(f.id);
     clean(f.node);
     clean(f.field);
     clean(f.text);
     clean(f.key);
   }
-  for (gate::RankTable& t : c.rank_tables) {
+  for (verdict::RankTable& t : c.rank_tables) {
     clean(t.key);
     clean(t.why);
     for (RankTiming& r : t.ranks) {
@@ -100,7 +100,7 @@ gate::Comparison printable_copy(const gate::Comparison& original) {
   clean(c.confirmation_note);
   clean(c.roofline_policy);
   clean(c.gross_change_source);
-  for (gate::ForeignGpuProcess& p : c.runner_evidence.foreign_processes) {
+  for (verdict::ForeignGpuProcess& p : c.runner_evidence.foreign_processes) {
     clean(p.name);
     clean(p.gpu_uuid);
     clean(p.launch);

@@ -7,6 +7,6 @@
 namespace fabricgate::report {
 
 // A copy of `c` whose every string went through printable() (text_escape.hpp).
-gate::Comparison printable_copy(const gate::Comparison& c);
+verdict::Comparison printable_copy(const verdict::Comparison& c);
 
 }  // namespace fabricgate::report

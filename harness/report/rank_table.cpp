@@ -11,7 +11,7 @@ namespace fabricgate::report {
 namespace {
 
 // The rank with the most samples as the slowest (the lower rank on a tie, as the finder counts).
-int most_often_slowest(const gate::RankTable& t) {
+int most_often_slowest(const verdict::RankTable& t) {
   int best = 0;
   for (std::size_t i = 0; i < t.ranks.size(); ++i) {
     if (t.ranks[i].slowest > t.ranks[static_cast<std::size_t>(best)].slowest)
@@ -37,14 +37,14 @@ constexpr const char* kColumns[] = {"rank",          "host",          "CPU set",
 
 }  // namespace
 
-std::string rank_tables_markdown(const gate::Comparison& c) {
+std::string rank_tables_markdown(const verdict::Comparison& c) {
   if (c.rank_tables.empty()) return {};
   std::string out = "### Per-rank timings\n\n";
   out +=
       "Per operation; pace = the wall time at the CPU share the rank got (wall x the least CPU "
       "time of any rank / its own). The rank slowest in most samples is in bold "
       "(docs/STRAGGLERS.md).\n\n";
-  for (const gate::RankTable& t : c.rank_tables) {
+  for (const verdict::RankTable& t : c.rank_tables) {
     out += "`" + markdown_cell(t.key) + "` — " + markdown_cell(t.why) + "\n\n|";
     for (const char* col : kColumns) out += std::string(" ") + col + " |";
     out += "\n|";
@@ -62,13 +62,13 @@ std::string rank_tables_markdown(const gate::Comparison& c) {
   return out;
 }
 
-std::string rank_tables_html(const gate::Comparison& c) {
+std::string rank_tables_html(const verdict::Comparison& c) {
   if (c.rank_tables.empty()) return {};
   std::string out =
       "<section id=\"ranks\"><h2>Per-rank timings</h2><p>Per operation; pace = the wall time at "
       "the CPU share the rank got (wall &times; the least CPU time of any rank / its own). The "
       "rank slowest in most samples is marked (docs/STRAGGLERS.md).</p>\n";
-  for (const gate::RankTable& t : c.rank_tables) {
+  for (const verdict::RankTable& t : c.rank_tables) {
     out += "<h3><code>" + xml_escape(t.key) + "</code> — " + xml_escape(t.why) +
            "</h3>\n<table class=\"rank-table\"><tr>";
     for (const char* col : kColumns) out += std::string("<th>") + col + "</th>";
@@ -88,9 +88,9 @@ std::string rank_tables_html(const gate::Comparison& c) {
   return out + "</section>\n";
 }
 
-std::string rank_tables_console(const gate::Comparison& c) {
+std::string rank_tables_console(const verdict::Comparison& c) {
   std::string out;
-  for (const gate::RankTable& t : c.rank_tables) {
+  for (const verdict::RankTable& t : c.rank_tables) {
     out += "per-rank timings of " + t.key + " (" + t.why + "):\n";
     for (const RankTiming& r : t.ranks) {
       out += fmt::format(
@@ -103,12 +103,12 @@ std::string rank_tables_console(const gate::Comparison& c) {
   return out;
 }
 
-std::string cluster_findings_html(const gate::Comparison& c) {
+std::string cluster_findings_html(const verdict::Comparison& c) {
   if (c.cluster_findings.empty()) return {};
   std::string out =
       "<section id=\"cluster\"><h2>Cluster</h2><table class=\"cluster-findings\"><tr><th>finding</"
       "th><th>node</th><th>what</th></tr>\n";
-  for (const gate::ClusterFinding& f : c.cluster_findings) {
+  for (const verdict::ClusterFinding& f : c.cluster_findings) {
     out += "<tr><td class=\"" + std::string(f.fails_gate ? "v-fail" : "v-warn") + "\">" +
            xml_escape(f.id) + (f.fails_gate ? " (fails)" : " (warning)") + "</td><td><code>" +
            xml_escape(f.node) + "</code></td><td>" + xml_escape(f.text) + "</td></tr>\n";

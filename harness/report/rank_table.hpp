@@ -9,11 +9,11 @@
 namespace fabricgate::report {
 
 // "" when there is no table to show.
-std::string rank_tables_markdown(const gate::Comparison& c);
-std::string rank_tables_html(const gate::Comparison& c);
+std::string rank_tables_markdown(const verdict::Comparison& c);
+std::string rank_tables_html(const verdict::Comparison& c);
 // The console's short form: one line per rank of each table.
-std::string rank_tables_console(const gate::Comparison& c);
+std::string rank_tables_console(const verdict::Comparison& c);
 // <section id="cluster"> with one row per cluster finding; "" without findings.
-std::string cluster_findings_html(const gate::Comparison& c);
+std::string cluster_findings_html(const verdict::Comparison& c);
 
 }  // namespace fabricgate::report

@@ -25,19 +25,19 @@ ReportFormat parse_report_format(std::string_view name) {
                    names_text(kFormats) + ")" + did_you_mean(name, kFormats));
 }
 
-std::string render_json(const gate::Comparison& c) {
-  return gate::comparison_to_json(c).dump(2) + "\n";
+std::string render_json(const verdict::Comparison& c) {
+  return verdict::comparison_to_json(c).dump(2) + "\n";
 }
 
 // Text formats render a printable copy (no control characters from input, strings cut) and never
 // emit a line GitHub would run as a workflow command; annotations build theirs from that copy
 // with GitHub's own escapes. JSON keeps the data exactly: its encoder escapes controls itself.
-std::string render(const gate::Comparison& original, ReportFormat format,
+std::string render(const verdict::Comparison& original, ReportFormat format,
                    const RenderOptions& options) {
   if (format == ReportFormat::json) return render_json(original);
   if (format == ReportFormat::ctrf) return render_ctrf(original);  // JSON: its encoder escapes
   if (format == ReportFormat::annotations) return render_annotations(original, options);
-  const gate::Comparison c = printable_copy(original);
+  const verdict::Comparison c = printable_copy(original);
   switch (format) {
     case ReportFormat::console: return without_workflow_commands(render_console(c, options));
     case ReportFormat::markdown: return without_workflow_commands(render_markdown(c, options));

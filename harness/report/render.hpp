@@ -1,5 +1,5 @@
 #pragma once
-// Renderers turn a gate::Comparison (plain data) into text; they compute nothing new. One small
+// Renderers turn a verdict::Comparison (plain data) into text; they compute nothing new. One small
 // file per format: console, markdown (GitHub job summary), JUnit XML, GitHub annotations, JSON,
 // HTML (html_report.hpp: with baseline bands and run history when the caller has them).
 #include <cstddef>
@@ -25,14 +25,14 @@ struct RenderOptions {
   std::size_t max_markdown_bytes = 1000 * 1024;  // job summaries are limited to 1 MiB
 };
 
-std::string render_console(const gate::Comparison& c, const RenderOptions& options);
-std::string render_markdown(const gate::Comparison& c, const RenderOptions& options);
-std::string render_junit(const gate::Comparison& c);
+std::string render_console(const verdict::Comparison& c, const RenderOptions& options);
+std::string render_markdown(const verdict::Comparison& c, const RenderOptions& options);
+std::string render_junit(const verdict::Comparison& c);
 // The Common Test Report Format (ctrf.io, spec 1.0.0): ctrf_report.cpp.
-std::string render_ctrf(const gate::Comparison& c);
-std::string render_annotations(const gate::Comparison& c, const RenderOptions& options);
-std::string render_json(const gate::Comparison& c);
+std::string render_ctrf(const verdict::Comparison& c);
+std::string render_annotations(const verdict::Comparison& c, const RenderOptions& options);
+std::string render_json(const verdict::Comparison& c);
 
-std::string render(const gate::Comparison& c, ReportFormat format, const RenderOptions& options);
+std::string render(const verdict::Comparison& c, ReportFormat format, const RenderOptions& options);
 
 }  // namespace fabricgate::report

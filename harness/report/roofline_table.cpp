@@ -14,7 +14,7 @@ namespace {
 
 using roofline::RooflineFinding;
 
-bool has_ceiling(const gate::KeyComparison& k) {
+bool has_ceiling(const verdict::KeyComparison& k) {
   return k.roofline && (k.roofline->ceiling_GBps > 0 || k.roofline->dip);
 }
 
@@ -22,11 +22,11 @@ struct Row {
   std::string key, size, tier, spec, measured, ceiling, percent, floor, status;
 };
 
-Row row_of(const gate::KeyComparison& k) {
+Row row_of(const verdict::KeyComparison& k) {
   const RooflineFinding& f = *k.roofline;
   Row r;
   r.key = k.key;
-  r.size = gate::format_bytes(k.bytes);
+  r.size = verdict::format_bytes(k.bytes);
   if (f.ceiling_GBps > 0) {
     r.tier = f.tier;
     r.spec = fmt::format("{} {}", f.spec,
@@ -49,9 +49,9 @@ std::string pad(const std::string& s, std::size_t w) {
 }
 
 // How many keys had no known tier, with each distinct reason once.
-std::string unknown_summary(const gate::Comparison& c) {
+std::string unknown_summary(const verdict::Comparison& c) {
   std::map<std::string, std::size_t> reasons;
-  for (const gate::KeyComparison& k : c.keys) {
+  for (const verdict::KeyComparison& k : c.keys) {
     if (k.roofline && k.roofline->status == roofline::Status::tier_unknown && !k.roofline->dip)
       ++reasons[k.roofline->text];
   }
@@ -62,10 +62,10 @@ std::string unknown_summary(const gate::Comparison& c) {
 
 }  // namespace
 
-std::string roofline_console(const gate::Comparison& c) {
+std::string roofline_console(const verdict::Comparison& c) {
   std::vector<Row> rows;
   std::size_t key_width = 12;
-  for (const gate::KeyComparison& k : c.keys) {
+  for (const verdict::KeyComparison& k : c.keys) {
     if (!has_ceiling(k)) continue;
     rows.push_back(row_of(k));
     key_width = std::max(key_width, k.key.size() + 2);
@@ -88,9 +88,9 @@ std::string roofline_console(const gate::Comparison& c) {
   return out;
 }
 
-std::string roofline_markdown(const gate::Comparison& c) {
+std::string roofline_markdown(const verdict::Comparison& c) {
   std::string out;
-  for (const gate::KeyComparison& k : c.keys) {
+  for (const verdict::KeyComparison& k : c.keys) {
     if (!has_ceiling(k)) continue;
     const Row r = row_of(k);
     // Tier, spec and policy names come from a policy file: data like the key.
@@ -106,12 +106,12 @@ std::string roofline_markdown(const gate::Comparison& c) {
          out + "\n";
 }
 
-std::vector<std::string> first_run_lines(const gate::Comparison& c) {
+std::vector<std::string> first_run_lines(const verdict::Comparison& c) {
   if (c.has_baseline || c.roofline_policy.empty()) return {};
   std::size_t judged = 0;
   std::size_t below = 0;
   std::size_t dips = 0;
-  for (const gate::KeyComparison& k : c.keys) {
+  for (const verdict::KeyComparison& k : c.keys) {
     if (!k.roofline) continue;
     judged += k.roofline->floor ? 1 : 0;
     below += k.roofline->status == roofline::Status::below_floor ? 1 : 0;

@@ -9,11 +9,11 @@
 namespace fabricgate::report {
 
 // "" when no key has a roofline finding.
-std::string roofline_console(const gate::Comparison& c);
-std::string roofline_markdown(const gate::Comparison& c);
+std::string roofline_console(const verdict::Comparison& c);
+std::string roofline_markdown(const verdict::Comparison& c);
 
 // For a run without a baseline: what was judged anyway, and the commands that build a baseline
 // over sessions. One line each, no markup.
-std::vector<std::string> first_run_lines(const gate::Comparison& c);
+std::vector<std::string> first_run_lines(const verdict::Comparison& c);
 
 }  // namespace fabricgate::report

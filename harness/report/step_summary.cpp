@@ -8,7 +8,7 @@
 
 namespace fabricgate::report {
 
-std::string append_github_step_summary(const gate::Comparison& c) {
+std::string append_github_step_summary(const verdict::Comparison& c) {
   const char* path = std::getenv("GITHUB_STEP_SUMMARY");
   if (path == nullptr || *path == '\0') return {};
   const std::string text = render(c, ReportFormat::markdown, RenderOptions{});

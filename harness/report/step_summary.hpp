@@ -8,6 +8,6 @@
 namespace fabricgate::report {
 
 // Returns the path written to, or "" when the variable is unset. Throws InfraError on I/O failure.
-std::string append_github_step_summary(const gate::Comparison& c);
+std::string append_github_step_summary(const verdict::Comparison& c);
 
 }  // namespace fabricgate::report

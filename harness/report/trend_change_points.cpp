@@ -16,7 +16,7 @@ struct Step {
 };
 
 std::string step_text(const HistoryChangePoint& c) {
-  return gate::format_percent(c.ratio - 1) + (c.worse ? " worse" : " better");
+  return verdict::format_percent(c.ratio - 1) + (c.worse ? " worse" : " better");
 }
 
 }  // namespace
@@ -25,7 +25,7 @@ std::vector<svg::VerticalMarker> trend_change_point_markers(const std::vector<Tr
                                                             const std::vector<IndexedRun>& window) {
   std::map<std::size_t, std::vector<Step>> at;  // window index -> the keys that stepped there
   for (const TrendSeries& s : series) {
-    for (HistoryChangePoint& c : history_change_points(s.history, gate::ChangePointOptions{})) {
+    for (HistoryChangePoint& c : history_change_points(s.history, stats::ChangePointOptions{})) {
       const auto run = std::find_if(window.begin(), window.end(),
                                     [&](const IndexedRun& r) { return r.run_id == c.run_id; });
       if (run == window.end()) continue;
@@ -46,14 +46,14 @@ std::vector<svg::VerticalMarker> trend_change_point_markers(const std::vector<Tr
                 steps.front().point.started_at + ")";
     for (const Step& s : steps) {
       const HistoryChangePoint& c = s.point;
-      const bool is_time = s.series->history.metric == gate::Metric::time_us;
-      m.tooltip += "\n" + s.series->label + ": " + gate::format_metric(c.before, is_time) + " -> " +
-                   gate::format_metric(c.after, is_time) + ", " + step_text(c);
+      const bool is_time = s.series->history.metric == verdict::Metric::time_us;
+      m.tooltip += "\n" + s.series->label + ": " + verdict::format_metric(c.before, is_time) +
+                   " -> " + verdict::format_metric(c.after, is_time) + ", " + step_text(c);
       if (c.interval_bounded) {
-        m.tooltip += " (95% interval " + gate::format_percent(c.ratio_low - 1) + " .. " +
-                     gate::format_percent(c.ratio_high - 1) + ")";
+        m.tooltip += " (95% interval " + verdict::format_percent(c.ratio_low - 1) + " .. " +
+                     verdict::format_percent(c.ratio_high - 1) + ")";
       }
-      m.tooltip += ", p = " + gate::format_p_value(c.p_value);
+      m.tooltip += ", p = " + verdict::format_p_value(c.p_value);
     }
     out.push_back(std::move(m));
   }

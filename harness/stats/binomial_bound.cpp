@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 double binomial_cdf(std::size_t k, std::size_t n, double p) {
   if (k >= n) return 1;
@@ -38,4 +38,4 @@ double binomial_upper_bound(std::size_t failures, std::size_t trials, double con
   return (lo + hi) / 2;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

@@ -4,7 +4,7 @@
 // its 95 % upper bound is 7.2 %.
 #include <cstddef>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 // The p with P(X <= failures | trials, p) = 1 - confidence; 1 when failures == trials, and 1 when
 // trials == 0 (nothing observed). confidence in (0, 1), e.g. 0.95.
@@ -13,4 +13,4 @@ double binomial_upper_bound(std::size_t failures, std::size_t trials, double con
 // P(X <= k) for X ~ Binomial(n, p).
 double binomial_cdf(std::size_t k, std::size_t n, double p);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

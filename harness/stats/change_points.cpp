@@ -9,7 +9,7 @@
 #include "harness/stats/shift_estimate.hpp"
 #include "harness/stats/statistics.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 namespace {
 
@@ -161,4 +161,4 @@ std::vector<ChangePoint> find_change_points(std::span<const double> series,
   return found;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

@@ -17,7 +17,7 @@
 #include <span>
 #include <vector>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 // How the split statistic is summed (energy_split.hpp): the same numbers either way, up to
 // rounding; `quadratic` is the plain O(n^2)-per-permutation formula, kept as the reference.
@@ -54,4 +54,4 @@ std::vector<ChangePoint> find_change_points(std::span<const double> series,
 // adding or removing other keys never changes this key's answer.
 std::uint64_t seed_for(std::uint64_t base, std::span<const char> name);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 namespace {
 
@@ -125,4 +125,4 @@ BestSplit SegmentEnergy::best_split(std::span<const std::uint32_t> ranks, std::s
   return best_of(prefix, suffix, n, min_segment);
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

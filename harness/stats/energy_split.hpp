@@ -20,7 +20,7 @@
 #include <span>
 #include <vector>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 struct BestSplit {
   std::size_t tau = 0;  // first point after the split, relative to the segment
@@ -50,4 +50,4 @@ class SegmentEnergy {
   std::vector<double> left_;         // per point: sum of |x_i - x_k| over earlier i
 };
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

@@ -7,7 +7,7 @@
 
 #include "harness/stats/statistics.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 namespace {
 
@@ -82,4 +82,4 @@ std::optional<ShiftEstimate> hodges_lehmann_ratio_interval(std::span<const doubl
   return s;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

@@ -9,7 +9,7 @@
 #include <optional>
 #include <span>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 struct ShiftEstimate {
   double estimate = 0;  // median of the pairwise differences y_j - x_i
@@ -36,4 +36,4 @@ std::optional<ShiftEstimate> hodges_lehmann_ratio_interval(std::span<const doubl
                                                            std::span<const double> y,
                                                            double confidence);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 namespace {
 
@@ -75,4 +75,4 @@ CentreEstimate hodges_lehmann_centre(std::span<const double> d, double confidenc
   return out;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

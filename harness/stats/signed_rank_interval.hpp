@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <span>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 struct CentreEstimate {
   double estimate = 0;  // median of the Walsh averages
@@ -31,4 +31,4 @@ std::size_t signed_rank_min_samples(double confidence);
 // n = 1000 (the A/B gate has at most a few hundred pairs); larger samples are refused (unbounded).
 CentreEstimate hodges_lehmann_centre(std::span<const double> d, double confidence);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

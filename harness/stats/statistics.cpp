@@ -15,7 +15,7 @@
 #include <numeric>
 #include <utility>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 double median(std::span<const double> values) {
   if (values.empty()) return 0;
@@ -175,4 +175,4 @@ std::vector<double> benjamini_hochberg_adjust(std::span<const double> p) {
   return adjusted;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

@@ -5,7 +5,7 @@
 #include <span>
 #include <vector>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 double median(std::span<const double> values);  // 0 for an empty input
 
@@ -43,4 +43,4 @@ inline constexpr std::size_t kExactMaxPairs = 2500;
 std::vector<double> holm_adjust(std::span<const double> p_values);
 std::vector<double> benjamini_hochberg_adjust(std::span<const double> p_values);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

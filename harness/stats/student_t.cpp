@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 namespace {
 
@@ -69,4 +69,4 @@ double student_t_quantile(double p, double dof) {
   return 0.5 * (lo + hi);
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

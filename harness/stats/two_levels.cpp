@@ -5,7 +5,7 @@
 #include <limits>
 #include <vector>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 namespace {
 
@@ -95,4 +95,4 @@ double state_excess_p(std::size_t x_b, std::size_t n_b, std::size_t x_a, std::si
   return std::min(1.0, p);
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

@@ -19,7 +19,7 @@
 #include <cstddef>
 #include <span>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 struct TwoLevels {
   bool found = false;
@@ -46,4 +46,4 @@ TwoLevels find_two_levels(std::span<const double> values, double min_ratio,
 // slow launch, drawn into B and not into A) does not reach it.
 double state_excess_p(std::size_t x_b, std::size_t n_b, std::size_t x_a, std::size_t n_a);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 VarianceComponents variance_components(std::span<const std::vector<double>> log_groups,
                                        const ComponentOptions& options) {
@@ -84,4 +84,4 @@ VarianceComponents variance_components(std::span<const std::vector<double>> log_
   return c;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

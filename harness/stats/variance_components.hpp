@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-namespace fabricgate::gate {
+namespace fabricgate::stats {
 
 struct ComponentOptions {
   // Sessions needed before the between-session term is estimated from the data. With fewer, it
@@ -53,4 +53,4 @@ struct VarianceComponents {
 VarianceComponents variance_components(std::span<const std::vector<double>> log_groups,
                                        const ComponentOptions& options = {});
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::stats

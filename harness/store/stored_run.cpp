@@ -54,7 +54,7 @@ std::string fingerprint_digest(const json& facts) {
   return fmt::format("{:016x}", h);
 }
 
-StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparison) {
+StoredRun stored_run_from(const RunRecord& run, const verdict::Comparison* comparison) {
   StoredRun s;
   s.platform = run.platform;
   s.run_id = run.run_id;
@@ -71,13 +71,14 @@ StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparis
   // node column. Also outside the digest.
   if (comparison) {
     json blamed = json::array();
-    for (const gate::ClusterFinding& f : comparison->cluster_findings) {
-      if (f.node.empty() || f.id == gate::finding_id::below_roofline ||
-          f.id == gate::finding_id::slow_pair)
+    for (const verdict::ClusterFinding& f : comparison->cluster_findings) {
+      if (f.node.empty() || f.id == verdict::finding_id::below_roofline ||
+          f.id == verdict::finding_id::slow_pair)
         continue;
-      blamed.push_back({{"node", f.node},
-                        {"finding", f.id},
-                        {"severity", gate::severity_name(gate::finding_severity(f).severity)}});
+      blamed.push_back(
+          {{"node", f.node},
+           {"finding", f.id},
+           {"severity", cluster::severity_name(cluster::finding_severity(f).severity)}});
     }
     if (!blamed.empty()) s.facts["node_findings"] = std::move(blamed);
   }
@@ -91,8 +92,8 @@ StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparis
   if (comparison) {
     // A launch of a busy runner is kept, but marked: it must not become the host's level.
     const bool busy = gate::measured_on_busy_runner(*comparison);
-    for (const gate::KeyComparison& k : comparison->keys)
-      verdicts.emplace(k.key, busy ? gate::kBusyLaunchVerdict : gate::verdict_name(k.verdict));
+    for (const verdict::KeyComparison& k : comparison->keys)
+      verdicts.emplace(k.key, busy ? gate::kBusyLaunchVerdict : verdict::verdict_name(k.verdict));
   }
   s.medians.reserve(run.benchmarks.size());
   for (const BenchmarkResult& b : run.benchmarks) {

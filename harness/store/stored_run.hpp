@@ -50,7 +50,7 @@ struct StoredRun {
 
 // Launch medians of every clean result (status ok, no PITFALLS error), with the verdicts of
 // `comparison` when given. Values are what run.json holds, already validated by load_run.
-StoredRun stored_run_from(const RunRecord& run, const gate::Comparison* comparison);
+StoredRun stored_run_from(const RunRecord& run, const verdict::Comparison* comparison);
 
 // The compact facts a "what changed" diff needs: versions, fingerprint identity, per-node facts
 // that all nodes share, and the captured environment overrides.

@@ -7,7 +7,7 @@
 #include "harness/verdict/finding_ids.hpp"
 #include "harness/verdict/verdict_table.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 const char* metric_name(Metric m) {
   switch (m) {
@@ -269,4 +269,4 @@ std::string Comparison::runner_line() const {
                      host_id.empty() ? std::string("this host") : "host " + host_id);
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

@@ -13,7 +13,7 @@
 #include "harness/verdict/runner_evidence.hpp"
 #include "harness/verdict/verdict.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 enum class Metric { time_us, algbw_GBps, busbw_GBps };
 
@@ -317,4 +317,4 @@ struct Comparison {
   std::string runner_line() const;
 };
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

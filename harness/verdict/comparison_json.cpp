@@ -3,7 +3,7 @@
 #include "harness/verdict/fingerprint_changes.hpp"
 #include "harness/verdict/verdict_table.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 namespace {
 
@@ -200,4 +200,4 @@ nlohmann::json comparison_to_json(const Comparison& c) {
           {"keys", std::move(keys)}};
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

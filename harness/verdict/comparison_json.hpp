@@ -5,10 +5,10 @@
 
 #include "harness/verdict/comparison.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 inline constexpr const char* kComparisonSchema = "fabricgate.comparison/1";
 
 nlohmann::json comparison_to_json(const Comparison& comparison);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

@@ -3,7 +3,7 @@
 // (ClusterFinding::id), the runner question's answers (SettledOutcome::runner) and what a key was
 // judged against (MetricJudgement::reference). Rules,
 // printers, node actions and the store compare with these constants, never with a literal.
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 namespace finding_id {
 inline constexpr const char* host_outlier = "HOST-OUTLIER";      // the host outside the fleet
@@ -34,4 +34,4 @@ inline constexpr const char* fleet_for_host = "fleet-for-host";  // the fleet's 
 inline constexpr const char* host_anchor = "host-anchor";        // its first accepted level (store)
 }  // namespace reference
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

@@ -1,6 +1,6 @@
 #include "harness/verdict/fingerprint_changes.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 FingerprintChanges fingerprint_changes(const FingerprintDetail& before,
                                        const FingerprintDetail& after,
@@ -37,4 +37,4 @@ nlohmann::json fingerprint_diff_to_json(const std::vector<Change>& changes) {
   return out;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

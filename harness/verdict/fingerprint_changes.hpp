@@ -12,7 +12,7 @@
 #include "harness/model/fingerprint_detail.hpp"
 #include "harness/verdict/comparison.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 struct FingerprintChanges {
   std::vector<Change> changes;  // what = field; "" before/after: absent on that side
@@ -31,4 +31,4 @@ FingerprintChanges fingerprint_changes(const FingerprintDetail& before,
 // [{"field", "before", "after"}, ...]: the `fingerprint_diff` of compare's and ab's JSON.
 nlohmann::json fingerprint_diff_to_json(const std::vector<Change>& changes);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 std::string RunnerEvidence::summary() const {
   if (foreign_processes.empty()) return {};
@@ -35,4 +35,4 @@ std::vector<std::string> RunnerEvidence::lines() const {
   return out;
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 // A compute process on one of a launch's GPUs that was not one of the launch's ranks.
 struct ForeignGpuProcess {
@@ -40,4 +40,4 @@ struct RunnerEvidence {
   std::vector<std::string> lines() const;
 };
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

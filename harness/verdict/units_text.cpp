@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 std::string format_bytes(std::uint64_t bytes) {
   static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
@@ -26,4 +26,4 @@ std::string format_percent(double fraction) { return fmt::format("{:+.1f}%", fra
 
 std::string format_p_value(double p) { return fmt::format("{:.3g}", p); }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

@@ -1,7 +1,7 @@
 #pragma once
 // The verdict of one key: the enum every rule and renderer shares. Its properties (fails, warns,
 // style, ...) are rows of verdict_table.hpp.
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 // Ordered by how urgently a reader must look at it (renderers sort by this).
 enum class Verdict {
@@ -41,4 +41,4 @@ bool verdict_about_runner(Verdict v);
 // A verdict on which the change is not judged here (RUNNER-DIFFERS); a paired check may judge it.
 bool verdict_change_unjudged(Verdict v);
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

@@ -3,7 +3,7 @@
 #include <array>
 #include <cstddef>
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 namespace {
 
@@ -92,4 +92,4 @@ const char* style_name(VerdictStyle s) {
   return "?";
 }
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

@@ -8,7 +8,7 @@
 
 #include "harness/verdict/verdict.hpp"
 
-namespace fabricgate::gate {
+namespace fabricgate::verdict {
 
 // How a verdict looks: one style per meaning, the same in every format.
 enum class VerdictStyle {
@@ -43,4 +43,4 @@ std::span<const VerdictFacts> verdict_table();
 const VerdictFacts& facts_of(Verdict v);
 const char* style_name(VerdictStyle s);  // "fail", "warn", "pass", "info", "skip"
 
-}  // namespace fabricgate::gate
+}  // namespace fabricgate::verdict

@@ -60,7 +60,7 @@ int percentile(std::vector<int> v, double q) {
 
 void print(const std::string& name, std::size_t launches, const Tally& t, int fixed_pairs) {
   std::printf("%-28s %8zu %6zu %6zu %8.2f%% %7zu %6d %6d %10zu %10zu %6d\n", name.c_str(), launches,
-              t.trials, t.fails, 100 * gate::binomial_upper_bound(t.fails, t.trials, 0.95),
+              t.trials, t.fails, 100 * stats::binomial_upper_bound(t.fails, t.trials, 0.95),
               t.not_decided, percentile(t.pairs, 0.5), percentile(t.pairs, 0.9), t.fixed_fails,
               t.fixed_not_decided, fixed_pairs);
 }
@@ -83,8 +83,8 @@ std::vector<RunRecord> launches_under(const fs::path& dir) {
   return out;
 }
 
-gate::AbPair pair_of(int index, const RunRecord& a, const RunRecord& b) {
-  gate::AbPair p;
+ab::AbPair pair_of(int index, const RunRecord& a, const RunRecord& b) {
+  ab::AbPair p;
   p.index = index;
   p.a.run = a;
   p.b.run = b;
@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
   try {
     int trials = 400;
     unsigned seed = 1;
-    gate::AbSchedule schedule;
+    ab::AbSchedule schedule;
     constexpr int kFixedPairs = 5;
     std::string baseline;
     std::vector<std::pair<std::string, fs::path>> groups;
@@ -123,18 +123,18 @@ int main(int argc, char** argv) {
         throw InputError(
             arg + ": expected --trials/--seed/--min-pairs/--max-pairs/--baseline or GROUP=DIR");
     }
-    gate::check_schedule(schedule);
+    ab::check_schedule(schedule);
     if (groups.empty() || trials < 1)
       throw InputError("expected GROUP=DIR arguments and --trials >= 1");
-    gate::AbOptions options;
+    ab::AbOptions options;
     if (!baseline.empty()) options.policy = load_baseline(baseline).policy;
-    const gate::AbSide side = [] {
-      gate::AbSide s;
+    const ab::AbSide side = [] {
+      ab::AbSide s;
       s.id = "a";
       s.label = "A";
       return s;
     }();
-    gate::AbSide side_b = side;
+    ab::AbSide side_b = side;
     side_b.id = "b";
     side_b.label = "B";
 
@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
       std::shuffle(order.begin(), order.end(), rng);
       // Without replacement while the group lasts, then with replacement (a short group).
       std::uniform_int_distribution<std::size_t> any(0, order.size() - 1);
-      std::vector<gate::AbPair> pairs;
+      std::vector<ab::AbPair> pairs;
       for (int p = 0; p < schedule.max_pairs; ++p) {
         const auto pick = [&](std::size_t k) {
           return k < order.size() ? order[k] : order[any(rng)];
@@ -167,29 +167,27 @@ int main(int argc, char** argv) {
       ++tally.trials;
       for (int n = 1; n <= schedule.max_pairs; ++n) {
         if (n < schedule.min_pairs) continue;
-        const std::vector<gate::AbPair> prefix(pairs.begin(), pairs.begin() + n);
-        const gate::AbComparison c =
-            gate::judge_sequential(side, side_b, prefix, options, schedule);
+        const std::vector<ab::AbPair> prefix(pairs.begin(), pairs.begin() + n);
+        const ab::AbComparison c = ab::judge_sequential(side, side_b, prefix, options, schedule);
         if (!c.decided && n < schedule.max_pairs) continue;
         tally.pairs.push_back(n);
-        for (const gate::AbVerdictCount& vc : c.counts())
-          tally.verdicts[gate::ab_verdict_name(vc.verdict)] += vc.count;
+        for (const ab::AbVerdictCount& vc : c.counts())
+          tally.verdicts[ab::ab_verdict_name(vc.verdict)] += vc.count;
         if (c.exit_code == ExitCode::gate_failure) {
           ++tally.fails;
           // What failed, so a false alarm can be read (stderr: the table stays on stdout).
-          for (const gate::AbKey& k : c.keys) {
-            if (gate::ab_verdict_fails(k.verdict))
+          for (const ab::AbKey& k : c.keys) {
+            if (ab::ab_verdict_fails(k.verdict))
               std::fprintf(stderr, "ab_replay: %s trial %d: %s %s: %s\n", groups[g].first.c_str(),
-                           t + 1, gate::ab_verdict_name(k.verdict), k.key.c_str(),
-                           k.reason.c_str());
+                           t + 1, ab::ab_verdict_name(k.verdict), k.key.c_str(), k.reason.c_str());
           }
         }
         if (c.exit_code == ExitCode::infra_failure) ++tally.not_decided;
         break;
       }
-      const std::vector<gate::AbPair> fixed(pairs.begin(), pairs.begin() + kFixedPairs);
-      const gate::AbComparison f =
-          gate::judge_sequential(side, side_b, fixed, options, {kFixedPairs, kFixedPairs});
+      const std::vector<ab::AbPair> fixed(pairs.begin(), pairs.begin() + kFixedPairs);
+      const ab::AbComparison f =
+          ab::judge_sequential(side, side_b, fixed, options, {kFixedPairs, kFixedPairs});
       if (f.exit_code == ExitCode::gate_failure) ++tally.fixed_fails;
       if (f.exit_code == ExitCode::infra_failure) ++tally.fixed_not_decided;
     }
@@ -197,7 +195,7 @@ int main(int argc, char** argv) {
         "sequential design: pairs %d..%d, family confidence %.0f%% (each look %.2f%%); "
         "fixed design: %d pairs at %.0f%%; seed %u\n",
         schedule.min_pairs, schedule.max_pairs, options.confidence * 100,
-        gate::look_confidence(schedule, options.confidence) * 100, kFixedPairs,
+        ab::look_confidence(schedule, options.confidence) * 100, kFixedPairs,
         options.confidence * 100, seed);
     std::printf("%-28s %8s %6s %6s %9s %7s %6s %6s %10s %10s %6s\n", "group", "launches", "A/As",
                 "FAIL", "FAIL<=95%", "undec.", "p50", "p90", "fixed FAIL", "fixed und.", "fixed");

@@ -17,27 +17,26 @@ namespace fabricgate::testing {
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
-using gate::ProbeOutcome;
+using ab::ProbeOutcome;
 
 TEST(AbBisect, TheBoundIsCeilLog2PlusOne) {
-  EXPECT_EQ(gate::bisect_probe_bound(1), 1u);
-  EXPECT_EQ(gate::bisect_probe_bound(2), 2u);
-  EXPECT_EQ(gate::bisect_probe_bound(6), 4u);
-  EXPECT_EQ(gate::bisect_probe_bound(8), 4u);
-  EXPECT_EQ(gate::bisect_probe_bound(9), 5u);
-  EXPECT_THROW(gate::bisect_first_bad(0, [](std::size_t) { return ProbeOutcome::good; }),
-               InputError);
+  EXPECT_EQ(ab::bisect_probe_bound(1), 1u);
+  EXPECT_EQ(ab::bisect_probe_bound(2), 2u);
+  EXPECT_EQ(ab::bisect_probe_bound(6), 4u);
+  EXPECT_EQ(ab::bisect_probe_bound(8), 4u);
+  EXPECT_EQ(ab::bisect_probe_bound(9), 5u);
+  EXPECT_THROW(ab::bisect_first_bad(0, [](std::size_t) { return ProbeOutcome::good; }), InputError);
 }
 
 TEST(AbBisect, EveryLadderAndEveryFirstBadIsFoundWithinTheBound) {
   for (std::size_t n = 1; n <= 40; ++n) {
     for (std::size_t k = 0; k <= n; ++k) {  // k == n: none is bad
       std::set<std::size_t> probed;
-      const auto r = gate::bisect_first_bad(n, [&](std::size_t i) {
+      const auto r = ab::bisect_first_bad(n, [&](std::size_t i) {
         EXPECT_TRUE(probed.insert(i).second) << "candidate " << i << " probed twice";
         return i >= k ? ProbeOutcome::bad : ProbeOutcome::good;
       });
-      EXPECT_LE(r.probes.size(), gate::bisect_probe_bound(n)) << n << " " << k;
+      EXPECT_LE(r.probes.size(), ab::bisect_probe_bound(n)) << n << " " << k;
       if (k == n) {
         EXPECT_FALSE(r.first_bad.has_value());
         EXPECT_EQ(r.probes.size(), 1u);  // the last one is good: nothing else to look at
@@ -50,7 +49,7 @@ TEST(AbBisect, EveryLadderAndEveryFirstBadIsFoundWithinTheBound) {
 }
 
 TEST(AbBisect, AnUndecidedProbeStopsTheSearch) {
-  const auto r = gate::bisect_first_bad(
+  const auto r = ab::bisect_first_bad(
       8, [](std::size_t i) { return i == 7 ? ProbeOutcome::bad : ProbeOutcome::undecided; });
   EXPECT_TRUE(r.stopped);
   EXPECT_FALSE(r.first_bad.has_value());
@@ -63,11 +62,11 @@ ProbeOutcome measured_probe(std::size_t i, std::size_t k, unsigned seed) {
   std::mt19937_64 g(seed * 131 + i);
   std::normal_distribution<double> drift(0, 0.03);
   const double slowdown = i >= k ? 1.25 : 1.0;
-  const gate::AbSchedule schedule{3, 12};
+  const ab::AbSchedule schedule{3, 12};
   const unsigned base = seed * 7919 + 100 * static_cast<unsigned>(i);
-  gate::AbOptions o;
+  ab::AbOptions o;
   o.tolerance = 0.08;
-  std::vector<gate::AbPair> pairs;
+  std::vector<ab::AbPair> pairs;
   for (int p = 1; p <= schedule.max_pairs; ++p) {
     ResultSpec a;
     a.bytes = 1 << 20;
@@ -77,7 +76,7 @@ ProbeOutcome measured_probe(std::size_t i, std::size_t k, unsigned seed) {
                       base + 2 * static_cast<unsigned>(p) + 1);
     pairs.push_back(ab_pair(p, {make_result(a)}, {make_result(b)}));
     if (p < schedule.min_pairs) continue;
-    const auto c = gate::judge_sequential(ab_side("a"), ab_side("b"), pairs, o, schedule);
+    const auto c = ab::judge_sequential(ab_side("a"), ab_side("b"), pairs, o, schedule);
     if (c.exit_code == ExitCode::gate_failure) return ProbeOutcome::bad;
     if (c.decided) return ProbeOutcome::good;
   }
@@ -89,9 +88,9 @@ TEST(AbBisect, ANoisyLadderOfEightFindsItsFirstBadInNineOfTenRuns) {
   int found = 0;
   for (unsigned seed = 1; seed <= 10; ++seed) {
     const std::size_t k = 1 + seed % 6;  // the first bad one: 2nd ... 7th
-    const auto r = gate::bisect_first_bad(
-        kCandidates, [&](std::size_t i) { return measured_probe(i, k, seed); });
-    EXPECT_LE(r.probes.size(), gate::bisect_probe_bound(kCandidates));
+    const auto r = ab::bisect_first_bad(kCandidates,
+                                        [&](std::size_t i) { return measured_probe(i, k, seed); });
+    EXPECT_LE(r.probes.size(), ab::bisect_probe_bound(kCandidates));
     if (r.first_bad == k) ++found;
   }
   EXPECT_GE(found, 9);
@@ -100,25 +99,25 @@ TEST(AbBisect, ANoisyLadderOfEightFindsItsFirstBadInNineOfTenRuns) {
 // A probe's answer comes from its settled A/B, not from the command that ran it: FAIL is bad, an
 // open key (UNDECIDED, TWO-STATES) or a cut-short series is undecided, PASS beside NOISY is good.
 TEST(AbBisect, AProbeAnswersFromItsSettledAb) {
-  gate::AbComparison c;
+  ab::AbComparison c;
   c.complete = true;
   c.keys.resize(2);
-  c.keys[0].verdict = gate::AbVerdict::pass;
-  c.keys[1].verdict = gate::AbVerdict::noisy;
+  c.keys[0].verdict = ab::AbVerdict::pass;
+  c.keys[1].verdict = ab::AbVerdict::noisy;
   c.exit_code = ExitCode::pass;
-  EXPECT_EQ(gate::probe_outcome(c), ProbeOutcome::good);
-  c.keys[1].verdict = gate::AbVerdict::two_states;
+  EXPECT_EQ(ab::probe_outcome(c), ProbeOutcome::good);
+  c.keys[1].verdict = ab::AbVerdict::two_states;
   c.exit_code = ExitCode::infra_failure;
-  EXPECT_EQ(gate::probe_outcome(c), ProbeOutcome::undecided);
-  c.keys[1].verdict = gate::AbVerdict::undecided;
+  EXPECT_EQ(ab::probe_outcome(c), ProbeOutcome::undecided);
+  c.keys[1].verdict = ab::AbVerdict::undecided;
   c.exit_code = ExitCode::infra_failure;
-  EXPECT_EQ(gate::probe_outcome(c), ProbeOutcome::undecided);
-  c.keys[1].verdict = gate::AbVerdict::pass;
+  EXPECT_EQ(ab::probe_outcome(c), ProbeOutcome::undecided);
+  c.keys[1].verdict = ab::AbVerdict::pass;
   c.complete = false;
-  EXPECT_EQ(gate::probe_outcome(c), ProbeOutcome::undecided);
-  c.keys[1].verdict = gate::AbVerdict::fail;
+  EXPECT_EQ(ab::probe_outcome(c), ProbeOutcome::undecided);
+  c.keys[1].verdict = ab::AbVerdict::fail;
   c.exit_code = ExitCode::gate_failure;
-  EXPECT_EQ(gate::probe_outcome(c), ProbeOutcome::bad);
+  EXPECT_EQ(ab::probe_outcome(c), ProbeOutcome::bad);
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

@@ -13,7 +13,7 @@ namespace fabricgate::testing {
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
-using gate::AbVerdict;
+using ab::AbVerdict;
 
 constexpr std::uint64_t kMiB = 1 << 20;
 
@@ -25,9 +25,9 @@ ResultSpec spec(std::uint64_t bytes, std::vector<double> times) {
 }
 
 // `pairs` pairs of 5 repetitions each; B's times are A's times x `slowdown` (plus its own noise).
-std::vector<gate::AbPair> pairs_with(std::uint64_t bytes, double a_time, double slowdown,
-                                     double noise, int pairs) {
-  std::vector<gate::AbPair> out;
+std::vector<ab::AbPair> pairs_with(std::uint64_t bytes, double a_time, double slowdown,
+                                   double noise, int pairs) {
+  std::vector<ab::AbPair> out;
   for (int p = 1; p <= pairs; ++p) {
     const auto a = make_result(spec(bytes, noisy(a_time, noise, 5, 100 + p)));
     const auto b = make_result(spec(bytes, noisy(a_time * slowdown, noise, 5, 200 + p)));
@@ -36,8 +36,8 @@ std::vector<gate::AbPair> pairs_with(std::uint64_t bytes, double a_time, double 
   return out;
 }
 
-gate::AbOptions options() {
-  gate::AbOptions o;
+ab::AbOptions options() {
+  ab::AbOptions o;
   o.pairs_requested = 5;
   return o;
 }
@@ -46,9 +46,9 @@ TEST(AbCompare, ClearBandwidthRegressionFails) {
   const auto c =
       compare_ab(ab_side("a"), ab_side("b"), pairs_with(kMiB, 100, 1.4, 0.02, 5), options());
   ASSERT_EQ(c.keys.size(), 1u);
-  const gate::AbKey& k = c.keys.front();
+  const ab::AbKey& k = c.keys.front();
   EXPECT_EQ(k.verdict, AbVerdict::fail) << k.reason;
-  EXPECT_EQ(k.metric, gate::Metric::busbw_GBps);
+  EXPECT_EQ(k.metric, verdict::Metric::busbw_GBps);
   EXPECT_EQ(k.samples_a, 25u);
   EXPECT_EQ(k.samples_b, 25u);
   ASSERT_TRUE(k.ratio.bounded);
@@ -85,7 +85,7 @@ TEST(AbCompare, NoisyFewSamplesStayUndecidedNotAPass) {
   o.pairs_requested = 1;
   o.tolerance = 0.08;  // A's own spread (30 %) would otherwise widen the tolerance past the shift
   const auto c = compare_ab(ab_side("a"), ab_side("b"), {ab_pair(1, {a}, {b})}, o);
-  const gate::AbKey& k = c.keys.front();
+  const ab::AbKey& k = c.keys.front();
   EXPECT_EQ(k.verdict, AbVerdict::undecided) << k.reason;
   EXPECT_FALSE(k.ratio.bounded);
   EXPECT_NE(k.reason.find("too few"), std::string::npos) << k.reason;
@@ -95,8 +95,8 @@ TEST(AbCompare, NoisyFewSamplesStayUndecidedNotAPass) {
 
 TEST(AbCompare, LatencySizesAreJudgedOnTime) {
   const auto c = compare_ab(ab_side("a"), ab_side("b"), pairs_with(8, 3, 2.0, 0.03, 5), options());
-  const gate::AbKey& k = c.keys.front();
-  EXPECT_EQ(k.metric, gate::Metric::time_us);
+  const ab::AbKey& k = c.keys.front();
+  EXPECT_EQ(k.metric, verdict::Metric::time_us);
   EXPECT_NEAR(k.ratio.estimate, 2.0, 0.15);        // B takes twice as long
   EXPECT_NEAR(k.performance.estimate, 0.5, 0.05);  // half the performance
   EXPECT_LT(k.performance.high, 1 - k.tolerance);
@@ -130,7 +130,7 @@ TEST(AbCompare, KeyLostByBFailsKeyGainedByBDoesNot) {
   lost_in_a.op = "all_gather";
   ResultSpec gained = spec(kMiB, {100, 100, 100});
   gained.op = "broadcast";
-  std::vector<gate::AbPair> pairs;
+  std::vector<ab::AbPair> pairs;
   for (int p = 1; p <= 2; ++p) {
     auto skipped = make_result(lost);
     skipped["message"] = "fp8 not in this NCCL";
@@ -173,7 +173,7 @@ TEST(AbCompare, WhatChangedBetweenTheSidesIsListed) {
   const auto c =
       compare_ab(ab_side("a"), ab_side("b", {{"NCCL_ALGO", "Ring"}, {"MY_TOKEN", "s3cret"}}),
                  {pair}, options());
-  std::map<std::string, gate::Change> by_what;
+  std::map<std::string, verdict::Change> by_what;
   for (const auto& ch : c.side_changes) by_what[ch.what] = ch;
   ASSERT_TRUE(by_what.count("NCCL version"));
   EXPECT_EQ(by_what["NCCL version"].before, "2.28.3");
@@ -188,7 +188,7 @@ TEST(AbCompare, WhatChangedBetweenTheSidesIsListed) {
 
 TEST(AbCompare, ToleranceFromOptionOrWidenedByTheSpreadOfA) {
   // A's pair medians drift 80..120: 3 x spread exceeds the 8 % class tolerance.
-  std::vector<gate::AbPair> pairs;
+  std::vector<ab::AbPair> pairs;
   const double drift[] = {100, 120, 80};
   for (int p = 1; p <= 3; ++p) {
     const auto r = make_result(spec(kMiB, noisy(drift[p - 1], 0.01, 5, static_cast<unsigned>(p))));
@@ -207,7 +207,7 @@ TEST(AbCompare, TheIntervalCoversTheLaunchToLaunchDrift) {
   // Each launch is tight (0.5 %) but B's launches sit 12 % below or 8 % above A's in turn: pooled,
   // the repetitions look like a clear -2 % with a narrow interval; the pairs say the shift is
   // not known to better than the drift, so the key is not decided (and not a FAIL, not a PASS).
-  std::vector<gate::AbPair> pairs;
+  std::vector<ab::AbPair> pairs;
   const double b_level[] = {0.88, 1.08, 0.9, 1.07};
   for (int p = 1; p <= 4; ++p) {
     const auto a = make_result(spec(kMiB, noisy(100, 0.005, 5, 700 + p)));
@@ -217,7 +217,7 @@ TEST(AbCompare, TheIntervalCoversTheLaunchToLaunchDrift) {
   auto o = options();
   o.tolerance = 0.08;
   const auto c = compare_ab(ab_side("a"), ab_side("b"), pairs, o);
-  const gate::AbKey& k = c.keys.front();
+  const ab::AbKey& k = c.keys.front();
   ASSERT_TRUE(k.pooled_ratio.bounded && k.paired_ratio.bounded);
   EXPECT_GT(k.paired_ratio.high - k.paired_ratio.low, k.pooled_ratio.high - k.pooled_ratio.low);
   EXPECT_LE(k.ratio.low, k.paired_ratio.low);
@@ -247,18 +247,18 @@ namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 // What changed between the sides' fingerprints: named field by field in ab.json and ab.md; a
 // side without fingerprint detail is said, not guessed.
 TEST(AbCompare, TheSidesFingerprintDifferenceIsListed) {
-  std::vector<gate::AbPair> pairs = pairs_with(kMiB, 100, 1.0, 0.02, 5);
-  for (gate::AbPair& p : pairs) {
+  std::vector<ab::AbPair> pairs = pairs_with(kMiB, 100, 1.0, 0.02, 5);
+  for (ab::AbPair& p : pairs) {
     p.a.run.fingerprint.detail = {
         {"nccl", "2.28.3"}, {"nccl_path", "/opt/a/libnccl.so.2"}, {"env/NCCL_PROTO", "Simple"}};
     p.b.run.fingerprint.detail = {
         {"nccl", "2.28.9"}, {"nccl_path", "/opt/b/libnccl.so.2"}, {"env/NCCL_PROTO", "Simple"}};
   }
-  const gate::AbComparison c = compare_ab(ab_side("a"), ab_side("b"), pairs, options());
+  const ab::AbComparison c = compare_ab(ab_side("a"), ab_side("b"), pairs, options());
   ASSERT_EQ(c.fingerprint_changes.size(), 2u);
   EXPECT_EQ(c.fingerprint_changes[0].what, "nccl");
   EXPECT_EQ(c.fingerprint_changes[1].after, "/opt/b/libnccl.so.2");
-  EXPECT_EQ(gate::ab_to_json(c)["fingerprint_diff"][0],
+  EXPECT_EQ(ab::ab_to_json(c)["fingerprint_diff"][0],
             json({{"field", "nccl"}, {"before", "2.28.3"}, {"after", "2.28.9"}}));
   EXPECT_NE(
       report::render_ab_markdown(c).find(
@@ -269,8 +269,8 @@ TEST(AbCompare, TheSidesFingerprintDifferenceIsListed) {
                 "WHAT CHANGED (2 fingerprint fields, A -> B):\n  nccl: 2.28.3 -> 2.28.9\n"),
             std::string::npos);
 
-  for (gate::AbPair& p : pairs) p.b.run.fingerprint.detail.clear();
-  const gate::AbComparison none = compare_ab(ab_side("a"), ab_side("b"), pairs, options());
+  for (ab::AbPair& p : pairs) p.b.run.fingerprint.detail.clear();
+  const ab::AbComparison none = compare_ab(ab_side("a"), ab_side("b"), pairs, options());
   EXPECT_TRUE(none.fingerprint_changes.empty());
   EXPECT_EQ(none.fingerprint_note, "side B's run has no fingerprint detail");
 }

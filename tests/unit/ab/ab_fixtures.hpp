@@ -8,8 +8,8 @@
 
 namespace fabricgate::testing {
 
-inline gate::AbSide ab_side(const std::string& id, std::map<std::string, std::string> env = {}) {
-  gate::AbSide s;
+inline ab::AbSide ab_side(const std::string& id, std::map<std::string, std::string> env = {}) {
+  ab::AbSide s;
   s.id = id;
   s.label = id == "a" ? "A" : "B";
   s.env = std::move(env);
@@ -17,24 +17,24 @@ inline gate::AbSide ab_side(const std::string& id, std::map<std::string, std::st
   return s;
 }
 
-inline gate::LoadedLibraries libs(const std::string& version, const std::string& path) {
-  gate::LoadedLibraries l;
+inline ab::LoadedLibraries libs(const std::string& version, const std::string& path) {
+  ab::LoadedLibraries l;
   l.nccl_version = version;
   l.nccl_libraries = {path};
   l.mpi_version = "Open MPI 4.1.4";
   return l;
 }
 
-inline gate::AbPair ab_pair(int index, const std::vector<json>& a, const std::vector<json>& b,
-                            const gate::LoadedLibraries& la = libs("2.28.3",
-                                                                   "/usr/lib/libnccl.so.2.28.3"),
-                            const gate::LoadedLibraries& lb = libs("2.28.3",
-                                                                   "/usr/lib/libnccl.so.2.28.3")) {
+inline ab::AbPair ab_pair(int index, const std::vector<json>& a, const std::vector<json>& b,
+                          const ab::LoadedLibraries& la = libs("2.28.3",
+                                                               "/usr/lib/libnccl.so.2.28.3"),
+                          const ab::LoadedLibraries& lb = libs("2.28.3",
+                                                               "/usr/lib/libnccl.so.2.28.3")) {
   RunSpec ra;
   ra.run_id = "ab-a-" + std::to_string(index);
   RunSpec rb;
   rb.run_id = "ab-b-" + std::to_string(index);
-  gate::AbPair p;
+  ab::AbPair p;
   p.index = index;
   p.a = {to_run(make_run(ra, a)), la};
   p.b = {to_run(make_run(rb, b)), lb};

@@ -14,8 +14,8 @@ namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 using testing::ab_side;
 using testing::libs;
 
-AbSide wants(const std::string& path) {
-  AbSide s = ab_side("b");
+ab::AbSide wants(const std::string& path) {
+  ab::AbSide s = ab_side("b");
   s.nccl = "/pip/nvidia/nccl";
   s.nccl_dir = "/pip/nvidia/nccl/lib";
   s.nccl_expected = path;
@@ -23,16 +23,16 @@ AbSide wants(const std::string& path) {
 }
 
 TEST(AbLibraryGuard, TheAskedLibraryPasses) {
-  EXPECT_NO_THROW(verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"),
-                                          libs("2.28.9", "/pip/lib/libnccl.so.2"), "b-1", "d"));
-  EXPECT_NO_THROW(
-      verify_loaded_libraries(ab_side("a"), libs("2.28.3", "/usr/lib/libnccl.so.2"), "a-1", "d"));
+  EXPECT_NO_THROW(ab::verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"),
+                                              libs("2.28.9", "/pip/lib/libnccl.so.2"), "b-1", "d"));
+  EXPECT_NO_THROW(ab::verify_loaded_libraries(ab_side("a"), libs("2.28.3", "/usr/lib/libnccl.so.2"),
+                                              "a-1", "d"));
 }
 
 TEST(AbLibraryGuard, AnotherLibraryIsAnInputError) {
   try {
-    verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"),
-                            libs("2.28.3", "/usr/lib/libnccl.so.2.28.3"), "b-1", "dir");
+    ab::verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"),
+                                libs("2.28.3", "/usr/lib/libnccl.so.2.28.3"), "b-1", "dir");
     FAIL() << "no error";
   } catch (const InputError& e) {
     const std::string what = e.what();
@@ -43,25 +43,27 @@ TEST(AbLibraryGuard, AnotherLibraryIsAnInputError) {
 }
 
 TEST(AbLibraryGuard, NoNcclOrMixedRanksAreInputErrors) {
-  EXPECT_THROW(
-      verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"), LoadedLibraries{}, "b-1", "d"),
-      InputError);
-  LoadedLibraries mixed = libs("2.28.9", "/pip/lib/libnccl.so.2");
+  EXPECT_THROW(ab::verify_loaded_libraries(wants("/pip/lib/libnccl.so.2"), ab::LoadedLibraries{},
+                                           "b-1", "d"),
+               InputError);
+  ab::LoadedLibraries mixed = libs("2.28.9", "/pip/lib/libnccl.so.2");
   mixed.nccl_libraries.insert("/usr/lib/libnccl.so.2");
-  EXPECT_THROW(verify_loaded_libraries(ab_side("a"), mixed, "a-1", "d"), InputError);
-  LoadedLibraries log_disagrees = libs("2.28.9", "/pip/lib/libnccl.so.2");
+  EXPECT_THROW(ab::verify_loaded_libraries(ab_side("a"), mixed, "a-1", "d"), InputError);
+  ab::LoadedLibraries log_disagrees = libs("2.28.9", "/pip/lib/libnccl.so.2");
   log_disagrees.capture_nccl_version = "2.28.3";
-  EXPECT_THROW(verify_loaded_libraries(ab_side("a"), log_disagrees, "a-1", "d"), InputError);
+  EXPECT_THROW(ab::verify_loaded_libraries(ab_side("a"), log_disagrees, "a-1", "d"), InputError);
 }
 
 TEST(AbLibraryGuard, AChangeBetweenLaunchesOfOneSideIsAnInfraError) {
-  const AbSide a = ab_side("a");
+  const ab::AbSide a = ab_side("a");
   EXPECT_NO_THROW(
-      require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.3", "/l"), "a-2"));
-  EXPECT_THROW(require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.9", "/l"), "a-3"),
-               InfraError);
-  EXPECT_THROW(require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.3", "/m"), "a-2"),
-               InfraError);
+      ab::require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.3", "/l"), "a-2"));
+  EXPECT_THROW(
+      ab::require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.9", "/l"), "a-3"),
+      InfraError);
+  EXPECT_THROW(
+      ab::require_same_libraries(a, libs("2.28.3", "/l"), "a-1", libs("2.28.3", "/m"), "a-2"),
+      InfraError);
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

@@ -13,8 +13,8 @@ namespace fabricgate::testing {
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
-gate::AbComparison sample() {
-  std::vector<gate::AbPair> pairs;
+ab::AbComparison sample() {
+  std::vector<ab::AbPair> pairs;
   for (int p = 1; p <= 3; ++p) {
     ResultSpec good;
     good.bytes = 1 << 20;
@@ -28,7 +28,7 @@ gate::AbComparison sample() {
         p, {make_result(good), make_result(small)}, {make_result(slow), make_result(small)},
         libs("2.28.3", "/usr/lib/libnccl.so.2.28.3"), libs("2.28.9", "/pip/lib/libnccl.so.2")));
   }
-  gate::AbOptions o;
+  ab::AbOptions o;
   o.pairs_requested = 3;
   auto b = ab_side("b", {{"SECRET_TOKEN", "hunter2"}});
   b.items.push_back("nccl=/pip");
@@ -63,7 +63,7 @@ TEST(AbReport, MarkdownHasTheChangeTableAndTheKeys) {
 }
 
 TEST(AbReport, JsonCarriesSchemaIntervalsAndRedactedSides) {
-  const auto j = gate::ab_to_json(sample());
+  const auto j = ab::ab_to_json(sample());
   EXPECT_EQ(j["schema"], "fabricgate.ab/2");
   EXPECT_EQ(j["exit_code"], 1);
   EXPECT_EQ(j["sides"]["b"]["env"]["SECRET_TOKEN"], "<redacted>");
@@ -76,12 +76,12 @@ TEST(AbReport, JsonCarriesSchemaIntervalsAndRedactedSides) {
   EXPECT_EQ(fail["pair_ratios"].size(), 3u);
   // 8 B: three identical samples per launch, nine per side: bounded; an unbounded end would be
   // null.
-  gate::AbKey k;
+  ab::AbKey k;
   k.samples_a = k.samples_b = 1;
-  gate::AbComparison c;
+  ab::AbComparison c;
   c.keys.push_back(k);
   c.keys.back().ratio.high = std::numeric_limits<double>::infinity();
-  EXPECT_TRUE(gate::ab_to_json(c)["keys"][0]["ratio_b_over_a"]["high"].is_null());
+  EXPECT_TRUE(ab::ab_to_json(c)["keys"][0]["ratio_b_over_a"]["high"].is_null());
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

@@ -140,7 +140,7 @@ TEST(AbWrap, BadCommandsAreRefusedWithTheItemNamed) {
 }
 
 TEST(AbWrap, SideCarriesTheWrapAndRefusesItTwice) {
-  const gate::AbSide s = parse_ab_side("b", {"wrap=/usr/bin/env", "label=wrapped"});
+  const ab::AbSide s = parse_ab_side("b", {"wrap=/usr/bin/env", "label=wrapped"});
   ASSERT_EQ(s.wrap.size(), 1u);
   EXPECT_EQ(s.wrap.front(), "/usr/bin/env");
   EXPECT_THROW(parse_ab_side("b", {"wrap=/usr/bin/env", "wrap=/usr/bin/env"}), InputError);

@@ -15,37 +15,37 @@ namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(AbVerdictTable, OneRowPerVerdictAndNoRowBothFailingAndOpen) {
   std::set<std::string> names;
-  for (const AbVerdictFacts& f : ab_verdict_table()) {
-    EXPECT_EQ(&ab_facts_of(f.verdict), &f);
-    EXPECT_STREQ(ab_verdict_name(f.verdict), f.name);
-    EXPECT_EQ(ab_verdict_fails(f.verdict), f.fails);
-    EXPECT_EQ(ab_verdict_open(f.verdict), f.open);
-    EXPECT_EQ(ab_verdict_not_decided(f.verdict), f.open);
+  for (const ab::AbVerdictFacts& f : ab::ab_verdict_table()) {
+    EXPECT_EQ(&ab::ab_facts_of(f.verdict), &f);
+    EXPECT_STREQ(ab::ab_verdict_name(f.verdict), f.name);
+    EXPECT_EQ(ab::ab_verdict_fails(f.verdict), f.fails);
+    EXPECT_EQ(ab::ab_verdict_open(f.verdict), f.open);
+    EXPECT_EQ(ab::ab_verdict_not_decided(f.verdict), f.open);
     names.insert(f.name);
     EXPECT_FALSE(f.fails && f.open) << f.name;
     EXPECT_FALSE(f.fails && f.judged) << f.name;
     EXPECT_FALSE(f.open && f.judged) << f.name;
   }
-  EXPECT_EQ(names.size(), ab_verdict_table().size());
-  EXPECT_TRUE(ab_facts_of(AbVerdict::pass).judged);
-  EXPECT_TRUE(ab_facts_of(AbVerdict::improvement).judged);
-  EXPECT_FALSE(ab_facts_of(AbVerdict::noisy).judged);  // not gated: never a pass
+  EXPECT_EQ(names.size(), ab::ab_verdict_table().size());
+  EXPECT_TRUE(ab::ab_facts_of(ab::AbVerdict::pass).judged);
+  EXPECT_TRUE(ab::ab_facts_of(ab::AbVerdict::improvement).judged);
+  EXPECT_FALSE(ab::ab_facts_of(ab::AbVerdict::noisy).judged);  // not gated: never a pass
 }
 
 // A comparison that judged no key is no pass: NOISY alone is exit 3, a PASS beside it exit 0.
 TEST(AbVerdictTable, TheExitCodeReadsTheTable) {
-  AbComparison c;
+  ab::AbComparison c;
   c.complete = true;
   c.keys.resize(2);
-  c.keys[0].verdict = AbVerdict::noisy;
-  c.keys[1].verdict = AbVerdict::noisy;
-  EXPECT_EQ(ab_exit_code(c), ExitCode::infra_failure);
-  c.keys[1].verdict = AbVerdict::pass;
-  EXPECT_EQ(ab_exit_code(c), ExitCode::pass);
-  c.keys[1].verdict = AbVerdict::two_states;
-  EXPECT_EQ(ab_exit_code(c), ExitCode::infra_failure);
-  c.keys[1].verdict = AbVerdict::only_a;
-  EXPECT_EQ(ab_exit_code(c), ExitCode::gate_failure);
+  c.keys[0].verdict = ab::AbVerdict::noisy;
+  c.keys[1].verdict = ab::AbVerdict::noisy;
+  EXPECT_EQ(ab::ab_exit_code(c), ExitCode::infra_failure);
+  c.keys[1].verdict = ab::AbVerdict::pass;
+  EXPECT_EQ(ab::ab_exit_code(c), ExitCode::pass);
+  c.keys[1].verdict = ab::AbVerdict::two_states;
+  EXPECT_EQ(ab::ab_exit_code(c), ExitCode::infra_failure);
+  c.keys[1].verdict = ab::AbVerdict::only_a;
+  EXPECT_EQ(ab::ab_exit_code(c), ExitCode::gate_failure);
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

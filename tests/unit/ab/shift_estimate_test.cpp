@@ -23,7 +23,7 @@ const std::vector<double> kY{2, 4, 6, 8};
 
 TEST(ShiftEstimate, HandComputedEightyPercentInterval) {
   // Tail 0.10: P(U<=1) = 0.057 fits, P(U<=2) = 0.114 does not -> k = 2: [D(2), D(11)] = [0, 6].
-  const ShiftEstimate s = hodges_lehmann_shift(kX, kY, 0.80);
+  const stats::ShiftEstimate s = stats::hodges_lehmann_shift(kX, kY, 0.80);
   EXPECT_DOUBLE_EQ(s.estimate, 3);
   ASSERT_TRUE(s.bounded);
   EXPECT_EQ(s.order, 2u);
@@ -34,7 +34,7 @@ TEST(ShiftEstimate, HandComputedEightyPercentInterval) {
 
 TEST(ShiftEstimate, HandComputedNinetyPercentInterval) {
   // Tail 0.05: P(U<=0) = 0.029 fits, P(U<=1) = 0.057 does not -> k = 1: the extremes [-1, 7].
-  const ShiftEstimate s = hodges_lehmann_shift(kX, kY, 0.90);
+  const stats::ShiftEstimate s = stats::hodges_lehmann_shift(kX, kY, 0.90);
   ASSERT_TRUE(s.bounded);
   EXPECT_EQ(s.order, 1u);
   EXPECT_DOUBLE_EQ(s.low, -1);
@@ -44,7 +44,7 @@ TEST(ShiftEstimate, HandComputedNinetyPercentInterval) {
 
 TEST(ShiftEstimate, TooFewSamplesForTheConfidenceGiveAnUnboundedInterval) {
   // Tail 0.025 < P(U<=0) = 1/35: not even the extremes reach 95 %.
-  const ShiftEstimate s = hodges_lehmann_shift(kX, kY, 0.95);
+  const stats::ShiftEstimate s = stats::hodges_lehmann_shift(kX, kY, 0.95);
   EXPECT_FALSE(s.bounded);
   EXPECT_DOUBLE_EQ(s.estimate, 3);
   EXPECT_TRUE(std::isinf(s.low) && s.low < 0);
@@ -54,8 +54,8 @@ TEST(ShiftEstimate, TooFewSamplesForTheConfidenceGiveAnUnboundedInterval) {
 TEST(ShiftEstimate, RatioIsTheShiftOfLogarithms) {
   // y/x over {1,2,4} x {2,4,8,16}: .5 1 1 2 2 2 4 4 4 8 8 16; the log-median is between 2 and 4,
   // i.e. sqrt(8); the 80 % interval is again [D(2), D(11)] = [1, 8].
-  const auto r = hodges_lehmann_ratio_interval(std::vector<double>{1, 2, 4},
-                                               std::vector<double>{2, 4, 8, 16}, 0.80);
+  const auto r = stats::hodges_lehmann_ratio_interval(std::vector<double>{1, 2, 4},
+                                                      std::vector<double>{2, 4, 8, 16}, 0.80);
   ASSERT_TRUE(r.has_value());
   EXPECT_NEAR(r->estimate, std::sqrt(8.0), 1e-12);
   ASSERT_TRUE(r->bounded);
@@ -64,8 +64,8 @@ TEST(ShiftEstimate, RatioIsTheShiftOfLogarithms) {
 }
 
 TEST(ShiftEstimate, RatioOfUnboundedIntervalSpansZeroToInfinity) {
-  const auto r =
-      hodges_lehmann_ratio_interval(std::vector<double>{1, 2}, std::vector<double>{2, 4}, 0.95);
+  const auto r = stats::hodges_lehmann_ratio_interval(std::vector<double>{1, 2},
+                                                      std::vector<double>{2, 4}, 0.95);
   ASSERT_TRUE(r.has_value());
   EXPECT_FALSE(r->bounded);
   EXPECT_EQ(r->low, 0);
@@ -73,14 +73,15 @@ TEST(ShiftEstimate, RatioOfUnboundedIntervalSpansZeroToInfinity) {
 }
 
 TEST(ShiftEstimate, RatioRefusesNonPositiveOrEmptySamples) {
-  EXPECT_FALSE(
-      hodges_lehmann_ratio_interval(std::vector<double>{1, 0}, std::vector<double>{2, 3}, 0.9)
-          .has_value());
-  EXPECT_FALSE(
-      hodges_lehmann_ratio_interval(std::vector<double>{1, 2}, std::vector<double>{-1, 3}, 0.9)
-          .has_value());
-  EXPECT_FALSE(hodges_lehmann_ratio_interval(std::vector<double>{}, std::vector<double>{1}, 0.9)
+  EXPECT_FALSE(stats::hodges_lehmann_ratio_interval(std::vector<double>{1, 0},
+                                                    std::vector<double>{2, 3}, 0.9)
                    .has_value());
+  EXPECT_FALSE(stats::hodges_lehmann_ratio_interval(std::vector<double>{1, 2},
+                                                    std::vector<double>{-1, 3}, 0.9)
+                   .has_value());
+  EXPECT_FALSE(
+      stats::hodges_lehmann_ratio_interval(std::vector<double>{}, std::vector<double>{1}, 0.9)
+          .has_value());
 }
 
 TEST(ShiftEstimate, ExactShiftOfShiftedCopiesIsFoundWithASymmetricInterval) {
@@ -90,7 +91,7 @@ TEST(ShiftEstimate, ExactShiftOfShiftedCopiesIsFoundWithASymmetricInterval) {
     x.push_back(i);
     y.push_back(i + 5);
   }
-  const ShiftEstimate s = hodges_lehmann_shift(x, y, 0.95);
+  const stats::ShiftEstimate s = stats::hodges_lehmann_shift(x, y, 0.95);
   EXPECT_DOUBLE_EQ(s.estimate, 5);
   ASSERT_TRUE(s.bounded);
   EXPECT_LT(s.low, 5);
@@ -106,7 +107,7 @@ TEST(ShiftEstimate, NormalApproximationPicksTheExactOrderStatisticWithinOne) {
   const double tail = 0.025;
   std::size_t exact_k = 0;
   for (std::size_t k = 1; 2 * k <= m * m + 1; ++k) {
-    if (mann_whitney_exact_cdf(m, m, static_cast<double>(k - 1)) > tail) break;
+    if (stats::mann_whitney_exact_cdf(m, m, static_cast<double>(k - 1)) > tail) break;
     exact_k = k;
   }
   std::vector<double> x;
@@ -115,7 +116,7 @@ TEST(ShiftEstimate, NormalApproximationPicksTheExactOrderStatisticWithinOne) {
     x.push_back(static_cast<double>(i));
     y.push_back(static_cast<double>(i) + 0.5);
   }
-  const ShiftEstimate s = hodges_lehmann_shift(x, y, 0.95);
+  const stats::ShiftEstimate s = stats::hodges_lehmann_shift(x, y, 0.95);
   ASSERT_TRUE(s.bounded);
   EXPECT_NEAR(static_cast<double>(s.order), static_cast<double>(exact_k), 1.0);
   EXPECT_NEAR(s.confidence, 0.95, 0.01);
@@ -134,7 +135,7 @@ TEST(ShiftEstimate, IntervalCoversTheTrueRatioAsOftenAsItPromises) {
       a.push_back(std::exp(noise(rng)));
       b.push_back(1.2 * std::exp(noise(rng)));
     }
-    const auto r = hodges_lehmann_ratio_interval(a, b, 0.90);
+    const auto r = stats::hodges_lehmann_ratio_interval(a, b, 0.90);
     ASSERT_TRUE(r && r->bounded);
     covered += r->low <= 1.2 && 1.2 <= r->high;
   }

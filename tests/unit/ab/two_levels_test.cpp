@@ -38,7 +38,7 @@ TEST(TwoLevels, TwoStateSideIsFlaggedInNineOfTenDraws) {
   int flagged = 0;
   for (unsigned seed = 1; seed <= 10; ++seed) {
     const auto v = two_state_side(seed, 4);
-    const TwoLevels t = find_two_levels(v, kTolerance);
+    const stats::TwoLevels t = stats::find_two_levels(v, kTolerance);
     if (!t.found) continue;
     ++flagged;
     EXPECT_NEAR(t.low_level, 100, 3);
@@ -61,16 +61,16 @@ TEST(TwoLevels, UnimodalSideWithTheSameSpreadIsNotFlagged) {
     std::vector<double> v;
     for (int i = 0; i < 10; ++i) v.push_back(115 * std::exp(noise(g)));
     ASSERT_GT(log_sd(v), 0.05);
-    flagged += find_two_levels(v, kTolerance).found ? 1 : 0;
+    flagged += stats::find_two_levels(v, kTolerance).found ? 1 : 0;
   }
   EXPECT_EQ(flagged, 0);
 }
 
 TEST(TwoLevels, OneSlowLaunchIsAnOutlierNotAState) {
   std::vector<double> v = {100, 101, 99, 100.5, 99.5, 100.2, 300};
-  EXPECT_FALSE(find_two_levels(v, kTolerance).found);
+  EXPECT_FALSE(stats::find_two_levels(v, kTolerance).found);
   v.push_back(301);  // a second one at that level: now two states
-  const TwoLevels t = find_two_levels(v, kTolerance);
+  const stats::TwoLevels t = stats::find_two_levels(v, kTolerance);
   EXPECT_TRUE(t.found);
   EXPECT_EQ(t.high_count, 2u);
 }
@@ -78,22 +78,22 @@ TEST(TwoLevels, OneSlowLaunchIsAnOutlierNotAState) {
 TEST(TwoLevels, LevelsCloserThanTheToleranceAreOneState) {
   // Clean clusters 5 % apart: separated, but not by more than the 8 % tolerance.
   const std::vector<double> v = {100, 100.1, 99.9, 100, 105, 105.1, 104.9, 105};
-  EXPECT_TRUE(find_two_levels(v, 0.03).found);
-  EXPECT_FALSE(find_two_levels(v, kTolerance).found);
+  EXPECT_TRUE(stats::find_two_levels(v, 0.03).found);
+  EXPECT_FALSE(stats::find_two_levels(v, kTolerance).found);
 }
 
 TEST(TwoLevels, StateExcessIsFishersOneSidedTest) {
   // 4 of 8 B launches slow, 0 of 8 A: C(8,4) / C(16,4) = 70 / 1820.
-  EXPECT_NEAR(state_excess_p(4, 8, 0, 8), 70.0 / 1820.0, 1e-12);
-  EXPECT_NEAR(state_excess_p(0, 8, 3, 8), 1.0, 1e-12);  // B never in it: no evidence at all
-  EXPECT_GT(state_excess_p(2, 11, 0, 11), 0.2);         // two slow launches drawn into B
-  EXPECT_LT(state_excess_p(12, 12, 0, 12), 1e-6);
+  EXPECT_NEAR(stats::state_excess_p(4, 8, 0, 8), 70.0 / 1820.0, 1e-12);
+  EXPECT_NEAR(stats::state_excess_p(0, 8, 3, 8), 1.0, 1e-12);  // B never in it: no evidence at all
+  EXPECT_GT(stats::state_excess_p(2, 11, 0, 11), 0.2);         // two slow launches drawn into B
+  EXPECT_LT(stats::state_excess_p(12, 12, 0, 12), 1e-6);
 }
 
 TEST(TwoLevels, TooFewLaunchesAreNeverTwoStates) {
-  EXPECT_FALSE(find_two_levels(std::vector<double>{100, 200, 100}, kTolerance).found);
-  EXPECT_TRUE(std::isinf(two_levels_threshold(3)));
-  EXPECT_GT(two_levels_threshold(4), two_levels_threshold(10));
+  EXPECT_FALSE(stats::find_two_levels(std::vector<double>{100, 200, 100}, kTolerance).found);
+  EXPECT_TRUE(std::isinf(stats::two_levels_threshold(3)));
+  EXPECT_GT(stats::two_levels_threshold(4), stats::two_levels_threshold(10));
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

@@ -50,11 +50,11 @@ RunRecord run_with(counters::RunnerCounters counters, const std::string& id = "r
   return r;
 }
 
-Comparison failing(Verdict v) {
-  Comparison c;
+verdict::Comparison failing(verdict::Verdict v) {
+  verdict::Comparison c;
   c.run_id = "r1";
   c.has_baseline = true;
-  KeyComparison k;
+  verdict::KeyComparison k;
   k.key = "p2p/copy/h2d/bytes:1073741824";
   k.verdict = v;
   k.reason = "-14 % below the band";
@@ -64,7 +64,7 @@ Comparison failing(Verdict v) {
 }
 
 TEST(counters_runner_evidence, foreign_gpu_process_makes_a_regression_runner_busy) {
-  Comparison c = failing(Verdict::regression);
+  verdict::Comparison c = failing(verdict::Verdict::regression);
   apply_runner_evidence(c, run_with(with_foreign_process()), {});
   EXPECT_EQ(c.exit_code, ExitCode::infra_failure);
   EXPECT_TRUE(c.runner_busy);
@@ -80,7 +80,7 @@ TEST(counters_runner_evidence, foreign_gpu_process_makes_a_regression_runner_bus
 }
 
 TEST(counters_runner_evidence, report_lines_name_process_gpu_and_launch) {
-  Comparison c = failing(Verdict::regression);
+  verdict::Comparison c = failing(verdict::Verdict::regression);
   apply_runner_evidence(c, run_with(with_foreign_process()), {});
   const std::vector<std::string> lines = c.runner_evidence.lines();
   ASSERT_EQ(lines.size(), 1U);
@@ -91,7 +91,7 @@ TEST(counters_runner_evidence, report_lines_name_process_gpu_and_launch) {
 }
 
 TEST(counters_runner_evidence, foreign_process_in_a_confirmation_launch_counts_too) {
-  Comparison c = failing(Verdict::regression);
+  verdict::Comparison c = failing(verdict::Verdict::regression);
   counters::RunnerCounters quiet = with_foreign_process();
   quiet.foreign_processes.clear();
   apply_runner_evidence(c, run_with(quiet), {run_with(with_foreign_process(), "r1-confirm")});
@@ -101,14 +101,14 @@ TEST(counters_runner_evidence, foreign_process_in_a_confirmation_launch_counts_t
 }
 
 TEST(counters_runner_evidence, wrong_results_still_fail_and_a_pass_stays_a_pass) {
-  Comparison wrong = failing(Verdict::wrong_results);
+  verdict::Comparison wrong = failing(verdict::Verdict::wrong_results);
   apply_runner_evidence(wrong, run_with(with_foreign_process()), {});
   EXPECT_EQ(wrong.exit_code, ExitCode::gate_failure);
   EXPECT_FALSE(wrong.runner_busy);
   EXPECT_TRUE(wrong.runner_evidence.foreign_load);
   EXPECT_FALSE(wrong.runner_evidence.busy_gpu);
 
-  Comparison pass = failing(Verdict::pass);
+  verdict::Comparison pass = failing(verdict::Verdict::pass);
   pass.exit_code = ExitCode::pass;
   apply_runner_evidence(pass, run_with(with_foreign_process()), {});
   EXPECT_EQ(pass.exit_code, ExitCode::pass);
@@ -116,7 +116,7 @@ TEST(counters_runner_evidence, wrong_results_still_fail_and_a_pass_stays_a_pass)
 }
 
 TEST(counters_runner_evidence, no_foreign_process_leaves_a_regression_failing) {
-  Comparison c = failing(Verdict::regression);
+  verdict::Comparison c = failing(verdict::Verdict::regression);
   counters::RunnerCounters quiet = with_foreign_process();
   quiet.foreign_processes.clear();
   apply_runner_evidence(c, run_with(quiet), {});
@@ -127,13 +127,13 @@ TEST(counters_runner_evidence, no_foreign_process_leaves_a_regression_failing) {
 }
 
 TEST(counters_runner_evidence, degraded_link_fails_a_passing_run_without_a_baseline) {
-  Comparison c = failing(Verdict::pass);
+  verdict::Comparison c = failing(verdict::Verdict::pass);
   c.has_baseline = false;
   c.exit_code = ExitCode::pass;
   apply_runner_evidence(c, run_with(with_link_downed()), {});
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
   ASSERT_EQ(c.cluster_findings.size(), 1U);
-  const ClusterFinding& f = c.cluster_findings[0];
+  const verdict::ClusterFinding& f = c.cluster_findings[0];
   EXPECT_EQ(f.id, "DEGRADED-LINK");
   EXPECT_TRUE(f.fails_gate);
   EXPECT_EQ(f.node, "node-7");
@@ -148,7 +148,7 @@ TEST(counters_runner_evidence, degraded_link_plans_a_drain_of_its_host) {
   node.name = "node-7";
   node.hostname = "node-7";
   run.nodes = {node};
-  Comparison c = failing(Verdict::pass);
+  verdict::Comparison c = failing(verdict::Verdict::pass);
   c.exit_code = ExitCode::pass;
   apply_runner_evidence(c, run, {});
   ASSERT_EQ(c.node_actions.size(), 4U);  // the scontrol line and kubectl cordon, label, taint
@@ -161,7 +161,7 @@ TEST(counters_runner_evidence, degraded_link_plans_a_drain_of_its_host) {
 }
 
 TEST(counters_runner_evidence, degraded_link_overrides_a_busy_cpu) {
-  Comparison c = failing(Verdict::regression);
+  verdict::Comparison c = failing(verdict::Verdict::regression);
   c.runner_busy = true;  // what mark_busy_runner decided from PSI
   c.exit_code = ExitCode::infra_failure;
   apply_runner_evidence(c, run_with(with_link_downed()), {});
@@ -170,7 +170,7 @@ TEST(counters_runner_evidence, degraded_link_overrides_a_busy_cpu) {
 }
 
 TEST(counters_runner_evidence, same_fault_in_two_launches_is_one_finding) {
-  Comparison c = failing(Verdict::pass);
+  verdict::Comparison c = failing(verdict::Verdict::pass);
   c.exit_code = ExitCode::pass;
   apply_runner_evidence(c, run_with(with_link_downed()),
                         {run_with(with_link_downed(), "r1-confirm")});
@@ -182,10 +182,10 @@ TEST(counters_runner_evidence, throttling_reaches_the_failing_keys_reason) {
   hot.foreign_processes.clear();
   hot.devices[0].events = {"hw_thermal_slowdown", "gpu_idle"};
   hot.devices[0].counters = {{"thermal_violation_ns", 0, 1'500'000'000ULL, 1'500'000'000ULL, ""}};
-  Comparison c = failing(Verdict::regression);
+  verdict::Comparison c = failing(verdict::Verdict::regression);
   c.keys.push_back(c.keys[0]);
   c.keys[1].key = "p2p/other";
-  c.keys[1].verdict = Verdict::pass;
+  c.keys[1].verdict = verdict::Verdict::pass;
   c.keys[1].reason = "within the band";
   apply_runner_evidence(c, run_with(hot), {});
   EXPECT_EQ(c.keys[0].reason,
@@ -198,7 +198,7 @@ TEST(counters_runner_evidence, throttling_reaches_the_failing_keys_reason) {
 }
 
 TEST(counters_runner_evidence, runs_without_counters_change_nothing) {
-  Comparison c = failing(Verdict::regression);
+  verdict::Comparison c = failing(verdict::Verdict::regression);
   apply_runner_evidence(c, run_with({}), {});
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
   EXPECT_FALSE(c.runner_evidence.recorded);
@@ -212,7 +212,7 @@ TEST(counters_runner_evidence, nvml_absent_is_named) {
   EXPECT_TRUE(collect_runner_evidence(run_with(c), {}).unread.empty());  // a CPU runner: the norm
   RunRecord gpu_machine = run_with(c);
   gpu_machine.fingerprint.identity = {{"gpu_count", 8}};
-  const RunnerEvidence e = collect_runner_evidence(gpu_machine, {});
+  const verdict::RunnerEvidence e = collect_runner_evidence(gpu_machine, {});
   ASSERT_EQ(e.unread.size(), 1U);
   EXPECT_EQ(e.unread[0], "r1: counters not read: NVML not found: libnvidia-ml.so.1: cannot open");
 }

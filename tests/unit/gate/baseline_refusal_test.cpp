@@ -23,9 +23,9 @@ json good_doc() {
     rs.run_id = "r" + std::to_string(i);
     runs.push_back(testing::to_run(testing::make_run(rs, {testing::make_result(s)})));
   }
-  BaselineBuildOptions o;
+  baseline::BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
-  return baseline_to_json(create_baseline(runs, o).baseline);
+  return baseline_to_json(baseline::create_baseline(runs, o).baseline);
 }
 
 std::string field_of_error(const json& doc) {

@@ -38,8 +38,8 @@ std::vector<RunRecord> three_runs() {
           run_with_times("r3", {30, 31, 100})};
 }
 
-BaselineBuildOptions options() {
-  BaselineBuildOptions o;
+baseline::BaselineBuildOptions options() {
+  baseline::BaselineBuildOptions o;
   o.now = "2026-11-29T12:00:00Z";
   // One session of synthetic launches: the one-level band these tests are about, without the
   // between-session allowance (sessions and hosts: variance_components_test.cpp).
@@ -55,7 +55,7 @@ std::string read_file(const std::filesystem::path& p) {
 }
 
 TEST(gate_BaselineCreate, MedianOfRunMediansAndPooledSamples) {
-  const BuiltBaseline built = create_baseline(three_runs(), options());
+  const baseline::BuiltBaseline built = baseline::create_baseline(three_runs(), options());
   ASSERT_EQ(built.baseline.entries.size(), 1u);
   const BaselineEntry& e = built.baseline.entries.begin()->second;
   EXPECT_EQ(e.time_us.run_medians, (std::vector<double>{11, 21, 31}));
@@ -77,7 +77,7 @@ TEST(gate_BaselineCreate, NeedsThreeRuns) {
   auto runs = three_runs();
   runs.pop_back();
   try {
-    create_baseline(runs, options());
+    baseline::create_baseline(runs, options());
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("at least 3 runs"), std::string::npos);
@@ -89,15 +89,15 @@ TEST(gate_BaselineCreate, RefusesMixedPlatformsIdentitiesAndIncompleteRuns) {
   RunSpec other;
   other.identity["cpu_model"] = "Another CPU";
   runs[2] = run_with_times("r3", {30, 31, 32}, other);
-  EXPECT_THROW(create_baseline(runs, options()), InputError);
+  EXPECT_THROW(baseline::create_baseline(runs, options()), InputError);
   runs = three_runs();
   RunSpec incomplete;
   incomplete.complete = false;
   runs[1] = run_with_times("r2", {1, 2, 3}, incomplete);
-  EXPECT_THROW(create_baseline(runs, options()), InputError);
+  EXPECT_THROW(baseline::create_baseline(runs, options()), InputError);
   runs = three_runs();
   runs[2].run_id = "r1";  // the same run twice is not three runs
-  EXPECT_THROW(create_baseline(runs, options()), InputError);
+  EXPECT_THROW(baseline::create_baseline(runs, options()), InputError);
 }
 
 TEST(gate_BaselineCreate, RefusesRunsThatDisagreeOnTransport) {
@@ -115,7 +115,7 @@ TEST(gate_BaselineCreate, RefusesRunsThatDisagreeOnTransport) {
   };
   std::vector<RunRecord> runs{nccl("a", ib), nccl("b", ib), nccl("c", socket)};
   try {
-    create_baseline(runs, options());
+    baseline::create_baseline(runs, options());
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("P05"), std::string::npos) << e.what();
@@ -123,14 +123,14 @@ TEST(gate_BaselineCreate, RefusesRunsThatDisagreeOnTransport) {
 }
 
 TEST(gate_BaselineFile, RoundTripsThroughJson) {
-  const Baseline b = create_baseline(three_runs(), options()).baseline;
+  const Baseline b = baseline::create_baseline(three_runs(), options()).baseline;
   const Baseline again = parse_baseline(baseline_to_json(b), "mem");
   EXPECT_EQ(baseline_to_json(again), baseline_to_json(b));
   EXPECT_EQ(baseline_to_json(b)["schema"], "fabricgate.baseline/3");
 }
 
 TEST(gate_BaselineFile, ValidationNamesFileAndField) {
-  json doc = baseline_to_json(create_baseline(three_runs(), options()).baseline);
+  json doc = baseline_to_json(baseline::create_baseline(three_runs(), options()).baseline);
   const std::string key = doc["entries"].begin().key();
   json bad = doc;
   bad["entries"][key]["time_us"]["median"] = -1;
@@ -157,37 +157,39 @@ TEST(gate_BaselineFile, ValidationNamesFileAndField) {
 }
 
 TEST(gate_BaselineUpdate, MergesLaunchesIntoTheWindowAndDiffShowsPercent) {
-  const Baseline old = create_baseline(three_runs(), options()).baseline;
+  const Baseline old = baseline::create_baseline(three_runs(), options()).baseline;
   std::vector<RunRecord> newer{
       run_with_times("n1", {11, 11, 11}), run_with_times("n2", {11, 11, 11}),
       run_with_times("n3", {11, 11, 11}), run_with_times("n4", {5, 5, 5}, {}, 4096)};
   // The 4 KiB key is in one run only: left out, and listed as such.
-  const BuiltBaseline updated = update_baseline_window(old, newer, "2026-12-01T00:00:00Z").built;
+  const baseline::BuiltBaseline updated =
+      baseline::update_baseline_window(old, newer, "2026-12-01T00:00:00Z").built;
   ASSERT_EQ(updated.baseline.entries.size(), 1u);
   ASSERT_EQ(updated.left_out.size(), 1u);
   const BaselineEntry& e = updated.baseline.entries.begin()->second;
   EXPECT_DOUBLE_EQ(e.time_us.median, 11);
   EXPECT_EQ(updated.baseline.created_at, old.created_at);
   EXPECT_EQ(updated.baseline.updated_at, "2026-12-01T00:00:00Z");
-  const BaselineDiff diff = diff_baselines(&old, updated.baseline);
+  const baseline::BaselineDiff diff = baseline::diff_baselines(&old, updated.baseline);
   ASSERT_EQ(diff.medians.size(), 1u);
   EXPECT_EQ(diff.medians[0].metric, "busbw_GBps");
   // time 21 -> 11 us: busbw x 21/11 = +90.9 %
   EXPECT_NEAR(diff.medians[0].change, 21.0 / 11.0 - 1, 1e-9);
-  const std::string text = render_baseline_diff(diff);
+  const std::string text = baseline::render_baseline_diff(diff);
   EXPECT_NE(text.find("changed medians (1)"), std::string::npos) << text;
   EXPECT_NE(text.find("+90.9%"), std::string::npos) << text;
 }
 
 TEST(gate_BaselineDiffText, NewBaselineSaysHowManyKeys) {
-  const Baseline b = create_baseline(three_runs(), options()).baseline;
-  EXPECT_EQ(render_baseline_diff(diff_baselines(nullptr, b)), "new baseline: 1 keys\n");
+  const Baseline b = baseline::create_baseline(three_runs(), options()).baseline;
+  EXPECT_EQ(baseline::render_baseline_diff(baseline::diff_baselines(nullptr, b)),
+            "new baseline: 1 keys\n");
 }
 
 TEST(gate_BaselineSave, ErrorLeavesTheOldFileUntouched) {
   const auto dir = testing::fresh_temp_dir("baseline-save");
   const auto path = dir / "cpu-test-2c.json";
-  Baseline b = create_baseline(three_runs(), options()).baseline;
+  Baseline b = baseline::create_baseline(three_runs(), options()).baseline;
   save_baseline(path, b);
   const std::string before = read_file(path);
   ASSERT_FALSE(before.empty());
@@ -204,14 +206,14 @@ TEST(gate_BaselineSave, ErrorLeavesTheOldFileUntouched) {
 TEST(gate_BaselineSave, UpdateWithBadRunsNeverWrites) {
   const auto dir = testing::fresh_temp_dir("baseline-update");
   const auto path = dir / "b.json";
-  const Baseline old = create_baseline(three_runs(), options()).baseline;
+  const Baseline old = baseline::create_baseline(three_runs(), options()).baseline;
   save_baseline(path, old);
   const std::string before = read_file(path);
   RunSpec incomplete;
   incomplete.complete = false;
   std::vector<RunRecord> two{run_with_times("x1", {1, 2, 3}),
                              run_with_times("x2", {1, 2, 3}, incomplete)};
-  EXPECT_THROW(update_baseline_window(load_baseline(path), two, "now"), InputError);
+  EXPECT_THROW(baseline::update_baseline_window(load_baseline(path), two, "now"), InputError);
   EXPECT_EQ(read_file(path), before);
   std::filesystem::remove_all(dir);
 }

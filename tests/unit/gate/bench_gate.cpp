@@ -49,9 +49,9 @@ struct Inputs {
     std::vector<RunRecord> runs;
     for (unsigned s = 1; s <= 3; ++s)
       runs.push_back(testing::to_run(big_run("b" + std::to_string(s), s)));
-    BaselineBuildOptions o;
+    baseline::BaselineBuildOptions o;
     o.now = "2026-11-29T00:00:00Z";
-    baseline = create_baseline(runs, o).baseline;
+    baseline = baseline::create_baseline(runs, o).baseline;
     const nlohmann::json now = big_run("now", 99);
     run = testing::to_run(now);
     run_dir = testing::write_run_dir(dir, now);
@@ -68,7 +68,7 @@ Inputs& inputs() {
 void BM_Compare100kEntries(benchmark::State& state) {
   Inputs& in = inputs();
   for (auto _ : state) {
-    Comparison c = compare_run(in.run, &in.baseline, {});
+    verdict::Comparison c = compare_run(in.run, &in.baseline, {});
     benchmark::DoNotOptimize(c);
   }
   state.SetItemsProcessed(state.iterations() * kEntries);

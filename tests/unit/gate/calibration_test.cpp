@@ -30,24 +30,25 @@ RunRecord launch(const std::string& id, double large_time, double small_time) {
 }
 
 TEST(gate_Calibration, CountsFalseAlarmsAndSaysWhatIsTooNoisy) {
-  BaselineBuildOptions o;
+  baseline::BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
   // The three baseline launches are one session; without the between-session allowance the band
   // is the one-level band this test is about (sessions: variance_components_test.cpp).
   o.policy.session_allowance = 0;
   const Baseline b =
-      create_baseline({launch("b1", 1000, 10), launch("b2", 1002, 10.1), launch("b3", 998, 9.9)}, o)
+      baseline::create_baseline(
+          {launch("b1", 1000, 10), launch("b2", 1002, 10.1), launch("b3", 998, 9.9)}, o)
           .baseline;
   // Launch a2 is 5 % slow on the large key (beyond its 3 % floor); a3 is normal: one failure,
   // not confirmed by the next launch.
   const std::vector<RunRecord> aa{launch("a1", 1001, 6), launch("a2", 1050, 14),
                                   launch("a3", 999, 10), launch("a4", 1000, 7),
                                   launch("a5", 1001, 13)};
-  const CalibrationTable t = calibrate(aa, &b, b.policy);
+  const baseline::CalibrationTable t = baseline::calibrate(aa, &b, b.policy);
   EXPECT_EQ(t.launches, 5u);
   ASSERT_EQ(t.rows.size(), 2u);
-  const CalibrationRow& large = t.rows[0].bytes == 8 ? t.rows[1] : t.rows[0];
-  const CalibrationRow& small = t.rows[0].bytes == 8 ? t.rows[0] : t.rows[1];
+  const baseline::CalibrationRow& large = t.rows[0].bytes == 8 ? t.rows[1] : t.rows[0];
+  const baseline::CalibrationRow& small = t.rows[0].bytes == 8 ? t.rows[0] : t.rows[1];
   EXPECT_EQ(large.failing, 1u);
   EXPECT_EQ(large.failing_confirmed, 0u);
   EXPECT_TRUE(small.noisy);  // +-40 % between launches: said so, not gated
@@ -58,19 +59,20 @@ TEST(gate_Calibration, CountsFalseAlarmsAndSaysWhatIsTooNoisy) {
   EXPECT_NEAR(b.policy.band_alpha, 0.005, 1e-15);
   EXPECT_NEAR(large.mde, 0.112657163792239, 1e-9);
   EXPECT_GT(large.mde80, large.mde);
-  const std::string text = render_calibration(t);
+  const std::string text = baseline::render_calibration(t);
   EXPECT_NE(text.find("NOISY"), std::string::npos) << text;
   EXPECT_NE(text.find("per size class"), std::string::npos) << text;
 
   Baseline written = b;
-  EXPECT_EQ(write_calibrated_bands(written, t, "2026-12-02T00:00:00Z"), 2u);
+  EXPECT_EQ(baseline::write_calibrated_bands(written, t, "2026-12-02T00:00:00Z"), 2u);
   const BaselineEntry& e = written.entries.begin()->second;
   ASSERT_TRUE(e.band);
   EXPECT_EQ(e.band->launches, 5);
 }
 
 TEST(gate_Calibration, NeedsTwoLaunches) {
-  EXPECT_THROW(calibrate({launch("a1", 1, 1)}, nullptr, TolerancePolicy::defaults()), InputError);
+  EXPECT_THROW(baseline::calibrate({launch("a1", 1, 1)}, nullptr, TolerancePolicy::defaults()),
+               InputError);
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

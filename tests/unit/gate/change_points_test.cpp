@@ -45,9 +45,9 @@ std::vector<double> series(std::size_t n, Level level, std::uint64_t seed, std::
 std::size_t aa_histories_with_change_points(Level level, std::size_t n) {
   std::size_t flagged = 0;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
-    ChangePointOptions o;
+    stats::ChangePointOptions o;
     o.seed = seed * 7919;
-    if (!find_change_points(series(n, level, seed), o).empty()) ++flagged;
+    if (!stats::find_change_points(series(n, level, seed), o).empty()) ++flagged;
   }
   return flagged;
 }
@@ -66,10 +66,10 @@ TEST(ChangePoints, AaHistoriesAtGpuNoiseHaveNoChangePointIn95PercentOf200) {
 double found_within_3(Level level, double step, std::size_t n, std::size_t step_at) {
   std::size_t found = 0;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
-    ChangePointOptions o;
+    stats::ChangePointOptions o;
     o.seed = seed;
-    for (const ChangePoint& cp :
-         find_change_points(series(n, level, 1000 + seed, step_at, step), o)) {
+    for (const stats::ChangePoint& cp :
+         stats::find_change_points(series(n, level, 1000 + seed, step_at, step), o)) {
       const long distance = static_cast<long>(cp.index) - static_cast<long>(step_at);
       if (std::labs(distance) <= 3) {
         ++found;
@@ -92,8 +92,8 @@ TEST(ChangePoints, ThirtyPercentStepAtCpuNoiseIsFoundWithinThreeRuns) {
 }
 
 TEST(ChangePoints, StepCarriesSizeDirectionIntervalAndSignificance) {
-  ChangePointOptions o;
-  const auto cps = find_change_points(series(20, kGpu, 42, 12, -0.05), o);
+  stats::ChangePointOptions o;
+  const auto cps = stats::find_change_points(series(20, kGpu, 42, 12, -0.05), o);
   ASSERT_EQ(cps.size(), 1u);
   EXPECT_EQ(cps[0].index, 12u);
   EXPECT_NEAR(cps[0].ratio, 0.95, 0.01);
@@ -106,11 +106,12 @@ TEST(ChangePoints, StepCarriesSizeDirectionIntervalAndSignificance) {
 }
 
 TEST(ChangePoints, TwoStepsAreBothFound) {
-  const auto cps = find_change_points(series(30, kGpu, 5, 10, 0), ChangePointOptions{});
+  const auto cps =
+      stats::find_change_points(series(30, kGpu, 5, 10, 0), stats::ChangePointOptions{});
   std::vector<double> v = series(30, kGpu, 5);
   for (std::size_t i = 10; i < 30; ++i) v[i] *= 0.9;
   for (std::size_t i = 20; i < 30; ++i) v[i] *= 1.2;
-  const auto two = find_change_points(v, ChangePointOptions{});
+  const auto two = stats::find_change_points(v, stats::ChangePointOptions{});
   ASSERT_EQ(two.size(), 2u);
   EXPECT_EQ(two[0].index, 10u);
   EXPECT_EQ(two[1].index, 20u);
@@ -119,24 +120,24 @@ TEST(ChangePoints, TwoStepsAreBothFound) {
 
 TEST(ChangePoints, SameSeedSameAnswerAndShortSeriesHaveNone) {
   const auto v = series(20, kCpu, 77, 10, -0.15);
-  ChangePointOptions o;
+  stats::ChangePointOptions o;
   o.seed = 123;
-  const auto a = find_change_points(v, o);
-  const auto b = find_change_points(v, o);
+  const auto a = stats::find_change_points(v, o);
+  const auto b = stats::find_change_points(v, o);
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
     EXPECT_EQ(a[i].index, b[i].index);
     EXPECT_EQ(a[i].p_value, b[i].p_value);
   }
-  EXPECT_TRUE(find_change_points(std::vector<double>{1, 2, 3, 4, 5}, o).empty());
-  EXPECT_TRUE(
-      find_change_points(std::vector<double>(20, 5.0), o).empty());  // constant: nothing to split
+  EXPECT_TRUE(stats::find_change_points(std::vector<double>{1, 2, 3, 4, 5}, o).empty());
+  EXPECT_TRUE(stats::find_change_points(std::vector<double>(20, 5.0), o)
+                  .empty());  // constant: nothing to split
 }
 
 TEST(Drift, HalfPercentPerRunSlideIsDrift) {
   std::size_t flagged = 0;
   for (std::uint64_t seed = 1; seed <= 50; ++seed) {
-    ChangePointOptions o;
+    stats::ChangePointOptions o;
     o.seed = seed;
     const auto v = series(20, kGpu, 500 + seed, 0, 0, -0.005);  // bandwidth 0.5 % lower every run
     if (const auto f = detect_drift(v, true, DriftPolicy{}, o)) {
@@ -151,15 +152,15 @@ TEST(Drift, HalfPercentPerRunSlideIsDrift) {
 
 TEST(Drift, SlideInLatencyIsDriftAndSlideUpIsNot) {
   std::vector<double> time = series(20, kGpu, 9, 0, 0, 0.005);  // time 0.5 % longer every run
-  ASSERT_TRUE(detect_drift(time, false, DriftPolicy{}, ChangePointOptions{}));
-  EXPECT_FALSE(
-      detect_drift(time, true, DriftPolicy{}, ChangePointOptions{}));  // as bandwidth: better
+  ASSERT_TRUE(detect_drift(time, false, DriftPolicy{}, stats::ChangePointOptions{}));
+  EXPECT_FALSE(detect_drift(time, true, DriftPolicy{},
+                            stats::ChangePointOptions{}));  // as bandwidth: better
 }
 
 TEST(Drift, AaHistoriesDoNotDrift) {
   std::size_t flagged = 0;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
-    ChangePointOptions o;
+    stats::ChangePointOptions o;
     o.seed = seed;
     if (detect_drift(series(20, kCpu, 3000 + seed), true, DriftPolicy{}, o)) ++flagged;
     if (detect_drift(series(20, kGpu, 6000 + seed), true, DriftPolicy{}, o)) ++flagged;
@@ -169,13 +170,13 @@ TEST(Drift, AaHistoriesDoNotDrift) {
 
 TEST(Drift, StepWorseThanThresholdNamesItsFirstRunAndSmallStepIsNot) {
   const auto step = series(20, kGpu, 11, 15, -0.04);
-  const auto f = detect_drift(step, true, DriftPolicy{}, ChangePointOptions{});
+  const auto f = detect_drift(step, true, DriftPolicy{}, stats::ChangePointOptions{});
   ASSERT_TRUE(f);
   EXPECT_EQ(f->began_index, 15u);
   EXPECT_EQ(f->runs_on_level, 5u);
   DriftPolicy loose;
   loose.threshold = 0.06;  // a 4 % step is within a 6 % drift threshold
-  EXPECT_FALSE(detect_drift(step, true, loose, ChangePointOptions{}));
+  EXPECT_FALSE(detect_drift(step, true, loose, stats::ChangePointOptions{}));
 }
 
 TEST(Drift, NoiseThresholdMatchesAHandComputation) {
@@ -196,7 +197,7 @@ TEST(Drift, AStepInsideTheKeysLaunchNoiseIsNotDriftALargeOneIs) {
   std::size_t small = 0;
   std::size_t large = 0;
   for (std::uint64_t seed = 1; seed <= 50; ++seed) {
-    ChangePointOptions o;
+    stats::ChangePointOptions o;
     o.seed = seed;
     if (detect_drift(series(20, kNoisy, 7000 + seed, 16, -0.13), true, policy, o)) ++small;
     if (detect_drift(series(20, kNoisy, 8000 + seed, 14, -0.5), true, policy, o)) ++large;
@@ -206,22 +207,22 @@ TEST(Drift, AStepInsideTheKeysLaunchNoiseIsNotDriftALargeOneIs) {
 }
 
 TEST(Drift, ApplyDriftTurnsPassIntoDriftNamingTheRun) {
-  Comparison c;
-  KeyComparison k;
+  verdict::Comparison c;
+  verdict::KeyComparison k;
   k.key = "coll/mpi/all_reduce/float32/sum/bytes:1048576/ranks:2/oop";
-  k.verdict = Verdict::pass;
+  k.verdict = verdict::Verdict::pass;
   k.busbw_now = 90;
   c.keys.push_back(k);
   KeySeries s;
   s.values = series(20, kGpu, 21, 14, -0.05);
   for (std::size_t i = 0; i < s.values.size(); ++i) s.run_ids.push_back("run-" + std::to_string(i));
   const std::size_t marked =
-      apply_drift(c, DriftPolicy{}, ChangePointOptions{},
-                  [&](const KeyComparison&) -> const KeySeries* { return &s; });
+      apply_drift(c, DriftPolicy{}, stats::ChangePointOptions{},
+                  [&](const verdict::KeyComparison&) -> const KeySeries* { return &s; });
   EXPECT_EQ(marked, 1u);
-  EXPECT_EQ(c.keys[0].verdict, Verdict::drift);
-  EXPECT_TRUE(verdict_fails_gate(Verdict::drift));
-  EXPECT_STREQ(verdict_name(Verdict::drift), "DRIFT");
+  EXPECT_EQ(c.keys[0].verdict, verdict::Verdict::drift);
+  EXPECT_TRUE(verdict::verdict_fails_gate(verdict::Verdict::drift));
+  EXPECT_STREQ(verdict::verdict_name(verdict::Verdict::drift), "DRIFT");
   EXPECT_NE(c.keys[0].reason.find("began at run run-14"), std::string::npos) << c.keys[0].reason;
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
 }

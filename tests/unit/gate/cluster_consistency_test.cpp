@@ -20,15 +20,15 @@ NodeRecord node(const std::string& name, const std::string& driver,
 }
 
 TEST(gate_ClusterConsistency, AllEqualNodesGiveNoFinding) {
-  EXPECT_TRUE(
-      check_cluster_consistency({node("a", "580.1"), node("b", "580.1"), node("c", "580.1")})
-          .empty());
-  EXPECT_TRUE(check_cluster_consistency({node("a", "580.1")}).empty());
-  EXPECT_TRUE(check_cluster_consistency({}).empty());
+  EXPECT_TRUE(cluster::check_cluster_consistency(
+                  {node("a", "580.1"), node("b", "580.1"), node("c", "580.1")})
+                  .empty());
+  EXPECT_TRUE(cluster::check_cluster_consistency({node("a", "580.1")}).empty());
+  EXPECT_TRUE(cluster::check_cluster_consistency({}).empty());
 }
 
 TEST(gate_ClusterConsistency, TheOddNodeIsNamedWithFieldAndBothValues) {
-  const auto f = check_cluster_consistency(
+  const auto f = cluster::check_cluster_consistency(
       {node("a", "580.1"), node("b", "535.9"), node("c", "580.1"), node("d", "580.1")});
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].id, "NODE-MISMATCH");
@@ -40,10 +40,10 @@ TEST(gate_ClusterConsistency, TheOddNodeIsNamedWithFieldAndBothValues) {
 }
 
 TEST(gate_ClusterConsistency, EveryDifferingFactOfEveryNodeIsReported) {
-  const auto f =
-      check_cluster_consistency({node("a", "580.1"), node("b", "580.1", "2.21.5"),
-                                 node("c", "580.1", "2.28.3", "mlx5_0/1 DOWN 0Gb/s InfiniBand"),
-                                 node("d", "580.1"), node("e", "580.1", "2.21.5")});
+  const auto f = cluster::check_cluster_consistency(
+      {node("a", "580.1"), node("b", "580.1", "2.21.5"),
+       node("c", "580.1", "2.28.3", "mlx5_0/1 DOWN 0Gb/s InfiniBand"), node("d", "580.1"),
+       node("e", "580.1", "2.21.5")});
   ASSERT_EQ(f.size(), 3u);
   std::set<std::pair<std::string, std::string>> seen;
   for (const auto& x : f) seen.insert({x.node, x.field});
@@ -55,14 +55,14 @@ TEST(gate_ClusterConsistency, EveryDifferingFactOfEveryNodeIsReported) {
 TEST(gate_ClusterConsistency, AMissingFactCountsAsADifference) {
   NodeRecord bare = node("c", "580.1");
   bare.facts.erase("gpu_count");
-  const auto f = check_cluster_consistency({node("a", "580.1"), node("b", "580.1"), bare});
+  const auto f = cluster::check_cluster_consistency({node("a", "580.1"), node("b", "580.1"), bare});
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].node, "c");
   EXPECT_NE(f[0].text.find("(none)"), std::string::npos) << f[0].text;
 }
 
 TEST(gate_ClusterConsistency, NoMajorityNamesEveryNodeAndStillFails) {
-  const auto f = check_cluster_consistency({node("a", "580.1"), node("b", "535.9")});
+  const auto f = cluster::check_cluster_consistency({node("a", "580.1"), node("b", "535.9")});
   ASSERT_EQ(f.size(), 1u);
   EXPECT_TRUE(f[0].fails_gate);
   EXPECT_NE(f[0].text.find("no majority"), std::string::npos);

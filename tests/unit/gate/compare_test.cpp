@@ -42,12 +42,12 @@ Baseline baseline_of(const std::vector<std::vector<ResultSpec>>& runs, RunSpec r
   std::vector<RunRecord> records;
   for (std::size_t i = 0; i < runs.size(); ++i)
     records.push_back(run_of("base-" + std::to_string(i), runs[i], rs));
-  BaselineBuildOptions o;
+  baseline::BaselineBuildOptions o;
   o.now = "2026-11-29T00:00:00Z";
   // One session of synthetic launches: the one-level band these tests are about, without the
   // between-session allowance (sessions and hosts: variance_components_test.cpp).
   o.policy.session_allowance = 0;
-  Baseline b = create_baseline(records, o).baseline;
+  Baseline b = baseline::create_baseline(records, o).baseline;
   b.source = "baselines/cpu-test-2c.json";
   return b;
 }
@@ -60,8 +60,8 @@ Baseline standard_baseline() {
   return baseline_of({three_sizes(1), three_sizes(2), three_sizes(3)});
 }
 
-const KeyComparison& find_key(const Comparison& c, std::uint64_t bytes) {
-  for (const KeyComparison& k : c.keys) {
+const verdict::KeyComparison& find_key(const verdict::Comparison& c, std::uint64_t bytes) {
+  for (const verdict::KeyComparison& k : c.keys) {
     if (k.bytes == bytes) return k;
   }
   throw std::runtime_error("no key of that size");
@@ -69,9 +69,9 @@ const KeyComparison& find_key(const Comparison& c, std::uint64_t bytes) {
 
 TEST(gate_Compare, SameDistributionPasses) {
   const Baseline b = standard_baseline();
-  const Comparison c = compare_run(run_of("now", three_sizes(50)), &b, {});
-  for (const KeyComparison& k : c.keys)
-    EXPECT_EQ(k.verdict, Verdict::pass) << k.key << ": " << k.reason;
+  const verdict::Comparison c = compare_run(run_of("now", three_sizes(50)), &b, {});
+  for (const verdict::KeyComparison& k : c.keys)
+    EXPECT_EQ(k.verdict, verdict::Verdict::pass) << k.key << ": " << k.reason;
   EXPECT_EQ(c.exit_code, ExitCode::pass);
 }
 
@@ -79,17 +79,17 @@ TEST(gate_Compare, FivePercentLargeRegressionWithTightSamplesFails) {
   const Baseline b = standard_baseline();
   auto now = three_sizes(60);
   now[2] = spec(kLarge, 260, 1.0 / 0.95);  // busbw -5 %
-  const Comparison c = compare_run(run_of("now", now), &b, {});
-  const KeyComparison& k = find_key(c, kLarge);
-  EXPECT_EQ(k.verdict, Verdict::regression) << k.reason;
+  const verdict::Comparison c = compare_run(run_of("now", now), &b, {});
+  const verdict::KeyComparison& k = find_key(c, kLarge);
+  EXPECT_EQ(k.verdict, verdict::Verdict::regression) << k.reason;
   ASSERT_TRUE(k.judgement);
-  EXPECT_EQ(k.judgement->metric, Metric::busbw_GBps);
+  EXPECT_EQ(k.judgement->metric, verdict::Metric::busbw_GBps);
   EXPECT_NEAR(k.judgement->performance_ratio, 0.95, 0.01);
   EXPECT_EQ(k.judgement->launches, 3u);
   EXPECT_NE(k.reason.find("64 MiB"), std::string::npos);
   EXPECT_NE(k.reason.find("busbw_GBps"), std::string::npos);
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
-  EXPECT_EQ(c.keys.front().verdict, Verdict::regression);  // sorted: failures first
+  EXPECT_EQ(c.keys.front().verdict, verdict::Verdict::regression);  // sorted: failures first
 }
 
 TEST(gate_Compare, SmallSizesAreJudgedOnLatencyWithWiderTolerance) {
@@ -97,24 +97,24 @@ TEST(gate_Compare, SmallSizesAreJudgedOnLatencyWithWiderTolerance) {
   auto now = three_sizes(70);
   now[0] = spec(kSmall, 170,
                 1.20);  // +20 % time: inside the small class's 35 % (launch-to-launch noise)
-  const Comparison c = compare_run(run_of("now", now), &b, {});
-  const KeyComparison& k = find_key(c, kSmall);
+  const verdict::Comparison c = compare_run(run_of("now", now), &b, {});
+  const verdict::KeyComparison& k = find_key(c, kSmall);
   ASSERT_TRUE(k.judgement);
-  EXPECT_EQ(k.judgement->metric, Metric::time_us);
+  EXPECT_EQ(k.judgement->metric, verdict::Metric::time_us);
   EXPECT_EQ(k.judgement->size_class, "small");
-  EXPECT_EQ(k.verdict, Verdict::pass) << k.reason;
+  EXPECT_EQ(k.verdict, verdict::Verdict::pass) << k.reason;
 
   now[0] = spec(kSmall, 171, 1.60);  // +60 % time: a latency regression
-  const Comparison worse = compare_run(run_of("now", now), &b, {});
-  EXPECT_EQ(find_key(worse, kSmall).verdict, Verdict::regression);
+  const verdict::Comparison worse = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(worse, kSmall).verdict, verdict::Verdict::regression);
 }
 
 TEST(gate_Compare, ImprovementIsReportedNotFailed) {
   const Baseline b = standard_baseline();
   auto now = three_sizes(80);
   now[1] = spec(kMedium, 180, 0.8);
-  const Comparison c = compare_run(run_of("now", now), &b, {});
-  EXPECT_EQ(find_key(c, kMedium).verdict, Verdict::improvement);
+  const verdict::Comparison c = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(c, kMedium).verdict, verdict::Verdict::improvement);
   EXPECT_EQ(c.exit_code, ExitCode::pass);
 }
 
@@ -123,9 +123,9 @@ TEST(gate_Compare, LaunchWhoseRepetitionsDisagreeIsUnstableNotJudged) {
   auto now = three_sizes(90);
   const double t = base_time(kLarge);
   now[2].time_us = {0.6 * t, 0.8 * t, 1.0 * t, 1.3 * t, 1.5 * t};  // robust CV 1.4826 x 0.3 = 0.44
-  const Comparison c = compare_run(run_of("now", now), &b, {});
-  const KeyComparison& k = find_key(c, kLarge);
-  EXPECT_EQ(k.verdict, Verdict::unstable) << k.reason;
+  const verdict::Comparison c = compare_run(run_of("now", now), &b, {});
+  const verdict::KeyComparison& k = find_key(c, kLarge);
+  EXPECT_EQ(k.verdict, verdict::Verdict::unstable) << k.reason;
   EXPECT_GT(k.judgement->launch_cv, b.policy.unstable_cv);
   EXPECT_NE(k.reason.find("not judged"), std::string::npos) << k.reason;
 }
@@ -134,11 +134,13 @@ TEST(gate_Compare, SingleValueLaunchIsJudgedTheLaunchIsTheSample) {
   const Baseline b = standard_baseline();
   auto now = three_sizes(91);
   now[2].time_us = {base_time(kLarge) * 1.3};  // an imported figure: one value per size
-  const Comparison c = compare_run(run_of("now", now), &b, {});
-  EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::regression) << find_key(c, kLarge).reason;
+  const verdict::Comparison c = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(c, kLarge).verdict, verdict::Verdict::regression)
+      << find_key(c, kLarge).reason;
   EXPECT_EQ(find_key(c, kLarge).judgement->repetitions, 1u);
   now[2].time_us = {base_time(kLarge)};
-  EXPECT_EQ(find_key(compare_run(run_of("now", now), &b, {}), kLarge).verdict, Verdict::pass);
+  EXPECT_EQ(find_key(compare_run(run_of("now", now), &b, {}), kLarge).verdict,
+            verdict::Verdict::pass);
 }
 
 TEST(gate_Compare, NewAndMissingKeys) {
@@ -146,9 +148,9 @@ TEST(gate_Compare, NewAndMissingKeys) {
   auto now = three_sizes(95);
   now.pop_back();                      // large key missing
   now.push_back(spec(4u << 20, 300));  // 4 MiB key new
-  const Comparison c = compare_run(run_of("now", now), &b, {});
-  EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::missing);
-  EXPECT_EQ(find_key(c, 4u << 20).verdict, Verdict::new_key);
+  const verdict::Comparison c = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(c, kLarge).verdict, verdict::Verdict::missing);
+  EXPECT_EQ(find_key(c, 4u << 20).verdict, verdict::Verdict::new_key);
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);  // a vanished benchmark fails the gate
 }
 
@@ -159,12 +161,13 @@ TEST(gate_Compare, WrongResultsInvalidAndSkipped) {
   now[1].notes =
       json::array({{{"id", "P01"}, {"level", "error"}, {"text", "nranks = 1: ranks never met"}}});
   now[2].status = "skipped";
-  const Comparison c = compare_run(run_of("now", now), &b, {});
-  EXPECT_EQ(find_key(c, kSmall).verdict, Verdict::wrong_results);
-  const KeyComparison& invalid = find_key(c, kMedium);
-  EXPECT_EQ(invalid.verdict, Verdict::invalid);
+  const verdict::Comparison c = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(c, kSmall).verdict, verdict::Verdict::wrong_results);
+  const verdict::KeyComparison& invalid = find_key(c, kMedium);
+  EXPECT_EQ(invalid.verdict, verdict::Verdict::invalid);
   EXPECT_NE(invalid.reason.find("P01"), std::string::npos);
-  EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::missing);  // the baseline measured it: see below
+  EXPECT_EQ(find_key(c, kLarge).verdict,
+            verdict::Verdict::missing);  // the baseline measured it: see below
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
 }
 
@@ -179,17 +182,17 @@ TEST(gate_Compare, SkippedKeyThatTheBaselineMeasuredFailsAsMissing) {
   auto extra = spec(4u << 20, 300);
   extra.status = "skipped";
   now.push_back(extra);
-  const Comparison c = compare_run(run_of("now", now), &b, {});
-  const KeyComparison& gone = find_key(c, kLarge);
-  EXPECT_EQ(gone.verdict, Verdict::missing);
+  const verdict::Comparison c = compare_run(run_of("now", now), &b, {});
+  const verdict::KeyComparison& gone = find_key(c, kLarge);
+  EXPECT_EQ(gone.verdict, verdict::Verdict::missing);
   EXPECT_NE(gone.reason.find("measured in the baseline"), std::string::npos) << gone.reason;
   EXPECT_NE(gone.reason.find("provider shm not offered"), std::string::npos) << gone.reason;
-  EXPECT_EQ(find_key(c, 4u << 20).verdict, Verdict::skipped);
+  EXPECT_EQ(find_key(c, 4u << 20).verdict, verdict::Verdict::skipped);
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
 
   now[2].status = "ok";
-  const Comparison only_new_skip = compare_run(run_of("now", now), &b, {});
-  EXPECT_EQ(find_key(only_new_skip, 4u << 20).verdict, Verdict::skipped);
+  const verdict::Comparison only_new_skip = compare_run(run_of("now", now), &b, {});
+  EXPECT_EQ(find_key(only_new_skip, 4u << 20).verdict, verdict::Verdict::skipped);
   EXPECT_EQ(only_new_skip.exit_code, ExitCode::pass);
 }
 
@@ -202,10 +205,10 @@ TEST(gate_Compare, AlgorithmChangeFailsEvenWhenBandwidthHeld) {
   const Baseline b =
       baseline_of({with_choice(three_sizes(1), "Ring"), with_choice(three_sizes(2), "Ring"),
                    with_choice(three_sizes(3), "Ring")});
-  const Comparison c =
+  const verdict::Comparison c =
       compare_run(run_of("now", with_choice(three_sizes(110), "NVLSTree")), &b, {});
-  const KeyComparison& k = find_key(c, kMedium);
-  EXPECT_EQ(k.verdict, Verdict::algo_changed);
+  const verdict::KeyComparison& k = find_key(c, kMedium);
+  EXPECT_EQ(k.verdict, verdict::Verdict::algo_changed);
   ASSERT_FALSE(k.changes.empty());
   EXPECT_EQ(k.changes[0].what, "algo");
   EXPECT_EQ(k.changes[0].before, "{Ring}");
@@ -230,10 +233,10 @@ std::vector<ResultSpec> nccl_sizes(unsigned seed) {
 TEST(gate_Compare, SocketFallbackIsTransportChanged) {
   const RunSpec ib = nccl_run("IB", true);
   const Baseline b = baseline_of({nccl_sizes(1), nccl_sizes(2), nccl_sizes(3)}, ib);
-  const Comparison c =
+  const verdict::Comparison c =
       compare_run(run_of("now", nccl_sizes(120), nccl_run("Socket", true)), &b, {});
-  const KeyComparison& k = find_key(c, kLarge);
-  EXPECT_EQ(k.verdict, Verdict::transport_changed);
+  const verdict::KeyComparison& k = find_key(c, kLarge);
+  EXPECT_EQ(k.verdict, verdict::Verdict::transport_changed);
   EXPECT_NE(k.reason.find("network IB -> Socket"), std::string::npos) << k.reason;
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
 }
@@ -241,9 +244,10 @@ TEST(gate_Compare, SocketFallbackIsTransportChanged) {
 TEST(gate_Compare, LostGdrdmaIsTransportChanged) {
   const Baseline b =
       baseline_of({nccl_sizes(1), nccl_sizes(2), nccl_sizes(3)}, nccl_run("IB", true));
-  const Comparison c = compare_run(run_of("now", nccl_sizes(121), nccl_run("IB", false)), &b, {});
-  const KeyComparison& k = find_key(c, kMedium);
-  EXPECT_EQ(k.verdict, Verdict::transport_changed);
+  const verdict::Comparison c =
+      compare_run(run_of("now", nccl_sizes(121), nccl_run("IB", false)), &b, {});
+  const verdict::KeyComparison& k = find_key(c, kMedium);
+  EXPECT_EQ(k.verdict, verdict::Verdict::transport_changed);
   EXPECT_NE(k.reason.find("GDRDMA -> no GDRDMA"), std::string::npos) << k.reason;
 }
 
@@ -259,9 +263,9 @@ TEST(gate_Compare, LibfabricProviderChangeIsTransportChanged) {
   };
   const Baseline b = baseline_of({fabric(1, "efa"), fabric(2, "efa"), fabric(3, "efa")});
   EXPECT_EQ(b.entries.begin()->second.metric, "algbw_GBps");  // no busbw: algbw for large sizes
-  const Comparison c = compare_run(run_of("now", fabric(130, "tcp")), &b, {});
+  const verdict::Comparison c = compare_run(run_of("now", fabric(130, "tcp")), &b, {});
   ASSERT_EQ(c.keys.size(), 1u);
-  EXPECT_EQ(c.keys[0].verdict, Verdict::transport_changed);
+  EXPECT_EQ(c.keys[0].verdict, verdict::Verdict::transport_changed);
   EXPECT_NE(c.keys[0].reason.find("provider efa -> tcp"), std::string::npos);
 }
 
@@ -307,12 +311,12 @@ TEST(gate_Compare, MultiGpuPerProcessKeyAgainstOneGpuEntryIsInvalid) {
   const Baseline b = standard_baseline();
   std::vector<ResultSpec> now = three_sizes(60);
   now[2].gpus_per_process = 2;
-  const Comparison c = compare_run(run_of("now", now), &b, {});
-  const KeyComparison& k = find_key(c, kLarge);
-  EXPECT_EQ(k.verdict, Verdict::invalid);
+  const verdict::Comparison c = compare_run(run_of("now", now), &b, {});
+  const verdict::KeyComparison& k = find_key(c, kLarge);
+  EXPECT_EQ(k.verdict, verdict::Verdict::invalid);
   EXPECT_NE(k.reason.find("GPUs per process 1 -> 2"), std::string::npos) << k.reason;
   EXPECT_NE(k.reason.find("P02"), std::string::npos) << k.reason;
-  EXPECT_EQ(find_key(c, kSmall).verdict, Verdict::pass);
+  EXPECT_EQ(find_key(c, kSmall).verdict, verdict::Verdict::pass);
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
 }
 
@@ -330,7 +334,7 @@ TEST(gate_Compare, DifferentIdentityRefusedUnlessForced) {
         << e.what();
     EXPECT_NE(std::string(e.what()).find("--force"), std::string::npos);
   }
-  const Comparison forced = compare_run(run, &b, {true});
+  const verdict::Comparison forced = compare_run(run, &b, {true});
   EXPECT_TRUE(forced.identity_forced);
   EXPECT_FALSE(forced.warnings.empty());
 }
@@ -350,7 +354,7 @@ TEST(gate_Compare, VersionChangeIsReportedAndStillCompared) {
   const Baseline b = standard_baseline();
   RunSpec rs;
   rs.versions["nccl"] = "2.29.1";
-  const Comparison c = compare_run(run_of("now", three_sizes(170), rs), &b, {});
+  const verdict::Comparison c = compare_run(run_of("now", three_sizes(170), rs), &b, {});
   ASSERT_EQ(c.version_changes.size(), 1u);
   EXPECT_EQ(c.version_changes[0].component, "nccl");
   EXPECT_EQ(c.version_changes[0].before, "2.28.3");
@@ -361,9 +365,9 @@ TEST(gate_Compare, VersionChangeIsReportedAndStillCompared) {
 TEST(gate_Compare, NoBaselineSaysHowToCreateOne) {
   RunRecord run = run_of("now", three_sizes(180));
   run.directory = "results/cpu-test-2c/now";
-  const Comparison c = compare_run(run, nullptr, {});
+  const verdict::Comparison c = compare_run(run, nullptr, {});
   EXPECT_FALSE(c.has_baseline);
-  for (const KeyComparison& k : c.keys) EXPECT_EQ(k.verdict, Verdict::new_key);
+  for (const verdict::KeyComparison& k : c.keys) EXPECT_EQ(k.verdict, verdict::Verdict::new_key);
   EXPECT_EQ(c.exit_code, ExitCode::pass);
   EXPECT_NE(
       c.create_baseline_command.find("fabricgate baseline create --from results/cpu-test-2c/now"),
@@ -379,7 +383,7 @@ TEST(gate_Compare, NoBaselineForARecordedLaunchSaysGrow) {
   // `run` records launches as <results>/<platform>/<id>-<suite>-default: grow reads them all.
   RunRecord run = run_of("now", three_sizes(181));
   run.directory = "ci-results/cpu-test-2c/20261202T043632Z-cpu-default";
-  const Comparison c = compare_run(run, nullptr, {});
+  const verdict::Comparison c = compare_run(run, nullptr, {});
   EXPECT_EQ(c.create_baseline_command,
             "fabricgate baseline grow --results-dir ci-results --suite cpu --out "
             "baselines/cpu-test-2c/cpu.json");
@@ -395,13 +399,13 @@ TEST(gate_Compare, IncompleteRunExitsThreeUnlessTheGateFailed) {
   rs.complete = false;
   auto partial = three_sizes(190);
   partial.pop_back();
-  const Comparison c = compare_run(run_of("now", partial, rs), &b, {});
-  EXPECT_EQ(find_key(c, kLarge).verdict, Verdict::missing);
+  const verdict::Comparison c = compare_run(run_of("now", partial, rs), &b, {});
+  EXPECT_EQ(find_key(c, kLarge).verdict, verdict::Verdict::missing);
   EXPECT_TRUE(find_key(c, kLarge).missing_because_incomplete);
   EXPECT_EQ(c.exit_code, ExitCode::infra_failure);
 
   partial[1] = spec(kMedium, 191, 1.3);  // a regression among what was measured
-  const Comparison failed = compare_run(run_of("now", partial, rs), &b, {});
+  const verdict::Comparison failed = compare_run(run_of("now", partial, rs), &b, {});
   EXPECT_EQ(failed.exit_code, ExitCode::gate_failure);
 }
 
@@ -424,7 +428,7 @@ TEST(gate_Compare, TenNoisyAaRerunsRaiseNoFalseAlarm) {
   };
   const Baseline b = baseline_of({noisy_run(1), noisy_run(5), noisy_run(9)});
   for (unsigned rerun = 0; rerun < 10; ++rerun) {
-    const Comparison c =
+    const verdict::Comparison c =
         compare_run(run_of("aa-" + std::to_string(rerun), noisy_run(1000 + rerun * 7)), &b, {});
     EXPECT_EQ(c.exit_code, ExitCode::pass)
         << "rerun " << rerun << ": " << c.headline() << " first: " << c.keys.front().key << " "
@@ -464,23 +468,23 @@ TEST(gate_Compare, AnotherRankCountIsComparedOnTimeNotMissing) {
   four[0].nranks = 4;
   RunSpec rs;
   rs.nranks = 4;
-  const Comparison same = compare_run(run_of("four", four, rs), &b, {});
-  const KeyComparison& k = find_key(same, kLarge);
+  const verdict::Comparison same = compare_run(run_of("four", four, rs), &b, {});
+  const verdict::KeyComparison& k = find_key(same, kLarge);
   ASSERT_TRUE(k.judgement) << k.reason;
-  EXPECT_EQ(k.judgement->metric, Metric::time_us);
-  EXPECT_EQ(k.verdict, Verdict::pass) << k.reason;
+  EXPECT_EQ(k.judgement->metric, verdict::Metric::time_us);
+  EXPECT_EQ(k.verdict, verdict::Verdict::pass) << k.reason;
   bool p04 = false;
   for (const auto& n : k.notes) p04 = p04 || n.id == "P04";
   EXPECT_TRUE(p04);
   for (const auto& key : same.keys) {
     if (key.bytes == kLarge) {
-      EXPECT_NE(key.verdict, Verdict::missing) << key.key;
+      EXPECT_NE(key.verdict, verdict::Verdict::missing) << key.key;
     }
   }
   four[0] = spec(kLarge, 501, 1.5);  // 50 % slower at 4 ranks: a time regression
   four[0].nranks = 4;
-  const Comparison slower = compare_run(run_of("four", four, rs), &b, {});
-  EXPECT_EQ(find_key(slower, kLarge).verdict, Verdict::regression);
+  const verdict::Comparison slower = compare_run(run_of("four", four, rs), &b, {});
+  EXPECT_EQ(find_key(slower, kLarge).verdict, verdict::Verdict::regression);
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

@@ -45,16 +45,16 @@ Baseline baseline() {
   std::vector<RunRecord> runs;
   for (unsigned i = 0; i < 5; ++i)
     runs.push_back(run_of("base-" + std::to_string(i), three_sizes(i + 1)));
-  BaselineBuildOptions o;
+  baseline::BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
   // One session of synthetic launches: the one-level band these tests are about, without the
   // between-session allowance (sessions and hosts: variance_components_test.cpp).
   o.policy.session_allowance = 0;
-  return create_baseline(runs, o).baseline;
+  return baseline::create_baseline(runs, o).baseline;
 }
 
-const KeyComparison& key_of(const Comparison& c, std::uint64_t bytes) {
-  for (const KeyComparison& k : c.keys) {
+const verdict::KeyComparison& key_of(const verdict::Comparison& c, std::uint64_t bytes) {
+  for (const verdict::KeyComparison& k : c.keys) {
     if (k.bytes == bytes) return k;
   }
   throw std::runtime_error("no key of that size");
@@ -80,19 +80,19 @@ TEST(gate_Confirmation, RegressionThatRepeatsFailsAndSaysBoth) {
   const Baseline b = baseline();
   RecordingLauncher l;
   l.answer = run_of("again", three_sizes(70, 1.0 / 0.9));  // busbw -10 % again
-  const Comparison c =
+  const verdict::Comparison c =
       compare_with_confirmation(run_of("now", three_sizes(60, 1.0 / 0.9)), &b, {}, {}, l.fn());
   ASSERT_EQ(l.calls.size(), 2u);     // the confirmation and the one after the gap
   ASSERT_EQ(l.calls[0].size(), 1u);  // only the failing key is re-measured
   EXPECT_NE(l.calls[0][0].find("bytes:67108864"), std::string::npos);
   EXPECT_EQ(l.calls[1], l.calls[0]);
-  const KeyComparison& k = key_of(c, kLarge);
-  EXPECT_EQ(k.verdict, Verdict::regression);
+  const verdict::KeyComparison& k = key_of(c, kLarge);
+  EXPECT_EQ(k.verdict, verdict::Verdict::regression);
   ASSERT_TRUE(k.confirmation);
-  EXPECT_EQ(k.confirmation->first, Verdict::regression);
+  EXPECT_EQ(k.confirmation->first, verdict::Verdict::regression);
   ASSERT_EQ(k.confirmation->later.size(), 2u);
-  EXPECT_EQ(k.confirmation->later[0].verdict, Verdict::regression);
-  EXPECT_EQ(k.confirmation->later[1].verdict, Verdict::regression);
+  EXPECT_EQ(k.confirmation->later[0].verdict, verdict::Verdict::regression);
+  EXPECT_EQ(k.confirmation->later[1].verdict, verdict::Verdict::regression);
   EXPECT_EQ(k.confirmation->later[1].source, "results/x/confirm-2");
   EXPECT_NE(k.reason.find("confirmed: beyond the band in all 3 launches"), std::string::npos)
       << k.reason;
@@ -106,13 +106,13 @@ TEST(gate_Confirmation, OneBadLaunchIsNotAFailure) {
   const Baseline b = baseline();
   RecordingLauncher l;
   l.answer = run_of("again", three_sizes(71));  // the fresh launch is normal
-  const Comparison c =
+  const verdict::Comparison c =
       compare_with_confirmation(run_of("now", three_sizes(61, 1.0 / 0.9)), &b, {}, {}, l.fn());
-  const KeyComparison& k = key_of(c, kLarge);
-  EXPECT_EQ(k.verdict, Verdict::ambiguous) << k.reason;
-  EXPECT_EQ(k.confirmation->first, Verdict::regression);
+  const verdict::KeyComparison& k = key_of(c, kLarge);
+  EXPECT_EQ(k.verdict, verdict::Verdict::ambiguous) << k.reason;
+  EXPECT_EQ(k.confirmation->first, verdict::Verdict::regression);
   ASSERT_EQ(k.confirmation->later.size(), 1u);  // a pass settles it: no launch after the gap
-  EXPECT_EQ(k.confirmation->later[0].verdict, Verdict::pass);
+  EXPECT_EQ(k.confirmation->later[0].verdict, verdict::Verdict::pass);
   EXPECT_EQ(l.calls.size(), 1u);
   EXPECT_NE(k.reason.find("not confirmed"), std::string::npos) << k.reason;
   EXPECT_EQ(c.exit_code, ExitCode::pass);
@@ -125,11 +125,11 @@ TEST(gate_Confirmation, ADipThatOutlastsOneConfirmationButNotTheGapIsNotAFailure
   const Baseline b = baseline();
   RecordingLauncher l;
   l.answers = {run_of("again", three_sizes(75, 1.0 / 0.9)), run_of("later", three_sizes(76))};
-  const Comparison c =
+  const verdict::Comparison c =
       compare_with_confirmation(run_of("now", three_sizes(66, 1.0 / 0.9)), &b, {}, {}, l.fn());
   ASSERT_EQ(l.calls.size(), 2u);
-  const KeyComparison& k = key_of(c, kLarge);
-  EXPECT_EQ(k.verdict, Verdict::ambiguous) << k.reason;
+  const verdict::KeyComparison& k = key_of(c, kLarge);
+  EXPECT_EQ(k.verdict, verdict::Verdict::ambiguous) << k.reason;
   EXPECT_NE(k.reason.find("2 of 3 judged launches beyond the band"), std::string::npos) << k.reason;
   EXPECT_EQ(c.exit_code, ExitCode::pass);
 }
@@ -137,7 +137,7 @@ TEST(gate_Confirmation, ADipThatOutlastsOneConfirmationButNotTheGapIsNotAFailure
 TEST(gate_Confirmation, NothingFailingLaunchesNothing) {
   const Baseline b = baseline();
   RecordingLauncher l;
-  const Comparison c =
+  const verdict::Comparison c =
       compare_with_confirmation(run_of("now", three_sizes(62)), &b, {}, {}, l.fn());
   EXPECT_TRUE(l.calls.empty());
   EXPECT_EQ(c.exit_code, ExitCode::pass);
@@ -150,21 +150,21 @@ TEST(gate_Confirmation, BoundedByMaxKeysTheRestKeepTheirVerdict) {
   l.answer = run_of("again", three_sizes(72));
   ConfirmOptions one;
   one.max_keys = 1;
-  const Comparison c = compare_with_confirmation(
+  const verdict::Comparison c = compare_with_confirmation(
       run_of("now", three_sizes(63, 1.0 / 0.8, 1.0 / 0.8)), &b, {}, one, l.fn());
   ASSERT_EQ(l.calls.size(), 1u);
   EXPECT_EQ(l.calls[0].size(), 1u);
   std::size_t confirmed_away = 0;
   std::size_t over_limit = 0;
   for (const std::uint64_t bytes : {kMedium, kLarge}) {
-    const KeyComparison& k = key_of(c, bytes);
+    const verdict::KeyComparison& k = key_of(c, bytes);
     ASSERT_TRUE(k.confirmation);
     if (!k.confirmation->later.empty()) {
       ++confirmed_away;
-      EXPECT_EQ(k.verdict, Verdict::ambiguous);
+      EXPECT_EQ(k.verdict, verdict::Verdict::ambiguous);
     } else {
       ++over_limit;
-      EXPECT_EQ(k.verdict, Verdict::regression);
+      EXPECT_EQ(k.verdict, verdict::Verdict::regression);
       EXPECT_NE(k.reason.find("more than 1 keys"), std::string::npos) << k.reason;
     }
   }
@@ -176,10 +176,10 @@ TEST(gate_Confirmation, BoundedByMaxKeysTheRestKeepTheirVerdict) {
 TEST(gate_Confirmation, NoConfirmationRunLeavesTheFirstVerdict) {
   const Baseline b = baseline();
   RecordingLauncher l;  // answer: none
-  const Comparison c =
+  const verdict::Comparison c =
       compare_with_confirmation(run_of("now", three_sizes(64, 1.0 / 0.9)), &b, {}, {}, l.fn());
-  const KeyComparison& k = key_of(c, kLarge);
-  EXPECT_EQ(k.verdict, Verdict::regression);
+  const verdict::KeyComparison& k = key_of(c, kLarge);
+  EXPECT_EQ(k.verdict, verdict::Verdict::regression);
   EXPECT_NE(k.reason.find("the bench crashed"), std::string::npos) << k.reason;
   EXPECT_EQ(c.exit_code, ExitCode::gate_failure);
 }
@@ -192,23 +192,23 @@ TEST(gate_Confirmation, UnstableIsNeverAFailureAndNeverConfirmsOne) {
                      0.9 * t};  // repetitions disagree (robust CV ~ 0.3)
   RecordingLauncher l;
   l.answer = run_of("again", torn);
-  Comparison c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());
+  verdict::Comparison c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());
   ASSERT_EQ(l.calls.size(), 2u);  // re-measured: a judged answer is wanted
-  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::unstable) << key_of(c, kLarge).reason;
+  EXPECT_EQ(key_of(c, kLarge).verdict, verdict::Verdict::unstable) << key_of(c, kLarge).reason;
   EXPECT_EQ(c.exit_code, ExitCode::pass);  // never judged: a warning
 
   // then one judged regression and one judged pass: not every judged launch failed
   l.answer.reset();
   l.answers = {run_of("again", three_sizes(73, 1.0 / 0.85)), run_of("later", three_sizes(77))};
   c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());
-  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::ambiguous);
-  EXPECT_EQ(key_of(c, kLarge).confirmation->first, Verdict::unstable);
+  EXPECT_EQ(key_of(c, kLarge).verdict, verdict::Verdict::ambiguous);
+  EXPECT_EQ(key_of(c, kLarge).confirmation->first, verdict::Verdict::unstable);
   EXPECT_EQ(c.exit_code, ExitCode::pass);
   l.answers.clear();
 
   l.answer = run_of("again", three_sizes(74));  // then a judged pass
   c = compare_with_confirmation(run_of("now", torn), &b, {}, {}, l.fn());
-  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::pass);
+  EXPECT_EQ(key_of(c, kLarge).verdict, verdict::Verdict::pass);
 }
 
 // A baseline whose large key moved from launch to launch far beyond max_band: NOISY.
@@ -217,28 +217,29 @@ Baseline noisy_large_baseline() {
   std::vector<RunRecord> runs;
   for (unsigned i = 0; i < 5; ++i)
     runs.push_back(run_of("base-" + std::to_string(i), three_sizes(i + 1, level[i])));
-  BaselineBuildOptions o;
+  baseline::BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
   o.policy.session_allowance = 0;
-  return create_baseline(runs, o).baseline;
+  return baseline::create_baseline(runs, o).baseline;
 }
 
 TEST(gate_Confirmation, ANoisyKeyFailsOnlyBeyondItsOwnWideBandInEveryLaunch) {
   // Issue 53: NOISY is too wide to gate a small loss, not blind to a gross one.
   const Baseline b = noisy_large_baseline();
   RecordingLauncher l;
-  Comparison c = compare_with_confirmation(run_of("now", three_sizes(80)), &b, {}, {}, l.fn());
-  const KeyComparison& quiet = key_of(c, kLarge);
+  verdict::Comparison c =
+      compare_with_confirmation(run_of("now", three_sizes(80)), &b, {}, {}, l.fn());
+  const verdict::KeyComparison& quiet = key_of(c, kLarge);
   ASSERT_TRUE(quiet.judgement);
   ASSERT_TRUE(quiet.judgement->noisy) << quiet.reason;
-  EXPECT_EQ(quiet.verdict, Verdict::noisy);
+  EXPECT_EQ(quiet.verdict, verdict::Verdict::noisy);
   const double limit = quiet.judgement->upper_limit / quiet.judgement->baseline_median;
   ASSERT_GT(limit, 1.5);  // the wide band: time may grow by this factor and still be inside
   EXPECT_TRUE(l.calls.empty());
 
   // Inside the wide band: NOISY, not re-measured, not failed.
   c = compare_with_confirmation(run_of("now", three_sizes(81, 0.9 * limit)), &b, {}, {}, l.fn());
-  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::noisy) << key_of(c, kLarge).reason;
+  EXPECT_EQ(key_of(c, kLarge).verdict, verdict::Verdict::noisy) << key_of(c, kLarge).reason;
   EXPECT_TRUE(l.calls.empty());
   EXPECT_EQ(c.exit_code, ExitCode::pass);
 
@@ -246,7 +247,7 @@ TEST(gate_Confirmation, ANoisyKeyFailsOnlyBeyondItsOwnWideBandInEveryLaunch) {
   l.answer = run_of("again", three_sizes(82, 2 * limit));
   c = compare_with_confirmation(run_of("now", three_sizes(83, 2 * limit)), &b, {}, {}, l.fn());
   EXPECT_EQ(l.calls.size(), 2u);
-  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::regression) << key_of(c, kLarge).reason;
+  EXPECT_EQ(key_of(c, kLarge).verdict, verdict::Verdict::regression) << key_of(c, kLarge).reason;
   EXPECT_NE(key_of(c, kLarge).confirmation->first_reason.find("beyond even that band"),
             std::string::npos)
       << key_of(c, kLarge).confirmation->first_reason;
@@ -257,18 +258,19 @@ TEST(gate_Confirmation, ANoisyKeyFailsOnlyBeyondItsOwnWideBandInEveryLaunch) {
   l.answer = run_of("again", three_sizes(84));
   c = compare_with_confirmation(run_of("now", three_sizes(85, 2 * limit)), &b, {}, {}, l.fn());
   EXPECT_EQ(l.calls.size(), 1u);  // a launch inside the band settles it
-  EXPECT_EQ(key_of(c, kLarge).verdict, Verdict::ambiguous) << key_of(c, kLarge).reason;
+  EXPECT_EQ(key_of(c, kLarge).verdict, verdict::Verdict::ambiguous) << key_of(c, kLarge).reason;
   EXPECT_EQ(c.exit_code, ExitCode::pass);
 }
 
 TEST(gate_Confirmation, CorrectnessFailuresAreNotReRun) {
-  EXPECT_FALSE(verdict_needs_confirmation(Verdict::wrong_results));
-  EXPECT_FALSE(verdict_needs_confirmation(Verdict::transport_changed));
-  EXPECT_FALSE(verdict_needs_confirmation(Verdict::invalid));
-  EXPECT_FALSE(verdict_needs_confirmation(Verdict::missing));
-  EXPECT_TRUE(verdict_needs_confirmation(Verdict::regression));
-  EXPECT_TRUE(verdict_needs_confirmation(Verdict::unstable));
-  EXPECT_TRUE(verdict_needs_confirmation(Verdict::dip));  // a curve's shape is measured too
+  EXPECT_FALSE(verdict_needs_confirmation(verdict::Verdict::wrong_results));
+  EXPECT_FALSE(verdict_needs_confirmation(verdict::Verdict::transport_changed));
+  EXPECT_FALSE(verdict_needs_confirmation(verdict::Verdict::invalid));
+  EXPECT_FALSE(verdict_needs_confirmation(verdict::Verdict::missing));
+  EXPECT_TRUE(verdict_needs_confirmation(verdict::Verdict::regression));
+  EXPECT_TRUE(verdict_needs_confirmation(verdict::Verdict::unstable));
+  EXPECT_TRUE(
+      verdict_needs_confirmation(verdict::Verdict::dip));  // a curve's shape is measured too
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

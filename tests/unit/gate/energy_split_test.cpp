@@ -42,9 +42,9 @@ TEST(EnergySplit, SortedStatisticGivesThePlainFormulasBestSplitOn2000RandomSerie
   for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
     const std::vector<double> v = random_series(seed);
     for (const std::size_t min_segment : {std::size_t{1}, std::size_t{3}}) {
-      const BestSplit plain = best_split_quadratic(v, min_segment);
-      SegmentEnergy energy(v);
-      const BestSplit fast = energy.best_split(energy.ranks(), min_segment);
+      const stats::BestSplit plain = stats::best_split_quadratic(v, min_segment);
+      stats::SegmentEnergy energy(v);
+      const stats::BestSplit fast = energy.best_split(energy.ranks(), min_segment);
       ASSERT_NEAR(fast.q, plain.q, 1e-9 * std::max(1.0, std::abs(plain.q)))
           << "seed " << seed << " n " << v.size();
       ASSERT_EQ(fast.tau, plain.tau) << "seed " << seed << " n " << v.size();
@@ -54,14 +54,14 @@ TEST(EnergySplit, SortedStatisticGivesThePlainFormulasBestSplitOn2000RandomSerie
 
 TEST(EnergySplit, ConstantAndTwoLevelSeriesGiveExactZerosAndTies) {
   const std::vector<double> constant(50, 123.456);
-  SegmentEnergy c(constant);
+  stats::SegmentEnergy c(constant);
   EXPECT_EQ(c.best_split(c.ranks(), 3).q, 0.0);
-  EXPECT_EQ(best_split_quadratic(constant, 3).q, 0.0);
+  EXPECT_EQ(stats::best_split_quadratic(constant, 3).q, 0.0);
   std::vector<double> two(40, 99.5);
   for (std::size_t i = 20; i < 40; ++i) two[i] = 101.25;
-  SegmentEnergy t(two);
-  const BestSplit fast = t.best_split(t.ranks(), 3);
-  const BestSplit plain = best_split_quadratic(two, 3);
+  stats::SegmentEnergy t(two);
+  const stats::BestSplit fast = t.best_split(t.ranks(), 3);
+  const stats::BestSplit plain = stats::best_split_quadratic(two, 3);
   EXPECT_EQ(fast.tau, 20u);
   EXPECT_EQ(plain.tau, 20u);
   EXPECT_DOUBLE_EQ(fast.q, plain.q);
@@ -71,12 +71,12 @@ TEST(EnergySplit, FindChangePointsGivesTheSameAnswersWithEitherStatisticOn600Ran
   std::size_t with_change_points = 0;
   for (std::uint64_t seed = 1; seed <= 600; ++seed) {
     const std::vector<double> v = random_series(seed);
-    ChangePointOptions o;
+    stats::ChangePointOptions o;
     o.seed = seed * 31;
-    o.statistic = SplitStatistic::quadratic;
-    const auto plain = find_change_points(v, o);
-    o.statistic = SplitStatistic::sorted;
-    const auto fast = find_change_points(v, o);
+    o.statistic = stats::SplitStatistic::quadratic;
+    const auto plain = stats::find_change_points(v, o);
+    o.statistic = stats::SplitStatistic::sorted;
+    const auto fast = stats::find_change_points(v, o);
     ASSERT_EQ(fast.size(), plain.size()) << "seed " << seed << " n " << v.size();
     for (std::size_t i = 0; i < fast.size(); ++i) {
       EXPECT_EQ(fast[i].index, plain[i].index) << "seed " << seed;

@@ -37,9 +37,9 @@ BenchmarkResult result_with(std::vector<double> time_us) {
 }
 
 TEST(gate_Jitter, RatioIsNearestRankP99OverP50) {
-  EXPECT_DOUBLE_EQ(p99_over_p50(repetitions_with_tail(14.0)), 1.4);
-  EXPECT_DOUBLE_EQ(p99_over_p50(repetitions_with_tail(12.0)), 1.2);
-  EXPECT_EQ(p99_over_p50(std::vector<double>{}), 0.0);
+  EXPECT_DOUBLE_EQ(stats::p99_over_p50(repetitions_with_tail(14.0)), 1.4);
+  EXPECT_DOUBLE_EQ(stats::p99_over_p50(repetitions_with_tail(12.0)), 1.2);
+  EXPECT_EQ(stats::p99_over_p50(std::vector<double>{}), 0.0);
   // Fewer than kJitterMinRepetitions repetitions have no p99 of their own.
   EXPECT_FALSE(launch_jitter(result_with({10, 11, 12})));
 }
@@ -95,10 +95,10 @@ Baseline baseline_of_ratios() {
     reps.push_back(10.0 * kRatios[i]);
     runs.push_back(run_of("base-" + std::to_string(i), reps));
   }
-  BaselineBuildOptions o;
+  baseline::BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
   o.policy.session_allowance = 0;
-  Baseline b = create_baseline(runs, o).baseline;
+  Baseline b = baseline::create_baseline(runs, o).baseline;
   b.source = "baselines/cpu-test-2c.json";
   return b;
 }
@@ -113,26 +113,26 @@ TEST(gate_Jitter, BaselineKeepsOneRatioPerLaunchAndTheGateWarns) {
     EXPECT_NEAR(e.time_jitter->run_medians[i], kRatios[i], 1e-12);
 
   // Same median, a tail of 1.5: JITTER, a warning that does not fail the gate.
-  const Comparison tail = compare_run(run_of("now", repetitions_with_tail(15.0)), &b, {});
+  const verdict::Comparison tail = compare_run(run_of("now", repetitions_with_tail(15.0)), &b, {});
   ASSERT_EQ(tail.keys.size(), 1u);
-  EXPECT_EQ(tail.keys[0].verdict, Verdict::jitter) << tail.keys[0].reason;
+  EXPECT_EQ(tail.keys[0].verdict, verdict::Verdict::jitter) << tail.keys[0].reason;
   EXPECT_NE(tail.keys[0].reason.find("p99/p50 1.500"), std::string::npos) << tail.keys[0].reason;
-  EXPECT_TRUE(facts_of(Verdict::jitter).warns);
-  EXPECT_FALSE(facts_of(Verdict::jitter).fails);
+  EXPECT_TRUE(verdict::facts_of(verdict::Verdict::jitter).warns);
+  EXPECT_FALSE(verdict::facts_of(verdict::Verdict::jitter).fails);
   EXPECT_EQ(tail.exit_code, ExitCode::pass);
   EXPECT_EQ(tail.warning_count(), 1u);
 
   // A tail inside the baseline's: PASS.
-  const Comparison calm = compare_run(run_of("calm", repetitions_with_tail(12.0)), &b, {});
-  EXPECT_EQ(calm.keys[0].verdict, Verdict::pass) << calm.keys[0].reason;
+  const verdict::Comparison calm = compare_run(run_of("calm", repetitions_with_tail(12.0)), &b, {});
+  EXPECT_EQ(calm.keys[0].verdict, verdict::Verdict::pass) << calm.keys[0].reason;
   ASSERT_TRUE(calm.keys[0].jitter);
   EXPECT_FALSE(calm.keys[0].jitter->over);
 
   // A regression with a tail stays a REGRESSION: JITTER never hides a failure.
   std::vector<double> slow = repetitions_with_tail(30.0);
   for (double& v : slow) v *= 2;
-  const Comparison worse = compare_run(run_of("worse", slow), &b, {});
-  EXPECT_EQ(worse.keys[0].verdict, Verdict::regression) << worse.keys[0].reason;
+  const verdict::Comparison worse = compare_run(run_of("worse", slow), &b, {});
+  EXPECT_EQ(worse.keys[0].verdict, verdict::Verdict::regression) << worse.keys[0].reason;
 }
 
 TEST(gate_Jitter, SaveAndLoadKeepTheRatios) {

@@ -14,14 +14,14 @@ namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(gate_StudentT, QuantilesMatchScipy) {
-  EXPECT_NEAR(student_t_quantile(0.99, 4), 3.7469473879811366, 1e-7);
-  EXPECT_NEAR(student_t_quantile(0.99, 2), 6.964556718755855, 1e-7);
-  EXPECT_NEAR(student_t_quantile(0.95, 19), 1.729132811521367, 1e-7);
-  EXPECT_NEAR(student_t_quantile(0.999, 9), 4.296805662730113, 1e-7);
-  EXPECT_NEAR(student_t_quantile(0.9, 1), 3.0776835372078066, 1e-7);
-  EXPECT_NEAR(student_t_quantile(0.01, 4), -3.7469473879811366, 1e-7);
-  EXPECT_NEAR(student_t_cdf(2.0, 3), 0.9303370157205785, 1e-12);
-  EXPECT_NEAR(student_t_cdf(-1.5, 7), 0.08864924349498501, 1e-12);
+  EXPECT_NEAR(stats::student_t_quantile(0.99, 4), 3.7469473879811366, 1e-7);
+  EXPECT_NEAR(stats::student_t_quantile(0.99, 2), 6.964556718755855, 1e-7);
+  EXPECT_NEAR(stats::student_t_quantile(0.95, 19), 1.729132811521367, 1e-7);
+  EXPECT_NEAR(stats::student_t_quantile(0.999, 9), 4.296805662730113, 1e-7);
+  EXPECT_NEAR(stats::student_t_quantile(0.9, 1), 3.0776835372078066, 1e-7);
+  EXPECT_NEAR(stats::student_t_quantile(0.01, 4), -3.7469473879811366, 1e-7);
+  EXPECT_NEAR(stats::student_t_cdf(2.0, 3), 0.9303370157205785, 1e-12);
+  EXPECT_NEAR(stats::student_t_cdf(-1.5, 7), 0.08864924349498501, 1e-12);
 }
 
 TEST(gate_PredictionBand, MatchesScipyForThreeFiveAndTwentyLaunches) {
@@ -109,8 +109,8 @@ TEST(gate_FamilyWise, EachKeyGetsLaunchAlphaOverTheKeyCount) {
   ASSERT_TRUE(p.launch_alpha);
   set_family_size(p, 115);
   EXPECT_NEAR(p.band_alpha, 0.01 / 115, 1e-15);
-  EXPECT_NEAR(student_t_quantile(1 - p.band_alpha, 4), 13.50603361595207, 1e-6);  // SciPy
-  EXPECT_NEAR(student_t_quantile(1 - p.band_alpha, 19), 4.65164920792192, 1e-7);
+  EXPECT_NEAR(stats::student_t_quantile(1 - p.band_alpha, 4), 13.50603361595207, 1e-6);  // SciPy
+  EXPECT_NEAR(stats::student_t_quantile(1 - p.band_alpha, 19), 4.65164920792192, 1e-7);
   set_family_size(p, 0);
   EXPECT_NEAR(p.band_alpha, 0.01, 1e-15);  // never divided by zero
   p.launch_alpha.reset();
@@ -131,39 +131,39 @@ TEST(gate_LaunchInstability, RobustCvOfRepetitionsMatchesNumpy) {
 
 TEST(gate_LaunchVerdict, NoisyThenUnstableThenBand) {
   const TolerancePolicy p = TolerancePolicy::defaults();
-  MetricJudgement j;
-  j.metric = Metric::algbw_GBps;
+  verdict::MetricJudgement j;
+  j.metric = verdict::Metric::algbw_GBps;
   j.baseline_median = 100;
   j.tolerance = 0.05;
   j.lower_limit = 95;          // centre * (1 - tolerance): the drawn fail line
   j.upper_limit = 100 / 0.95;  // centre / (1 - tolerance) = 105.26
   j.current_median = 94;
-  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::regression);
+  EXPECT_EQ(verdict_from_judgement(j, p), verdict::Verdict::regression);
   j.current_median = 96;
-  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::pass);
+  EXPECT_EQ(verdict_from_judgement(j, p), verdict::Verdict::pass);
   j.current_median = 106;
-  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::improvement);
-  j.metric = Metric::time_us;  // time: the upper limit is the fail line
+  EXPECT_EQ(verdict_from_judgement(j, p), verdict::Verdict::improvement);
+  j.metric = verdict::Metric::time_us;  // time: the upper limit is the fail line
   j.current_median = 106;
-  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::regression);
+  EXPECT_EQ(verdict_from_judgement(j, p), verdict::Verdict::regression);
   j.current_median = 94;
-  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::improvement);
+  EXPECT_EQ(verdict_from_judgement(j, p), verdict::Verdict::improvement);
   j.current_median = 50;
   j.launch_cv = 0.3;  // above unstable_cv 0.25: this launch is not judged
-  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::unstable);
+  EXPECT_EQ(verdict_from_judgement(j, p), verdict::Verdict::unstable);
   j.noisy = true;  // an unstable launch of a NOISY key: reported NOISY, not judged
-  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::noisy);
+  EXPECT_EQ(verdict_from_judgement(j, p), verdict::Verdict::noisy);
   // A NOISY key fails only beyond its own (wide) band, issue 53: time 50 -> 106 is beyond the
   // upper limit 105.26, 104 is inside it and an improvement is informational.
   j.launch_cv = 0.01;
   j.current_median = 106;
-  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::regression);
+  EXPECT_EQ(verdict_from_judgement(j, p), verdict::Verdict::regression);
   j.current_median = 104;
-  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::noisy);
+  EXPECT_EQ(verdict_from_judgement(j, p), verdict::Verdict::noisy);
   j.current_median = 50;
-  EXPECT_EQ(verdict_from_judgement(j, p), Verdict::noisy);
-  EXPECT_FALSE(verdict_fails_gate(Verdict::noisy));
-  EXPECT_FALSE(verdict_fails_gate(Verdict::unstable));  // not judged: a warning
+  EXPECT_EQ(verdict_from_judgement(j, p), verdict::Verdict::noisy);
+  EXPECT_FALSE(verdict::verdict_fails_gate(verdict::Verdict::noisy));
+  EXPECT_FALSE(verdict::verdict_fails_gate(verdict::Verdict::unstable));  // not judged: a warning
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

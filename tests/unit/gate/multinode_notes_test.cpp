@@ -7,8 +7,8 @@ namespace fabricgate::gate {
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
-KeyComparison coll_key(double busbw, int nranks) {
-  KeyComparison k;
+verdict::KeyComparison coll_key(double busbw, int nranks) {
+  verdict::KeyComparison k;
   k.key =
       "coll/nccl/all_reduce/float32/sum/bytes:1073741824/ranks:" + std::to_string(nranks) + "/oop";
   k.family = "coll";
@@ -29,9 +29,9 @@ TEST(gate_MultiNode, TwoNodesWarnP11AndEveryCollectiveGetsP12) {
   RunRecord run;
   run.launch.nodes = 2;
   run.launch.nranks = 16;
-  Comparison c;
+  verdict::Comparison c;
   c.keys.push_back(coll_key(150, 16));
-  KeyComparison p2p;
+  verdict::KeyComparison p2p;
   p2p.family = "p2p";
   c.keys.push_back(p2p);
   add_multinode_notes(run, c);
@@ -47,13 +47,13 @@ TEST(gate_MultiNode, TwoNodesWarnP11AndEveryCollectiveGetsP12) {
 TEST(gate_MultiNode, OneNodeAndFourNodes) {
   RunRecord run;
   run.launch.nodes = 1;
-  Comparison one;
+  verdict::Comparison one;
   one.keys.push_back(coll_key(300, 8));
   add_multinode_notes(run, one);
   EXPECT_TRUE(one.warnings.empty());
   EXPECT_TRUE(one.keys[0].notes.empty());
   run.launch.nodes = 4;
-  Comparison four;
+  verdict::Comparison four;
   four.keys.push_back(coll_key(360, 32));
   add_multinode_notes(run, four);
   EXPECT_TRUE(four.warnings.empty());  // P11 is about two nodes only

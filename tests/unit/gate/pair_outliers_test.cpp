@@ -35,8 +35,9 @@ std::vector<BenchmarkResult> all_pairs(int k, const std::string& bad, double fas
   return out;
 }
 
-std::vector<ClusterFinding> with_id(const std::vector<ClusterFinding>& f, const std::string& id) {
-  std::vector<ClusterFinding> out;
+std::vector<verdict::ClusterFinding> with_id(const std::vector<verdict::ClusterFinding>& f,
+                                             const std::string& id) {
+  std::vector<verdict::ClusterFinding> out;
   for (const auto& x : f) {
     if (x.id == id) out.push_back(x);
   }
@@ -44,13 +45,13 @@ std::vector<ClusterFinding> with_id(const std::vector<ClusterFinding>& f, const 
 }
 
 TEST(gate_PairOutliers, EvenPairsGiveNothing) {
-  EXPECT_TRUE(find_pair_outliers(all_pairs(8, "", 20, 20)).empty());
+  EXPECT_TRUE(cluster::find_pair_outliers(all_pairs(8, "", 20, 20)).empty());
 }
 
 TEST(gate_PairOutliers, FourNodesOneAtHalfSpeedIsTheSuspect) {
   // k = 4: the bad node is in 3 of the 6 pairs; the median of all pairs would sit between the
   // groups, the leave-one-out reference does not.
-  const auto f = find_pair_outliers(all_pairs(4, "n2", 20, 10));
+  const auto f = cluster::find_pair_outliers(all_pairs(4, "n2", 20, 10));
   const auto suspects = with_id(f, "SUSPECT-NODE");
   ASSERT_EQ(suspects.size(), 1u);
   EXPECT_EQ(suspects[0].node, "n2");
@@ -60,7 +61,7 @@ TEST(gate_PairOutliers, FourNodesOneAtHalfSpeedIsTheSuspect) {
 }
 
 TEST(gate_PairOutliers, ManyNodesNameTheSlowPairsAndTheirCommonNode) {
-  const auto f = find_pair_outliers(all_pairs(16, "n9", 40, 4));
+  const auto f = cluster::find_pair_outliers(all_pairs(16, "n9", 40, 4));
   const auto suspects = with_id(f, "SUSPECT-NODE");
   ASSERT_EQ(suspects.size(), 1u);
   EXPECT_EQ(suspects[0].node, "n9");
@@ -75,7 +76,7 @@ TEST(gate_PairOutliers, ManyNodesNameTheSlowPairsAndTheirCommonNode) {
 TEST(gate_PairOutliers, ALoneSlowPairWarnsButBlamesNoNode) {
   auto results = all_pairs(6, "", 30, 30);
   results[4].algbw_GBps = 3;  // one pair's link, not a node
-  const auto f = find_pair_outliers(results);
+  const auto f = cluster::find_pair_outliers(results);
   EXPECT_TRUE(with_id(f, "SUSPECT-NODE").empty());
   ASSERT_EQ(with_id(f, "SLOW-PAIR").size(), 1u);
   EXPECT_EQ(with_id(f, "SLOW-PAIR")[0].field, results[4].key);
@@ -85,20 +86,21 @@ TEST(gate_PairOutliers, ANodeSlowAtOneSizeOfThreeIsNotASuspect) {
   std::vector<BenchmarkResult> r = all_pairs(6, "n1", 20, 5, 8);  // latency size: noise-prone
   for (auto& x : all_pairs(6, "", 20, 20, 1 << 20)) r.push_back(x);
   for (auto& x : all_pairs(6, "", 20, 20, 1 << 24)) r.push_back(x);
-  EXPECT_TRUE(with_id(find_pair_outliers(r), "SUSPECT-NODE").empty());
+  EXPECT_TRUE(with_id(cluster::find_pair_outliers(r), "SUSPECT-NODE").empty());
 }
 
 TEST(gate_PairOutliers, TooFewPairsAndOtherFamiliesAreIgnored) {
-  EXPECT_TRUE(find_pair_outliers(all_pairs(2, "n1", 20, 1)).empty());
-  EXPECT_TRUE(find_pair_outliers(all_pairs(3, "n1", 20, 1)).size() <=
+  EXPECT_TRUE(cluster::find_pair_outliers(all_pairs(2, "n1", 20, 1)).empty());
+  EXPECT_TRUE(cluster::find_pair_outliers(all_pairs(3, "n1", 20, 1)).size() <=
               2u);  // slow pairs only, no suspect
-  EXPECT_TRUE(with_id(find_pair_outliers(all_pairs(3, "n1", 20, 1)), "SUSPECT-NODE").empty());
+  EXPECT_TRUE(
+      with_id(cluster::find_pair_outliers(all_pairs(3, "n1", 20, 1)), "SUSPECT-NODE").empty());
   auto rounds = all_pairs(6, "n0", 20, 2);
   for (auto& x : rounds) x.op = "sendrecv_round";
-  EXPECT_TRUE(find_pair_outliers(rounds).empty());
+  EXPECT_TRUE(cluster::find_pair_outliers(rounds).empty());
   auto skipped = all_pairs(6, "n0", 20, 2);
   for (auto& x : skipped) x.status = ResultStatus::skipped;
-  EXPECT_TRUE(find_pair_outliers(skipped).empty());
+  EXPECT_TRUE(cluster::find_pair_outliers(skipped).empty());
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

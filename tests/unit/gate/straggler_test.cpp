@@ -110,14 +110,14 @@ TEST(RankTimings, ReaderRefusesBrokenFields) {
 }
 
 TEST(Straggler, BinomialTail) {
-  EXPECT_NEAR(ranks::binomial_upper_tail(10, 10, 0.5), 1.0 / 1024, 1e-12);
-  EXPECT_NEAR(ranks::binomial_upper_tail(2, 1, 0.5), 0.75, 1e-12);
-  EXPECT_DOUBLE_EQ(ranks::binomial_upper_tail(5, 0, 0.3), 1.0);
-  EXPECT_DOUBLE_EQ(ranks::binomial_upper_tail(5, 6, 0.3), 0.0);
+  EXPECT_NEAR(cluster::binomial_upper_tail(10, 10, 0.5), 1.0 / 1024, 1e-12);
+  EXPECT_NEAR(cluster::binomial_upper_tail(2, 1, 0.5), 0.75, 1e-12);
+  EXPECT_DOUBLE_EQ(cluster::binomial_upper_tail(5, 0, 0.3), 1.0);
+  EXPECT_DOUBLE_EQ(cluster::binomial_upper_tail(5, 6, 0.3), 0.0);
 }
 
 TEST(Straggler, NamesTheRankItsHostAndCpus) {
-  const auto found = ranks::find_stragglers({timed(4, 40, 2, 1.5)});
+  const auto found = cluster::find_stragglers({timed(4, 40, 2, 1.5)});
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].id, "STRAGGLER");
   EXPECT_TRUE(found[0].fails_gate);
@@ -127,27 +127,27 @@ TEST(Straggler, NamesTheRankItsHostAndCpus) {
 }
 
 TEST(Straggler, CleanRanksTakingTurnsAreNotNamed) {
-  EXPECT_TRUE(ranks::find_stragglers({timed(4, 40, -1, 1.0)}).empty());
+  EXPECT_TRUE(cluster::find_stragglers({timed(4, 40, -1, 1.0)}).empty());
 }
 
 // Slowest every time but by less than the margin: a systematic order, not a straggler.
 TEST(Straggler, BelowTheMarginIsNotNamed) {
-  EXPECT_TRUE(ranks::find_stragglers({timed(2, 40, 1, 1.08)}).empty());
+  EXPECT_TRUE(cluster::find_stragglers({timed(2, 40, 1, 1.08)}).empty());
 }
 
 // Slow in one sample of four: not more often than chance at 2 ranks.
 TEST(Straggler, RarelySlowestIsNotNamed) {
-  EXPECT_TRUE(ranks::find_stragglers({timed(2, 40, 1, 3.0, 4)}).empty());
+  EXPECT_TRUE(cluster::find_stragglers({timed(2, 40, 1, 3.0, 4)}).empty());
 }
 
 TEST(Straggler, TooFewSamplesAreNotTested) {
-  EXPECT_TRUE(ranks::find_stragglers({timed(2, 5, 1, 3.0)}).empty());
+  EXPECT_TRUE(cluster::find_stragglers({timed(2, 5, 1, 3.0)}).empty());
 }
 
 TEST(Straggler, SharedHostBlamesNoNode) {
   BenchmarkResult b = timed(2, 40, 1, 1.5);
   for (RankTiming& t : b.ranks) t.host = "box";
-  const auto found = ranks::find_stragglers({b});
+  const auto found = cluster::find_stragglers({b});
   ASSERT_EQ(found.size(), 1u);
   EXPECT_TRUE(found[0].node.empty());
   EXPECT_NE(found[0].text.find("no node is blamed"), std::string::npos);
@@ -156,8 +156,8 @@ TEST(Straggler, SharedHostBlamesNoNode) {
 // Holm over keys: many keys with a weak rank each do not add up to a finding by chance.
 TEST(Straggler, MergedPerRankAcrossKeys) {
   const auto found =
-      ranks::find_stragglers({timed(2, 40, 1, 1.5, 1, "coll/mpi/all_reduce/float32/sum/65536"),
-                              timed(2, 40, 1, 1.5, 1, "coll/mpi/all_reduce/float32/sum/131072")});
+      cluster::find_stragglers({timed(2, 40, 1, 1.5, 1, "coll/mpi/all_reduce/float32/sum/65536"),
+                                timed(2, 40, 1, 1.5, 1, "coll/mpi/all_reduce/float32/sum/131072")});
   ASSERT_EQ(found.size(), 1u);
   EXPECT_NE(found[0].text.find("2 of 2 keys"), std::string::npos) << found[0].text;
 }

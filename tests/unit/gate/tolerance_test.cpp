@@ -58,10 +58,10 @@ TEST(gate_Tolerance, OverriddenPerKeyAsAFloor) {
 
 TEST(gate_DefaultMetric, LatencyForSmallBusbwForCollectivesAlgbwOtherwise) {
   const TolerancePolicy p = TolerancePolicy::defaults();
-  EXPECT_EQ(default_metric(p, 1024, true, true), Metric::time_us);
-  EXPECT_EQ(default_metric(p, 1u << 20, true, true), Metric::busbw_GBps);
-  EXPECT_EQ(default_metric(p, 1u << 20, false, true), Metric::algbw_GBps);
-  EXPECT_EQ(default_metric(p, 1u << 20, false, false), Metric::time_us);
+  EXPECT_EQ(default_metric(p, 1024, true, true), verdict::Metric::time_us);
+  EXPECT_EQ(default_metric(p, 1u << 20, true, true), verdict::Metric::busbw_GBps);
+  EXPECT_EQ(default_metric(p, 1u << 20, false, true), verdict::Metric::algbw_GBps);
+  EXPECT_EQ(default_metric(p, 1u << 20, false, false), verdict::Metric::time_us);
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

@@ -68,10 +68,10 @@ Baseline fleet_baseline(const std::vector<double>& slowdowns = {1, 1, 1}) {
     records.push_back(
         run_of("fleet-" + std::to_string(i), launch(10 + i, slowdowns[i]), "fleethost0001"));
   }
-  BaselineBuildOptions o;
+  baseline::BaselineBuildOptions o;
   o.now = "2026-11-29T00:00:00Z";
   o.policy.session_allowance = 0;
-  Baseline b = create_baseline(records, o).baseline;
+  Baseline b = baseline::create_baseline(records, o).baseline;
   b.source = "baselines/cpu-test-2c/cpu.json";
   return b;
 }
@@ -93,23 +93,23 @@ RunHistory history_of(const std::string& host, const std::vector<double>& slowdo
   return h;
 }
 
-Comparison judge(const RunRecord& run, const Baseline& b, GateMode mode,
-                 const RunHistory* history = nullptr) {
+verdict::Comparison judge(const RunRecord& run, const Baseline& b, verdict::GateMode mode,
+                          const RunHistory* history = nullptr) {
   JudgeOptions o;
   o.compare.gate = mode;
   o.confirm.launches = 0;
   return judge_run(run, &b, {}, history, o);
 }
 
-const KeyComparison& large_key(const Comparison& c) {
-  for (const KeyComparison& k : c.keys) {
+const verdict::KeyComparison& large_key(const verdict::Comparison& c) {
+  for (const verdict::KeyComparison& k : c.keys) {
     if (k.bytes == kLarge) return k;
   }
   throw std::runtime_error("no large key");
 }
 
-const ClusterFinding* finding(const Comparison& c, const std::string& id) {
-  for (const ClusterFinding& f : c.cluster_findings) {
+const verdict::ClusterFinding* finding(const verdict::Comparison& c, const std::string& id) {
+  for (const verdict::ClusterFinding& f : c.cluster_findings) {
     if (f.id == id) return &f;
   }
   return nullptr;
@@ -118,9 +118,9 @@ const ClusterFinding* finding(const Comparison& c, const std::string& id) {
 TEST(gate_TwoQuestions, ANewHostOutsideTheFleetIsNotBlamedForTheChange) {
   const Baseline b = fleet_baseline();
   const RunRecord run = run_of("new-1", launch(70, 1 / 0.75), "newhost00001");
-  const Comparison c = judge(run, b, GateMode::change);
-  const KeyComparison& k = large_key(c);
-  EXPECT_EQ(k.verdict, Verdict::runner_differs) << k.reason;
+  const verdict::Comparison c = judge(run, b, verdict::GateMode::change);
+  const verdict::KeyComparison& k = large_key(c);
+  EXPECT_EQ(k.verdict, verdict::Verdict::runner_differs) << k.reason;
   EXPECT_TRUE(k.outside_fleet);
   EXPECT_LT(k.fleet_offset_sd, 0);
   EXPECT_NE(k.reason.find("the software equals the baseline's, so the runner differs"),
@@ -129,7 +129,7 @@ TEST(gate_TwoQuestions, ANewHostOutsideTheFleetIsNotBlamedForTheChange) {
   EXPECT_EQ(c.exit_code, ExitCode::infra_failure);  // not judged here: never a pass, never 1
   EXPECT_EQ(c.headline().rfind("RUNNER DIFFERS, CHANGE NOT JUDGED HERE: 1 of 2 keys", 0), 0u)
       << c.headline();
-  const ClusterFinding* f = finding(c, "HOST-OUTLIER");
+  const verdict::ClusterFinding* f = finding(c, "HOST-OUTLIER");
   ASSERT_NE(f, nullptr);
   EXPECT_FALSE(f->fails_gate);
   EXPECT_EQ(f->field, "newhost00001");
@@ -143,11 +143,11 @@ TEST(gate_TwoQuestions, ABusyLaunchPlansNoDrainForItsOffset) {
   const Baseline b = fleet_baseline();
   RunRecord run = run_of("new-1", launch(70, 1 / 0.75), "newhost00001");
   run.fingerprint.document["host"]["hostname"] = "gpu-node-7";  // a node to act on
-  const Comparison quiet = judge(run, b, GateMode::change);
+  const verdict::Comparison quiet = judge(run, b, verdict::GateMode::change);
   ASSERT_NE(finding(quiet, "HOST-OUTLIER"), nullptr);
   ASSERT_FALSE(quiet.node_actions.empty());
   run.host_cpu_pressure = 0.9;  // a task waited for a CPU 90 % of the launch (threshold 25 %)
-  const Comparison busy = judge(run, b, GateMode::change);
+  const verdict::Comparison busy = judge(run, b, verdict::GateMode::change);
   EXPECT_TRUE(busy.runner_busy) << busy.headline();
   EXPECT_EQ(busy.exit_code, ExitCode::infra_failure);
   ASSERT_NE(finding(busy, "HOST-OUTLIER"), nullptr);  // still reported
@@ -157,7 +157,7 @@ TEST(gate_TwoQuestions, ABusyLaunchPlansNoDrainForItsOffset) {
   changed.versions = {{"driver", ""}, {"nccl", "2.29.7"}, {"mpi", "Open MPI 4.1.6"}};
   RunRecord upgraded = run_of("new-2", launch(70, 1 / 0.75), "newhost00001", changed);
   upgraded.fingerprint.document["host"]["hostname"] = "gpu-node-7";
-  const Comparison after_change = judge(upgraded, b, GateMode::change);
+  const verdict::Comparison after_change = judge(upgraded, b, verdict::GateMode::change);
   ASSERT_NE(finding(after_change, "HOST-OUTLIER"), nullptr);
   EXPECT_FALSE(after_change.software_changes.empty());
   EXPECT_TRUE(after_change.node_actions.empty());
@@ -166,13 +166,13 @@ TEST(gate_TwoQuestions, ABusyLaunchPlansNoDrainForItsOffset) {
 TEST(gate_TwoQuestions, FleetModeFailsTheOutlierAndBothModeKeepsTheRegression) {
   const Baseline b = fleet_baseline();
   const RunRecord run = run_of("new-1", launch(70, 1 / 0.75), "newhost00001");
-  const Comparison fleet = judge(run, b, GateMode::fleet);
-  EXPECT_EQ(large_key(fleet).verdict, Verdict::regression);
+  const verdict::Comparison fleet = judge(run, b, verdict::GateMode::fleet);
+  EXPECT_EQ(large_key(fleet).verdict, verdict::Verdict::regression);
   EXPECT_EQ(fleet.exit_code, ExitCode::gate_failure);
   ASSERT_NE(finding(fleet, "HOST-OUTLIER"), nullptr);
   EXPECT_TRUE(finding(fleet, "HOST-OUTLIER")->fails_gate);
-  const Comparison both = judge(run, b, GateMode::both);
-  EXPECT_EQ(large_key(both).verdict, Verdict::regression);
+  const verdict::Comparison both = judge(run, b, verdict::GateMode::both);
+  EXPECT_EQ(large_key(both).verdict, verdict::Verdict::regression);
   EXPECT_EQ(both.exit_code, ExitCode::gate_failure);
   EXPECT_EQ(finding(both, "HOST-OUTLIER"), nullptr);  // the REGRESSION already says it
 }
@@ -182,9 +182,9 @@ TEST(gate_TwoQuestions, ChangedSoftwareOnANewHostSaysWhatWouldJudgeIt) {
   RunSpec rs;
   rs.versions = {{"driver", ""}, {"nccl", "2.29.7"}, {"mpi", "Open MPI 4.1.6"}};
   const RunRecord run = run_of("new-1", launch(70, 1 / 0.75), "newhost00001", rs);
-  const Comparison c = judge(run, b, GateMode::change);
-  const KeyComparison& k = large_key(c);
-  EXPECT_EQ(k.verdict, Verdict::runner_differs);
+  const verdict::Comparison c = judge(run, b, verdict::GateMode::change);
+  const verdict::KeyComparison& k = large_key(c);
+  EXPECT_EQ(k.verdict, verdict::Verdict::runner_differs);
   EXPECT_NE(k.reason.find("the software changed too (nccl 2.28.3 -> 2.29.7)"), std::string::npos)
       << k.reason;
   EXPECT_NE(k.reason.find("fabricgate ab"), std::string::npos);
@@ -197,9 +197,9 @@ TEST(gate_TwoQuestions, AHostWithHistoryIsJudgedAroundItsOwnLevel) {
   const RunHistory h = history_of("slowhost0001", {1 / 0.75, 1 / 0.75, 1 / 0.75, 1 / 0.75},
                                   {"RUNNER-DIFFERS", "PASS", "PASS", "RUNNER-DIFFERS"});
   const RunRecord same = run_of("now", launch(80, 1 / 0.75), "slowhost0001");
-  const Comparison c = judge(same, b, GateMode::change, &h);
-  const KeyComparison& k = large_key(c);
-  EXPECT_EQ(k.verdict, Verdict::pass) << k.reason;
+  const verdict::Comparison c = judge(same, b, verdict::GateMode::change, &h);
+  const verdict::KeyComparison& k = large_key(c);
+  EXPECT_EQ(k.verdict, verdict::Verdict::pass) << k.reason;
   ASSERT_TRUE(k.judgement.has_value());
   EXPECT_EQ(k.judgement->reference, "host-history");
   ASSERT_TRUE(k.fleet.has_value());
@@ -208,7 +208,7 @@ TEST(gate_TwoQuestions, AHostWithHistoryIsJudgedAroundItsOwnLevel) {
   ASSERT_NE(finding(c, "HOST-OUTLIER"), nullptr);  // the runner question still names it
   EXPECT_FALSE(finding(c, "HOST-OUTLIER")->fails_gate);
   // The same runs asked the fleet question fail on the runner.
-  EXPECT_EQ(judge(same, b, GateMode::fleet, &h).exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(judge(same, b, verdict::GateMode::fleet, &h).exit_code, ExitCode::gate_failure);
 }
 
 TEST(gate_TwoQuestions, AHostThatGetsSlowerThanItWasFails) {
@@ -217,8 +217,8 @@ TEST(gate_TwoQuestions, AHostThatGetsSlowerThanItWasFails) {
                                   {"PASS", "PASS", "PASS", "PASS"});
   // 8 % slower than its own level (the band is the 3 % floor).
   const RunRecord worse = run_of("now", launch(81, 1 / (0.75 * 0.92)), "slowhost0001");
-  const Comparison c = judge(worse, b, GateMode::change, &h);
-  EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
+  const verdict::Comparison c = judge(worse, b, verdict::GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, verdict::Verdict::regression) << large_key(c).reason;
   // The software is the baseline's: nothing the change question compares changed, so the runner
   // did. "Runner degraded", exit 3, never a pass and never blamed on the change.
   EXPECT_TRUE(c.runner_degraded);
@@ -229,23 +229,24 @@ TEST(gate_TwoQuestions, AHostThatGetsSlowerThanItWasFails) {
       << c.change_line();
   EXPECT_NE(c.runner_line().find("Runner: degraded: 1 key(s)"), std::string::npos)
       << c.runner_line();
-  const nlohmann::json j = comparison_to_json(c);
+  const nlohmann::json j = verdict::comparison_to_json(c);
   EXPECT_EQ(j.at("change").at("verdict"), "NOT-JUDGED") << j.at("change").dump();
   EXPECT_EQ(j.at("runner").at("verdict"), "DEGRADED") << j.at("runner").dump();
   EXPECT_EQ(j.at("runner_degraded"), true);
   // The same launch with changed software is the change's failure.
   RunSpec changed;
   changed.versions = {{"driver", ""}, {"nccl", "2.29.7"}, {"mpi", "Open MPI 4.1.6"}};
-  const Comparison upgraded =
+  const verdict::Comparison upgraded =
       judge(run_of("now", launch(81, 1 / (0.75 * 0.92)), "slowhost0001", changed), b,
-            GateMode::change, &h);
-  EXPECT_EQ(large_key(upgraded).verdict, Verdict::regression) << large_key(upgraded).reason;
+            verdict::GateMode::change, &h);
+  EXPECT_EQ(large_key(upgraded).verdict, verdict::Verdict::regression)
+      << large_key(upgraded).reason;
   EXPECT_FALSE(upgraded.runner_degraded);
   EXPECT_EQ(upgraded.exit_code, ExitCode::gate_failure);
   EXPECT_NE(upgraded.change_line().find("Change: FAIL"), std::string::npos)
       << upgraded.change_line();
   // --gate fleet asks about the runner: a slower runner fails there.
-  EXPECT_EQ(judge(worse, b, GateMode::fleet, &h).exit_code, ExitCode::gate_failure);
+  EXPECT_EQ(judge(worse, b, verdict::GateMode::fleet, &h).exit_code, ExitCode::gate_failure);
 }
 
 TEST(gate_TwoQuestions, FailedLaunchesNeverBecomeTheHostsLevel) {
@@ -254,8 +255,8 @@ TEST(gate_TwoQuestions, FailedLaunchesNeverBecomeTheHostsLevel) {
   const RunHistory h = history_of("host00000001", {1, 1, 1, 1 / 0.9, 1 / 0.9},
                                   {"PASS", "PASS", "PASS", "REGRESSION", "REGRESSION"});
   const RunRecord still = run_of("now", launch(82, 1 / 0.9), "host00000001");
-  const Comparison c = judge(still, b, GateMode::change, &h);
-  EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
+  const verdict::Comparison c = judge(still, b, verdict::GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, verdict::Verdict::regression) << large_key(c).reason;
   EXPECT_EQ(large_key(c).judgement->reference, "host-history");
   EXPECT_EQ(large_key(c).judgement->launches, 3u);
 }
@@ -269,16 +270,16 @@ TEST(gate_TwoQuestions, UnjudgedLaunchesOfChangedSoftwareNeverBecomeTheLevel) {
                                   {"RUNNER-DIFFERS", "RUNNER-DIFFERS", "RUNNER-DIFFERS"});
   RunSpec changed;
   changed.versions = {{"driver", ""}, {"nccl", "2.29.7"}, {"mpi", "Open MPI 4.1.6"}};
-  const Comparison c =
-      judge(run_of("now", launch(85, 1 / 0.75), "newhost00001", changed), b, GateMode::change, &h);
-  const KeyComparison& k = large_key(c);
-  EXPECT_EQ(k.verdict, Verdict::runner_differs) << k.reason;
+  const verdict::Comparison c = judge(run_of("now", launch(85, 1 / 0.75), "newhost00001", changed),
+                                      b, verdict::GateMode::change, &h);
+  const verdict::KeyComparison& k = large_key(c);
+  EXPECT_EQ(k.verdict, verdict::Verdict::runner_differs) << k.reason;
   EXPECT_EQ(k.judgement->reference, "fleet");
   EXPECT_EQ(c.exit_code, ExitCode::infra_failure);  // never a pass
 
-  const Comparison same =
-      judge(run_of("now", launch(85, 1 / 0.75), "newhost00001"), b, GateMode::change, &h);
-  EXPECT_EQ(large_key(same).verdict, Verdict::pass) << large_key(same).reason;
+  const verdict::Comparison same =
+      judge(run_of("now", launch(85, 1 / 0.75), "newhost00001"), b, verdict::GateMode::change, &h);
+  EXPECT_EQ(large_key(same).verdict, verdict::Verdict::pass) << large_key(same).reason;
   EXPECT_EQ(large_key(same).judgement->reference, "host-history");
   EXPECT_EQ(large_key(same).judgement->launches, 3u);
 }
@@ -290,9 +291,9 @@ TEST(gate_TwoQuestions, AnAmbiguousDipNeverBecomesTheLevel) {
   const Baseline b = fleet_baseline();
   const RunHistory h = history_of("host00000001", {1, 1, 1, 1 / 0.7, 1},
                                   {"PASS", "PASS", "PASS", "AMBIGUOUS", "JITTER"});
-  const Comparison c =
-      judge(run_of("now", launch(86, 1 / 0.7), "host00000001"), b, GateMode::change, &h);
-  EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
+  const verdict::Comparison c =
+      judge(run_of("now", launch(86, 1 / 0.7), "host00000001"), b, verdict::GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, verdict::Verdict::regression) << large_key(c).reason;
   EXPECT_EQ(large_key(c).judgement->reference, "host-history");
   EXPECT_EQ(large_key(c).judgement->launches, 3u);
   EXPECT_EQ(c.exit_code, ExitCode::infra_failure);  // the software is the baseline's
@@ -313,9 +314,9 @@ TEST(gate_TwoQuestions, ANoisyOwnLevelInsideTheFleetGivesWayToTheFleetBand) {
   const Baseline b = fleet_baseline();
   const RunHistory h = history_of("host00000001", {1, 1.15, 0.88, 1.12, 0.9},
                                   {"PASS", "PASS", "PASS", "PASS", "PASS"});
-  const Comparison c =
-      judge(run_of("now", launch(87, 1 / 0.9), "host00000001"), b, GateMode::change, &h);
-  EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
+  const verdict::Comparison c =
+      judge(run_of("now", launch(87, 1 / 0.9), "host00000001"), b, verdict::GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, verdict::Verdict::regression) << large_key(c).reason;
   EXPECT_EQ(large_key(c).judgement->reference, "fleet-for-host");
   EXPECT_NE(large_key(c).judgement->band_scope.find(", NOISY) is wider than the fleet's"),
             std::string::npos)
@@ -326,10 +327,10 @@ TEST(gate_TwoQuestions, ANoisyOwnLevelInsideTheFleetGivesWayToTheFleetBand) {
   // its centre, its ordinary launches reach beyond the fleet's edge.
   const RunHistory wider = history_of("host00000001", {1, 1.02, 0.985, 1.015, 0.99},
                                       {"PASS", "PASS", "PASS", "PASS", "PASS"});
-  const Comparison own =
-      judge(run_of("now", launch(87, 1.01), "host00000001"), b, GateMode::change, &wider);
+  const verdict::Comparison own =
+      judge(run_of("now", launch(87, 1.01), "host00000001"), b, verdict::GateMode::change, &wider);
   EXPECT_EQ(large_key(own).judgement->reference, "host-history");
-  EXPECT_EQ(large_key(own).verdict, Verdict::pass) << large_key(own).reason;
+  EXPECT_EQ(large_key(own).verdict, verdict::Verdict::pass) << large_key(own).reason;
 }
 
 // The store's newest runs of a host (`rolling`) and its oldest ones (`first`), as load_history
@@ -351,10 +352,10 @@ TEST(gate_TwoQuestions, ASlowSlideIsMeasuredFromTheHostsFirstLevel) {
   const RunHistory h =
       rolling_and_first("slowhost0001", {level / 0.96, level / 0.95, level / 0.95, level / 0.95},
                         {"PASS", "PASS", "PASS", "PASS"}, {level, level, level, level});
-  const Comparison slid =
-      judge(run_of("now", launch(88, level / 0.94), "slowhost0001"), b, GateMode::change, &h);
-  const KeyComparison& k = large_key(slid);
-  EXPECT_EQ(k.verdict, Verdict::regression) << k.reason;
+  const verdict::Comparison slid = judge(run_of("now", launch(88, level / 0.94), "slowhost0001"), b,
+                                         verdict::GateMode::change, &h);
+  const verdict::KeyComparison& k = large_key(slid);
+  EXPECT_EQ(k.verdict, verdict::Verdict::regression) << k.reason;
   ASSERT_TRUE(k.judgement.has_value());
   EXPECT_EQ(k.judgement->reference, "host-anchor");
   EXPECT_NEAR(k.judgement->performance_ratio, 0.94, 0.01);  // from the first level, not -1 %
@@ -370,9 +371,9 @@ TEST(gate_TwoQuestions, ASlowSlideIsMeasuredFromTheHostsFirstLevel) {
   const RunHistory quiet =
       rolling_and_first("slowhost0001", {level, level, level, level},
                         {"PASS", "PASS", "PASS", "PASS"}, {level, level, level, level});
-  const Comparison same =
-      judge(run_of("now", launch(89, level), "slowhost0001"), b, GateMode::change, &quiet);
-  EXPECT_EQ(large_key(same).verdict, Verdict::pass) << large_key(same).reason;
+  const verdict::Comparison same =
+      judge(run_of("now", launch(89, level), "slowhost0001"), b, verdict::GateMode::change, &quiet);
+  EXPECT_EQ(large_key(same).verdict, verdict::Verdict::pass) << large_key(same).reason;
   EXPECT_EQ(large_key(same).judgement->reference, "host-history");
   EXPECT_EQ(same.exit_code, ExitCode::pass);
 }
@@ -386,19 +387,19 @@ TEST(gate_TwoQuestions, AHostThatStartedInsideTheFleetIsHeldToItsFirstLevel) {
   const RunHistory h = rolling_and_first("host00000001", std::vector<double>(12, slid),
                                          std::vector<std::string>(12, "PASS"), {1, 1, 1, 1});
   // Where the two bands' lower edges lie: a launch between them passes the rolling level only.
-  const Comparison probe =
-      judge(run_of("probe", launch(90, slid), "host00000001"), b, GateMode::change, &h);
+  const verdict::Comparison probe =
+      judge(run_of("probe", launch(90, slid), "host00000001"), b, verdict::GateMode::change, &h);
   ASSERT_TRUE(large_key(probe).fleet.has_value());
-  const MetricJudgement& rolling = *large_key(probe).judgement;
-  const MetricJudgement& fleet = *large_key(probe).fleet;
+  const verdict::MetricJudgement& rolling = *large_key(probe).judgement;
+  const verdict::MetricJudgement& fleet = *large_key(probe).fleet;
   ASSERT_EQ(rolling.reference, "host-history");
-  ASSERT_EQ(rolling.metric, Metric::busbw_GBps);
+  ASSERT_EQ(rolling.metric, verdict::Metric::busbw_GBps);
   ASSERT_LT(rolling.lower_limit, fleet.lower_limit);  // the slid level reaches below the fleet
   const double between = (rolling.lower_limit + fleet.lower_limit) / 2;
   const double slowdown = rolling.current_median / between * slid;
-  const Comparison c =
-      judge(run_of("now", launch(90, slowdown), "host00000001"), b, GateMode::change, &h);
-  EXPECT_EQ(large_key(c).verdict, Verdict::regression) << large_key(c).reason;
+  const verdict::Comparison c =
+      judge(run_of("now", launch(90, slowdown), "host00000001"), b, verdict::GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, verdict::Verdict::regression) << large_key(c).reason;
   EXPECT_EQ(large_key(c).judgement->reference, "host-anchor");
   EXPECT_NE(large_key(c).judgement->band_scope.find("host host00000001's first level (3 launches"),
             std::string::npos)
@@ -414,10 +415,10 @@ TEST(gate_TwoQuestions, AFailureStaysFailedWhenNoNewerLaunchJoined) {
   const RunHistory h =
       rolling_and_first("slowhost0001", stepped, std::vector<std::string>(19, "REGRESSION"),
                         {level, level, level, level});
-  const Comparison c =
-      judge(run_of("now", launch(91, level / 0.94), "slowhost0001"), b, GateMode::change, &h);
-  const KeyComparison& k = large_key(c);
-  EXPECT_EQ(k.verdict, Verdict::regression) << k.reason;
+  const verdict::Comparison c = judge(run_of("now", launch(91, level / 0.94), "slowhost0001"), b,
+                                      verdict::GateMode::change, &h);
+  const verdict::KeyComparison& k = large_key(c);
+  EXPECT_EQ(k.verdict, verdict::Verdict::regression) << k.reason;
   EXPECT_EQ(k.judgement->reference, "host-anchor");
   EXPECT_NE(k.judgement->band_scope.find("none of its newer launches joined"), std::string::npos)
       << k.judgement->band_scope;
@@ -428,9 +429,9 @@ TEST(gate_TwoQuestions, AFailureStaysFailedWhenNoNewerLaunchJoined) {
   const RunHistory inside =
       rolling_and_first("host00000001", std::vector<double>(19, 1 / 0.94),
                         std::vector<std::string>(19, "REGRESSION"), {1, 1, 1, 1});
-  const Comparison still =
-      judge(run_of("now", launch(92, 1 / 0.94), "host00000001"), b, GateMode::change, &inside);
-  EXPECT_EQ(large_key(still).verdict, Verdict::regression) << large_key(still).reason;
+  const verdict::Comparison still = judge(run_of("now", launch(92, 1 / 0.94), "host00000001"), b,
+                                          verdict::GateMode::change, &inside);
+  EXPECT_EQ(large_key(still).verdict, verdict::Verdict::regression) << large_key(still).reason;
   EXPECT_EQ(large_key(still).judgement->reference, "host-anchor");
   EXPECT_EQ(still.exit_code, ExitCode::infra_failure);
   EXPECT_TRUE(still.runner_degraded);
@@ -438,9 +439,9 @@ TEST(gate_TwoQuestions, AFailureStaysFailedWhenNoNewerLaunchJoined) {
   RunHistory rolling_only = h;
   rolling_only.earliest.clear();
   EXPECT_EQ(large_key(judge(run_of("now", launch(91, level / 0.94), "slowhost0001"), b,
-                            GateMode::change, &rolling_only))
+                            verdict::GateMode::change, &rolling_only))
                 .verdict,
-            Verdict::runner_differs);
+            verdict::Verdict::runner_differs);
 }
 
 // A launch measured while the runner was busy is recorded, marked, and never joins the level:
@@ -449,7 +450,7 @@ TEST(gate_TwoQuestions, ABusyLaunchIsRecordedButNeverJoinsTheLevel) {
   const Baseline b = fleet_baseline();
   RunRecord busy = run_of("busy-1", launch(93, 3.0), "host00000001");
   busy.host_cpu_pressure = 0.6;  // above the policy's busy_cpu_pressure (0.25)
-  const Comparison c = judge(busy, b, GateMode::change);
+  const verdict::Comparison c = judge(busy, b, verdict::GateMode::change);
   EXPECT_TRUE(measured_on_busy_runner(c));
   const store::StoredRun stored = store::stored_run_from(busy, &c);
   ASSERT_FALSE(stored.medians.empty());
@@ -458,7 +459,7 @@ TEST(gate_TwoQuestions, ABusyLaunchIsRecordedButNeverJoinsTheLevel) {
   // The same launch on a quiet runner keeps its verdicts.
   RunRecord quiet = run_of("quiet-1", launch(94), "host00000001");
   quiet.host_cpu_pressure = 0.04;
-  const Comparison q = judge(quiet, b, GateMode::change);
+  const verdict::Comparison q = judge(quiet, b, verdict::GateMode::change);
   EXPECT_FALSE(measured_on_busy_runner(q));
   for (const store::StoredMedian& m : store::stored_run_from(quiet, &q).medians)
     EXPECT_EQ(m.verdict, "PASS") << m.key;
@@ -487,32 +488,34 @@ TEST(gate_TwoQuestions, BusyLaunchesAreNotPartOfADriftSeries) {
   }
   const RunRecord now = run_of("now", launch(95, 1 / 0.975), "host00000001");
   const RunHistory quiet = history_of("host00000001", levels, verdicts);
-  EXPECT_EQ(large_key(judge(now, b, GateMode::change, &quiet)).verdict, Verdict::drift);
+  EXPECT_EQ(large_key(judge(now, b, verdict::GateMode::change, &quiet)).verdict,
+            verdict::Verdict::drift);
   std::fill(verdicts.begin() + 17, verdicts.end(), std::string(kBusyLaunchVerdict));
   const RunHistory busy = history_of("host00000001", levels, verdicts);
-  EXPECT_NE(large_key(judge(now, b, GateMode::change, &busy)).verdict, Verdict::drift);
+  EXPECT_NE(large_key(judge(now, b, verdict::GateMode::change, &busy)).verdict,
+            verdict::Verdict::drift);
 }
 
 TEST(gate_TwoQuestions, TooLittleHistoryLeavesTheFleetAsReference) {
   const Baseline b = fleet_baseline();
   const RunHistory h = history_of("slowhost0001", {1 / 0.75, 1 / 0.75}, {"PASS", "PASS"});
-  const Comparison c =
-      judge(run_of("now", launch(83, 1 / 0.75), "slowhost0001"), b, GateMode::change, &h);
-  EXPECT_EQ(large_key(c).verdict, Verdict::runner_differs);  // 2 launches < min_runs 3
+  const verdict::Comparison c =
+      judge(run_of("now", launch(83, 1 / 0.75), "slowhost0001"), b, verdict::GateMode::change, &h);
+  EXPECT_EQ(large_key(c).verdict, verdict::Verdict::runner_differs);  // 2 launches < min_runs 3
   // Another host's runs in the same store are not this host's history.
   const RunHistory other =
       history_of("otherhost001", {1 / 0.75, 1 / 0.75, 1 / 0.75}, {"PASS", "PASS", "PASS"});
   EXPECT_EQ(large_key(judge(run_of("now", launch(83, 1 / 0.75), "slowhost0001"), b,
-                            GateMode::change, &other))
+                            verdict::GateMode::change, &other))
                 .verdict,
-            Verdict::runner_differs);
+            verdict::Verdict::runner_differs);
 }
 
 TEST(gate_TwoQuestions, InsideTheFleetANewHostIsJudgedAgainstTheFleet) {
   const Baseline b = fleet_baseline();
-  const Comparison ok =
-      judge(run_of("now", launch(84, 1.005), "newhost00001"), b, GateMode::change);
-  EXPECT_EQ(large_key(ok).verdict, Verdict::pass);
+  const verdict::Comparison ok =
+      judge(run_of("now", launch(84, 1.005), "newhost00001"), b, verdict::GateMode::change);
+  EXPECT_EQ(large_key(ok).verdict, verdict::Verdict::pass);
   EXPECT_EQ(large_key(ok).judgement->reference, "fleet");
   EXPECT_EQ(ok.exit_code, ExitCode::pass);
   EXPECT_EQ(finding(ok, "HOST-OUTLIER"), nullptr);
@@ -529,14 +532,14 @@ TEST(gate_TwoQuestions, ARecoveredRunIsNotDrift) {
   DriftPolicy p;
   p.band_alpha = 0.01;
   // Ending on the loaded level it drifts; one more run back at +0.1 % has recovered.
-  ASSERT_TRUE(detect_drift(series, true, p, ChangePointOptions{}).has_value());
+  ASSERT_TRUE(detect_drift(series, true, p, stats::ChangePointOptions{}).has_value());
   std::vector<double> recovered = series;
   recovered.push_back(100.1);
-  EXPECT_FALSE(detect_drift(recovered, true, p, ChangePointOptions{}).has_value());
+  EXPECT_FALSE(detect_drift(recovered, true, p, stats::ChangePointOptions{}).has_value());
   std::vector<double> step(15, 100.0);
   for (std::size_t i = 0; i < step.size(); ++i) step[i] += (i % 2 == 0 ? 0.1 : -0.1);
   for (int i = 0; i < 6; ++i) step.push_back(85.0 + (i % 2 == 0 ? 0.1 : -0.1));
-  const auto found = detect_drift(step, true, p, ChangePointOptions{});
+  const auto found = detect_drift(step, true, p, stats::ChangePointOptions{});
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->began_index, 15u);
 }
@@ -553,19 +556,20 @@ TEST(gate_TwoQuestions, AChangedSetupFarBeyondEveryRunnerOfTheFleetIsJudgedOnAFr
   limits.factor = 0.5;
   limits.derived_from = "test";
   const RunRecord probe = run_of("probe", launch(96), "newhost00001");
-  limits.keys[large_key(judge(probe, b, GateMode::change)).key] = {0.9, 30, 3};  // limit 0.45
+  limits.keys[large_key(judge(probe, b, verdict::GateMode::change)).key] = {0.9, 30,
+                                                                            3};  // limit 0.45
   const auto judged = [&](double slowdown, bool tcp) {
     RunRecord r = run_of("now", launch(97, slowdown), "newhost00001");
     if (tcp) r.fingerprint.detail["env/OMPI_MCA_btl"] = "tcp,self";
     JudgeOptions o;
-    o.compare.gate = GateMode::change;
+    o.compare.gate = verdict::GateMode::change;
     o.compare.gross_change = &limits;
     o.confirm.launches = 0;
     return judge_run(r, &b, {}, nullptr, o);
   };
-  const Comparison fell = judged(10, true);  // 0.1 of the fleet: beyond 0.45
-  const KeyComparison& k = large_key(fell);
-  EXPECT_EQ(k.verdict, Verdict::regression) << k.reason;
+  const verdict::Comparison fell = judged(10, true);  // 0.1 of the fleet: beyond 0.45
+  const verdict::KeyComparison& k = large_key(fell);
+  EXPECT_EQ(k.verdict, verdict::Verdict::regression) << k.reason;
   EXPECT_EQ(k.reason.rfind("gross change: ", 0), 0u) << k.reason;
   EXPECT_NE(k.reason.find("env/OMPI_MCA_btl none -> tcp,self"), std::string::npos) << k.reason;
   EXPECT_EQ(fell.exit_code, ExitCode::gate_failure);
@@ -573,15 +577,18 @@ TEST(gate_TwoQuestions, AChangedSetupFarBeyondEveryRunnerOfTheFleetIsJudgedOnAFr
   EXPECT_NE(fell.change_line().find("1 beyond the gross-change limit of baselines/cpu-test-2c"),
             std::string::npos)
       << fell.change_line();
-  const Comparison within = judged(1 / 0.75, true);  // 0.75: outside the band, within the limit
-  EXPECT_EQ(large_key(within).verdict, Verdict::runner_differs) << large_key(within).reason;
+  const verdict::Comparison within =
+      judged(1 / 0.75, true);  // 0.75: outside the band, within the limit
+  EXPECT_EQ(large_key(within).verdict, verdict::Verdict::runner_differs)
+      << large_key(within).reason;
   EXPECT_NE(large_key(within).reason.find(
                 "fabricgate ab --suite cpu --a unset=OMPI_MCA_btl --b OMPI_MCA_btl=tcp,self"),
             std::string::npos)
       << large_key(within).reason;
   EXPECT_EQ(within.exit_code, ExitCode::infra_failure);
-  const Comparison same = judged(10, false);  // the baseline's software: the runner differs
-  EXPECT_EQ(large_key(same).verdict, Verdict::runner_differs) << large_key(same).reason;
+  const verdict::Comparison same =
+      judged(10, false);  // the baseline's software: the runner differs
+  EXPECT_EQ(large_key(same).verdict, verdict::Verdict::runner_differs) << large_key(same).reason;
   EXPECT_EQ(same.gross_change_keys, 0u);
 }
 
@@ -598,21 +605,21 @@ TEST(gate_TwoQuestions, AStoredLevelNoHostOfTheFleetHadIsAFindingNotALevel) {
     for (int i = 0; i < 2; ++i)
       records.push_back(run_of(host + "-" + std::to_string(i), launch(seed++, slowdown), host));
   }
-  BaselineBuildOptions o;
+  baseline::BaselineBuildOptions o;
   o.now = "2026-11-29T00:00:00Z";
   o.policy.session_allowance = 0;
-  Baseline b = create_baseline(records, o).baseline;
+  Baseline b = baseline::create_baseline(records, o).baseline;
   b.source = "baselines/cpu-test-2c/cpu.json";
 
   const RunHistory fast =
       history_of("fasthost0001", {0.5, 0.5, 0.5, 0.5}, {"PASS", "PASS", "PASS", "PASS"});
-  const Comparison c =
-      judge(run_of("now", launch(90, 1.0), "fasthost0001"), b, GateMode::change, &fast);
-  const KeyComparison& k = large_key(c);
+  const verdict::Comparison c =
+      judge(run_of("now", launch(90, 1.0), "fasthost0001"), b, verdict::GateMode::change, &fast);
+  const verdict::KeyComparison& k = large_key(c);
   ASSERT_TRUE(k.judgement.has_value());
   EXPECT_TRUE(k.judgement->stored_level_set_aside);
   EXPECT_EQ(k.judgement->reference, "fleet");
-  EXPECT_EQ(k.verdict, Verdict::pass) << k.reason;
+  EXPECT_EQ(k.verdict, verdict::Verdict::pass) << k.reason;
   EXPECT_NE(k.judgement->band_scope.find("host fasthost0001's stored level is 100.1 % better than "
                                          "the fleet centre, beyond the widest of the baseline's 3 "
                                          "hosts"),
@@ -623,7 +630,7 @@ TEST(gate_TwoQuestions, AStoredLevelNoHostOfTheFleetHadIsAFindingNotALevel) {
             std::string::npos)
       << c.change_line();
   std::size_t set_aside_in_json = 0;
-  const nlohmann::json as_json = comparison_to_json(c);
+  const nlohmann::json as_json = verdict::comparison_to_json(c);
   for (const nlohmann::json& key : as_json.at("keys"))
     set_aside_in_json += key.at("judgement").value("stored_level_set_aside", false);
   EXPECT_EQ(set_aside_in_json, 1u);  // the large key; the small one sits inside the fleet's hosts
@@ -632,9 +639,9 @@ TEST(gate_TwoQuestions, AStoredLevelNoHostOfTheFleetHadIsAFindingNotALevel) {
   // come from either; they are left out of its series, and the run says so.
   const RunHistory planted_then_real = history_of(
       "fasthost0001", {0.5, 0.5, 0.5, 0.5, 1.0, 1.0, 1.0}, std::vector<std::string>(7, "PASS"));
-  const Comparison later = judge(run_of("now", launch(92, 1.0), "fasthost0001"), b,
-                                 GateMode::change, &planted_then_real);
-  EXPECT_EQ(large_key(later).verdict, Verdict::pass) << large_key(later).reason;
+  const verdict::Comparison later = judge(run_of("now", launch(92, 1.0), "fasthost0001"), b,
+                                          verdict::GateMode::change, &planted_then_real);
+  EXPECT_EQ(large_key(later).verdict, verdict::Verdict::pass) << large_key(later).reason;
   EXPECT_EQ(later.exit_code, ExitCode::pass);
   EXPECT_TRUE(std::any_of(later.warnings.begin(), later.warnings.end(), [](const std::string& w) {
     return w.starts_with(
@@ -645,11 +652,11 @@ TEST(gate_TwoQuestions, AStoredLevelNoHostOfTheFleetHadIsAFindingNotALevel) {
   // 1 % off the centre, inside the fleet's hosts: its own level, and a 10 % loss fails.
   const RunHistory near =
       history_of("nearhost0001", {1.01, 1.01, 1.01, 1.01}, {"PASS", "PASS", "PASS", "PASS"});
-  const Comparison own =
-      judge(run_of("now", launch(91, 1.01 / 0.9), "nearhost0001"), b, GateMode::change, &near);
+  const verdict::Comparison own = judge(run_of("now", launch(91, 1.01 / 0.9), "nearhost0001"), b,
+                                        verdict::GateMode::change, &near);
   EXPECT_FALSE(large_key(own).judgement->stored_level_set_aside);
   EXPECT_EQ(large_key(own).judgement->reference, "host-history");
-  EXPECT_EQ(large_key(own).verdict, Verdict::regression) << large_key(own).reason;
+  EXPECT_EQ(large_key(own).verdict, verdict::Verdict::regression) << large_key(own).reason;
 }
 
 // The paired check decides a changed setup's RUNNER-DIFFERS keys (paired_check.hpp): B worse is
@@ -660,7 +667,7 @@ TEST(gate_TwoQuestions, APairedCheckDecidesAChangedSetupsRunnerDiffersKeys) {
   RunSpec changed;
   changed.versions = {{"driver", ""}, {"nccl", "2.29.7"}, {"mpi", "Open MPI 4.1.6"}};
   const RunRecord run = run_of("now", launch(85, 1 / 0.75), "newhost00001", changed);
-  const std::string large = large_key(judge(run, b, GateMode::change)).key;
+  const std::string large = large_key(judge(run, b, verdict::GateMode::change)).key;
   const auto judged_with = [&](const std::string& verdict) {
     PairedCheck p;
     p.directory = "results/cpu-test-2c/now/paired";
@@ -669,19 +676,19 @@ TEST(gate_TwoQuestions, APairedCheckDecidesAChangedSetupsRunnerDiffersKeys) {
     p.pairs = 4;
     p.keys[large] = {verdict, 0.70, 0.78, 0.05, 4};
     JudgeOptions o;
-    o.compare.gate = GateMode::change;
+    o.compare.gate = verdict::GateMode::change;
     o.confirm.launches = 0;
     std::size_t asked = 0;
-    o.paired_check = [&, p](Comparison&, const RunRecord&) {
+    o.paired_check = [&, p](verdict::Comparison&, const RunRecord&) {
       ++asked;
       return std::optional<PairedCheck>(p);
     };
-    Comparison c = judge_run(run, &b, {}, nullptr, o);
+    verdict::Comparison c = judge_run(run, &b, {}, nullptr, o);
     EXPECT_EQ(asked, 1u);
     return c;
   };
-  const Comparison worse = judged_with("FAIL");
-  EXPECT_EQ(large_key(worse).verdict, Verdict::regression) << large_key(worse).reason;
+  const verdict::Comparison worse = judged_with("FAIL");
+  EXPECT_EQ(large_key(worse).verdict, verdict::Verdict::regression) << large_key(worse).reason;
   EXPECT_EQ(large_key(worse).reason.rfind("the change made this runner slower: paired check on "
                                           "this runner, A unset=OMPI_MCA_btl",
                                           0),
@@ -692,12 +699,12 @@ TEST(gate_TwoQuestions, APairedCheckDecidesAChangedSetupsRunnerDiffersKeys) {
                                      "results/cpu-test-2c/now/paired): 1 key(s) worse"),
             std::string::npos)
       << worse.change_line();
-  EXPECT_EQ(comparison_to_json(worse).at("change").at("paired_check").at("worse"), 1);
-  const Comparison within = judged_with("PASS");
-  EXPECT_EQ(large_key(within).verdict, Verdict::pass) << large_key(within).reason;
+  EXPECT_EQ(verdict::comparison_to_json(worse).at("change").at("paired_check").at("worse"), 1);
+  const verdict::Comparison within = judged_with("PASS");
+  EXPECT_EQ(large_key(within).verdict, verdict::Verdict::pass) << large_key(within).reason;
   EXPECT_EQ(within.exit_code, ExitCode::pass);
-  const Comparison open = judged_with("UNDECIDED");
-  EXPECT_EQ(large_key(open).verdict, Verdict::runner_differs) << large_key(open).reason;
+  const verdict::Comparison open = judged_with("UNDECIDED");
+  EXPECT_EQ(large_key(open).verdict, verdict::Verdict::runner_differs) << large_key(open).reason;
   EXPECT_NE(large_key(open).reason.find("; not decided by the paired check"), std::string::npos);
   EXPECT_EQ(open.exit_code, ExitCode::infra_failure);
 

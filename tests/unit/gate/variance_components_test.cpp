@@ -31,7 +31,7 @@ TEST(stats_VarianceComponents, UnbalancedSessionsMatchNumpy) {
   // Four sessions of 4, 2, 3 and 1 launches (GB/s): a between-session term well above the within.
   const auto g =
       logs({{55.50, 55.42, 55.61, 55.47}, {54.90, 55.02}, {56.10, 56.31, 56.02}, {55.30}});
-  const VarianceComponents c = variance_components(g);
+  const stats::VarianceComponents c = stats::variance_components(g);
   EXPECT_EQ(c.sessions, 4u);
   EXPECT_EQ(c.values, 10u);
   EXPECT_TRUE(c.between_estimated);
@@ -44,12 +44,12 @@ TEST(stats_VarianceComponents, UnbalancedSessionsMatchNumpy) {
   EXPECT_NEAR(c.within_var, 3.816032785909016e-06, 1e-15);
   EXPECT_NEAR(c.predictive_var, 0.00010754815448763271, 1e-14);
   EXPECT_NEAR(c.dof, 3.1299569021781033, 1e-9);
-  EXPECT_NEAR(student_t_quantile(0.99, c.dof), 4.393350377360963, 1e-6);
+  EXPECT_NEAR(stats::student_t_quantile(0.99, c.dof), 4.393350377360963, 1e-6);
 }
 
 TEST(stats_VarianceComponents, BetweenBelowWithinIsClampedToZero) {
   const auto g = logs({{10.0, 10.4, 9.7}, {10.1, 9.8, 10.3}, {10.2, 9.9, 10.05}});
-  const VarianceComponents c = variance_components(g);
+  const stats::VarianceComponents c = stats::variance_components(g);
   EXPECT_TRUE(c.between_estimated);
   EXPECT_TRUE(c.between_clamped);
   EXPECT_EQ(c.between_var, 0.0);
@@ -61,7 +61,7 @@ TEST(stats_VarianceComponents, BetweenBelowWithinIsClampedToZero) {
 
 TEST(stats_VarianceComponents, TwoSessionsUseTheAllowanceAndSaySo) {
   const auto g = logs({{20.0, 20.3, 19.8}, {20.6, 20.4}});
-  const VarianceComponents c = variance_components(g, {3, 0.02});
+  const stats::VarianceComponents c = stats::variance_components(g, {3, 0.02});
   EXPECT_FALSE(c.between_estimated);
   EXPECT_NEAR(c.between_var, 0.0004, 1e-15);
   EXPECT_NEAR(c.centre, 3.0088790103784637, 1e-12);
@@ -69,7 +69,7 @@ TEST(stats_VarianceComponents, TwoSessionsUseTheAllowanceAndSaySo) {
   // The allowance is a constant: Satterthwaite over the measured part alone.
   EXPECT_NEAR(c.dof, 41.95906483445775, 1e-8);
   // The same data with the between term demanded from two sessions: estimated, not the allowance.
-  const VarianceComponents two = variance_components(g, {2, 0.02});
+  const stats::VarianceComponents two = stats::variance_components(g, {2, 0.02});
   EXPECT_TRUE(two.between_estimated);
   EXPECT_NE(two.between_var, 0.0004);
 }
@@ -80,7 +80,7 @@ TEST(stats_VarianceComponents, BalancedByHand) {
   // MSB = 2 x (0.01 + 0 + 0.01) / 2 = 0.02; n0 = 2; sb2 = (0.02 - 0.0002) / 2 = 0.0099;
   // V = 0.0099 x 4/3 + 0.0002 x (1 + 1.5/9) = 0.0132 + 0.000233333 = 0.013433333.
   const std::vector<std::vector<double>> g{{0, 0.02}, {0.1, 0.12}, {0.2, 0.22}};
-  const VarianceComponents c = variance_components(g);
+  const stats::VarianceComponents c = stats::variance_components(g);
   EXPECT_NEAR(c.centre, 0.11, 1e-12);
   EXPECT_NEAR(c.ms_within, 0.0002, 1e-12);
   EXPECT_NEAR(c.ms_between, 0.02, 1e-12);
@@ -90,7 +90,7 @@ TEST(stats_VarianceComponents, BalancedByHand) {
 
 TEST(stats_VarianceComponents, OneLaunchPerSessionCannotSplitTheTerms) {
   const std::vector<std::vector<double>> g{{0.0}, {0.1}, {0.2}, {0.3}};
-  const VarianceComponents c = variance_components(g);
+  const stats::VarianceComponents c = stats::variance_components(g);
   EXPECT_TRUE(c.between_estimated);
   EXPECT_FALSE(c.within_measured);
   // Sample variance of 0, .1, .2, .3 is 0.05/3; V = that x (1 + 1/4).
@@ -101,18 +101,18 @@ TEST(stats_VarianceComponents, OneLaunchPerSessionCannotSplitTheTerms) {
 
 TEST(stats_VarianceComponents, EmptyGroupsAreIgnored) {
   const std::vector<std::vector<double>> g{{}, {0, 0.02}, {}, {0.1, 0.12}, {0.2, 0.22}};
-  EXPECT_EQ(variance_components(g).sessions, 3u);
-  EXPECT_EQ(variance_components(std::vector<std::vector<double>>{}).sessions, 0u);
+  EXPECT_EQ(stats::variance_components(g).sessions, 3u);
+  EXPECT_EQ(stats::variance_components(std::vector<std::vector<double>>{}).sessions, 0u);
 }
 
 TEST(stats_BinomialBound, ClopperPearsonMatchesScipy) {
-  EXPECT_NEAR(binomial_upper_bound(0, 40, 0.95), 0.07215752450551455, 1e-9);
-  EXPECT_NEAR(binomial_upper_bound(1, 40, 0.95), 0.11318836094473754, 1e-9);
-  EXPECT_NEAR(binomial_upper_bound(3, 120, 0.95), 0.06334394100185876, 1e-9);
-  EXPECT_NEAR(binomial_upper_bound(0, 300, 0.95), 0.009936081944457708, 1e-9);
-  EXPECT_EQ(binomial_upper_bound(5, 5, 0.95), 1.0);
-  EXPECT_EQ(binomial_upper_bound(0, 0, 0.95), 1.0);
-  EXPECT_NEAR(binomial_cdf(2, 30, 0.05), 0.8121788131469607, 1e-12);
+  EXPECT_NEAR(stats::binomial_upper_bound(0, 40, 0.95), 0.07215752450551455, 1e-9);
+  EXPECT_NEAR(stats::binomial_upper_bound(1, 40, 0.95), 0.11318836094473754, 1e-9);
+  EXPECT_NEAR(stats::binomial_upper_bound(3, 120, 0.95), 0.06334394100185876, 1e-9);
+  EXPECT_NEAR(stats::binomial_upper_bound(0, 300, 0.95), 0.009936081944457708, 1e-9);
+  EXPECT_EQ(stats::binomial_upper_bound(5, 5, 0.95), 1.0);
+  EXPECT_EQ(stats::binomial_upper_bound(0, 0, 0.95), 1.0);
+  EXPECT_NEAR(stats::binomial_cdf(2, 30, 0.05), 0.8121788131469607, 1e-12);
 }
 
 TEST(model_HostIdentity, DigestOfSortedGpuUuidsAndHostName) {

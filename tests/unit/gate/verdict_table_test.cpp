@@ -12,42 +12,43 @@ namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 TEST(gate_VerdictTable, OneRowPerVerdictWithADistinctName) {
   std::set<std::string> names;
-  for (const VerdictFacts& f : verdict_table()) {
-    EXPECT_EQ(&facts_of(f.verdict), &f);
-    EXPECT_STREQ(verdict_name(f.verdict), f.name);
+  for (const verdict::VerdictFacts& f : verdict::verdict_table()) {
+    EXPECT_EQ(&verdict::facts_of(f.verdict), &f);
+    EXPECT_STREQ(verdict::verdict_name(f.verdict), f.name);
     names.insert(f.name);
     EXPECT_FALSE(f.fails && f.warns) << f.name << ": a verdict fails or warns, not both";
-    EXPECT_EQ(f.fails, f.style == VerdictStyle::fail) << f.name;
-    EXPECT_EQ(f.warns, f.style == VerdictStyle::warn) << f.name;
+    EXPECT_EQ(f.fails, f.style == verdict::VerdictStyle::fail) << f.name;
+    EXPECT_EQ(f.warns, f.style == verdict::VerdictStyle::warn) << f.name;
     EXPECT_FALSE(f.joins_window && f.fails) << f.name << ": a failing launch never joins a band";
   }
-  EXPECT_EQ(names.size(), verdict_table().size());
+  EXPECT_EQ(names.size(), verdict::verdict_table().size());
 }
 
 TEST(gate_VerdictTable, WarningsAndUngatedKeysNeverLookLikeAPass) {
-  EXPECT_EQ(facts_of(Verdict::unstable).style, VerdictStyle::warn);
-  EXPECT_EQ(facts_of(Verdict::ambiguous).style, VerdictStyle::warn);
+  EXPECT_EQ(verdict::facts_of(verdict::Verdict::unstable).style, verdict::VerdictStyle::warn);
+  EXPECT_EQ(verdict::facts_of(verdict::Verdict::ambiguous).style, verdict::VerdictStyle::warn);
   // JITTER warns about a key whose median passed: judged, never failing, never in the window.
-  EXPECT_EQ(facts_of(Verdict::jitter).style, VerdictStyle::warn);
-  EXPECT_TRUE(facts_of(Verdict::jitter).gated);
-  EXPECT_FALSE(facts_of(Verdict::jitter).fails);
-  EXPECT_FALSE(facts_of(Verdict::jitter).joins_window);
-  EXPECT_FALSE(facts_of(Verdict::jitter).may_drift);
-  EXPECT_EQ(facts_of(Verdict::noisy).style, VerdictStyle::info);
-  EXPECT_EQ(facts_of(Verdict::new_key).style, VerdictStyle::info);
-  EXPECT_FALSE(facts_of(Verdict::noisy).gated);
-  EXPECT_FALSE(facts_of(Verdict::new_key).gated);
-  EXPECT_FALSE(facts_of(Verdict::unstable).gated);
-  EXPECT_TRUE(facts_of(Verdict::pass).gated);
-  EXPECT_TRUE(facts_of(Verdict::regression).fails);
-  EXPECT_TRUE(facts_of(Verdict::drift).fails);
+  EXPECT_EQ(verdict::facts_of(verdict::Verdict::jitter).style, verdict::VerdictStyle::warn);
+  EXPECT_TRUE(verdict::facts_of(verdict::Verdict::jitter).gated);
+  EXPECT_FALSE(verdict::facts_of(verdict::Verdict::jitter).fails);
+  EXPECT_FALSE(verdict::facts_of(verdict::Verdict::jitter).joins_window);
+  EXPECT_FALSE(verdict::facts_of(verdict::Verdict::jitter).may_drift);
+  EXPECT_EQ(verdict::facts_of(verdict::Verdict::noisy).style, verdict::VerdictStyle::info);
+  EXPECT_EQ(verdict::facts_of(verdict::Verdict::new_key).style, verdict::VerdictStyle::info);
+  EXPECT_FALSE(verdict::facts_of(verdict::Verdict::noisy).gated);
+  EXPECT_FALSE(verdict::facts_of(verdict::Verdict::new_key).gated);
+  EXPECT_FALSE(verdict::facts_of(verdict::Verdict::unstable).gated);
+  EXPECT_TRUE(verdict::facts_of(verdict::Verdict::pass).gated);
+  EXPECT_TRUE(verdict::facts_of(verdict::Verdict::regression).fails);
+  EXPECT_TRUE(verdict::facts_of(verdict::Verdict::drift).fails);
 }
 
 TEST(gate_VerdictTable, OnlyJudgedPerformanceVerdictsAreReMeasuredAndOnlyPassesDrift) {
-  for (const VerdictFacts& f : verdict_table()) {
+  for (const verdict::VerdictFacts& f : verdict::verdict_table()) {
     // A DIP is a performance shape of one launch: re-measured like a REGRESSION.
-    EXPECT_EQ(f.remeasured, f.verdict == Verdict::regression || f.verdict == Verdict::unstable ||
-                                f.verdict == Verdict::dip)
+    EXPECT_EQ(f.remeasured, f.verdict == verdict::Verdict::regression ||
+                                f.verdict == verdict::Verdict::unstable ||
+                                f.verdict == verdict::Verdict::dip)
         << f.name;
     if (f.may_drift) {
       EXPECT_FALSE(f.fails) << f.name;
@@ -58,15 +59,15 @@ TEST(gate_VerdictTable, OnlyJudgedPerformanceVerdictsAreReMeasuredAndOnlyPassesD
 // The two questions' columns: a verdict about the runner is never counted against the change; a
 // key the change is not judged on neither fails nor passes. One row each today.
 TEST(gate_VerdictTable, RunnerAndUnjudgedColumnsNameOneVerdictEach) {
-  for (const VerdictFacts& f : verdict_table()) {
-    EXPECT_EQ(f.runner_question, f.verdict == Verdict::below_roofline) << f.name;
-    EXPECT_EQ(f.change_unjudged, f.verdict == Verdict::runner_differs) << f.name;
+  for (const verdict::VerdictFacts& f : verdict::verdict_table()) {
+    EXPECT_EQ(f.runner_question, f.verdict == verdict::Verdict::below_roofline) << f.name;
+    EXPECT_EQ(f.change_unjudged, f.verdict == verdict::Verdict::runner_differs) << f.name;
     if (f.change_unjudged) {
       EXPECT_FALSE(f.fails) << f.name;
       EXPECT_FALSE(f.gated) << f.name;
     }
-    EXPECT_EQ(verdict_about_runner(f.verdict), f.runner_question);
-    EXPECT_EQ(verdict_change_unjudged(f.verdict), f.change_unjudged);
+    EXPECT_EQ(verdict::verdict_about_runner(f.verdict), f.runner_question);
+    EXPECT_EQ(verdict::verdict_change_unjudged(f.verdict), f.change_unjudged);
   }
 }
 

@@ -9,7 +9,7 @@ namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 struct Fixture {
   RunRecord run;
-  Comparison c;
+  verdict::Comparison c;
   void add(const std::string& key, std::uint64_t bytes, double busbw,
            std::map<std::string, long long> algo) {
     BenchmarkResult r;
@@ -17,7 +17,7 @@ struct Fixture {
     r.choice = Choice{};
     r.choice->algo = algo;
     run.benchmarks.push_back(r);
-    KeyComparison k;
+    verdict::KeyComparison k;
     k.key = key;
     k.family = "coll";
     k.backend = "nccl";

@@ -61,8 +61,8 @@ TEST(publish_Pushgateway, GroupingIsPlatformHostSuiteScenario) {
 
 TEST(publish_Pushgateway, DriftGaugeIsOneForADriftKey) {
   const RunRecord run = testing::publish_run();
-  gate::Comparison c = testing::publish_comparison(run);
-  c.keys[1].verdict = gate::Verdict::drift;
+  verdict::Comparison c = testing::publish_comparison(run);
+  c.keys[1].verdict = verdict::Verdict::drift;
   const std::string text = pushgateway_exposition(run, c);
   const auto lines = lines_of(text);
   const std::string line =
@@ -75,7 +75,7 @@ TEST(publish_Pushgateway, DriftGaugeIsOneForADriftKey) {
 // as gate_failed 0, which every dashboard and alert rule reads as a pass (issue 58).
 TEST(publish_Pushgateway, ARunTheGateCouldNotJudgeIsNotPublishedAsAPass) {
   const RunRecord run = testing::publish_run();
-  gate::Comparison c = testing::publish_comparison(run);
+  verdict::Comparison c = testing::publish_comparison(run);
   c.exit_code = ExitCode::infra_failure;
   c.runner_busy = true;
   const auto lines = lines_of(pushgateway_exposition(run, c));
@@ -95,7 +95,7 @@ TEST(publish_Pushgateway, ARunTheGateCouldNotJudgeIsNotPublishedAsAPass) {
 
 TEST(publish_Pushgateway, ExpositionHasOneFamilyBlockPerMetricAndTheRunsFigures) {
   const RunRecord run = testing::publish_run();
-  const gate::Comparison c = testing::publish_comparison(run);
+  const verdict::Comparison c = testing::publish_comparison(run);
   const std::string text = pushgateway_exposition(run, c);
   ASSERT_FALSE(text.empty());
   EXPECT_EQ(text.back(), '\n');
@@ -156,7 +156,7 @@ TEST(publish_Pushgateway, KeysWithQuotesAreEscapedAndDuplicatesKeepTheFirst) {
   run.benchmarks[0].key = "odd \"key\" \\ here";
   run.benchmarks.push_back(run.benchmarks[0]);
   run.benchmarks.back().time_us = 999;
-  gate::Comparison c = testing::publish_comparison(run);
+  verdict::Comparison c = testing::publish_comparison(run);
   c.keys.clear();
   const std::string text = pushgateway_exposition(run, c);
   EXPECT_NE(text.find("fabricgate_time_seconds{key=\"odd \\\"key\\\" \\\\ here\"} " +
@@ -170,7 +170,7 @@ TEST(publish_Pushgateway, KeysWithQuotesAreEscapedAndDuplicatesKeepTheFirst) {
 
 TEST(publish_Webhook, TextHasHeadlineAndTopFailingKeysSlackEscaped) {
   const RunRecord run = testing::publish_run();
-  const gate::Comparison c = testing::publish_comparison(run);
+  const verdict::Comparison c = testing::publish_comparison(run);
   const nlohmann::json body = webhook_body(run, c);
   const std::string text = body.at("text").get<std::string>();
   EXPECT_EQ(text.rfind("*fabricgate " + slack_escape(c.headline()) + "*\n", 0), 0u) << text;
@@ -211,7 +211,7 @@ TEST(publish_Webhook, RunDataMakesNoMentionLinkOrFormattingInSlackText) {
     run.scenario = bad;
     run.ranks.front().host = bad;
     run.metadata["ci_run_url"] = "https://ci.example/run/1" + bad;
-    gate::Comparison c = testing::publish_comparison(run);
+    verdict::Comparison c = testing::publish_comparison(run);
     for (auto& k : c.keys) k.reason = bad;
     c.keys.front().key = bad;
     const std::string text = webhook_body(run, c).at("text").get<std::string>();
@@ -235,7 +235,7 @@ TEST(publish_Webhook, RunDataMakesNoMentionLinkOrFormattingInSlackText) {
 
 TEST(publish_Webhook, OnlyTheTopKeysAreListedAndTheRestCounted) {
   const RunRecord run = testing::publish_run();
-  const gate::Comparison c = testing::publish_comparison(run);
+  const verdict::Comparison c = testing::publish_comparison(run);
   const std::string text = webhook_body(run, c, 1).at("text").get<std::string>();
   EXPECT_NE(text.find("*REGRESSION*"), std::string::npos);
   EXPECT_EQ(text.find("*INVALID*"), std::string::npos);
@@ -245,7 +245,7 @@ TEST(publish_Webhook, OnlyTheTopKeysAreListedAndTheRestCounted) {
 
 TEST(publish_Github, StatusStateFollowsTheExitCode) {
   const RunRecord run = testing::publish_run();
-  gate::Comparison c = testing::publish_comparison(run);
+  verdict::Comparison c = testing::publish_comparison(run);
   const std::string context = github_status_context(run);
   EXPECT_EQ(context, "fabricgate/cpu-test-2c/cpu");
   nlohmann::json s = github_status_body(c, context, "https://ci/run/1");

@@ -111,7 +111,7 @@ TEST(publish_Targets, TokenFileWinsAndMustBeOneLine) {
 TEST(publish_Targets, PushgatewayPutsToTheEscapedGroupingPath) {
   RunRecord run = testing::publish_run();
   run.scenario = "algo:Ring";
-  const gate::Comparison c = testing::publish_comparison(run);
+  const verdict::Comparison c = testing::publish_comparison(run);
   const TargetSpec t = parse_target("pushgateway=http://gw:9091");
   const PublishSettings s = resolve_settings(
       {}, {t}, fake_env({{"FABRICGATE_PUSHGATEWAY_TOKEN", "pg-tok"}, {"GITHUB_TOKEN", "gh-tok"}}));
@@ -135,7 +135,7 @@ TEST(publish_Targets, PushgatewayPutsToTheEscapedGroupingPath) {
 // of the upload, so an error page that echoes either shows neither.
 TEST(publish_Targets, PushgatewayUserInformationIsASecret) {
   const RunRecord run = testing::publish_run();
-  const gate::Comparison c = testing::publish_comparison(run);
+  const verdict::Comparison c = testing::publish_comparison(run);
   for (const std::string url : {"http://alice:hunter2@gw:9091", "https://bob:hunter2@gw/prefix"}) {
     const TargetSpec t = parse_target("pushgateway=" + url);
     const PublishSettings s = resolve_settings({}, {t}, fake_env({}));
@@ -169,7 +169,7 @@ TEST(publish_Targets, ATokenGivenAsTokenFileIsNotEchoed) {
 
 TEST(publish_Targets, WebhookUrlIsASecretAndGithubTokenStaysWithGithub) {
   const RunRecord run = testing::publish_run();
-  const gate::Comparison c = testing::publish_comparison(run);
+  const verdict::Comparison c = testing::publish_comparison(run);
   const TargetSpec t = parse_target("webhook");
   const auto env = fake_env({{"FABRICGATE_WEBHOOK_URL", "https://hooks.example/T0/B0/s3cret"},
                              {"GITHUB_TOKEN", "gh-tok"}});
@@ -189,7 +189,7 @@ TEST(publish_Targets, WebhookUrlIsASecretAndGithubTokenStaysWithGithub) {
 
 TEST(publish_Targets, GithubStatusAndCommentRequests) {
   const RunRecord run = testing::publish_run();
-  const gate::Comparison c = testing::publish_comparison(run);
+  const verdict::Comparison c = testing::publish_comparison(run);
   const std::vector<TargetSpec> targets{parse_target("github-status"),
                                         parse_target("github-comment")};
   const auto env = fake_env({{"GITHUB_TOKEN", "gh-tok"},

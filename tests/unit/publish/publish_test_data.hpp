@@ -28,9 +28,9 @@ inline RunRecord publish_run() {
   return to_run(doc);
 }
 
-inline gate::KeyComparison key_comparison(const BenchmarkResult& b, gate::Verdict v,
-                                          std::string reason) {
-  gate::KeyComparison k;
+inline verdict::KeyComparison key_comparison(const BenchmarkResult& b, verdict::Verdict v,
+                                             std::string reason) {
+  verdict::KeyComparison k;
   k.key = b.key;
   k.verdict = v;
   k.reason = std::move(reason);
@@ -38,20 +38,21 @@ inline gate::KeyComparison key_comparison(const BenchmarkResult& b, gate::Verdic
 }
 
 // The all_reduce regressed to 0.9 of the baseline (with a '<' in its reason), the send passed.
-inline gate::Comparison publish_comparison(const RunRecord& run) {
-  gate::Comparison c;
+inline verdict::Comparison publish_comparison(const RunRecord& run) {
+  verdict::Comparison c;
   c.run_id = run.run_id;
   c.platform = run.platform;
   c.has_baseline = true;
   c.baseline_source = "baselines/cpu-test-2c.json";
-  gate::KeyComparison reduce =
-      key_comparison(run.benchmarks[0], gate::Verdict::regression, "busbw -10 % < -3 % tolerance");
-  reduce.judgement = gate::MetricJudgement{};
-  reduce.judgement->metric = gate::Metric::busbw_GBps;
+  verdict::KeyComparison reduce = key_comparison(run.benchmarks[0], verdict::Verdict::regression,
+                                                 "busbw -10 % < -3 % tolerance");
+  reduce.judgement = verdict::MetricJudgement{};
+  reduce.judgement->metric = verdict::Metric::busbw_GBps;
   reduce.judgement->performance_ratio = 0.9;
   c.keys.push_back(reduce);
-  c.keys.push_back(key_comparison(run.benchmarks[1], gate::Verdict::pass, "within tolerance"));
-  c.keys.push_back(key_comparison(run.benchmarks[2], gate::Verdict::invalid, "benchmark errored"));
+  c.keys.push_back(key_comparison(run.benchmarks[1], verdict::Verdict::pass, "within tolerance"));
+  c.keys.push_back(
+      key_comparison(run.benchmarks[2], verdict::Verdict::invalid, "benchmark errored"));
   c.exit_code = ExitCode::gate_failure;
   return c;
 }

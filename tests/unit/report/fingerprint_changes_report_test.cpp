@@ -40,21 +40,21 @@ Baseline baseline_of_three() {
   std::vector<RunRecord> runs;
   for (unsigned i = 0; i < 3; ++i)
     runs.push_back(testing::to_run(run_doc("base-" + std::to_string(i), "2.28.3", "mlx5_0", i)));
-  gate::BaselineBuildOptions o;
+  baseline::BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
-  Baseline b = gate::create_baseline(runs, o).baseline;
+  Baseline b = baseline::create_baseline(runs, o).baseline;
   // Through the file format: what compare reads is what `baseline create` wrote.
   return parse_baseline(baseline_to_json(b), "<test baseline>");
 }
 
-gate::Comparison compare(const Baseline& b, const json& run) {
+verdict::Comparison compare(const Baseline& b, const json& run) {
   return gate::compare_run(testing::to_run(run), &b, gate::CompareOptions{});
 }
 
 TEST(FingerprintChangesReport, NamesTheNcclVersionAndTheChangedVariableInEveryFormat) {
   const Baseline b = baseline_of_three();
   ASSERT_EQ(b.fingerprint_detail.at("nccl"), "2.28.3");
-  const gate::Comparison c = compare(b, run_doc("now", "2.28.9", "mlx5_1", 9));
+  const verdict::Comparison c = compare(b, run_doc("now", "2.28.9", "mlx5_1", 9));
   ASSERT_EQ(c.fingerprint_changes.size(), 2u);
   EXPECT_EQ(c.fingerprint_note, "");
 
@@ -84,7 +84,7 @@ TEST(FingerprintChangesReport, NamesTheNcclVersionAndTheChangedVariableInEveryFo
 
 TEST(FingerprintChangesReport, IdenticalFingerprintsSayNoDifference) {
   const Baseline b = baseline_of_three();
-  const gate::Comparison c = compare(b, run_doc("now", "2.28.3", "mlx5_0", 9));
+  const verdict::Comparison c = compare(b, run_doc("now", "2.28.3", "mlx5_0", 9));
   EXPECT_TRUE(c.fingerprint_changes.empty());
   EXPECT_NE(render(c, ReportFormat::console, {}).find("what changed: no fingerprint difference\n"),
             std::string::npos);
@@ -98,7 +98,7 @@ TEST(FingerprintChangesReport, ABaselineWithoutDetailSaysSoInsteadOfInventing) {
   json doc = baseline_to_json(baseline_of_three());
   doc.erase("fingerprint_detail");  // as written before the detail was kept
   const Baseline old = parse_baseline(doc, "<old baseline>");
-  const gate::Comparison c = compare(old, run_doc("now", "2.28.9", "mlx5_1", 9));
+  const verdict::Comparison c = compare(old, run_doc("now", "2.28.9", "mlx5_1", 9));
   EXPECT_TRUE(c.fingerprint_changes.empty());
   const std::string console = render(c, ReportFormat::console, {});
   EXPECT_NE(
@@ -114,7 +114,7 @@ TEST(FingerprintChangesReport, HostileValuesAreEscapedAndSecretsRedacted) {
   const Baseline b = baseline_of_three();
   json run = run_doc("now", "2.28.3", "mlx5_0\x1b[2J", 9);
   run["fingerprint"]["environment"]["variables"]["NCCL_PLUGIN_TOKEN"] = "hunter2";
-  const gate::Comparison c = compare(b, run);
+  const verdict::Comparison c = compare(b, run);
   const std::string console = render(c, ReportFormat::console, {});
   EXPECT_EQ(console.find('\x1b'), std::string::npos);
   EXPECT_NE(console.find("env/NCCL_IB_HCA: mlx5_0 -> mlx5_0\\x1b[2J"), std::string::npos)

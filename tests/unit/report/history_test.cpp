@@ -51,7 +51,7 @@ TEST(report_History, LastRunsOfAKeyWithChangeAndTrendOfASlowDrift) {
   }
   runs[5].keys.erase("k/bytes:1048576");  // a run that did not measure the key is skipped
   const KeyHistory h = key_history(runs, "k/bytes:1048576", HistoryMetric::automatic, 8);
-  EXPECT_EQ(h.metric, gate::Metric::busbw_GBps);  // 1 MiB is a bandwidth size by default (P15)
+  EXPECT_EQ(h.metric, verdict::Metric::busbw_GBps);  // 1 MiB is a bandwidth size by default (P15)
   ASSERT_EQ(h.points.size(), 8u);
   EXPECT_EQ(h.points.front().run_id, "r13");  // the newest 8 of 11, oldest first (r15 left out)
   EXPECT_EQ(h.points.back().run_id, "r21");
@@ -92,13 +92,13 @@ TEST(report_History, TimeMetricForLatencySizesAndTrendSignInverted) {
                                   run("b", "2026-11-02T00:00:00Z", 1)};
   runs[1].keys["k/bytes:8"].time_us = 8;  // faster
   const KeyHistory h = key_history(runs, "k/bytes:8", HistoryMetric::automatic, 0);
-  EXPECT_EQ(h.metric, gate::Metric::time_us);
+  EXPECT_EQ(h.metric, verdict::Metric::time_us);
   const auto t = trend_of(h);
   ASSERT_TRUE(t.has_value());
   EXPECT_NEAR(t->first_to_last, -0.2, 1e-12);
   EXPECT_NEAR(t->performance_first_to_last, 0.25, 1e-12);  // 10 us -> 8 us is 25 % better
   EXPECT_EQ(key_history(runs, "k/bytes:8", HistoryMetric::busbw, 0).metric,
-            gate::Metric::busbw_GBps);
+            verdict::Metric::busbw_GBps);
   EXPECT_TRUE(key_history(runs, "nope", HistoryMetric::automatic, 0).points.empty());
   EXPECT_FALSE(
       trend_of(key_history({runs[0]}, "k/bytes:8", HistoryMetric::automatic, 0)).has_value());
@@ -217,7 +217,7 @@ TEST(report_HistoryRealRuns, H200RunsInStartOrderAndP2pDisabledRunStandsOut) {
 
   const std::string key = "coll/nccl/all_gather/float32/bytes:1073741824/ranks:2/oop";
   const KeyHistory h = key_history(scan.runs, key, HistoryMetric::automatic, 0);
-  EXPECT_EQ(h.metric, gate::Metric::busbw_GBps);
+  EXPECT_EQ(h.metric, verdict::Metric::busbw_GBps);
   ASSERT_GE(h.points.size(), 7u);
   // NCCL_P2P_DISABLE=1 (run 191541) moves the data through shared memory: the slowest of all.
   const auto slowest = std::min_element(

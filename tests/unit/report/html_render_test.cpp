@@ -14,8 +14,8 @@ namespace fabricgate::report {
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
-using gate::KeyComparison;
-using gate::Verdict;
+using verdict::KeyComparison;
+using verdict::Verdict;
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
@@ -57,8 +57,8 @@ KeyComparison pair(int src, int dst, Verdict v, double rate) {
   return k;
 }
 
-gate::Comparison sample() {
-  gate::Comparison c;
+verdict::Comparison sample() {
+  verdict::Comparison c;
   c.run_id = "20261129T191514Z-quick-default";
   c.platform = "h200-sxm-x2-nv18";
   c.run_source = "results/h200-sxm-x2-nv18/20261129T191514Z-quick-default/run.json";
@@ -78,8 +78,8 @@ gate::Comparison sample() {
   changed.notes = {{"P19", "warn", "channels {24} -> {22}"}};
   KeyComparison& slow = c.keys[5];  // all_gather 1 GiB
   slow.verdict = Verdict::regression;
-  gate::MetricJudgement j;
-  j.metric = gate::Metric::busbw_GBps;
+  verdict::MetricJudgement j;
+  j.metric = verdict::Metric::busbw_GBps;
   j.baseline_median = 255;
   j.current_median = 200;
   j.performance_ratio = 200.0 / 255;
@@ -120,7 +120,7 @@ TEST(report_Html, HeadlineFailingKeysFirstVersionsNotesAndEscaping) {
 }
 
 TEST(report_Html, OneFigurePairPerCollectiveWithBandsMarkersAndAPairMatrix) {
-  const gate::Comparison c = sample();
+  const verdict::Comparison c = sample();
   HtmlInputs in;
   const std::string html = render_html(c, in);
   EXPECT_EQ(count(html, "class=\"plot plot-rate plot-busbw\""), 2u);
@@ -140,7 +140,7 @@ TEST(report_Html, OneFigurePairPerCollectiveWithBandsMarkersAndAPairMatrix) {
 }
 
 TEST(report_Html, TrendPlotsFromHistory) {
-  const gate::Comparison c = sample();
+  const verdict::Comparison c = sample();
   HtmlInputs in;
   for (int i = 0; i < 4; ++i) {
     IndexedRun r;
@@ -170,7 +170,7 @@ TEST(report_MermaidChart, BarsForBaselineLineForTheRun) {
   EXPECT_EQ(mermaid_rate_chart("one", {&a}), "");
   EXPECT_EQ(mermaid_rate_chart("same size twice", {&a, &a}), "");
 
-  gate::Comparison c = sample();
+  verdict::Comparison c = sample();
   const std::string md = render_markdown(c, RenderOptions{});
   EXPECT_EQ(count(md, "```mermaid"), 2u)
       << "one chart per collective (the pair keys have one size)";

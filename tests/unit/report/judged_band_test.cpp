@@ -12,7 +12,7 @@ namespace fabricgate::report {
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
-using gate::Verdict;
+using verdict::Verdict;
 
 RunRecord run_at(const std::string& id, std::uint64_t bytes, std::vector<double> times) {
   testing::ResultSpec s;
@@ -27,30 +27,30 @@ Baseline baseline_of(std::uint64_t bytes) {
   std::vector<RunRecord> runs;
   for (unsigned i = 0; i < 5; ++i)
     runs.push_back(run_at("b" + std::to_string(i), bytes, testing::noisy(40, 0.01, 5, i + 1)));
-  gate::BaselineBuildOptions o;
+  baseline::BaselineBuildOptions o;
   o.now = "2026-12-01T00:00:00Z";
   // One sitting of synthetic launches: the drawn band is the subject here, so no between-sitting
   // term (with the default allowance one sitting gates nothing: UNMEASURED).
   o.policy.session_allowance = 0;
-  return gate::create_baseline(runs, o).baseline;
+  return baseline::create_baseline(runs, o).baseline;
 }
 
-const gate::KeyComparison& only_key(const gate::Comparison& c) { return c.keys.at(0); }
+const verdict::KeyComparison& only_key(const verdict::Comparison& c) { return c.keys.at(0); }
 
 // Time is judged here (8 KiB is latency-bound, P15): the worse edge is the upper limit.
 TEST(report_JudgedBand, JustInsideTheDrawnLinePassesJustOutsideFails) {
   const std::uint64_t bytes = 8192;
   const Baseline b = baseline_of(bytes);
-  const gate::Comparison first = gate::compare_run(run_at("now", bytes, {40, 40, 40}), &b, {});
-  const gate::KeyComparison& k = only_key(first);
+  const verdict::Comparison first = gate::compare_run(run_at("now", bytes, {40, 40, 40}), &b, {});
+  const verdict::KeyComparison& k = only_key(first);
   ASSERT_TRUE(k.judgement);
-  ASSERT_EQ(k.judgement->metric, gate::Metric::time_us);
-  const auto drawn = judged_band(k, gate::Metric::time_us);
+  ASSERT_EQ(k.judgement->metric, verdict::Metric::time_us);
+  const auto drawn = judged_band(k, verdict::Metric::time_us);
   ASSERT_TRUE(drawn);
   EXPECT_DOUBLE_EQ(drawn->low, k.judgement->lower_limit);
   EXPECT_DOUBLE_EQ(drawn->high, k.judgement->upper_limit);
   EXPECT_DOUBLE_EQ(drawn->high * (1 - k.judgement->tolerance), k.judgement->baseline_median);
-  EXPECT_FALSE(judged_band(k, gate::Metric::algbw_GBps)) << "no band on a metric not judged";
+  EXPECT_FALSE(judged_band(k, verdict::Metric::algbw_GBps)) << "no band on a metric not judged";
 
   const double inside = drawn->high * 0.999;
   const double outside = drawn->high * 1.001;

@@ -135,7 +135,7 @@ TEST(report_MarkupEscape, CodeSpansHoldAnyTextLiterally) {
 TEST(report_MarkupEscape, TheMarkdownReportMakesNoMarkupFromRunData) {
   if (!have_cmark()) GTEST_SKIP() << "cmark-gfm not installed (ci/bootstrap installs it)";
   for (const std::string& bad : kHostile) {
-    gate::Comparison c;
+    verdict::Comparison c;
     c.run_id = "run-1";
     c.platform = "p";
     c.has_baseline = true;
@@ -144,18 +144,18 @@ TEST(report_MarkupEscape, TheMarkdownReportMakesNoMarkupFromRunData) {
     c.run_complete = false;
     c.warnings = {bad};
     c.capture.network = bad;
-    gate::KeyComparison k;
+    verdict::KeyComparison k;
     k.key = "coll/nccl/" + bad;
     k.family = bad;
     k.backend = bad;
     k.op = bad;
     k.bytes = 8;
     k.nranks = 2;
-    k.verdict = gate::Verdict::regression;
+    k.verdict = verdict::Verdict::regression;
     k.reason = bad;
     k.time_us_now = 10;
     k.time_us_baseline = 9;
-    gate::KeyComparison k2 = k;
+    verdict::KeyComparison k2 = k;
     k2.bytes = 16;
     k2.key += "/16";
     c.keys = {k, k2};
@@ -172,7 +172,7 @@ TEST(report_MarkupEscape, TheMarkdownReportMakesNoMarkupFromRunData) {
     EXPECT_FALSE(std::regex_search(prose, mention)) << bad << ":\n" << md;
     const std::string clean = render(
         [&] {
-          gate::Comparison d = c;
+          verdict::Comparison d = c;
           d.version_changes = {{"nccl", "2.27.7", "x"}};
           d.incomplete_reason = d.capture.network = "x";
           d.warnings = {"x"};

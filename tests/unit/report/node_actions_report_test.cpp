@@ -9,8 +9,8 @@ namespace fabricgate::report {
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
-gate::Comparison with_actions(std::size_t n) {
-  gate::Comparison c;
+verdict::Comparison with_actions(std::size_t n) {
+  verdict::Comparison c;
   c.run_id = "r1";
   c.platform = "h200-sxm-x8";
   c.node_layout = "1024 nodes x 8 ranks";

@@ -14,8 +14,8 @@ namespace fabricgate::report {
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
-using gate::KeyComparison;
-using gate::Verdict;
+using verdict::KeyComparison;
+using verdict::Verdict;
 
 KeyComparison key(const std::string& name, Verdict v) {
   KeyComparison k;
@@ -33,8 +33,8 @@ KeyComparison key(const std::string& name, Verdict v) {
 }
 
 // 100 passing keys with a P09 note, 48 skipped for one reason and 2 for another, one regression.
-gate::Comparison suite_of_many() {
-  gate::Comparison c;
+verdict::Comparison suite_of_many() {
+  verdict::Comparison c;
   c.run_id = "r1";
   c.platform = "cpu-test";
   c.has_baseline = true;
@@ -101,7 +101,7 @@ TEST(QuietConsole, VerboseListsEveryKeyWithItsNotes) {
 }
 
 TEST(QuietConsole, AllPassingFitsInAFewLines) {
-  gate::Comparison c = suite_of_many();
+  verdict::Comparison c = suite_of_many();
   c.keys.erase(c.keys.begin());  // the regression
   c.exit_code = ExitCode::pass;
   const std::string out = render_console(c, RenderOptions{});
@@ -112,7 +112,7 @@ TEST(QuietConsole, AllPassingFitsInAFewLines) {
 }
 
 TEST(QuietConsole, NewKeysAreOneLineThatSaysHowToAddThem) {
-  gate::Comparison c;
+  verdict::Comparison c;
   c.has_baseline = true;
   for (int i = 0; i < 9; ++i)
     c.keys.push_back(
@@ -127,7 +127,7 @@ TEST(QuietConsole, NewKeysAreOneLineThatSaysHowToAddThem) {
 }
 
 TEST(QuietConsole, RunTextIsShownWithoutControlCharacters) {
-  gate::Comparison c;
+  verdict::Comparison c;
   KeyComparison k = key("coll/mpi/x/bytes:8/ranks:2/oop", Verdict::skipped);
   k.reason = "skipped: evil\033[2J\rtext";
   c.keys.push_back(k);

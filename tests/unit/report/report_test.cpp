@@ -17,9 +17,9 @@ namespace fabricgate::report {
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
-using gate::Comparison;
-using gate::KeyComparison;
-using gate::Verdict;
+using verdict::Comparison;
+using verdict::KeyComparison;
+using verdict::Verdict;
 
 KeyComparison key(const std::string& name, std::uint64_t bytes, Verdict v) {
   KeyComparison k;
@@ -55,8 +55,8 @@ Comparison sample() {
 
   KeyComparison reg = key("coll/nccl/all_reduce/float32/sum/bytes:268435456/ranks:8/oop",
                           256u << 20, Verdict::regression);
-  gate::MetricJudgement j;
-  j.metric = gate::Metric::busbw_GBps;
+  verdict::MetricJudgement j;
+  j.metric = verdict::Metric::busbw_GBps;
   j.baseline_median = 85;
   j.current_median = 80;
   j.performance_ratio = 80.0 / 85.0;
@@ -183,7 +183,7 @@ TEST(report_Junit, ARunnerBusyRunSkipsItsLoadMadeFailuresAndKeepsTheOthers) {
 TEST(report_Console, RunnerEvidenceFromOtherUsersIsShownEscaped) {
   Comparison c = sample();
   c.host_id = "h\x1b]0;t\x07";
-  gate::ForeignGpuProcess p;
+  verdict::ForeignGpuProcess p;
   p.pid = 4242;
   p.name = "miner\x1b]0;owned\x07\r";
   p.gpu_uuid = "GPU-1";
@@ -237,8 +237,8 @@ TEST(report_Console, ANotJudgedRunFitsTwelveLinesAndSaysWhatToDo) {
   c.busy_threshold = 0.25;
   c.host_cpu_pressure = 0.9;
   c.exit_code = ExitCode::infra_failure;  // a settled judgement, as judge_run hands it over
-  c.settled.cause = gate::OutcomeCause::runner_busy;
-  c.settled.change = gate::ChangeAnswer::runner_busy;
+  c.settled.cause = verdict::OutcomeCause::runner_busy;
+  c.settled.change = verdict::ChangeAnswer::runner_busy;
   c.settled.change_failing = 61;
   const std::string out = render_console(c, {});
   EXPECT_LE(std::count(out.begin(), out.end(), '\n'), 12) << out;

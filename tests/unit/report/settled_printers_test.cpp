@@ -13,11 +13,11 @@ namespace fabricgate::report {
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
-using gate::ChangeAnswer;
-using gate::Comparison;
-using gate::KeyComparison;
-using gate::OutcomeCause;
-using gate::Verdict;
+using verdict::ChangeAnswer;
+using verdict::Comparison;
+using verdict::KeyComparison;
+using verdict::OutcomeCause;
+using verdict::Verdict;
 
 Comparison with_keys(Verdict v) {
   Comparison c;

@@ -39,9 +39,9 @@ std::vector<IndexedRun> history(double step) {
   return runs;
 }
 
-gate::Comparison one_key_comparison() {
-  gate::Comparison c;
-  gate::KeyComparison k;
+verdict::Comparison one_key_comparison() {
+  verdict::Comparison c;
+  verdict::KeyComparison k;
   k.key = kKey;
   k.family = "coll";
   k.backend = "nccl";
@@ -62,7 +62,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 }
 
 TEST(TrendChangePoints, AKnownStepGetsOneMarkerAtItsFirstRun) {
-  const gate::Comparison c = one_key_comparison();
+  const verdict::Comparison c = one_key_comparison();
   const auto groups = curve_groups(c);
   ASSERT_EQ(groups.size(), 1u);
   const std::string svg = trend_plot_svg(groups.front(), history(-0.10), 16);
@@ -81,7 +81,7 @@ TEST(TrendChangePoints, AKnownStepGetsOneMarkerAtItsFirstRun) {
 }
 
 TEST(TrendChangePoints, AnAaHistoryGetsNoMarker) {
-  const gate::Comparison c = one_key_comparison();
+  const verdict::Comparison c = one_key_comparison();
   const std::string svg = trend_plot_svg(curve_groups(c).front(), history(0), 16);
   ASSERT_FALSE(svg.empty());
   EXPECT_EQ(svg.find("change-point"), std::string::npos) << svg;

@@ -20,7 +20,8 @@ namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt
 
 namespace fs = std::filesystem;
-namespace fg = fabricgate::gate;
+namespace gate = fabricgate::gate;
+namespace verdict = fabricgate::verdict;
 namespace fr = fabricgate::roofline;
 using nlohmann::json;
 
@@ -28,8 +29,8 @@ namespace {
 
 const fs::path kSource = FABRICGATE_SOURCE_DIR;
 
-fg::CompareOptions with_roofline() {
-  fg::CompareOptions o;
+gate::CompareOptions with_roofline() {
+  gate::CompareOptions o;
   o.roofline_dirs = {kSource / "policies"};
   return o;
 }
@@ -82,13 +83,13 @@ fabricgate::RunRecord variant(const fs::path& committed, const std::function<voi
   return run;
 }
 
-std::size_t count(const fg::Comparison& c, fg::Verdict v) {
+std::size_t count(const verdict::Comparison& c, verdict::Verdict v) {
   std::size_t n = 0;
   for (const auto& k : c.keys) n += k.verdict == v ? 1 : 0;
   return n;
 }
 
-const fg::KeyComparison* key(const fg::Comparison& c, const std::string& name) {
+const verdict::KeyComparison* key(const verdict::Comparison& c, const std::string& name) {
   for (const auto& k : c.keys) {
     if (k.key == name) return &k;
   }
@@ -107,10 +108,12 @@ TEST(RooflineCommittedRuns, OneH200HostCopiesPassWithTheirFraction) {
   ASSERT_GE(dirs.size(), 7u);
   dirs.resize(7);
   for (const fs::path& dir : dirs) {
-    const fg::Comparison c = fg::compare_run(fabricgate::load_run(dir), nullptr, with_roofline());
+    const verdict::Comparison c =
+        gate::compare_run(fabricgate::load_run(dir), nullptr, with_roofline());
     EXPECT_EQ(c.exit_code, fabricgate::ExitCode::pass) << dir << ": " << c.headline();
-    EXPECT_EQ(count(c, fg::Verdict::below_roofline) + count(c, fg::Verdict::dip), 0u) << dir;
-    const fg::KeyComparison* k = key(c, kH2d1GiB);
+    EXPECT_EQ(count(c, verdict::Verdict::below_roofline) + count(c, verdict::Verdict::dip), 0u)
+        << dir;
+    const verdict::KeyComparison* k = key(c, kH2d1GiB);
     ASSERT_NE(k, nullptr);
     ASSERT_TRUE(k->roofline);
     EXPECT_EQ(k->roofline->status, fr::Status::within);
@@ -133,11 +136,11 @@ TEST(RooflineCommittedRuns, LinkTrainedBelowItsMaximumWithHalvedCopiesFails) {
       pcie["downtrained"] = true;
       scale_rates(doc, "hostcopy", 0.5);
     });
-    const fg::Comparison c = fg::compare_run(run, nullptr, with_roofline());
+    const verdict::Comparison c = gate::compare_run(run, nullptr, with_roofline());
     EXPECT_EQ(c.exit_code, fabricgate::ExitCode::gate_failure) << c.headline();
-    const fg::KeyComparison* k = key(c, kH2d1GiB);
+    const verdict::KeyComparison* k = key(c, kH2d1GiB);
     ASSERT_NE(k, nullptr);
-    EXPECT_EQ(k->verdict, fg::Verdict::below_roofline);
+    EXPECT_EQ(k->verdict, verdict::Verdict::below_roofline);
     EXPECT_NE(k->reason.find("BELOW-ROOFLINE"), std::string::npos) << k->reason;
     EXPECT_NE(k->reason.find("PCIe Gen5 x16"), std::string::npos) << k->reason;
     EXPECT_NE(k->reason.find(named), std::string::npos) << k->reason;
@@ -145,7 +148,7 @@ TEST(RooflineCommittedRuns, LinkTrainedBelowItsMaximumWithHalvedCopiesFails) {
     EXPECT_NEAR(k->roofline->fraction, 0.439, 0.005);
     // The pageable copies have no floor and the small ones are latency-bound: not failed.
     EXPECT_EQ(key(c, "hostcopy/cuda/h2d/pageable/gpu:0/bytes:1073741824")->verdict,
-              fg::Verdict::new_key);
+              verdict::Verdict::new_key);
   }
 }
 
@@ -161,14 +164,15 @@ TEST(RooflineCommittedRuns, HalfSpeedLinkWithoutBaselineIsNeverAPass) {
     scale_rates(doc, "hostcopy", 0.5);
   });
   const auto unchanged = fabricgate::load_run(committed);
-  for (const fg::GateMode gate : {fg::GateMode::change, fg::GateMode::fleet, fg::GateMode::both}) {
-    fg::CompareOptions o = with_roofline();
+  for (const verdict::GateMode gate :
+       {verdict::GateMode::change, verdict::GateMode::fleet, verdict::GateMode::both}) {
+    gate::CompareOptions o = with_roofline();
     o.gate = gate;
-    const fg::Comparison c = fg::compare_run(halved, nullptr, o);
-    const fg::Comparison quiet = fg::compare_run(unchanged, nullptr, o);
+    const verdict::Comparison c = gate::compare_run(halved, nullptr, o);
+    const verdict::Comparison quiet = gate::compare_run(unchanged, nullptr, o);
     EXPECT_EQ(quiet.exit_code, fabricgate::ExitCode::pass) << quiet.headline();
     EXPECT_TRUE(quiet.below_roofline_unjudged.empty());
-    if (gate == fg::GateMode::change) {
+    if (gate == verdict::GateMode::change) {
       EXPECT_EQ(c.exit_code, fabricgate::ExitCode::infra_failure) << c.headline();
       ASSERT_FALSE(c.below_roofline_unjudged.empty());
       const std::string head = c.headline();
@@ -178,7 +182,7 @@ TEST(RooflineCommittedRuns, HalfSpeedLinkWithoutBaselineIsNeverAPass) {
       EXPECT_NE(head.find("trained at Gen5 x8"), std::string::npos) << head;
       EXPECT_NE(head.find(" % of the "), std::string::npos) << head;
       EXPECT_NE(c.runner_line().find("BELOW-ROOFLINE"), std::string::npos) << c.runner_line();
-      const json j = fg::comparison_to_json(c);
+      const json j = verdict::comparison_to_json(c);
       EXPECT_EQ(j.at("runner").at("verdict"), "BELOW-ROOFLINE") << j.at("runner").dump();
     } else {
       EXPECT_EQ(c.exit_code, fabricgate::ExitCode::gate_failure) << c.headline();
@@ -202,23 +206,23 @@ TEST(RooflineCommittedRuns, TwoH200RunsPassWithAndWithoutTheBaseline) {
   for (const fs::path& dir : dirs) {
     const fabricgate::RunRecord run = fabricgate::load_run(dir);
     if (std::find(injected.begin(), injected.end(), dir.filename().string()) != injected.end()) {
-      const fg::Comparison c = fg::compare_run(run, nullptr, with_roofline());
+      const verdict::Comparison c = gate::compare_run(run, nullptr, with_roofline());
       // all_gather 1 GiB: 116.7 GB/s (8 channels) and 25.1 GB/s (SHM) of 450: under 45 %.
-      const fg::KeyComparison* k =
+      const verdict::KeyComparison* k =
           key(c, "coll/nccl/all_gather/float32/bytes:1073741824/ranks:2/oop");
       ASSERT_NE(k, nullptr);
-      EXPECT_EQ(k->verdict, fg::Verdict::below_roofline) << dir;
+      EXPECT_EQ(k->verdict, verdict::Verdict::below_roofline) << dir;
       EXPECT_EQ(c.exit_code, fabricgate::ExitCode::gate_failure) << dir;
       continue;
     }
     for (const fabricgate::Baseline* b :
          {static_cast<const fabricgate::Baseline*>(nullptr), &baseline}) {
-      fg::CompareOptions o = with_roofline();
+      gate::CompareOptions o = with_roofline();
       o.force = true;
       o.force_platform = true;
-      fg::Comparison c;
+      verdict::Comparison c;
       try {
-        c = fg::compare_run(run, b, o);
+        c = gate::compare_run(run, b, o);
       } catch (const fabricgate::InputError& e) {
         // P02: a run with several GPUs per process is not compared with this baseline at all.
         EXPECT_NE(b, nullptr) << dir << ": " << e.what();
@@ -239,16 +243,16 @@ TEST(RooflineCommittedRuns, HalvedBusbwFailsBelowTheNvLinkRoofline) {
   const fs::path committed =
       kSource / "results/h200-sxm-x2-nv18/20261129T191611Z-nccl-reference-default";
   const auto run = variant(committed, [](json& doc) { scale_rates(doc, "coll", 0.5); });
-  const fg::Comparison c = fg::compare_run(run, nullptr, with_roofline());
+  const verdict::Comparison c = gate::compare_run(run, nullptr, with_roofline());
   EXPECT_EQ(c.exit_code, fabricgate::ExitCode::gate_failure);
   // all_reduce 1 GiB: 327.2 / 2 = 163.6 GB/s busbw = 36.4 % of NVLink4x18's 450 GB/s < 45 %.
-  const fg::KeyComparison* k =
+  const verdict::KeyComparison* k =
       key(c, "coll/nccl/all_reduce/float32/sum/bytes:1073741824/ranks:2/oop");
   ASSERT_NE(k, nullptr);
-  EXPECT_EQ(k->verdict, fg::Verdict::below_roofline);
+  EXPECT_EQ(k->verdict, verdict::Verdict::below_roofline);
   EXPECT_NE(k->reason.find("NVLink4x18"), std::string::npos) << k->reason;
   EXPECT_NEAR(k->roofline->fraction, 0.3636, 0.002);
-  EXPECT_GE(count(c, fg::Verdict::below_roofline), 10u);
+  EXPECT_GE(count(c, verdict::Verdict::below_roofline), 10u);
 }
 
 TEST(RooflineCommittedRuns, NvlsAndTreeAboveTheTierAreLabelledNotFailed) {
@@ -265,25 +269,25 @@ TEST(RooflineCommittedRuns, NvlsAndTreeAboveTheTierAreLabelledNotFailed) {
     }
     scale_rates(doc, "coll", 1.3);  // broadcast 365 -> 475 GB/s: above 450
   });
-  const fg::Comparison c = fg::compare_run(run, nullptr, with_roofline());
-  EXPECT_EQ(count(c, fg::Verdict::below_roofline), 0u);
-  const fg::KeyComparison* ar =
+  const verdict::Comparison c = gate::compare_run(run, nullptr, with_roofline());
+  EXPECT_EQ(count(c, verdict::Verdict::below_roofline), 0u);
+  const verdict::KeyComparison* ar =
       key(c, "coll/nccl/all_reduce/float32/sum/bytes:1073741824/ranks:2/oop");
-  const fg::KeyComparison* bc =
+  const verdict::KeyComparison* bc =
       key(c, "coll/nccl/broadcast/float32/root:0/bytes:1073741824/ranks:2/oop");
   ASSERT_TRUE(ar && bc && ar->roofline && bc->roofline);
   EXPECT_EQ(ar->roofline->status, fr::Status::not_physical);
   EXPECT_EQ(bc->roofline->status, fr::Status::not_physical);
   EXPECT_NE(bc->roofline->text.find("a tree"), std::string::npos);
-  EXPECT_NE(ar->verdict, fg::Verdict::below_roofline);
+  EXPECT_NE(ar->verdict, verdict::Verdict::below_roofline);
 }
 
 TEST(RooflineCommittedRuns, ControlScenariosAreNotJudgedAgainstTheHardware) {
   // NVLink off on purpose (P13): 2x H200 over PCIe would be far below the NVLink roofline.
   const auto run = fabricgate::load_run(
       kSource / "results/h200-sxm-x2-nv18/controls/20261129T210301Z-controls-nvlink-off");
-  const fg::Comparison c = fg::compare_run(run, nullptr, with_roofline());
-  EXPECT_EQ(count(c, fg::Verdict::below_roofline), 0u);
+  const verdict::Comparison c = gate::compare_run(run, nullptr, with_roofline());
+  EXPECT_EQ(count(c, verdict::Verdict::below_roofline), 0u);
 }
 
 // A DIP is re-measured like a REGRESSION: on one H200 the bidirectional 1 GiB copy moves 3-4 %
@@ -308,31 +312,32 @@ TEST(RooflineCommittedRuns, ADipIsConfirmedByLaterLaunchesLikeARegression) {
     }
   };
   const fabricgate::RunRecord first = variant(dir, dipped);
-  ASSERT_EQ(key(fg::compare_run(first, nullptr, with_roofline()), bi1g)->verdict, fg::Verdict::dip);
+  ASSERT_EQ(key(gate::compare_run(first, nullptr, with_roofline()), bi1g)->verdict,
+            verdict::Verdict::dip);
 
   std::vector<std::vector<std::string>> asked;
   const auto launcher = [&](const fabricgate::RunRecord& answer) {
     return [&asked, answer](const std::vector<std::string>& keys, std::size_t attempt) {
       asked.push_back(keys);
-      return fg::ConfirmationLaunch{answer, attempt == 1 ? "confirm" : "confirm-2"};
+      return gate::ConfirmationLaunch{answer, attempt == 1 ? "confirm" : "confirm-2"};
     };
   };
-  const fg::Comparison overturned = fg::compare_with_confirmation(
+  const verdict::Comparison overturned = gate::compare_with_confirmation(
       first, nullptr, with_roofline(), {}, launcher(fabricgate::load_run(dir)));
   ASSERT_EQ(asked.size(), 1u);  // the clean launch settles it
   EXPECT_NE(std::find(asked[0].begin(), asked[0].end(), bi1g), asked[0].end());
   EXPECT_NE(std::find(asked[0].begin(), asked[0].end(), bi256m), asked[0].end());
-  const fg::KeyComparison* k = key(overturned, bi1g);
-  EXPECT_EQ(k->verdict, fg::Verdict::ambiguous) << k->reason;
+  const verdict::KeyComparison* k = key(overturned, bi1g);
+  EXPECT_EQ(k->verdict, verdict::Verdict::ambiguous) << k->reason;
   EXPECT_NE(k->reason.find("the dip is not in every launch"), std::string::npos) << k->reason;
   EXPECT_EQ(overturned.exit_code, fabricgate::ExitCode::pass);
 
   asked.clear();
-  const fg::Comparison upheld =
-      fg::compare_with_confirmation(first, nullptr, with_roofline(), {}, launcher(first));
+  const verdict::Comparison upheld =
+      gate::compare_with_confirmation(first, nullptr, with_roofline(), {}, launcher(first));
   EXPECT_EQ(asked.size(), 2u);  // the confirmation and the one after the gap
   k = key(upheld, bi1g);
-  EXPECT_EQ(k->verdict, fg::Verdict::dip) << k->reason;
+  EXPECT_EQ(k->verdict, verdict::Verdict::dip) << k->reason;
   EXPECT_NE(k->reason.find("confirmed: the dip in all 3 launches"), std::string::npos) << k->reason;
   EXPECT_EQ(upheld.exit_code, fabricgate::ExitCode::gate_failure);
 }

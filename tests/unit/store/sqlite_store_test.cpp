@@ -71,7 +71,7 @@ TEST(SqliteStore, TheDashboardShowsTheNodesARunBlamedWithTheirSeverity) {
   run.scenario = "default";
   run.run_id = "r1";
   run.started_at = "2026-01-01T00:01:00Z";
-  gate::Comparison c;
+  verdict::Comparison c;
   c.has_baseline = true;
   c.exit_code = ExitCode::gate_failure;
   c.cluster_findings.push_back({"NODE-MISMATCH", true, "fgsnode2", "driver", "driver differs", ""});
@@ -110,7 +110,7 @@ TEST(SqliteStore, LabelsGiveTheDashboardItsMeasuredPrecision) {
   run.platform = "p";
   run.suite = "cpu";
   run.scenario = "default";
-  gate::Comparison failed;
+  verdict::Comparison failed;
   failed.has_baseline = true;
   failed.exit_code = ExitCode::gate_failure;
   const std::vector<std::pair<std::string, std::string>> runs = {
@@ -187,7 +187,7 @@ TEST(SqliteStore, TheDashboardHeadlineIsTheGatesOutcome) {
   run.suite = "cpu";
   run.scenario = "default";
   const auto record = [&](const std::string& id, bool has_baseline, ExitCode exit_code) {
-    gate::Comparison c;
+    verdict::Comparison c;
     c.has_baseline = has_baseline;
     c.exit_code = exit_code;
     run.run_id = id;

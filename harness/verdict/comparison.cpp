@@ -171,10 +171,11 @@ std::string Comparison::headline() const {
 
 namespace {
 
-std::size_t count_reference(const std::vector<KeyComparison>& keys, const std::string& ref) {
+std::size_t count_reference(const std::vector<KeyComparison>& keys,
+                            bool (*family)(std::string_view)) {
   std::size_t n = 0;
   for (const KeyComparison& k : keys) {
-    if (k.judgement && facts_of(k.verdict).gated && k.judgement->reference.starts_with(ref)) ++n;
+    if (k.judgement && facts_of(k.verdict).gated && family(k.judgement->reference)) ++n;
   }
   return n;
 }
@@ -186,8 +187,8 @@ std::string Comparison::change_line() const {
   if (settled.change == ChangeAnswer::not_asked)
     return "Change: not asked (--gate fleet judges the runner)";
   const std::size_t failing = settled.change_failing;
-  const std::size_t host = count_reference(keys, "host");
-  const std::size_t fleet = count_reference(keys, "fleet");
+  const std::size_t host = count_reference(keys, reference::is_host_level);
+  const std::size_t fleet = count_reference(keys, reference::is_fleet);
   std::string line;
   switch (settled.change) {
     case ChangeAnswer::runner_busy:

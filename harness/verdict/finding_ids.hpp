@@ -3,6 +3,8 @@
 // (ClusterFinding::id), the runner question's answers (SettledOutcome::runner) and what a key was
 // judged against (MetricJudgement::reference). Rules,
 // printers, node actions and the store compare with these constants, never with a literal.
+#include <string_view>
+
 namespace fabricgate::verdict {
 
 namespace finding_id {
@@ -32,6 +34,12 @@ inline constexpr const char* host_baseline = "host-baseline";    // this host's 
 inline constexpr const char* host_history = "host-history";      // its earlier launches (store)
 inline constexpr const char* fleet_for_host = "fleet-for-host";  // the fleet's band, NOISY host
 inline constexpr const char* host_anchor = "host-anchor";        // its first accepted level (store)
+
+// The two families the Change line counts: judged against this host's own level, or the fleet's.
+inline bool is_host_level(std::string_view r) {
+  return r == host_baseline || r == host_history || r == host_anchor;
+}
+inline bool is_fleet(std::string_view r) { return r == fleet || r == fleet_for_host; }
 }  // namespace reference
 
 }  // namespace fabricgate::verdict

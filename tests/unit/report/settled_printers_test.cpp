@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/report/render.hpp"
+#include "harness/verdict/finding_ids.hpp"
 
 namespace fabricgate::report {
 namespace {
@@ -98,6 +99,27 @@ TEST(report_SettledPrinters, TheSettledCauseNamesTheHeadline) {
   c.settled.change = ChangeAnswer::runner_busy;
   EXPECT_EQ(c.headline().rfind("RUNNER BUSY, NOT JUDGED", 0), 0U) << c.headline();
   EXPECT_NE(c.change_line().find("Change: not judged, the runner was busy"), std::string::npos)
+      << c.change_line();
+}
+
+// The Change line counts the keys judged against this host's own level and against the fleet by
+// the named references, each in one family: "fleet-for-host" is the fleet's band (a NOISY host),
+// not the host's level, and a reference that starts like a family's name counts in neither.
+TEST(report_SettledPrinters, TheChangeLineCountsEachReferenceInItsFamily) {
+  Comparison c = with_keys(Verdict::pass);
+  for (int i = 0; i < 3; ++i) c.keys.push_back(c.keys[0]);
+  const char* refs[] = {verdict::reference::fleet,         verdict::reference::fleet_for_host,
+                        verdict::reference::host_baseline, verdict::reference::host_history,
+                        verdict::reference::host_anchor,   "hostile"};
+  for (std::size_t i = 0; i < c.keys.size(); ++i) {
+    c.keys[i].judgement.emplace();
+    c.keys[i].judgement->reference = refs[i];
+  }
+  c.settled.cause = OutcomeCause::pass;
+  c.settled.change = ChangeAnswer::no_regression;
+  EXPECT_NE(c.change_line().find("; 3 key(s) judged against host h1's own history, 2 against the "
+                                 "fleet"),
+            std::string::npos)
       << c.change_line();
 }
 

@@ -31,6 +31,8 @@ ab() {  # ab NAME SECONDS ARGS...: one `fabricgate ab`, its line in the table
     --a label=plain "$@" >"$dir/$name.log" 2>&1
   rc=$?
   say "| $name | $rc | $((SECONDS - t0)) | $(verdict "$dir/$name.log") |"
+  # The launches so far come back even when the device call ends at its limit mid-campaign.
+  tar -C "$dir" -czf "$out/ab-campaign.tgz" .
   return "$rc"
 }
 say "ab campaign on $(nvidia-smi --query-gpu=uuid,name --format=csv,noheader) host $(hostname) at $(date -u +%FT%TZ)"

@@ -81,7 +81,8 @@ TEST_F(gate_BaselineChoice, EveryReaderAndWriterRefusesAFileAsTheBaselinesDir) {
       {"compare", runs_[0].string(), "--baselines-dir", file, "--store", "none"},
       {"ab", "--suite", (fs::path(FABRICGATE_SOURCE_DIR) / "suites" / "smoke-mpi.json").string(),
        "--min-pairs", "2", "--max-pairs", "2", "--baselines-dir", file, "--results-dir",
-       (root_ / "ab").string(), "--a", "label=x", "--b", "label=y"}};
+       (root_ / "ab").string(), "--lock", (root_ / "runner.lock").string(), "--a", "label=x", "--b",
+       "label=y"}};  // its own lock: a refusal after the lock was taken leaves nothing in /tmp
   for (const std::vector<std::string>& c : commands) {
     const CliResult r = run_fabricgate(c);
     EXPECT_EQ(r.code, 2) << c[0] << " " << c[1] << ": " << r.out << r.err;

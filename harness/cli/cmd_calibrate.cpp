@@ -50,12 +50,13 @@ std::vector<RunRecord> make_launches(CalibrateArgs& a) {
   if (!a.platform.empty()) a.run.platform = a.platform;
   a.run.timeout = std::chrono::seconds(a.timeout_s);
   a.run.progress = true;
-  launch::RunLock lock(a.lock_file,
-                       std::chrono::seconds(a.lock_timeout_s));  // all N launches, nothing between
-  a.run.caller_holds_lock = true;
   if (a.run.scenarios.empty()) a.run.scenarios = {"default"};
   if (a.run.scenarios.size() > 1)
     throw InputError("--scenario", "", "one scenario per calibration");
+  launch::validate_run_options(a.run);  // bad input is refused before the lock file is made
+  launch::RunLock lock(a.lock_file,
+                       std::chrono::seconds(a.lock_timeout_s));  // all N launches, nothing between
+  a.run.caller_holds_lock = true;
   std::vector<RunRecord> runs;
   for (int i = 0; i < a.launches; ++i) {
     std::cerr << "fabricgate: A/A launch " << (i + 1) << " of " << a.launches << "\n";

@@ -197,6 +197,14 @@ Suite checked_ab_suite(const AbRunOptions& o) {
                      (o.run.bench.empty() ? std::string() : " at " + o.run.bench.string()) +
                      " (build it, or pass --bench PATH)");
   }
+  // The tolerance policy's sources, as far as they do not depend on the platform (which the
+  // fingerprint, taken under the lock, tells): bad input is refused before the lock file is made.
+  if (!o.compare.tolerance) {
+    if (o.policy_baseline.empty())
+      require_baselines_dir(o.baselines_dir.empty() ? fs::path(kBaselinesDir) : o.baselines_dir);
+    else
+      (void)load_baseline(o.policy_baseline);  // InputError when missing or bad
+  }
   return suite;
 }
 

@@ -82,15 +82,17 @@ TEST_F(gate_BaselineChoice, EveryReaderAndWriterRefusesAFileAsTheBaselinesDir) {
       {"ab", "--suite", (fs::path(FABRICGATE_SOURCE_DIR) / "suites" / "smoke-mpi.json").string(),
        "--min-pairs", "2", "--max-pairs", "2", "--baselines-dir", file, "--results-dir",
        (root_ / "ab").string(), "--lock", (root_ / "runner.lock").string(), "--a", "label=x", "--b",
-       "label=y"}};  // its own lock: a refusal after the lock was taken leaves nothing in /tmp
+       "label=y"}};  // its own lock file, so a regression shows here and leaves nothing in /tmp
   for (const std::vector<std::string>& c : commands) {
     const CliResult r = run_fabricgate(c);
     EXPECT_EQ(r.code, 2) << c[0] << " " << c[1] << ": " << r.out << r.err;
     EXPECT_NE((r.out + r.err).find("a directory of baselines (--baselines-dir)"), std::string::npos)
         << c[0] << " " << c[1] << ": " << r.out << r.err;
   }
-  // ab refused before its first launch: nothing under its results directory.
+  // ab refused before its first launch: nothing under its results directory, and before it took
+  // its runner lock: no lock file made (it was, in /tmp by default, before the refusal).
   EXPECT_TRUE(!fs::exists(root_ / "ab") || fs::is_empty(root_ / "ab"));
+  EXPECT_FALSE(fs::exists(root_ / "runner.lock"));
 }
 
 }  // namespace FABRICGATE_TEST_UNIT

@@ -178,6 +178,36 @@ TEST_F(RunCli, TooFewRanksAreRefusedBeforeLaunchP01) {
   EXPECT_TRUE(run_dirs().empty());  // nothing measured, nothing written
 }
 
+// Bad input is refused before the runner lock file is made: `ab` made /tmp/fabricgate-runner.lock
+// before it refused a file given as --baselines-dir, `calibrate` before it refused an unknown
+// suite (exit 2 both times, but a file written). Run, ab and calibrate, each with its own --lock.
+TEST_F(RunCli, BadInputIsRefusedBeforeTheLockFileIsMade) {
+  const auto s = suite("refused", json::array({mpi_entry()}));
+  const fs::path not_a_dir = dir_ / "baseline.json";
+  std::ofstream(not_a_dir) << "{}";
+  const std::string lock = (dir_ / "lock").string();
+  const std::vector<std::vector<std::string>> commands = {
+      {FABRICGATE_CLI, "run", "--suite", (dir_ / "no-such-suite.json").string(), "--lock", lock,
+       "--results-dir", (dir_ / "results").string(), "--bench", FABRICGATE_BENCH},
+      {FABRICGATE_CLI, "ab", "--suite", s.string(), "--baselines-dir", not_a_dir.string(), "--lock",
+       lock, "--results-dir", (dir_ / "results").string(), "--bench", FABRICGATE_BENCH, "--a",
+       "label=x", "--b", "label=y"},
+      {FABRICGATE_CLI, "ab", "--suite", s.string(), "--baseline",
+       (dir_ / "no-such-baseline.json").string(), "--lock", lock, "--results-dir",
+       (dir_ / "results").string(), "--bench", FABRICGATE_BENCH, "--a", "label=x", "--b",
+       "label=y"},
+      {FABRICGATE_CLI, "calibrate", "--launches", "2", "--suite",
+       (dir_ / "no-such-suite.json").string(), "--lock", lock, "--bench", FABRICGATE_BENCH}};
+  for (const auto& args : commands) {
+    const auto job = run_job(args, 60);
+    EXPECT_EQ(job.exit_code, 2) << args[1] << ": " << job.output;
+    EXPECT_FALSE(fs::exists(lock))
+        << args[1] << " made its lock file before refusing: " << job.output;
+    fs::remove(lock);
+  }
+  EXPECT_TRUE(run_dirs().empty());  // nothing measured
+}
+
 // Issue 58: a FABRICGATE_HOST_ID outside its pattern was dropped without a word, and the runner
 // judged under the machine's own identity. Now it is an input error before anything runs.
 TEST_F(RunCli, AnUnusableHostIdIsRefusedBeforeLaunch) {

@@ -269,4 +269,28 @@ std::string unsealed_runs_warning(const RunHistory& history) {
                                 : std::string("; this machine has no host key yet)"));
 }
 
+std::size_t apply_drift(verdict::Comparison& comparison, const DriftPolicy& policy,
+                        const stats::ChangePointOptions& options, const SeriesLookup& series_of) {
+  std::size_t marked = 0;
+  for (verdict::KeyComparison& k : comparison.keys) {
+    if (!drift_applies_to(k.verdict)) continue;
+    const KeySeries* s = series_of(k);
+    if (!s || s->values.size() < 2) continue;
+    stats::ChangePointOptions per_key = options;
+    per_key.seed = stats::seed_for(options.seed, k.key);
+    DriftPolicy key_policy = policy;
+    key_policy.between_sd = s->between_sd;
+    const auto finding = detect_drift(s->values, verdict::metric_higher_is_better(drift_metric(k)),
+                                      key_policy, per_key);
+    if (!finding) continue;
+    mark_drift(k, *finding, *s, policy);
+    ++marked;
+  }
+  if (marked > 0) {
+    settle_outcome(comparison);
+    sort_by_urgency(comparison.keys);
+  }
+  return marked;
+}
+
 }  // namespace fabricgate::gate

@@ -15,12 +15,12 @@
 // (band_alpha, family-wise over the launch's keys). Without it a 2 % threshold on a key that
 // moves 10 % from launch to launch fails A/A histories (measured on the 2-core CPU box).
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "harness/gate/outcome.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
 #include "harness/stats/change_points.hpp"
@@ -111,9 +111,9 @@ std::size_t apply_history_drift(verdict::Comparison& comparison, const RunRecord
 // Turns keys that passed (PASS, AMBIGUOUS, NEW) into DRIFT where their series drifted, with a
 // reason naming the run where it began, and sets the exit code to 1 when any did. `series_of`
 // returns nullptr for a key without history. Returns the number of keys marked.
-template <typename SeriesLookup>
+using SeriesLookup = std::function<const KeySeries*(const verdict::KeyComparison&)>;
 std::size_t apply_drift(verdict::Comparison& comparison, const DriftPolicy& policy,
-                        const stats::ChangePointOptions& options, SeriesLookup&& series_of);
+                        const stats::ChangePointOptions& options, const SeriesLookup& series_of);
 
 // Failing verdicts first (the enum's order), keys in their previous order within a verdict.
 void sort_by_urgency(std::vector<verdict::KeyComparison>& keys);
@@ -127,30 +127,5 @@ verdict::Metric drift_metric(const verdict::KeyComparison& key);
 // Marks one key; the reason is one line with the levels, the change and the run where it began.
 void mark_drift(verdict::KeyComparison& key, const DriftFinding& finding, const KeySeries& series,
                 const DriftPolicy& policy);
-
-template <typename SeriesLookup>
-std::size_t apply_drift(verdict::Comparison& comparison, const DriftPolicy& policy,
-                        const stats::ChangePointOptions& options, SeriesLookup&& series_of) {
-  std::size_t marked = 0;
-  for (verdict::KeyComparison& k : comparison.keys) {
-    if (!drift_applies_to(k.verdict)) continue;
-    const KeySeries* s = series_of(k);
-    if (!s || s->values.size() < 2) continue;
-    stats::ChangePointOptions per_key = options;
-    per_key.seed = stats::seed_for(options.seed, k.key);
-    DriftPolicy key_policy = policy;
-    key_policy.between_sd = s->between_sd;
-    const auto finding = detect_drift(s->values, verdict::metric_higher_is_better(drift_metric(k)),
-                                      key_policy, per_key);
-    if (!finding) continue;
-    mark_drift(k, *finding, *s, policy);
-    ++marked;
-  }
-  if (marked > 0) {
-    settle_outcome(comparison);
-    sort_by_urgency(comparison.keys);
-  }
-  return marked;
-}
 
 }  // namespace fabricgate::gate

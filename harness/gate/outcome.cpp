@@ -175,4 +175,10 @@ bool is_outcome_word(const std::string& word) {
   return word == "FAIL" || word == "NOT JUDGED" || word == "PASS" || word == "NO BASELINE";
 }
 
+bool measured_on_busy_runner(const verdict::Comparison& c) {
+  const bool cpu =
+      c.busy_threshold > 0 && c.host_cpu_pressure && *c.host_cpu_pressure > c.busy_threshold;
+  return cpu || c.runner_evidence.foreign_load;
+}
+
 }  // namespace fabricgate::gate

@@ -28,11 +28,7 @@ void settle_outcome(verdict::Comparison& c);
 // The launch was measured on a busy runner: the launching host waited for a CPU more than the
 // busy threshold, or another process computed on its GPUs. Whatever its verdicts, such a launch
 // cannot stand for the host's level (host_history.hpp).
-inline bool measured_on_busy_runner(const verdict::Comparison& c) {
-  const bool cpu =
-      c.busy_threshold > 0 && c.host_cpu_pressure && *c.host_cpu_pressure > c.busy_threshold;
-  return cpu || c.runner_evidence.foreign_load;
-}
+bool measured_on_busy_runner(const verdict::Comparison& c);
 
 // What the results store records as every key's verdict of a launch measured on a busy runner:
 // not a verdict of the table, so it never joins a host's level, a DRIFT series or a baseline, and

@@ -14,7 +14,6 @@
 #include "harness/stats/shift_estimate.hpp"
 #include "harness/stats/signed_rank_interval.hpp"
 #include "harness/stats/statistics.hpp"
-#include "harness/stats/student_t.hpp"
 #include "harness/stats/two_levels.hpp"
 #include "harness/verdict/fingerprint_changes.hpp"
 #include "harness/verdict/units_text.hpp"
@@ -396,7 +395,7 @@ void judge_two_states(AbKey& k, bool higher_better, const std::vector<double>& m
 
 void judge_numbers(const KeyResults& kr, const std::vector<std::size_t>& ok_a,
                    const std::vector<std::size_t>& ok_b, const AbOptions& o, AbKey& k) {
-  const SizeClass& size_class = gate::size_class_for(o.policy, k.bytes);
+  const SizeClass& size_class = size_class_for(o.policy, k.bytes);
   const bool busbw = all_have(kr.a, ok_a, verdict::Metric::busbw_GBps) &&
                      all_have(kr.b, ok_b, verdict::Metric::busbw_GBps);
   const bool algbw = all_have(kr.a, ok_a, verdict::Metric::algbw_GBps) &&

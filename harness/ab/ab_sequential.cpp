@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.hpp"
-#include "harness/stats/student_t.hpp"
+#include "harness/stats/statistics.hpp"
 
 namespace fabricgate::ab {
 

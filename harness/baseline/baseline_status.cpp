@@ -8,7 +8,6 @@
 #include "harness/gate/launch_band.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/stats/statistics.hpp"
-#include "harness/stats/student_t.hpp"
 
 namespace fabricgate::baseline {
 
@@ -51,7 +50,7 @@ BaselineStatus baseline_status(const Baseline& baseline) {
     const gate::LaunchBand band = gate::launch_band(p, entry, status_metric(entry));
     KeyStatus k;
     k.key = key;
-    k.size_class = entry.tolerance ? "key" : gate::size_class_for(p, entry.bytes).name;
+    k.size_class = entry.tolerance ? "key" : size_class_for(p, entry.bytes).name;
     k.launches = band.launches;
     k.missing_launches = band.launches < min_runs ? min_runs - band.launches : 0;
     k.log_sd = band.log_sd;

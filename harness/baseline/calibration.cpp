@@ -146,7 +146,7 @@ CalibrationRow calibration_row(const std::string& key, const SeenKey& s, const B
   row.key = key;
   row.bytes = s.bytes;
   row.metric = s.metric;
-  row.size_class = gate::size_class_for(policy, s.bytes).name;
+  row.size_class = size_class_for(policy, s.bytes).name;
   row.launches = s.medians.size();
   row.launch_cv = cv_of(s.medians);
   std::vector<double> cvs = s.repetition_cvs;

@@ -14,7 +14,6 @@
 #include "harness/gate/compare.hpp"
 #include "harness/gate/confirmation.hpp"
 #include "harness/gate/launch_band.hpp"
-#include "harness/gate/size_class.hpp"
 #include "harness/stats/binomial_bound.hpp"
 #include "harness/stats/statistics.hpp"
 
@@ -75,7 +74,7 @@ SessionCalibration calibrate_by_session(const std::vector<RunRecord>& runs,
         gate::session_band(all.baseline.policy, e, judged_metric(e), "", hosts);
     SessionKeyRow row;
     row.key = key;
-    row.size_class = gate::size_class_for(all.baseline.policy, e.bytes).name;
+    row.size_class = size_class_for(all.baseline.policy, e.bytes).name;
     row.metric = e.metric;
     row.sessions = b.sessions;
     row.hosts = b.hosts;

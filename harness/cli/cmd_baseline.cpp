@@ -24,7 +24,7 @@
 #include "harness/baseline/baseline_window.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
-#include "harness/gate/platform_guard.hpp"
+#include "harness/gate/fingerprint_guard.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/baseline_location.hpp"
 #include "harness/model/output_paths.hpp"

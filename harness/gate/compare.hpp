@@ -18,7 +18,7 @@ struct HostHistory;
 
 struct CompareOptions {
   bool force = false;           // compare despite a different fingerprint identity
-  bool force_platform = false;  // compare despite a different platform key (platform_guard.hpp)
+  bool force_platform = false;  // compare despite a different platform key (fingerprint_guard.hpp)
   // Where policies/roofline.json is looked for (the first directory holding one wins, with
   // roofline/<platform>.json over it); empty: no roofline judgement (docs/ROOFLINE.md).
   std::vector<std::filesystem::path> roofline_dirs = {};

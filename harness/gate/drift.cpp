@@ -9,7 +9,6 @@
 #include "harness/gate/outcome.hpp"
 #include "harness/gate/stored_level_check.hpp"
 #include "harness/stats/statistics.hpp"
-#include "harness/stats/student_t.hpp"
 #include "harness/verdict/units_text.hpp"
 #include "harness/verdict/verdict_table.hpp"
 

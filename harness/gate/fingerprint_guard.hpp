@@ -3,6 +3,7 @@
 // there is no GPU) must match unless forced; versions (NCCL, driver, CUDA, MPI) may differ — the
 // upgrade case — and are reported prominently. P02: one-GPU-per-process and multi-GPU-per-process
 // runs are never compared.
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -40,5 +41,25 @@ std::vector<std::string> software_changes_since(const Baseline& baseline, const 
 
 // Throws InputError (exit 2) when the run and baseline mix one- and multi-GPU-per-process (P02).
 void require_same_gpus_per_process(const RunRecord& run, const Baseline& baseline);
+
+// A baseline belongs to one platform key (baselines/<platform>.json). Gating a run of another
+// platform, merging its runs into the baseline, or writing it into a file named for another
+// platform mixes two machines' numbers, so all three are refused (exit 2) unless the user says
+// --force-platform.
+
+// Throws InputError naming the run, its platform and the baseline's, unless `forced`.
+void require_run_platform(const RunRecord& run, const Baseline& baseline, bool forced);
+
+// Every run must have the baseline's platform (baseline update).
+void require_runs_platform(const std::vector<RunRecord>& runs, const Baseline& baseline,
+                           bool forced);
+
+// Writing a baseline of `platform` to `out` is refused unless `forced` when `out` is the baseline
+// of another platform: the file it replaces says so (`replaced`, may be null), or it lies in a
+// directory called "baselines" under another platform's name (<other>.json,
+// <other>--<scenario>.json). Other names (reviewer copies such as /tmp/candidate.json) say nothing
+// about a platform.
+void require_file_named_for(const std::filesystem::path& out, const std::string& platform,
+                            const Baseline* replaced, bool forced);
 
 }  // namespace fabricgate::gate

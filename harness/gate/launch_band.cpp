@@ -4,9 +4,7 @@
 #include <cmath>
 #include <set>
 
-#include "harness/gate/size_class.hpp"
 #include "harness/stats/statistics.hpp"
-#include "harness/stats/student_t.hpp"
 #include "harness/stats/variance_components.hpp"
 
 namespace fabricgate::gate {

@@ -12,6 +12,7 @@
 #include "harness/gate/drift.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/outcome.hpp"
+#include "harness/gate/paired_check.hpp"
 #include "harness/verdict/finding_ids.hpp"
 #include "harness/verdict/units_text.hpp"
 

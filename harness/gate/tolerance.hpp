@@ -3,7 +3,6 @@
 // gate's: max(static floor, prediction band of launch medians), launch_band.hpp).
 #include <cstdint>
 
-#include "harness/gate/size_class.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/verdict/comparison.hpp"
 

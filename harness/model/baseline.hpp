@@ -83,6 +83,10 @@ struct TolerancePolicy {
 // band_alpha = launch_alpha / keys (at least one key); no change when launch_alpha is absent.
 void set_family_size(TolerancePolicy& policy, std::size_t keys);
 
+// Which size class of the policy a message size falls in (its static floor and whether it is
+// judged on latency or bandwidth, P15): the launch band, the tolerance and the A/B gate need it.
+const SizeClass& size_class_for(const TolerancePolicy& policy, std::uint64_t bytes);
+
 // Median, pooled repetition samples and one median per merged run, for one metric.
 struct MetricBaseline {
   double median = 0;

@@ -1,6 +1,7 @@
 #pragma once
-// Robust summaries, the one-sided Mann-Whitney U test and multiple-comparison control used by
-// the gate. Pure functions on plain vectors: unit-tested against hand-computed cases.
+// Robust summaries, Student's t distribution, the one-sided Mann-Whitney U test and multiple-
+// comparison control used by the gate. Pure functions on plain vectors: unit-tested against
+// hand-computed cases.
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -42,5 +43,15 @@ inline constexpr std::size_t kExactMaxPairs = 2500;
 // the false discovery rate (less conservative when many sizes regress together).
 std::vector<double> holm_adjust(std::span<const double> p_values);
 std::vector<double> benjamini_hochberg_adjust(std::span<const double> p_values);
+
+// Student's t distribution, for the gate's prediction interval over launch medians
+// (launch_band.hpp). A handful of baseline launches is all a gate ever has, so the normal
+// quantile (1.645 at 95 %) would understate the band badly at n = 3..5 (t_2 = 2.92).
+
+// P(T <= t) for T ~ t(dof), dof > 0.
+double student_t_cdf(double t, double dof);
+
+// The t with P(T <= t) = p, for p in (0, 1), dof > 0 (bisection on the CDF: 1e-12 relative).
+double student_t_quantile(double p, double dof);
 
 }  // namespace fabricgate::stats

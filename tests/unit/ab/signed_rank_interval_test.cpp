@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "harness/stats/signed_rank_interval.hpp"
-#include "harness/stats/student_t.hpp"
+#include "harness/stats/statistics.hpp"
 
 namespace fabricgate::gate {
 namespace {

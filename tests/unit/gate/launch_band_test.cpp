@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/gate/metric_judge.hpp"
-#include "harness/stats/student_t.hpp"
+#include "harness/stats/statistics.hpp"
 
 namespace fabricgate::gate {
 namespace {

@@ -1,7 +1,7 @@
 // P11/P12: what a multi-node run's busbw means.
 #include <gtest/gtest.h>
 
-#include "harness/gate/multinode_notes.hpp"
+#include "harness/gate/wire_notes.hpp"
 
 namespace fabricgate::gate {
 namespace {

@@ -11,7 +11,7 @@
 #include "harness/gate/launch_band.hpp"
 #include "harness/model/host_identity.hpp"
 #include "harness/stats/binomial_bound.hpp"
-#include "harness/stats/student_t.hpp"
+#include "harness/stats/statistics.hpp"
 #include "harness/stats/variance_components.hpp"
 
 namespace fabricgate::gate {

@@ -1,7 +1,7 @@
 // P10: busbw against the NVLink spec: explained above it, called wire efficiency only for rings.
 #include <gtest/gtest.h>
 
-#include "harness/gate/wire_spec_notes.hpp"
+#include "harness/gate/wire_notes.hpp"
 
 namespace fabricgate::gate {
 namespace {

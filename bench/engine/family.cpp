@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "core/suite_limits.hpp"
+#include "core/suite.hpp"
 #include "core/suite_names.hpp"
 
 namespace fabricgate::bench {
@@ -78,7 +78,7 @@ SizeSweep SuiteEntry::sizes() const {
 }
 
 MeasurePlan read_plan(const JsonReader& reader, const std::string& pointer, MeasurePlan plan) {
-  // Ranges from core/suite_limits.hpp, which the harness checked before launching.
+  // Ranges from core/suite.hpp, which the harness checked before launching.
   plan.repetitions =
       suite_integer_in(reader, pointer + "/repetitions", kRepetitions, plan.repetitions);
   plan.warmup_ops = suite_integer_in(reader, pointer + "/warmup", kWarmupOps, plan.warmup_ops);

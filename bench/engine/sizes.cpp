@@ -1,6 +1,6 @@
 #include "bench/engine/sizes.hpp"
 
-#include "core/suite_limits.hpp"
+#include "core/suite.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -12,7 +12,7 @@
 #include "core/json_file.hpp"
 #include "harness/baseline/baseline_sessions.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
-#include "harness/gate/jitter_judge.hpp"
+#include "harness/gate/metric_judge.hpp"
 #include "harness/gate/route_checks.hpp"
 #include "harness/gate/tolerance.hpp"
 #include "harness/stats/statistics.hpp"

@@ -11,7 +11,7 @@
 #include "harness/baseline/baseline_sessions.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
-#include "harness/gate/jitter_judge.hpp"
+#include "harness/gate/metric_judge.hpp"
 #include "harness/stats/statistics.hpp"
 
 namespace fabricgate::baseline {

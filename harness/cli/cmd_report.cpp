@@ -15,7 +15,6 @@
 #include "core/json_file.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
-#include "harness/cli/html_output.hpp"
 #include "harness/cli/store_hook.hpp"
 #include "harness/gate/compare.hpp"
 #include "harness/gate/outcome.hpp"

@@ -24,7 +24,6 @@
 #include "core/text_escape.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/comparison_output.hpp"
-#include "harness/cli/html_output.hpp"
 #include "harness/cli/paired_check_launch.hpp"
 #include "harness/cli/run_progress.hpp"
 #include "harness/cli/shipped_suites.hpp"

@@ -1,7 +1,9 @@
 #pragma once
 // What compare, report and run share: load a run (with the later launches that confirm it) and
 // its baseline, hand them to the one judge (harness/gate/judge_run.hpp), and write one rendering
-// of the result to stdout (colours only on a terminal) or atomically to a file.
+// of the result to stdout (colours only on a terminal) or atomically to a file; the HTML report
+// with the run's history beside it (below).
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "harness/model/run_record.hpp"
 #include "harness/report/render.hpp"
 #include "harness/store/store_location.hpp"
+#include "harness/verdict/comparison.hpp"
 
 namespace fabricgate::cli {
 
@@ -84,5 +87,19 @@ gate::CompareOptions compare_options(bool force, bool force_platform,
 // `verbose`: the console lists every key with its notes instead of summarising passes and skips.
 void emit(const verdict::Comparison& comparison, report::ReportFormat format,
           const std::string& out, bool verbose = false);
+
+// What `report --format html` and `run --report html` share: the HTML report with the baseline's
+// bands and the trend of the platform's last runs, written to stdout or atomically to a file.
+
+struct HtmlHistoryOptions {
+  bool enabled = true;
+  std::string dir;  // results root or <root>/<platform>; "" = the directory the run lies in
+  std::size_t last = 10;
+};
+
+// History warnings (corrupt or foreign run files) go to stderr. Throws InputError when an explicit
+// history directory does not exist.
+void write_html_report(const RunRecord& run, const verdict::Comparison& comparison,
+                       const HtmlHistoryOptions& history, const std::string& out);
 
 }  // namespace fabricgate::cli

@@ -37,7 +37,7 @@ bool is_blaming(const verdict::ClusterFinding& f) {
   // A host outside the fleet is the node's finding whichever question the job asked
   // (harness/gate/runner_split.hpp): the admin acts on it even when the change passed.
   if (f.id == verdict::finding_id::host_outlier) return !f.node.empty();
-  // A STRAGGLER names a node only when the rank was alone on its host (ranks/straggler.hpp).
+  // A STRAGGLER names a node only when the rank was alone on its host (cluster/outliers.hpp).
   // DEGRADED-LINK: a NIC port of the host took fatal errors during a launch (docs/COUNTERS.md).
   return f.fails_gate &&
          (f.id == verdict::finding_id::suspect_node || f.id == verdict::finding_id::node_mismatch ||

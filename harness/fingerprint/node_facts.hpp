@@ -3,7 +3,7 @@
 // facts whose difference between nodes makes a job slow or wrong (driver, CUDA, NCCL, GPU count
 // and models, RDMA NICs and their link state/rate, the platform key). Computed by one rank per
 // node from the same code as `fabricgate fingerprint` (no fi_info: it takes seconds per node).
-// Every fact is a string, so the consistency check (harness/cluster/cluster_consistency.hpp)
+// Every fact is a string, so the consistency check (harness/cluster/outliers.hpp)
 // compares them without knowing what they mean.
 #include <filesystem>
 #include <string>

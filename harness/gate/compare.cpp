@@ -9,13 +9,10 @@
 
 #include "core/errors.hpp"
 #include "core/key_parts.hpp"
-#include "harness/cluster/cluster_consistency.hpp"
 #include "harness/cluster/node_actions.hpp"
-#include "harness/cluster/pair_outliers.hpp"
-#include "harness/cluster/straggler.hpp"
+#include "harness/cluster/outliers.hpp"
 #include "harness/gate/fingerprint_guard.hpp"
 #include "harness/gate/host_history.hpp"
-#include "harness/gate/jitter_judge.hpp"
 #include "harness/gate/metric_judge.hpp"
 #include "harness/gate/outcome.hpp"
 #include "harness/gate/roofline_verdicts.hpp"
@@ -313,7 +310,7 @@ void give_judged_verdict(verdict::KeyComparison& k, const TolerancePolicy& polic
     k.reason += "; this launch's repetitions disagree (CV above unstable_cv " +
                 plain_percent(policy.unstable_cv) + "): not judged";
   }
-  // The median passed; a tail beyond the baseline's launches warns (jitter_judge.hpp).
+  // The median passed; a tail beyond the baseline's launches warns (metric_judge.hpp).
   const bool passed =
       k.verdict == verdict::Verdict::pass || k.verdict == verdict::Verdict::improvement;
   if (passed && k.jitter && k.jitter->over) {

@@ -23,7 +23,7 @@ std::string launches_text(std::size_t n) {
                   : "all " + std::to_string(n) + " launches";
 }
 
-// A DIP (a curve that falls as the size grows, roofline/dip_check.hpp) stands only when every
+// A DIP (a curve that falls as the size grows, roofline/judge.hpp) stands only when every
 // launch shows it: the bidirectional copies of one H200 move 3-4 % from launch to launch, so one
 // launch's 1 GiB point can sit 12 % under its 256 MiB point with nothing changed (1 of 193
 // replayed A/A launches did). A dip that a later launch does not repeat is AMBIGUOUS.

@@ -13,7 +13,6 @@ extern char** environ;
 #include "core/errors.hpp"
 #include "core/records_header.hpp"
 #include "core/suite.hpp"
-#include "core/suite_limits.hpp"
 #include "core/text_escape.hpp"
 #include "harness/analysis/capture_json.hpp"
 #include "harness/analysis/controls.hpp"
@@ -30,7 +29,6 @@ extern char** environ;
 #include "harness/launch/suite_env_policy.hpp"
 #include "harness/model/output_paths.hpp"
 #include "harness/model/secret_redaction.hpp"
-#include "harness/model/suite_advice.hpp"
 
 namespace fabricgate::launch {
 

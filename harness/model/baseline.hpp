@@ -168,7 +168,7 @@ struct BaselineEntry {
   MetricBaseline time_us;
   MetricBaseline algbw_GBps;
   std::optional<MetricBaseline> busbw_GBps;  // collectives only
-  // One value per launch: p99 / p50 of the launch's time_us repetitions (JITTER, jitter_judge.hpp).
+  // One value per launch: p99 / p50 of the launch's time_us repetitions (JITTER, metric_judge.hpp).
   // Absent in files written before it was kept, and where a launch had too few repetitions.
   std::optional<MetricBaseline> time_jitter;
   std::optional<ExpectedChoice> choice;  // absent when NCCL's choice was not captured

@@ -35,7 +35,7 @@ struct RooflineFinding {
   std::vector<std::string> causes;
   std::string text;  // one line: what was judged, with numbers
 
-  // DIP (dip_check.hpp): bandwidth fell by more than the policy allows from the previous size.
+  // DIP (judge.hpp): bandwidth fell by more than the policy allows from the previous size.
   bool dip = false;
   std::uint64_t dip_from_bytes = 0;
   std::string dip_from_key;  // the smaller size's key: a confirmation launch re-measures both

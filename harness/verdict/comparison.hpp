@@ -73,7 +73,7 @@ struct MetricJudgement {
 };
 
 // How the launch's tail (p99 / p50 of its time repetitions) compares with the baseline's launches
-// of that ratio (harness/gate/jitter_judge.hpp); the limits that judged are the ones reports show.
+// of that ratio (harness/gate/metric_judge.hpp); the limits that judged are the ones reports show.
 struct JitterJudgement {
   double ratio = 0;      // this launch's p99 / p50
   double centre = 0;     // geometric mean of the baseline's launch ratios
@@ -165,8 +165,8 @@ struct VersionChange {
 };
 
 // A finding about the cluster rather than one key (docs/MULTINODE.md): a node whose facts differ
-// from the other nodes' (cluster_consistency.hpp), a node pair far below the others, a node that
-// slows every pair it is in (pair_outliers.hpp).
+// from the other nodes' (outliers.hpp), a node pair far below the others, a node that
+// slows every pair it is in (outliers.hpp).
 struct ClusterFinding {
   std::string id;  // "NODE-MISMATCH" | "SLOW-PAIR" | "SUSPECT-NODE"
   bool fails_gate = false;

@@ -11,7 +11,7 @@ enum class Verdict {
   algo_changed,       // P19: NCCL's algorithm/protocol set differs
   regression,
   below_roofline,  // under the roofline policy's floor for its tier (harness/roofline); no baseline
-  dip,             // bandwidth falls as the size grows, in the bandwidth regime (dip_check.hpp)
+  dip,             // bandwidth falls as the size grows, in the bandwidth regime (judge.hpp)
   drift,           // passed this run, but the store's recent runs sit on a worse level (drift.hpp)
   missing,         // in the baseline, not in the run
   acked,  // failed the gate, but an active acknowledgement covers it (harness/gate/acks.hpp): a

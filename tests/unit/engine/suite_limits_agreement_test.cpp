@@ -8,7 +8,7 @@
 #include "bench/engine/dtype.hpp"
 #include "bench/engine/sizes.hpp"
 #include "core/errors.hpp"
-#include "core/suite_limits.hpp"
+#include "core/suite.hpp"
 #include "core/suite_names.hpp"
 
 namespace fabricgate::bench {

@@ -4,7 +4,7 @@
 #include <set>
 
 #include "core/json_file.hpp"
-#include "harness/cluster/cluster_consistency.hpp"
+#include "harness/cluster/outliers.hpp"
 
 namespace fabricgate::gate {
 namespace {

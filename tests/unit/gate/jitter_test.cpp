@@ -1,7 +1,7 @@
 // JITTER: a launch's p99/p50 against the baseline's launches of that ratio, judged with the
-// bandwidth's noise model (harness/gate/jitter_judge.hpp). Expected numbers come from
+// bandwidth's noise model (harness/gate/metric_judge.hpp). Expected numbers come from
 // tests/unit/gate/jitter_reference.py (Python standard library, independent of this code).
-#include "harness/gate/jitter_judge.hpp"
+#include "harness/gate/metric_judge.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/cluster/cluster_consistency.hpp"
+#include "harness/cluster/outliers.hpp"
 
 namespace fabricgate::gate {
 namespace {

@@ -1,7 +1,7 @@
 // Bad-node localisation: pairs far below the median, and the node all slow pairs share.
 #include <gtest/gtest.h>
 
-#include "harness/cluster/pair_outliers.hpp"
+#include "harness/cluster/outliers.hpp"
 
 namespace fabricgate::gate {
 namespace {

@@ -1,5 +1,5 @@
 // Per-rank timings in the record (core/rank_timing.hpp) and the STRAGGLER judge
-// (harness/cluster/straggler.hpp) on synthetic ranks.
+// (harness/cluster/outliers.hpp) on synthetic ranks.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "core/benchmark_result.hpp"
 #include "core/errors.hpp"
-#include "harness/cluster/straggler.hpp"
+#include "harness/cluster/outliers.hpp"
 
 namespace fabricgate {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "core/errors.hpp"
 #include "core/json_file.hpp"
-#include "core/suite_limits.hpp"
+#include "core/suite.hpp"
 #include "core/text_escape.hpp"
 
 namespace fabricgate {

@@ -6,7 +6,6 @@
 #include <fstream>
 
 #include "core/suite.hpp"
-#include "harness/model/suite_advice.hpp"
 
 #ifndef FABRICGATE_SOURCE_DIR
 #define FABRICGATE_SOURCE_DIR "."

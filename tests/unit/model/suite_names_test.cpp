@@ -5,7 +5,7 @@
 #include "core/benchmark_key.hpp"
 #include "core/errors.hpp"
 #include "core/nearest_name.hpp"
-#include "core/suite_limits.hpp"
+#include "core/suite.hpp"
 #include "core/suite_names.hpp"
 
 namespace fabricgate {

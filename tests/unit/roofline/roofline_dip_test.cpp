@@ -1,7 +1,7 @@
 // The dip check: bandwidth that falls as the size grows, beyond threshold + noise, names sizes.
 #include <gtest/gtest.h>
 
-#include "harness/roofline/dip_check.hpp"
+#include "harness/roofline/judge.hpp"
 
 namespace {
 namespace FABRICGATE_TEST_UNIT {  // unity builds: see tests/CMakeLists.txt

@@ -50,7 +50,7 @@ std::size_t AbComparison::failing_count() const {
 
 std::size_t AbComparison::not_decided_count() const {
   return static_cast<std::size_t>(std::count_if(
-      keys.begin(), keys.end(), [](const AbKey& k) { return ab_verdict_not_decided(k.verdict); }));
+      keys.begin(), keys.end(), [](const AbKey& k) { return ab_verdict_open(k.verdict); }));
 }
 
 std::string AbComparison::headline() const {

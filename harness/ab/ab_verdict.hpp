@@ -20,8 +20,7 @@ enum class AbVerdict {
 const char* ab_verdict_name(AbVerdict v);  // "FAIL", "ONLY-A", ...
 bool ab_verdict_fails(AbVerdict v);
 // A verdict more pairs could still change: UNDECIDED and TWO-STATES (NOISY is final, not gated).
+// Still open after the last pair, it is "not decided" (exit 3): neither failing nor a pass.
 bool ab_verdict_open(AbVerdict v);
-// Neither failing nor a pass: UNDECIDED, TWO-STATES (the exit code says "not decided", 3).
-bool ab_verdict_not_decided(AbVerdict v);
 
 }  // namespace fabricgate::ab

@@ -59,6 +59,4 @@ bool ab_verdict_fails(AbVerdict v) { return ab_facts_of(v).fails; }
 // significantly more often (BIMODAL); after the maximum it is not decided.
 bool ab_verdict_open(AbVerdict v) { return ab_facts_of(v).open; }
 
-bool ab_verdict_not_decided(AbVerdict v) { return ab_facts_of(v).open; }
-
 }  // namespace fabricgate::ab

@@ -3,7 +3,7 @@
 // baseline gate's: its name, whether it fails the gate (exit 1), whether more pairs could still
 // change it (open: UNDECIDED and TWO-STATES, "not decided" after the maximum, exit 3), and
 // whether the key was judged (a PASS or IMPROVEMENT: a comparison that judged no key is no pass).
-// ab_verdict_name / _fails / _open / _not_decided and the exit code read this table only.
+// ab_verdict_name / _fails / _open and the exit code read this table only.
 #include <span>
 
 #include "harness/ab/ab_verdict.hpp"

@@ -59,7 +59,7 @@ std::string side_text(const ab::AbSide& s) {
 
 const char* colour_of(ab::AbVerdict v) {
   if (ab::ab_verdict_fails(v)) return "\033[1;31m";
-  if (ab::ab_verdict_not_decided(v)) return "\033[33m";
+  if (ab::ab_verdict_open(v)) return "\033[33m";
   if (v == ab::AbVerdict::improvement) return "\033[32m";
   return "";
 }
@@ -201,7 +201,7 @@ std::string render_ab_markdown(const ab::AbComparison& c) {
     }
     std::string route = changes_text(k.route_changes);
     for (const std::string& n : k.notes) route += (route.empty() ? "" : "; ") + n;
-    if (ab::ab_verdict_not_decided(k.verdict) || k.verdict == ab::AbVerdict::bimodal)
+    if (ab::ab_verdict_open(k.verdict) || k.verdict == ab::AbVerdict::bimodal)
       route += (route.empty() ? "" : "; ") + k.reason;
     out += markdown_cell(route) + " |\n";
   }

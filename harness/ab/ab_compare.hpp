@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/ab/ab_interval.hpp"
 #include "harness/ab/ab_verdict.hpp"
 #include "harness/model/baseline.hpp"
 #include "harness/model/run_record.hpp"
@@ -66,16 +67,6 @@ struct AbPair {
 
 // The side's items as they may be published: NAME=<redacted> for credential-like variables.
 std::vector<std::string> recordable_items(const AbSide& side);
-
-struct AbInterval {
-  double estimate = 1;
-  double low = 0;
-  double high = 0;
-  bool bounded = false;   // false: too few samples for the confidence asked
-  double confidence = 0;  // achieved coverage when bounded
-  // The pairs' interval: true for the signed-rank (Hodges-Lehmann) one, false for Student's t.
-  bool rank_based = false;
-};
 
 // Two levels of one side's launch medians (harness/stats/two_levels.hpp), for the report.
 struct AbLevels {
@@ -170,15 +161,6 @@ struct AbOptions {
   int pairs_requested = 0;
   std::string incomplete_reason;  // why fewer pairs than requested were compared ("" = all ran)
 };
-
-// The pairs' log ratios (the positive, finite ones), their mean and sum of squared deviations:
-// what the pairs' interval and the sequential design's pairs-to-decide projection both read.
-struct PairLogs {
-  std::vector<double> logs;
-  double mean = 0;
-  double ss = 0;
-};
-PairLogs pair_logs(const std::vector<double>& pair_ratios);
 
 // Compares the complete pairs in one look at `options.confidence`. Exit code: 1 when a key
 // fails; else 3 when a key is not decided or the series is incomplete; else 0.
